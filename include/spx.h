@@ -1,0 +1,228 @@
+/* SpX: fast sparse matrix products on CPUs and GPUs.
+ *
+ * The only installed header. Every function returns spx_status (0 success,
+ * negative error); spx_last_error() gives the detail of the last failure on
+ * the calling thread. The library never prints, exits or aborts.
+ *
+ * Inspect-then-execute:
+ *   spx_matrix *A; spx_plan *P;
+ *   spx_matrix_read("m.mtx", &A);
+ *   spx_plan_opts o = spx_plan_opts_default();
+ *   spx_plan_create(A, &o, &P);                 (preprocessing, timed)
+ *   spx_spmv(P, alpha, x, beta, y);             (y = alpha*op(A)*x + beta*y)
+ */
+#ifndef SPX_H
+#define SPX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPX_VERSION_MAJOR 0
+#define SPX_VERSION_MINOR 1
+#define SPX_VERSION_PATCH 0
+
+typedef enum spx_status {
+    SPX_OK = 0,
+    SPX_ERR_INVALID_ARG = -1,   /* NULL pointer, negative size, bad option */
+    SPX_ERR_OOM = -2,           /* an allocation failed; the message has the bytes */
+    SPX_ERR_IO = -3,            /* a file could not be opened, read or written */
+    SPX_ERR_UNSUPPORTED = -4,   /* valid request SpX does not handle (complex values, ...) */
+    SPX_ERR_OVERFLOW = -5,      /* a count or size does not fit its type */
+    SPX_ERR_NOT_COMPILED = -6,  /* the feature was not built in (CUDA, zlib) */
+    SPX_ERR_DEVICE = -7,        /* a CUDA error; the message has CUDA's text */
+    SPX_ERR_BAD_HANDLE = -8,    /* NULL, freed or garbage matrix or plan */
+    SPX_ERR_DIM_MISMATCH = -9,  /* operand shapes do not agree */
+    SPX_ERR_INDEX_RANGE = -10,  /* a row or column index outside the matrix */
+    SPX_ERR_UNSORTED = -11,     /* column indices of a row not increasing */
+    SPX_ERR_DUPLICATE = -12,    /* the same (row, column) stored twice */
+    SPX_ERR_BAD_ROWPTR = -13,   /* row offsets not starting at 0 or decreasing */
+    SPX_ERR_NO_FORMAT = -14,    /* no registered format of that name, device, precision */
+    SPX_ERR_BAD_PARAM = -15,    /* a format parameter unknown or out of range */
+    /* Matrix Market and SpX binary files; the message names the line. */
+    SPX_ERR_MTX_BANNER = -20,    /* missing or malformed %%MatrixMarket banner */
+    SPX_ERR_MTX_SIZE = -21,      /* missing or malformed size line */
+    SPX_ERR_MTX_ENTRY = -22,     /* malformed entry line (missing or extra fields) */
+    SPX_ERR_MTX_NUMBER = -23,    /* a field is not a valid number */
+    SPX_ERR_MTX_TOO_FEW = -24,   /* fewer entries than the size line promised */
+    SPX_ERR_MTX_TOO_MANY = -25,  /* more entries than the size line promised */
+    SPX_ERR_MTX_TRUNCATED = -26, /* file ends inside a line or a compressed stream */
+    SPX_ERR_BIN_FORMAT = -27,    /* SpX binary: bad magic, version or checksum */
+    SPX_ERR_MTX_SYMMETRY = -28   /* symmetric file with entries above the diagonal, ... */
+} spx_status;
+
+/* Message for the last failed call on this thread ("" if none). */
+const char *spx_last_error(void);
+/* Short constant name of a status ("SPX_ERR_OOM"). */
+const char *spx_status_name(spx_status s);
+
+typedef enum spx_type {
+    SPX_F64 = 0, /* double */
+    SPX_F32 = 1, /* float */
+    SPX_F16 = 2  /* values in IEEE half, products accumulated in fp32; x and y are float */
+} spx_type;
+
+typedef enum spx_device { SPX_DEV_CPU = 1u, SPX_DEV_CUDA = 2u } spx_device;
+
+typedef enum spx_op { SPX_OP_N = 0, SPX_OP_T = 1 } spx_op;
+
+/* ------------------------------------------------------------------ matrix */
+
+/* Opaque sparse matrix: CSR with 64-bit row offsets, 32-bit column indices
+ * (64-bit when the column count needs it), fp64 or fp32 values. */
+typedef struct spx_matrix_s spx_matrix;
+
+/* Copy CSR arrays into a new matrix (values may be NULL: all ones). */
+spx_status spx_matrix_create_csr(int64_t rows, int64_t cols,
+                                 const int64_t *rowptr, /* in: rows+1 offsets */
+                                 const int32_t *colidx, /* in: rowptr[rows] columns */
+                                 const double *values,  /* in: or NULL */
+                                 spx_matrix **A);       /* out: owned by caller */
+
+/* Wrap caller-owned CSR arrays without copying; they must outlive *A. */
+spx_status spx_matrix_wrap_csr(int64_t rows, int64_t cols,
+                               const int64_t *rowptr, /* borrowed */
+                               const int32_t *colidx, /* borrowed */
+                               const double *values,  /* borrowed */
+                               spx_matrix **A);       /* out */
+
+/* Build from coordinate triplets (0-based, any order); duplicates are summed. */
+spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz,
+                               const int64_t *ri,  /* in: row of each entry */
+                               const int64_t *ci,  /* in: column of each entry */
+                               const double *v,    /* in: value, or NULL for ones */
+                               spx_matrix **A);    /* out */
+
+void spx_matrix_destroy(spx_matrix *A); /* NULL is a no-op */
+
+spx_status spx_matrix_dims(const spx_matrix *A, int64_t *rows, int64_t *cols,
+                           int64_t *nnz); /* out pointers may be NULL */
+
+/* Borrowed view of the CSR arrays. colidx is int32_t* when *col_bits == 32,
+ * int64_t* when 64; values are double* for SPX_F64, float* for SPX_F32. */
+spx_status spx_matrix_csr(const spx_matrix *A, const int64_t **rowptr,
+                          const void **colidx, int *col_bits,
+                          const void **values, spx_type *value_type);
+
+/* Check structure: offsets (SPX_ERR_BAD_ROWPTR), indices in range
+ * (SPX_ERR_INDEX_RANGE), sorted rows (SPX_ERR_UNSORTED), no duplicates
+ * (SPX_ERR_DUPLICATE). Creating functions call it; wrap does too. */
+spx_status spx_matrix_validate(const spx_matrix *A);
+
+/* Deep copy with values converted to type t (SPX_F64 or SPX_F32). */
+spx_status spx_matrix_copy(const spx_matrix *A, spx_type t, spx_matrix **B);
+
+/* B = A^T as a new CSR matrix (equivalently, A in CSC). */
+spx_status spx_matrix_transpose(const spx_matrix *A, spx_matrix **AT);
+
+/* Export to caller-allocated arrays of nnz entries each (v may be NULL). */
+spx_status spx_matrix_to_coo(const spx_matrix *A, int64_t *ri, int64_t *ci, double *v);
+/* Export as CSC: colptr has cols+1 entries, rowidx and v nnz (v may be NULL). */
+spx_status spx_matrix_to_csc(const spx_matrix *A, int64_t *colptr, int64_t *rowidx,
+                             double *v);
+
+/* -------------------------------------------------------------------- files */
+
+/* Read by extension: .mtx, .mtx.gz (zlib), .spx (SpX binary). */
+spx_status spx_matrix_read(const char *path, spx_matrix **A);
+spx_status spx_matrix_read_mtx(const char *path, spx_matrix **A); /* .mtx or .mtx.gz */
+/* Write Matrix Market coordinate real general, values with %.17g; .gz compresses. */
+spx_status spx_matrix_write_mtx(const spx_matrix *A, const char *path);
+/* SpX binary: versioned header, raw arrays, checksum; fast reloads. */
+spx_status spx_matrix_write_bin(const spx_matrix *A, const char *path);
+spx_status spx_matrix_read_bin(const char *path, spx_matrix **A);
+/* Write by extension (.mtx, .mtx.gz, .spx). */
+spx_status spx_matrix_write(const spx_matrix *A, const char *path);
+
+/* --------------------------------------------------------------- generators */
+
+/* Build a matrix from a spec string, deterministic for its seed, e.g.
+ *   "lap2d5:1000"  "lap2d9:1000"  "lap3d7:128"  "lap3d27:96"
+ *   "rmat:scale=20,ef=16,a=0.57,b=0.19,c=0.19,sym=1,seed=1"
+ *   "random:m=1e5,n=1e5,nnz=1e6,seed=1"  "banded:n=1e6,bw=5"
+ *   "powerlaw:n=1e6,avg=16,alpha=2.1,seed=1"
+ *   "circuit:n=1e6,avg=4,long=8,longlen=1e5,seed=1"
+ *   "scale:file=m.mtx,mode=kron|blockdiag,copies=16"
+ * See src/gen/README.md for every key. */
+spx_status spx_generate(const char *spec, spx_matrix **A);
+
+/* --------------------------------------------------------------- statistics */
+
+typedef struct spx_stats {
+    int64_t rows, cols, nnz;
+    int64_t rmin, rmax;          /* shortest and longest row */
+    double rave, rsd, rsdp;      /* mean, standard deviation, rsd as % of rave */
+    int64_t empty_rows;
+    int64_t rows_len1, rows_len2, rows_len3, rows_len4; /* DASP's short rows */
+    int64_t rows_5_255;          /* DASP's medium rows (5..255) */
+    int64_t rows_256;            /* rows of exactly 256 */
+    int64_t rows_gt256;          /* DASP's long rows */
+    int64_t tiles8;              /* non-empty 8x8 tiles */
+    double tile_density;         /* nnz / tiles8 */
+    int symmetric;               /* pattern and values symmetric */
+} spx_stats;
+
+spx_status spx_matrix_stats(const spx_matrix *A, spx_stats *s);
+
+/* ------------------------------------------------------------------- plans */
+
+typedef struct spx_plan_s spx_plan;
+
+typedef struct spx_plan_opts {
+    const char *format;     /* registered format name, or "auto" (default) */
+    spx_device device;      /* SPX_DEV_CPU (default) or SPX_DEV_CUDA */
+    spx_type precision;     /* SPX_F64 (default), SPX_F32, SPX_F16 */
+    spx_op op;              /* SPX_OP_N (default) or SPX_OP_T */
+    int64_t expected_calls; /* hint for preprocessing effort; 0 = unknown */
+    int threads;            /* CPU threads; 0 = OpenMP default */
+    const char *params;     /* format parameters "th=8,bs=256"; NULL = defaults */
+    int tune;               /* nonzero: format may tune its parameters (timed as prep) */
+    void *stream;           /* CUDA plans: cudaStream_t; NULL = default stream */
+} spx_plan_opts;
+
+spx_plan_opts spx_plan_opts_default(void);
+
+/* Prepare A for SpMV with the format, device and precision of o (NULL: defaults).
+ * A must outlive the plan only if the format says so (see spx_plan_borrows). */
+spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *o, spx_plan **P);
+void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
+
+/* y = alpha*op(A)*x + beta*y. Vectors live where the plan's device is (host
+ * memory for CPU plans, device memory for CUDA plans) and are of the plan's
+ * precision (double for F64, float for F32 and F16). beta == 0: y is not read. */
+spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta, void *y);
+
+/* The same with host vectors whatever the plan's device (copies for CUDA plans). */
+spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double beta,
+                         void *y);
+
+double spx_plan_prep_ms(const spx_plan *P);      /* preprocessing wall time */
+size_t spx_plan_bytes(const spx_plan *P);        /* memory the prepared form holds */
+const char *spx_plan_format(const spx_plan *P);  /* chosen format (resolves "auto") */
+spx_device spx_plan_device(const spx_plan *P);
+/* Format-specific description of the prepared form ("th=8 bs=256 beta=0.93"). */
+const char *spx_plan_describe(const spx_plan *P);
+
+/* ---------------------------------------------------------- format registry */
+
+/* Registered formats, by index 0..spx_format_count()-1. */
+int spx_format_count(void);
+spx_status spx_format_get(int i, const char **name, unsigned *devices,
+                          unsigned *precisions /* bit (1u << spx_type) per type */);
+/* Nonzero when this build can run the device now (CUDA: compiled and a GPU seen). */
+int spx_device_available(spx_device d);
+
+/* ----------------------------------------------------------------- SpGEMM */
+
+/* C = A * B on the CPU (Gustavson, OpenMP; symbolic then numeric; 64-bit counts).
+ * o may be NULL; o->device SPX_DEV_CUDA selects a GPU method when built. */
+spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
+                      spx_matrix **C);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

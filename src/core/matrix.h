@@ -1,0 +1,56 @@
+/* The matrix object: CSR, 64-bit row offsets, 32- or 64-bit column indices,
+ * fp64 or fp32 values. Internal layout shared by every part of SpX. */
+#ifndef SPX_CORE_MATRIX_H
+#define SPX_CORE_MATRIX_H
+
+#include <stdint.h>
+
+#include "spx.h"
+
+#define SPX__MATRIX_MAGIC 0x5350584d41545249ull /* "SPXMATRI" */
+
+struct spx_matrix_s {
+    uint64_t magic;
+    int64_t rows, cols, nnz;
+    int64_t *rowptr;   /* rows+1 offsets, rowptr[0] == 0 */
+    int32_t *col32;    /* column indices when col_bits == 32, else NULL */
+    int64_t *col64;    /* column indices when col_bits == 64, else NULL */
+    int col_bits;      /* 32 when cols <= INT32_MAX, else 64 */
+    spx_type vtype;    /* SPX_F64 or SPX_F32 */
+    void *values;      /* nnz values of vtype */
+    int owns_arrays;   /* 0 for spx_matrix_wrap_csr */
+};
+
+/* Check a handle on entry: SPX_ERR_BAD_HANDLE for NULL or a bad magic. */
+spx_status spx__check_matrix(const spx_matrix *A);
+
+/* New matrix owning freshly allocated arrays (values uninitialized, rowptr
+ * uninitialized); col_bits chosen from cols. */
+spx_status spx__matrix_alloc(int64_t rows, int64_t cols, int64_t nnz, spx_type vtype,
+                             spx_matrix **A);
+
+/* Column index k of A, whatever its width. */
+static inline int64_t spx__col(const spx_matrix *A, int64_t k)
+{
+    return A->col_bits == 32 ? (int64_t)A->col32[k] : A->col64[k];
+}
+
+/* Value k of A as double, whatever its type. */
+static inline double spx__val(const spx_matrix *A, int64_t k)
+{
+    return A->vtype == SPX_F64 ? ((const double *)A->values)[k]
+                               : (double)((const float *)A->values)[k];
+}
+
+/* Values of A as an array of type t: *out borrows A's array when the type
+ * matches (*owned = NULL), else points at a converted copy (*owned = it,
+ * free with spx__free). */
+spx_status spx__values_as(const spx_matrix *A, spx_type t, const void **out, void **owned);
+
+/* Build a CSR matrix from triplets that may be unsorted and repeated;
+ * duplicates summed. Arrays are borrowed. Used by the readers and generators. */
+spx_status spx__csr_from_triplets(int64_t rows, int64_t cols, int64_t nnz,
+                                  const int64_t *ri, const int64_t *ci, const double *v,
+                                  spx_matrix **A);
+
+#endif

@@ -1,0 +1,49 @@
+/* The format registry: one struct of functions per format and device.
+ * A plan is a matrix prepared by one format; adding a format is one file
+ * that defines a spx_format_ops and one line in registry.c. */
+#ifndef SPX_PLAN_FORMAT_H
+#define SPX_PLAN_FORMAT_H
+
+#include <stddef.h>
+
+#include "spx.h"
+
+#define SPX__TYPE_BIT(t) (1u << (unsigned)(t))
+
+typedef struct spx_format_ops {
+    const char *name;     /* "ref", "csr", "axt-uh", "dasp", ... */
+    unsigned devices;     /* SPX_DEV_CPU and/or SPX_DEV_CUDA */
+    unsigned precisions;  /* SPX__TYPE_BIT(SPX_F64) | ... */
+    /* Prepare A (op N; the plan layer transposes for op T). A is borrowed and
+     * outlives the state only if the format sets borrows_matrix. o->precision
+     * is one of the format's precisions. */
+    spx_status (*analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
+    /* y = alpha*A*x + beta*y with x, y of the plan's precision on the plan's
+     * device; beta == 0 never reads y. Must not change the state unless the
+     * format documents it (then concurrent calls on one plan are not safe). */
+    spx_status (*spmv)(void *state, double alpha, const void *x, double beta, void *y);
+    size_t (*bytes)(const void *state); /* memory the prepared form holds */
+    void (*destroy)(void *state);
+    /* Optional: write a one-line description of the prepared form into buf. */
+    void (*describe)(const void *state, char *buf, size_t len);
+    int borrows_matrix;   /* nonzero: state points into A's arrays */
+} spx_format_ops;
+
+/* The registry, in order; NULL-terminated. */
+extern const spx_format_ops *const spx__formats[];
+
+/* Find the format of that name on that device supporting precision t. */
+const spx_format_ops *spx__format_find(const char *name, spx_device d, spx_type t);
+
+/* Pick a format for A on device d (the AUTO rule); returns a registered name. */
+const char *spx__auto_format(const spx_matrix *A, const spx_plan_opts *o);
+
+/* Parse "key=value,key=value" params: calls fn for each pair; stops and returns
+ * fn's error. Keys and values are NUL-terminated copies valid during the call. */
+spx_status spx__params_each(const char *params,
+                            spx_status (*fn)(void *ctx, const char *key, const char *value),
+                            void *ctx);
+/* Parse an integer parameter value in [lo, hi]; SPX_ERR_BAD_PARAM naming key. */
+spx_status spx__param_int(const char *key, const char *value, long lo, long hi, long *out);
+
+#endif
