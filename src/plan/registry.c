@@ -1,0 +1,27 @@
+/* The format registry: every format SpX has, in the order the bench lists them.
+ * Adding a format: one file defining its spx_format_ops, one line here. */
+#include <string.h>
+
+#include "plan/format.h"
+
+extern const spx_format_ops spx__format_ref;
+extern const spx_format_ops spx__format_csr;
+extern const spx_format_ops spx__format_coo;
+
+const spx_format_ops *const spx__formats[] = {
+    &spx__format_ref,
+    &spx__format_csr,
+    &spx__format_coo,
+    NULL,
+};
+
+const spx_format_ops *spx__format_find(const char *name, spx_device d, spx_type t)
+{
+    for (int i = 0; spx__formats[i]; i++) {
+        const spx_format_ops *f = spx__formats[i];
+        if (strcmp(f->name, name) == 0 && (f->devices & (unsigned)d) &&
+            (f->precisions & SPX__TYPE_BIT(t)))
+            return f;
+    }
+    return NULL;
+}
