@@ -186,7 +186,7 @@ typedef struct spx_plan_opts {
 spx_plan_opts spx_plan_opts_default(void);
 
 /* Prepare A for SpMV with the format, device and precision of o (NULL: defaults).
- * A must outlive the plan only if the format says so (see spx_plan_borrows). */
+ * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P. */
 spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *o, spx_plan **P);
 void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
 

@@ -1,0 +1,99 @@
+/* coo: SpMV over row-sorted coordinate triplets, split evenly by nonzeros
+ * (a row may be split between threads; see coo_kernel.h). */
+#include <omp.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "plan/format.h"
+
+typedef struct coo_carry {
+    int64_t row; /* -1: none */
+    double sum;
+} coo_carry;
+
+typedef struct coo_state {
+    int64_t rows, nnz;
+    int64_t *row;
+    const int32_t *col;
+    const void *values;
+    void *owned_values;
+    spx_type precision;
+    int threads;
+    coo_carry *carry; /* 2 per thread, scratch written by spmv */
+} coo_state;
+
+#define SPX_FN coo_f64
+#define SPX_VAL double
+#include "cpu/coo_kernel.h"
+#undef SPX_FN
+#undef SPX_VAL
+#define SPX_FN coo_f32
+#define SPX_VAL float
+#include "cpu/coo_kernel.h"
+#undef SPX_FN
+#undef SPX_VAL
+
+static void coo_destroy(void *state)
+{
+    coo_state *s = state;
+    if (!s) return;
+    spx__free(s->row);
+    spx__free(s->owned_values);
+    spx__free(s->carry);
+    spx__free(s);
+}
+
+static spx_status coo_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    coo_state *s = NULL;
+    spx_status st;
+    if (A->col_bits != 32)
+        return spx__error(SPX_ERR_UNSUPPORTED, "coo handles 32-bit column indices only");
+    SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "coo plan"));
+    s->rows = A->rows;
+    s->nnz = A->nnz;
+    s->col = A->col32;
+    s->precision = o->precision;
+    s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
+    SPX_TRY(spx__alloc((void **)&s->row, (size_t)A->nnz, sizeof(int64_t), "coo row indices"));
+    SPX_TRY(spx__alloc((void **)&s->carry, 2 * (size_t)s->threads, sizeof(coo_carry), "coo carries"));
+    for (int64_t i = 0; i < A->rows; i++)
+        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) s->row[k] = i;
+    *state = s;
+    return SPX_OK;
+cleanup:
+    coo_destroy(s);
+    return st;
+}
+
+/* Writes the carry scratch: one plan serves one call at a time. */
+static spx_status coo_spmv(void *state, double alpha, const void *x, double beta, void *y)
+{
+    const coo_state *s = state;
+    if (s->precision == SPX_F64)
+        coo_f64(s, alpha, x, beta, y);
+    else
+        coo_f32(s, alpha, x, beta, y);
+    return SPX_OK;
+}
+
+static size_t coo_bytes(const void *state)
+{
+    const coo_state *s = state;
+    size_t vs = s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    return sizeof *s + (size_t)s->nnz * (sizeof(int64_t) + sizeof(int32_t) + vs) +
+           2 * (size_t)s->threads * sizeof(coo_carry);
+}
+
+const spx_format_ops spx__format_coo = {
+    .name = "coo",
+    .devices = SPX_DEV_CPU,
+    .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
+    .analyze = coo_analyze,
+    .spmv = coo_spmv,
+    .bytes = coo_bytes,
+    .destroy = coo_destroy,
+    .borrows_matrix = 1,
+};

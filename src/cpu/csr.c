@@ -1,0 +1,172 @@
+/* csr: OpenMP CSR SpMV split by nonzeros, not rows. Rows are dealt to threads
+ * in contiguous ranges holding about nnz/T nonzeros each; rows longer than
+ * long_len (too long for one thread's share) are summed by all threads in
+ * slices. Reads A's arrays in place when the precision matches A's values. */
+#include <omp.h>
+#include <stdio.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "plan/format.h"
+
+typedef struct csr_state {
+    int64_t rows;
+    const int64_t *rowptr;
+    const void *colidx;
+    int col_bits;
+    const void *values;
+    void *owned_values; /* converted copy when precision != A's value type */
+    spx_type precision;
+    int threads;
+    int64_t *part;      /* threads+1 row boundaries */
+    int64_t long_len;   /* rows longer than this are split across threads */
+    int64_t nlong;
+    int64_t *long_rows;
+    double *partial;    /* nlong * threads slice sums, scratch written by spmv */
+} csr_state;
+
+#define SPX_FN csr_f64_i32
+#define SPX_VAL double
+#define SPX_IDX int32_t
+#include "cpu/csr_kernel.h"
+#undef SPX_FN
+#undef SPX_VAL
+#undef SPX_IDX
+#define SPX_FN csr_f64_i64
+#define SPX_VAL double
+#define SPX_IDX int64_t
+#include "cpu/csr_kernel.h"
+#undef SPX_FN
+#undef SPX_VAL
+#undef SPX_IDX
+#define SPX_FN csr_f32_i32
+#define SPX_VAL float
+#define SPX_IDX int32_t
+#include "cpu/csr_kernel.h"
+#undef SPX_FN
+#undef SPX_VAL
+#undef SPX_IDX
+#define SPX_FN csr_f32_i64
+#define SPX_VAL float
+#define SPX_IDX int64_t
+#include "cpu/csr_kernel.h"
+#undef SPX_FN
+#undef SPX_VAL
+#undef SPX_IDX
+
+/* First row r with rowptr[r] >= target (rows+1 offsets, nondecreasing). */
+static int64_t lower_row(const int64_t *rowptr, int64_t rows, int64_t target)
+{
+    int64_t lo = 0, hi = rows;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (rowptr[mid] < target)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void csr_destroy(void *state)
+{
+    csr_state *s = state;
+    if (!s) return;
+    spx__free(s->owned_values);
+    spx__free(s->part);
+    spx__free(s->long_rows);
+    spx__free(s->partial);
+    spx__free(s);
+}
+
+static spx_status find_long_rows(csr_state *s)
+{
+    spx_status st;
+    int64_t n = 0;
+    for (int64_t i = 0; i < s->rows; i++)
+        if (s->rowptr[i + 1] - s->rowptr[i] > s->long_len) n++;
+    s->nlong = n;
+    st = spx__alloc((void **)&s->long_rows, (size_t)n, sizeof(int64_t), "csr long rows");
+    if (st != SPX_OK) return st;
+    n = 0;
+    for (int64_t i = 0; i < s->rows; i++)
+        if (s->rowptr[i + 1] - s->rowptr[i] > s->long_len) s->long_rows[n++] = i;
+    size_t cells;
+    st = spx__mul_size((size_t)s->nlong, (size_t)s->threads, &cells, "csr partial sums");
+    if (st != SPX_OK) return st;
+    return spx__alloc((void **)&s->partial, cells, sizeof(double), "csr partial sums");
+}
+
+static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    csr_state *s = NULL;
+    spx_status st;
+    SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr plan"));
+    s->rows = A->rows;
+    s->rowptr = A->rowptr;
+    s->col_bits = A->col_bits;
+    s->colidx = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
+    s->precision = o->precision;
+    SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
+    s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int T = s->threads;
+    SPX_TRY(spx__alloc((void **)&s->part, (size_t)T + 1, sizeof(int64_t), "csr partition"));
+    for (int t = 0; t <= T; t++)
+        s->part[t] = t == T ? A->rows : lower_row(A->rowptr, A->rows, A->nnz / T * t + A->nnz % T * t / T);
+    /* A row longer than half a thread's share would unbalance the split. */
+    s->long_len = T > 1 ? (A->nnz / T / 2 > 4096 ? A->nnz / T / 2 : 4096) : INT64_MAX;
+    SPX_TRY(find_long_rows(s));
+    *state = s;
+    return SPX_OK;
+cleanup:
+    csr_destroy(s);
+    return st;
+}
+
+/* The plan is read-only during spmv except for the partial-sum scratch of
+ * long rows: concurrent calls on one plan are safe only without long rows. */
+static spx_status csr_spmv(void *state, double alpha, const void *x, double beta, void *y)
+{
+    const csr_state *s = state;
+    if (s->precision == SPX_F64) {
+        if (s->col_bits == 32)
+            csr_f64_i32(s, alpha, x, beta, y);
+        else
+            csr_f64_i64(s, alpha, x, beta, y);
+    } else {
+        if (s->col_bits == 32)
+            csr_f32_i32(s, alpha, x, beta, y);
+        else
+            csr_f32_i64(s, alpha, x, beta, y);
+    }
+    return SPX_OK;
+}
+
+static size_t csr_bytes(const void *state)
+{
+    const csr_state *s = state;
+    size_t vs = s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    size_t nnz = (size_t)s->rowptr[s->rows];
+    return sizeof *s + (size_t)(s->rows + 1) * sizeof(int64_t) + nnz * (size_t)(s->col_bits / 8) +
+           nnz * vs + (size_t)(s->threads + 1) * sizeof(int64_t) +
+           (size_t)s->nlong * (sizeof(int64_t) + (size_t)s->threads * sizeof(double));
+}
+
+static void csr_describe(const void *state, char *buf, size_t len)
+{
+    const csr_state *s = state;
+    snprintf(buf, len, "threads=%d long_rows=%lld", s->threads, (long long)s->nlong);
+}
+
+const spx_format_ops spx__format_csr = {
+    .name = "csr",
+    .devices = SPX_DEV_CPU,
+    .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
+    .analyze = csr_analyze,
+    .spmv = csr_spmv,
+    .bytes = csr_bytes,
+    .destroy = csr_destroy,
+    .describe = csr_describe,
+    .borrows_matrix = 1,
+};

@@ -1,0 +1,244 @@
+/* Plans: a matrix prepared by one registered format on one device. The plan
+ * layer resolves AUTO, transposes for op T (formats only compute A*x), times
+ * the preprocessing, and offers host vectors for device plans. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "cuda/gateway.h"
+#include "plan/format.h"
+
+#define SPX__PLAN_MAGIC 0x5350585f504c414eull /* "SPX_PLAN" */
+
+struct spx_plan_s {
+    uint64_t magic;
+    const spx_format_ops *ops;
+    void *state;
+    spx_plan_opts opts;
+    int64_t out_len, in_len;  /* length of y and x: rows and cols of op(A) */
+    spx_matrix *transposed;   /* A^T for op T, kept while the state may borrow it */
+    double prep_ms;
+    char describe[256];
+};
+
+spx_plan_opts spx_plan_opts_default(void)
+{
+    spx_plan_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = "auto";
+    o.device = SPX_DEV_CPU;
+    o.precision = SPX_F64;
+    o.op = SPX_OP_N;
+    return o;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static spx_status check_plan(const spx_plan *P)
+{
+    if (!P) return spx__error(SPX_ERR_BAD_HANDLE, "plan handle is NULL");
+    if (P->magic != SPX__PLAN_MAGIC)
+        return spx__error(SPX_ERR_BAD_HANDLE, "plan handle is freed or not a plan");
+    return SPX_OK;
+}
+
+static spx_status check_opts(const spx_plan_opts *o)
+{
+    if (o->device != SPX_DEV_CPU && o->device != SPX_DEV_CUDA)
+        return spx__error(SPX_ERR_INVALID_ARG, "unknown device %d", (int)o->device);
+    if (o->precision != SPX_F64 && o->precision != SPX_F32 && o->precision != SPX_F16)
+        return spx__error(SPX_ERR_INVALID_ARG, "unknown precision %d", (int)o->precision);
+    if (o->op != SPX_OP_N && o->op != SPX_OP_T)
+        return spx__error(SPX_ERR_INVALID_ARG, "unknown op %d", (int)o->op);
+    if (o->threads < 0 || o->expected_calls < 0)
+        return spx__error(SPX_ERR_INVALID_ARG, "negative thread count or expected calls");
+    return SPX_OK;
+}
+
+static const char *precision_name(spx_type t)
+{
+    return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16";
+}
+
+/* The format for o: the named one, or AUTO's pick (csr if the pick lacks the
+ * precision). */
+static spx_status resolve_format(const spx_matrix *A, const spx_plan_opts *o,
+                                 const spx_format_ops **ops)
+{
+    const char *name = o->format && *o->format ? o->format : "auto";
+    const char *dev = o->device == SPX_DEV_CUDA ? "cuda" : "cpu";
+    if (strcmp(name, "auto") == 0) {
+        name = spx__auto_format(A, o);
+        if (!spx__format_find(name, o->device, o->precision)) name = "csr";
+    }
+    *ops = spx__format_find(name, o->device, o->precision);
+    if (*ops) return SPX_OK;
+    for (int i = 0; spx__formats[i]; i++)
+        if (strcmp(spx__formats[i]->name, name) == 0)
+            return spx__error(SPX_ERR_NO_FORMAT, "format '%s' has no %s %s kernel", name,
+                              dev, precision_name(o->precision));
+    return spx__error(SPX_ERR_NO_FORMAT, "no format named '%s' (see spx formats)", name);
+}
+
+spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *opts, spx_plan **out)
+{
+    spx_plan_opts o = opts ? *opts : spx_plan_opts_default();
+    spx_plan *P = NULL;
+    spx_status st = spx__check_matrix(A);
+    if (st != SPX_OK) return st;
+    if (!out) return spx__error(SPX_ERR_INVALID_ARG, "output plan pointer is NULL");
+    *out = NULL;
+    SPX_TRY(check_opts(&o));
+    if (o.device == SPX_DEV_CUDA && spx__cuda_device_count() == 0) {
+        SPX_TRY(spx__cuda_sync(NULL)); /* NOT_COMPILED without CUDA */
+        SPX_TRY(spx__error(SPX_ERR_DEVICE, "no CUDA device is available"));
+    }
+    SPX_TRY(spx__calloc((void **)&P, 1, sizeof *P, "plan"));
+    P->magic = SPX__PLAN_MAGIC;
+    P->opts = o;
+    P->opts.format = NULL; /* the caller's string is not kept */
+    P->opts.params = NULL;
+    double t0 = now_ms();
+    const spx_matrix *M = A;
+    if (o.op == SPX_OP_T) {
+        SPX_TRY(spx_matrix_transpose(A, &P->transposed));
+        M = P->transposed;
+    }
+    SPX_TRY(resolve_format(M, &o, &P->ops));
+    P->out_len = M->rows;
+    P->in_len = M->cols;
+    SPX_TRY(P->ops->analyze(M, &o, &P->state));
+    P->prep_ms = now_ms() - t0;
+    if (!P->ops->borrows_matrix && P->transposed) {
+        spx_matrix_destroy(P->transposed);
+        P->transposed = NULL;
+    }
+    *out = P;
+    spx__clear_error();
+    return SPX_OK;
+cleanup:
+    spx_plan_destroy(P);
+    return st;
+}
+
+void spx_plan_destroy(spx_plan *P)
+{
+    if (!P || P->magic != SPX__PLAN_MAGIC) return;
+    if (P->state) P->ops->destroy(P->state);
+    spx_matrix_destroy(P->transposed);
+    P->magic = 0;
+    spx__free(P);
+}
+
+static spx_status check_vectors(const spx_plan *P, const void *x, const void *y)
+{
+    if ((P->in_len > 0 && !x) || (P->out_len > 0 && !y))
+        return spx__error(SPX_ERR_INVALID_ARG, "x or y is NULL");
+    return SPX_OK;
+}
+
+spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta, void *y)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    st = check_vectors(P, x, y);
+    if (st != SPX_OK) return st;
+    if (P->out_len == 0) return SPX_OK;
+    return P->ops->spmv(P->state, alpha, x, beta, y);
+}
+
+/* Device plans with host vectors: copy x (and y when beta reads it) over,
+ * run, copy y back. */
+static spx_status spmv_staged(const spx_plan *P, double alpha, const void *x, double beta,
+                              void *y)
+{
+    size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    size_t xb = (size_t)P->in_len * es, yb = (size_t)P->out_len * es;
+    void *dx = NULL, *dy = NULL;
+    spx_status st;
+    SPX_TRY(spx__cuda_alloc(&dx, xb, "x on the device"));
+    SPX_TRY(spx__cuda_alloc(&dy, yb, "y on the device"));
+    SPX_TRY(spx__cuda_copy(dx, x, xb, 1));
+    if (beta != 0.0) SPX_TRY(spx__cuda_copy(dy, y, yb, 1));
+    SPX_TRY(P->ops->spmv(P->state, alpha, dx, beta, dy));
+    SPX_TRY(spx__cuda_sync(P->opts.stream));
+    SPX_TRY(spx__cuda_copy(y, dy, yb, 0));
+cleanup:
+    spx__cuda_free(dx);
+    spx__cuda_free(dy);
+    return st;
+}
+
+spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double beta, void *y)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    st = check_vectors(P, x, y);
+    if (st != SPX_OK) return st;
+    if (P->out_len == 0) return SPX_OK;
+    if (P->opts.device == SPX_DEV_CPU) return P->ops->spmv(P->state, alpha, x, beta, y);
+    return spmv_staged(P, alpha, x, beta, y);
+}
+
+double spx_plan_prep_ms(const spx_plan *P) { return check_plan(P) == SPX_OK ? P->prep_ms : -1.0; }
+
+size_t spx_plan_bytes(const spx_plan *P)
+{
+    if (check_plan(P) != SPX_OK) return 0;
+    size_t held = P->ops->bytes(P->state);
+    if (P->transposed)
+        held += (size_t)(P->transposed->rows + 1) * sizeof(int64_t) +
+                (size_t)P->transposed->nnz * (sizeof(int32_t) + sizeof(double));
+    return held;
+}
+
+const char *spx_plan_format(const spx_plan *P)
+{
+    return check_plan(P) == SPX_OK ? P->ops->name : NULL;
+}
+
+spx_device spx_plan_device(const spx_plan *P)
+{
+    return check_plan(P) == SPX_OK ? P->opts.device : SPX_DEV_CPU;
+}
+
+const char *spx_plan_describe(const spx_plan *P)
+{
+    if (check_plan(P) != SPX_OK) return "";
+    spx_plan *mut = (spx_plan *)P; /* the description buffer is a cache */
+    mut->describe[0] = '\0';
+    if (P->ops->describe) P->ops->describe(P->state, mut->describe, sizeof mut->describe);
+    return P->describe;
+}
+
+int spx_format_count(void)
+{
+    int n = 0;
+    while (spx__formats[n]) n++;
+    return n;
+}
+
+spx_status spx_format_get(int i, const char **name, unsigned *devices, unsigned *precisions)
+{
+    if (i < 0 || i >= spx_format_count())
+        return spx__error(SPX_ERR_INVALID_ARG, "format index %d out of range", i);
+    if (name) *name = spx__formats[i]->name;
+    if (devices) *devices = spx__formats[i]->devices;
+    if (precisions) *precisions = spx__formats[i]->precisions;
+    return SPX_OK;
+}
+
+int spx_device_available(spx_device d)
+{
+    if (d == SPX_DEV_CPU) return 1;
+    if (d == SPX_DEV_CUDA) return spx__cuda_device_count() > 0;
+    return 0;
+}
