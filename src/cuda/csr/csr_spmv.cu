@@ -1,0 +1,155 @@
+/* CSR SpMV kernels, y = alpha*A*x + beta*y (layout and row split: csr_kernels.h).
+ *
+ * One body per kernel, stamped out for the value type V (double, float, half)
+ * and the accumulation and vector type T (double for double values, float
+ * otherwise). The matrix arrays are read once per call, so they are loaded
+ * with the streaming hint (__ldcs: evict first) to leave L2 to x, which is
+ * gathered through the read-only cache (__ldg). beta == 0 never reads y. */
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "core/error.h"
+}
+#include "cuda/csr/csr_kernels.h"
+
+#define BLOCK 256
+
+template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
+{
+    return beta == T(0) ? alpha * sum : alpha * sum + beta * *y;
+}
+
+/* Sum of the group's lanes (width G, aligned in the warp) into its lane 0. */
+template <int G, typename T> __device__ __forceinline__ T group_sum(T v, unsigned mask)
+{
+#pragma unroll
+    for (int off = G / 2; off > 0; off >>= 1) v += __shfl_down_sync(mask, v, off, G);
+    return v;
+}
+
+/* Rows up to long_len: G lanes per row, lanes stride through the row. */
+template <typename V, typename T, int G>
+__global__ void __launch_bounds__(BLOCK)
+    csr_group_kernel(int64_t rows, const int64_t *__restrict__ rp,
+                     const int32_t *__restrict__ ci, const V *__restrict__ val,
+                     const T *__restrict__ x, T *__restrict__ y, T alpha, T beta,
+                     int64_t long_len)
+{
+    const int lane = threadIdx.x & (G - 1);
+    const unsigned mask =
+        G == 32 ? 0xffffffffu : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+    const int64_t step = (int64_t)gridDim.x * (BLOCK / G);
+    for (int64_t row = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / G; row < rows;
+         row += step) {
+        const int64_t beg = __ldg(rp + row), end = __ldg(rp + row + 1);
+        if (end - beg > long_len) continue; /* same for the whole group */
+        T sum = T(0);
+#pragma unroll 4
+        for (int64_t k = beg + lane; k < end; k += G)
+            sum += T(__ldcs(val + k)) * __ldg(x + __ldcs(ci + k));
+        sum = group_sum<G>(sum, mask);
+        if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
+    }
+}
+
+/* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK nonzeros. */
+template <typename V, typename T>
+__global__ void __launch_bounds__(BLOCK)
+    csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
+                     const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
+                     const V *__restrict__ val, const T *__restrict__ x,
+                     T *__restrict__ partial)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
+    for (int64_t c = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; c < n_chunks;
+         c += step) {
+        const int64_t end = cend[c];
+        T sum = T(0);
+#pragma unroll 4
+        for (int64_t k = cbeg[c] + lane; k < end; k += 32)
+            sum += T(__ldcs(val + k)) * __ldg(x + __ldcs(ci + k));
+        sum = group_sum<32>(sum, 0xffffffffu);
+        if (lane == 0) partial[c] = sum;
+    }
+}
+
+/* Long rows, second pass: a warp per row adds its chunks in a fixed order. */
+template <typename T>
+__global__ void __launch_bounds__(BLOCK)
+    csr_long_finish_kernel(int64_t n_long, const int64_t *__restrict__ long_rows,
+                           const int64_t *__restrict__ long_first,
+                           const T *__restrict__ partial, T *__restrict__ y, T alpha,
+                           T beta)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
+    for (int64_t r = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; r < n_long;
+         r += step) {
+        T sum = T(0);
+        for (int64_t c = long_first[r] + lane; c < long_first[r + 1]; c += 32)
+            sum += partial[c];
+        sum = group_sum<32>(sum, 0xffffffffu);
+        if (lane == 0) {
+            const int64_t row = long_rows[r];
+            y[row] = finish(sum, alpha, beta, y + row);
+        }
+    }
+}
+
+/* Blocks for n work items of `per_block` items each, capped (the kernels loop). */
+static unsigned grid_for(int64_t n, int64_t per_block)
+{
+    int64_t b = (n + per_block - 1) / per_block;
+    return (unsigned)(b < 1 ? 1 : b > (1 << 30) ? (1 << 30) : b);
+}
+
+template <typename V, typename T, int G>
+static void launch_group(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta)
+{
+    cudaStream_t s = (cudaStream_t)p->stream;
+    csr_group_kernel<V, T, G><<<grid_for(p->A.rows, BLOCK / G), BLOCK, 0, s>>>(
+        p->A.rows, p->A.rowptr, p->A.colidx, (const V *)p->A.values, x, y, alpha, beta,
+        p->long_len);
+}
+
+template <typename V, typename T>
+static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv,
+                       double beta_d, void *yv)
+{
+    const T *x = (const T *)xv;
+    T *y = (T *)yv;
+    const T alpha = (T)alpha_d, beta = (T)beta_d;
+    cudaStream_t s = (cudaStream_t)p->stream;
+    switch (p->group) {
+    case 1: launch_group<V, T, 1>(p, x, y, alpha, beta); break;
+    case 2: launch_group<V, T, 2>(p, x, y, alpha, beta); break;
+    case 4: launch_group<V, T, 4>(p, x, y, alpha, beta); break;
+    case 8: launch_group<V, T, 8>(p, x, y, alpha, beta); break;
+    case 16: launch_group<V, T, 16>(p, x, y, alpha, beta); break;
+    default: launch_group<V, T, 32>(p, x, y, alpha, beta); break;
+    }
+    if (p->n_long == 0) return;
+    csr_chunk_kernel<V, T><<<grid_for(p->n_chunks, BLOCK / 32), BLOCK, 0, s>>>(
+        p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
+        (T *)p->partial);
+    csr_long_finish_kernel<T><<<grid_for(p->n_long, BLOCK / 32), BLOCK, 0, s>>>(
+        p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
+}
+
+extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha,
+                                         const void *x, double beta, void *y)
+{
+    if (!p || (p->A.rows > 0 && !y) || (p->A.cols > 0 && !x))
+        return spx__error(SPX_ERR_INVALID_ARG, "cuda csr spmv: NULL plan or vector");
+    if (p->A.rows == 0) return SPX_OK;
+    if (p->precision == SPX_F64) launch_all<double, double>(p, alpha, x, beta, y);
+    else if (p->precision == SPX_F32) launch_all<float, float>(p, alpha, x, beta, y);
+    else launch_all<__half, float>(p, alpha, x, beta, y);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return spx__error(SPX_ERR_DEVICE, "cuda csr spmv launch failed: %s",
+                          cudaGetErrorString(e));
+    return SPX_OK;
+}
