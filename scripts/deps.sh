@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install what SpX builds and tests with, from Debian's packages. Safe to rerun:
+# it installs only what is missing. CUDA (nvcc, cuSPARSE) is used when present.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config zlib1g-dev libomp-dev librsb-dev libgraphblas-dev libeigen3-dev xz-utils)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "deps: ready"
