@@ -1,0 +1,398 @@
+/* cuSPARSE peers: y = alpha*A*x + beta*y through cusparseSpMV, behind the
+ * same spx_format_ops as SpX's formats (bench/peers.h).
+ *   peer-cusparse-csr   CSR, CUSPARSE_SPMV_ALG_DEFAULT
+ *   peer-cusparse-csr2  CSR, CUSPARSE_SPMV_CSR_ALG2 (deterministic row split)
+ *   peer-cusparse-bsr   BSR (row-major blocks) of block size 2, 4 or 8, the
+ *                       fastest of those tried, chosen at analyze by timing
+ *                       10 calls each after a warm-up; a size whose blocks
+ *                       hold more than 4x the nonzeros is not tried.
+ * fp64 and fp32 run in their own type; fp16 keeps the values in CUDA_R_16F
+ * with x, y and the computation in CUDA_R_32F (a combination cuSPARSE may
+ * refuse: analyze then returns SPX_ERR_UNSUPPORTED). 32-bit indices (nnz below
+ * 2^31). The handle, descriptors, buffer (its size asked first) and
+ * cusparseSpMV_preprocess are done at analyze and freed at destroy. For BSR,
+ * x and y are copied through padded vectors when m or n is not a multiple of
+ * the block size, and that copy is part of each call. */
+#define DISABLE_CUSPARSE_DEPRECATED /* csr2bsr is the documented conversion */
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <stdio.h>
+#include <string.h>
+
+extern "C" {
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "plan/format.h"
+}
+#include "cuda/gateway.h"
+
+namespace {
+
+enum peer_kind { PEER_CSR, PEER_CSR2, PEER_BSR };
+
+struct peer {
+    cusparseHandle_t h;
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t x, y;
+    void *rp, *ci, *val, *buf; /* device */
+    void *xpad, *ypad;         /* BSR: padded x and y, or NULL */
+    int64_t m, n, mpad, npad;
+    int bs;                    /* BSR block size, 0 for CSR */
+    spx_type prec;
+    cudaDataType vt, ct;       /* value type, x/y/compute type */
+    cusparseSpMVAlg_t alg;
+    cudaStream_t stream;
+    size_t bytes;
+};
+
+spx_status sp_fail(cusparseStatus_t s, const char *call)
+{
+    return spx__error(s == CUSPARSE_STATUS_NOT_SUPPORTED ? SPX_ERR_UNSUPPORTED : SPX_ERR_DEVICE,
+                      "cuSPARSE %s failed: %s", call, cusparseGetErrorString(s));
+}
+
+spx_status cu_fail(cudaError_t e, const char *call)
+{
+    return spx__error(SPX_ERR_DEVICE, "CUDA %s failed: %s", call, cudaGetErrorString(e));
+}
+
+#define SP_TRY(call)                                                                     \
+    do {                                                                                 \
+        cusparseStatus_t s_ = (call);                                                    \
+        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                             \
+            st = sp_fail(s_, #call);                                                     \
+            goto cleanup;                                                                \
+        }                                                                                \
+    } while (0)
+
+#define CU_TRY(call)                                                                     \
+    do {                                                                                 \
+        cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess) {                                                         \
+            st = cu_fail(e_, #call);                                                     \
+            goto cleanup;                                                                \
+        }                                                                                \
+    } while (0)
+
+size_t vsize(spx_type t) { return t == SPX_F64 ? 8 : t == SPX_F32 ? 4 : 2; }
+size_t xsize(spx_type t) { return t == SPX_F64 ? 8 : 4; }
+
+__global__ void float_to_half(__half *out, const float *in, int64_t n)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = __float2half_rn(in[i]);
+}
+
+void peer_free(peer *p)
+{
+    if (!p) return;
+    if (p->A) cusparseDestroySpMat(p->A);
+    if (p->x) cusparseDestroyDnVec(p->x);
+    if (p->y) cusparseDestroyDnVec(p->y);
+    if (p->h) cusparseDestroy(p->h);
+    spx__cuda_free(p->rp);
+    spx__cuda_free(p->ci);
+    spx__cuda_free(p->val);
+    spx__cuda_free(p->buf);
+    spx__cuda_free(p->xpad);
+    spx__cuda_free(p->ypad);
+    spx__free(p);
+}
+
+/* A's CSR on the device with 32-bit row offsets, values in type t. */
+spx_status upload_csr32(const spx_matrix *A, spx_type t, void **rp, void **ci, void **val)
+{
+    int32_t *rp32 = NULL;
+    spx_status st = SPX_OK;
+    if (A->nnz > INT32_MAX || A->rows >= INT32_MAX || A->col_bits != 32)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "cuSPARSE peer: 32-bit indices only (nnz %lld, %lld rows)",
+                          (long long)A->nnz, (long long)A->rows);
+    SPX_TRY(spx__alloc((void **)&rp32, (size_t)A->rows + 1, sizeof *rp32, "cuSPARSE row offsets"));
+    for (int64_t i = 0; i <= A->rows; i++) rp32[i] = (int32_t)A->rowptr[i];
+    SPX_TRY(spx__cuda_upload(rp, rp32, ((size_t)A->rows + 1) * sizeof *rp32,
+                             "cuSPARSE row offsets"));
+    SPX_TRY(spx__cuda_upload(ci, A->col32, (size_t)A->nnz * sizeof(int32_t),
+                             "cuSPARSE column indices"));
+    SPX_TRY(spx__cuda_upload_values(val, A->values, A->vtype, A->nnz, t, "cuSPARSE values"));
+cleanup:
+    spx__free(rp32);
+    return st;
+}
+
+/* Vector descriptors on the padded or plain vectors, the buffer (size asked
+ * first), and the preprocessing. */
+spx_status finish_setup(peer *p)
+{
+    spx_status st = SPX_OK;
+    size_t bytes = 0;
+    double a64 = 1.0, b64 = 0.0;
+    float a32 = 1.0f, b32 = 0.0f;
+    const void *alpha = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
+    const void *beta = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
+    SPX_TRY(spx__cuda_alloc(&p->xpad, (size_t)(p->npad + 1) * xsize(p->prec), "cuSPARSE x"));
+    SPX_TRY(spx__cuda_alloc(&p->ypad, (size_t)(p->mpad + 1) * xsize(p->prec), "cuSPARSE y"));
+    CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * xsize(p->prec)));
+    SP_TRY(cusparseCreateDnVec(&p->x, p->npad, p->xpad, p->ct));
+    SP_TRY(cusparseCreateDnVec(&p->y, p->mpad, p->ypad, p->ct));
+    SP_TRY(cusparseSpMV_bufferSize(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, p->A, p->x,
+                                   beta, p->y, p->ct, p->alg, &bytes));
+    SPX_TRY(spx__cuda_alloc(&p->buf, bytes, "cuSPARSE SpMV buffer"));
+    {
+        /* Optional step: a layout or algorithm without it answers NOT_SUPPORTED. */
+        cusparseStatus_t s = cusparseSpMV_preprocess(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                     alpha, p->A, p->x, beta, p->y, p->ct,
+                                                     p->alg, p->buf);
+        if (s != CUSPARSE_STATUS_SUCCESS && s != CUSPARSE_STATUS_NOT_SUPPORTED) {
+            st = sp_fail(s, "cusparseSpMV_preprocess");
+            goto cleanup;
+        }
+    }
+    p->bytes += bytes;
+    if (p->mpad == p->m && p->npad == p->n) { /* no padding: run on the caller's vectors */
+        spx__cuda_free(p->xpad);
+        spx__cuda_free(p->ypad);
+        p->xpad = p->ypad = NULL;
+    } else {
+        p->bytes += (size_t)(p->npad + p->mpad) * xsize(p->prec);
+    }
+cleanup:
+    return st;
+}
+
+spx_status new_peer(const spx_plan_opts *o, peer **out)
+{
+    spx_status st = spx__calloc((void **)out, 1, sizeof(peer), "cuSPARSE peer");
+    if (st != SPX_OK) return st;
+    peer *p = *out;
+    p->prec = o->precision;
+    p->vt = o->precision == SPX_F64 ? CUDA_R_64F : o->precision == SPX_F32 ? CUDA_R_32F : CUDA_R_16F;
+    p->ct = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
+    p->stream = (cudaStream_t)o->stream;
+    SP_TRY(cusparseCreate(&p->h));
+    SP_TRY(cusparseSetStream(p->h, p->stream));
+cleanup:
+    return st;
+}
+
+spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state,
+                       cusparseSpMVAlg_t alg)
+{
+    peer *p = NULL;
+    spx_status st;
+    *state = NULL;
+    SPX_TRY(new_peer(o, &p));
+    p->alg = alg;
+    p->m = p->mpad = A->rows;
+    p->n = p->npad = A->cols;
+    SPX_TRY(upload_csr32(A, o->precision, &p->rp, &p->ci, &p->val));
+    p->bytes = ((size_t)A->rows + 1) * 4 + (size_t)A->nnz * (4 + vsize(o->precision));
+    SP_TRY(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->rp, p->ci, p->val,
+                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                             p->vt));
+    SPX_TRY(finish_setup(p));
+    *state = p;
+    return SPX_OK;
+cleanup:
+    peer_free(p);
+    return st;
+}
+
+spx_status csr_default_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    return csr_analyze(A, o, state, CUSPARSE_SPMV_ALG_DEFAULT);
+}
+
+spx_status csr_alg2_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    return csr_analyze(A, o, state, CUSPARSE_SPMV_CSR_ALG2);
+}
+
+spx_status peer_spmv(void *state, double alpha, const void *x, double beta, void *y)
+{
+    peer *p = (peer *)state;
+    spx_status st = SPX_OK;
+    double a64 = alpha, b64 = beta;
+    float a32 = (float)alpha, b32 = (float)beta;
+    const void *pa = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
+    const void *pb = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
+    size_t es = xsize(p->prec);
+    if (p->xpad) { /* BSR with padding: x and y through the padded vectors */
+        CU_TRY(cudaMemcpyAsync(p->xpad, x, (size_t)p->n * es, cudaMemcpyDeviceToDevice, p->stream));
+        if (beta != 0.0)
+            CU_TRY(cudaMemcpyAsync(p->ypad, y, (size_t)p->m * es, cudaMemcpyDeviceToDevice,
+                                   p->stream));
+    } else {
+        SP_TRY(cusparseDnVecSetValues(p->x, (void *)x));
+        SP_TRY(cusparseDnVecSetValues(p->y, y));
+    }
+    SP_TRY(cusparseSpMV(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, pa, p->A, p->x, pb, p->y, p->ct,
+                        p->alg, p->buf));
+    if (p->ypad)
+        CU_TRY(cudaMemcpyAsync(y, p->ypad, (size_t)p->m * es, cudaMemcpyDeviceToDevice,
+                               p->stream));
+cleanup:
+    return st;
+}
+
+/* BSR of block size bs from the int32 CSR on the device (values converted in
+ * fp64, or fp32 for fp32 and fp16). SPX_ERR_UNSUPPORTED when the blocks would
+ * hold more than 4x the nonzeros. */
+spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const void *rp,
+                     const void *ci, const void *val, peer **out)
+{
+    peer *p = NULL;
+    cusparseMatDescr_t dA = NULL, dC = NULL;
+    void *fval = NULL;
+    spx_status st;
+    int bnnz = 0;
+    int64_t mb = (A->rows + bs - 1) / bs, nb = (A->cols + bs - 1) / bs;
+    spx_type conv = o->precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    *out = NULL;
+    SPX_TRY(new_peer(o, &p));
+    p->alg = CUSPARSE_SPMV_BSR_ALG1;
+    p->bs = bs;
+    p->m = A->rows;
+    p->n = A->cols;
+    p->mpad = mb * bs;
+    p->npad = nb * bs;
+    SP_TRY(cusparseCreateMatDescr(&dA));
+    SP_TRY(cusparseCreateMatDescr(&dC));
+    SPX_TRY(spx__cuda_alloc(&p->rp, (size_t)(mb + 1) * sizeof(int), "BSR row offsets"));
+    SP_TRY(cusparseXcsr2bsrNnz(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
+                               (const int *)rp, (const int *)ci, bs, dC, (int *)p->rp, &bnnz));
+    if ((double)bnnz * bs * bs > 4.0 * (double)(A->nnz > 0 ? A->nnz : 1)) {
+        st = spx__error(SPX_ERR_UNSUPPORTED, "BSR %d: %d blocks hold over 4x the nonzeros", bs,
+                        bnnz);
+        goto cleanup;
+    }
+    SPX_TRY(spx__cuda_alloc(&p->ci, (size_t)bnnz * sizeof(int), "BSR column indices"));
+    SPX_TRY(spx__cuda_alloc(&fval, (size_t)bnnz * bs * bs * vsize(conv), "BSR values"));
+    if (conv == SPX_F64)
+        SP_TRY(cusparseDcsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
+                                (const double *)val, (const int *)rp, (const int *)ci, bs, dC,
+                                (double *)fval, (int *)p->rp, (int *)p->ci));
+    else
+        SP_TRY(cusparseScsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
+                                (const float *)val, (const int *)rp, (const int *)ci, bs, dC,
+                                (float *)fval, (int *)p->rp, (int *)p->ci));
+    if (o->precision == SPX_F16) {
+        int64_t nv = (int64_t)bnnz * bs * bs;
+        SPX_TRY(spx__cuda_alloc(&p->val, (size_t)nv * 2, "BSR half values"));
+        float_to_half<<<1024, 256, 0, p->stream>>>((__half *)p->val, (const float *)fval, nv);
+        CU_TRY(cudaGetLastError());
+    } else {
+        p->val = fval;
+        fval = NULL;
+    }
+    p->bytes = (size_t)(mb + 1) * 4 + (size_t)bnnz * 4 + (size_t)bnnz * bs * bs * vsize(o->precision);
+    SP_TRY(cusparseCreateBsr(&p->A, mb, nb, bnnz, bs, bs, p->rp, p->ci, p->val,
+                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                             p->vt, CUSPARSE_ORDER_ROW));
+    SPX_TRY(finish_setup(p));
+    CU_TRY(cudaStreamSynchronize(p->stream));
+    *out = p;
+    p = NULL;
+cleanup:
+    if (dA) cusparseDestroyMatDescr(dA);
+    if (dC) cusparseDestroyMatDescr(dC);
+    spx__cuda_free(fval);
+    peer_free(p);
+    return st;
+}
+
+/* Median-free quick timing: 10 calls after 2 warm-up calls, on scratch vectors. */
+spx_status bsr_time(peer *p, void *x, void *y, float *ms)
+{
+    void *e0 = NULL, *e1 = NULL;
+    spx_status st;
+    for (int i = 0; i < 2; i++) SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
+    SPX_TRY(spx__cuda_event_create(&e0));
+    SPX_TRY(spx__cuda_event_create(&e1));
+    SPX_TRY(spx__cuda_event_record(e0, p->stream));
+    for (int i = 0; i < 10; i++) SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
+    SPX_TRY(spx__cuda_event_record(e1, p->stream));
+    SPX_TRY(spx__cuda_event_elapsed(e0, e1, ms));
+cleanup:
+    spx__cuda_event_destroy(e0);
+    spx__cuda_event_destroy(e1);
+    return st;
+}
+
+spx_status bsr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    static const int sizes[] = {2, 4, 8};
+    void *rp = NULL, *ci = NULL, *val = NULL, *x = NULL, *y = NULL;
+    peer *best = NULL;
+    float best_ms = 0.0f;
+    spx_status st;
+    *state = NULL;
+    spx_type conv = o->precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    SPX_TRY(upload_csr32(A, conv, &rp, &ci, &val));
+    SPX_TRY(spx__cuda_alloc(&x, (size_t)(A->cols + 1) * xsize(o->precision), "BSR timing x"));
+    SPX_TRY(spx__cuda_alloc(&y, (size_t)(A->rows + 1) * xsize(o->precision), "BSR timing y"));
+    CU_TRY(cudaMemset(x, 0, (size_t)(A->cols + 1) * xsize(o->precision)));
+    for (int k = 0; k < 3; k++) {
+        peer *p = NULL;
+        float ms = 0.0f;
+        st = bsr_build(A, o, sizes[k], rp, ci, val, &p);
+        if (st == SPX_ERR_UNSUPPORTED) continue;
+        if (st != SPX_OK) goto cleanup;
+        st = bsr_time(p, x, y, &ms);
+        if (st != SPX_OK) {
+            peer_free(p);
+            goto cleanup;
+        }
+        if (!best || ms < best_ms) {
+            peer_free(best);
+            best = p;
+            best_ms = ms;
+        } else {
+            peer_free(p);
+        }
+    }
+    if (!best) {
+        st = spx__error(SPX_ERR_UNSUPPORTED, "BSR: every block size fills over 4x the nonzeros");
+        goto cleanup;
+    }
+    *state = best;
+    best = NULL;
+    st = SPX_OK;
+cleanup:
+    peer_free(best);
+    spx__cuda_free(rp);
+    spx__cuda_free(ci);
+    spx__cuda_free(val);
+    spx__cuda_free(x);
+    spx__cuda_free(y);
+    return st;
+}
+
+size_t peer_bytes(const void *state) { return ((const peer *)state)->bytes; }
+
+void peer_destroy(void *state) { peer_free((peer *)state); }
+
+void peer_describe(const void *state, char *buf, size_t len)
+{
+    const peer *p = (const peer *)state;
+    if (p->bs) snprintf(buf, len, "bs=%d%s", p->bs, p->xpad ? " padded" : "");
+    else snprintf(buf, len, "alg=%s", p->alg == CUSPARSE_SPMV_CSR_ALG2 ? "csr_alg2" : "default");
+}
+
+const unsigned all_precisions =
+    SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32) | SPX__TYPE_BIT(SPX_F16);
+
+} // namespace
+
+extern "C" const spx_format_ops spx_peer_cusparse_csr = {
+    "peer-cusparse-csr", SPX_DEV_CUDA, all_precisions, csr_default_analyze, peer_spmv,
+    peer_bytes, peer_destroy, peer_describe, 0};
+extern "C" const spx_format_ops spx_peer_cusparse_csr2 = {
+    "peer-cusparse-csr2", SPX_DEV_CUDA, all_precisions, csr_alg2_analyze, peer_spmv,
+    peer_bytes, peer_destroy, peer_describe, 0};
+extern "C" const spx_format_ops spx_peer_cusparse_bsr = {
+    "peer-cusparse-bsr", SPX_DEV_CUDA, all_precisions, bsr_analyze, peer_spmv, peer_bytes,
+    peer_destroy, peer_describe, 0};
