@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# The GPU machine's one script, run from the repository root on a Hopper GPU:
+#   build for sm_90, run ctest (the GPU tests run because a GPU is present),
+#   compute-sanitizer memcheck and racecheck on tests/test_gpu (small matrices),
+#   the device-to-device copy bandwidth, and `spx bench --device cuda --peers`
+#   on the shared matrices with >= 100k nonzeros and generated ones of 10M-100M.
+# Results: bench/results/gpu-<gpu>-<date>.{txt,json,csv} and -log.txt, copied to
+# $OUT when it is set. Exit status: 0 when every step passed, else 1 (all steps
+# run regardless, so one failure still leaves the other results).
+#
+# Environment:
+#   SPX_MATRICES        folder of the shared .mtx files; default: extract
+#                       .matrices/matrices.tar.xz into /tmp
+#   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only)
+#   SPX_GPU_STEPS       steps to run (default "build test sanitize copy bench")
+#   SPX_GPU_BENCH       bench inputs, space separated (files or gen:SPEC), instead of the list
+#   SPX_GPU_EXTRA       extra "input@precision" runs (default: lap3d27 and rmat in
+#                       f32 and f16; everything else runs f64)
+#   SPX_GPU_JOBS        build jobs (default 16)
+set -u -o pipefail
+cd "$(dirname "$0")/.." || exit 1
+
+STEPS=${SPX_GPU_STEPS:-"build test sanitize copy bench"}
+QUICK=${SPX_GPU_QUICK:-0}
+JOBS=${SPX_GPU_JOBS:-16}
+BUILD=build-gpu
+failed=""
+
+say() { echo "== $(date -u +%H:%M:%S) $*"; }
+step() { [[ " $STEPS " == *" $1 "* ]]; }
+fail() { failed="$failed $1"; say "FAILED: $1"; }
+
+# ---- where things go
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+GPU=${GPU:-unknown-gpu}
+TAG=$(echo "$GPU" | tr 'A-Z' 'a-z' | sed -e 's/^nvidia //' -e 's/[^a-z0-9]\+/-/g' -e 's/^-//' -e 's/-$//')
+DATE=$(date -u +%Y-%m-%d)
+mkdir -p bench/results
+BASE=bench/results/gpu-$TAG-$DATE
+LOG=$BASE-log.txt
+WORK=$(mktemp -d /tmp/spx-gpu.XXXXXX)
+: >"$LOG"
+say "GPU: $GPU; results $BASE.*" | tee -a "$LOG"
+
+# ---- matrices
+MAT=${SPX_MATRICES:-}
+if [[ -z "$MAT" && -f .matrices/matrices.tar.xz ]]; then
+    mkdir -p /tmp/spx-matrices
+    tar -C /tmp/spx-matrices -xJf .matrices/matrices.tar.xz && MAT=/tmp/spx-matrices/matrices
+fi
+if [[ -z "$MAT" || ! -d "$MAT" ]]; then
+    say "no shared matrices (set SPX_MATRICES or carry .matrices/matrices.tar.xz)" | tee -a "$LOG"
+    MAT=/nonexistent
+fi
+
+# ---- build
+if step build; then
+    say "build" | tee -a "$LOG"
+    if ! { cmake -S . -B $BUILD -DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release \
+            -DSPX_WERROR=OFF -DSPX_TEST_MATRICES="$MAT" &&
+           cmake --build $BUILD -j"$JOBS"; } >"$WORK/build.log" 2>&1; then
+        fail build
+    fi
+    grep -E "warning|error" "$WORK/build.log" | head -40 >>"$LOG"
+    tail -5 "$WORK/build.log" >>"$LOG"
+fi
+
+# ---- tests
+if step test; then
+    say "ctest" | tee -a "$LOG"
+    (cd $BUILD && SPX_MATRICES="$MAT" ctest --output-on-failure -j4 --timeout 300) \
+        >"$WORK/ctest.log" 2>&1 || fail ctest
+    grep -E "tests passed|Failed|\*\*\*|SKIP" "$WORK/ctest.log" >>"$LOG"
+    grep -B2 -A20 "Failed\|\*\*\*Timeout\|check failed" "$WORK/ctest.log" | head -150 >>"$LOG"
+    grep -A3 "test_gpu\b" "$WORK/ctest.log" | head -20 >>"$LOG"
+fi
+
+# ---- compute-sanitizer on the GPU test, with three small shared matrices
+if step sanitize; then
+    SMALL=$WORK/small
+    mkdir -p "$SMALL"
+    echo "small subset for compute-sanitizer" >"$SMALL/README.md"
+    for m in west0067 pores_1 rajat01; do
+        [[ -f "$MAT/$m.mtx" ]] && cp "$MAT/$m.mtx" "$SMALL/"
+    done
+    for tool in memcheck racecheck; do
+        say "compute-sanitizer --tool $tool test_gpu" | tee -a "$LOG"
+        SPX_MATRICES=$SMALL timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+            $BUILD/tests/test_gpu >"$WORK/$tool.log" 2>&1 || fail "sanitizer-$tool"
+        tail -4 "$WORK/$tool.log" >>"$LOG"
+    done
+fi
+
+# ---- device-to-device copy bandwidth (bytes read + written), and the L2 size
+COPY_GBS=0
+L2_MB=0
+if step copy; then
+    say "copy bandwidth" | tee -a "$LOG"
+    cat >"$WORK/copybw.cu" <<'EOF'
+// Device-to-device copy bandwidth: median of 20 copies of 1 GiB, bytes read + written.
+#include <cstdio>
+#include <algorithm>
+#include <cuda_runtime.h>
+int main()
+{
+    size_t bytes = (size_t)1 << 30;
+    void *a, *b;
+    cudaEvent_t e0, e1;
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess || cudaMalloc(&a, bytes) != cudaSuccess ||
+        cudaMalloc(&b, bytes) != cudaSuccess) return 1;
+    cudaMemset(a, 1, bytes);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    float t[20];
+    for (int i = 0; i < 23; i++) {
+        cudaEventRecord(e0);
+        cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        if (i >= 3) cudaEventElapsedTime(&t[i - 3], e0, e1);
+    }
+    std::sort(t, t + 20);
+    if (cudaGetLastError() != cudaSuccess) return 1;
+    printf("%.1f %.1f %d\n", 2.0 * bytes / (t[10] * 1e-3) / 1e9, p.l2CacheSize / 1048576.0,
+           p.multiProcessorCount);
+    return 0;
+}
+EOF
+    if nvcc -O2 -arch=sm_90 -o "$WORK/copybw" "$WORK/copybw.cu" >>"$LOG" 2>&1 &&
+       read -r COPY_GBS L2_MB SMS < <("$WORK/copybw"); then
+        say "copy: $COPY_GBS GB/s (read + write), L2 $L2_MB MB, $SMS SMs" | tee -a "$LOG"
+    else
+        fail copy
+    fi
+fi
+
+# ---- benchmark
+shared_big() { # shared matrices with >= 100k nonzeros after symmetric expansion
+    for f in "$MAT"/*.mtx; do
+        [[ -f "$f" ]] || continue
+        awk 'NR == 1 { sym = ($0 ~ /symmetric|hermitian/) } /^%/ { next }
+             { n = $3; if (sym) n = 2 * n - $1; if (n >= 100000) print FILENAME; exit }' "$f"
+    done
+}
+GEN="gen:lap3d7:200 gen:lap3d27:96 gen:rmat:scale=20,ef=16,sym=1 gen:circuit:n=2000000,avg=5,long=20,longlen=200000"
+EXTRA=${SPX_GPU_EXTRA:-"gen:lap3d27:96@f32 gen:lap3d27:96@f16 gen:rmat:scale=20,ef=16,sym=1@f32 gen:rmat:scale=20,ef=16,sym=1@f16"}
+if [[ "$QUICK" == 1 ]]; then
+    SHARED=$(for m in cage11 xenon1 NotreDame_www; do [[ -f "$MAT/$m.mtx" ]] && echo "$MAT/$m.mtx"; done)
+    GEN="gen:lap3d27:96"
+    EXTRA=""
+else
+    SHARED=$(shared_big)
+fi
+if step bench; then
+    : >"$WORK/bench.txt"
+    n=0
+    run_bench() { # input precision
+        n=$((n + 1))
+        say "bench $1 $2" | tee -a "$LOG"
+        timeout 300 $BUILD/spx bench "$1" --device cuda --peers --precision "$2" \
+            --json "$WORK/b$n.json" >>"$WORK/bench.txt" 2>>"$WORK/bench.err" || fail "bench $1 $2"
+    }
+    if [[ -n "${SPX_GPU_BENCH:-}" ]]; then
+        for m in $SPX_GPU_BENCH; do run_bench "$m" f64; done
+    else
+        for m in $SHARED; do run_bench "$m" f64; done
+        for m in $GEN; do run_bench "$m" f64; done
+        for e in $EXTRA; do run_bench "${e%@*}" "${e##*@}"; done
+    fi
+    tail -20 "$WORK/bench.err" >>"$LOG"
+    python3 - "$WORK" "$BASE" "$GPU" "$COPY_GBS" "$L2_MB" <<'EOF'
+# Join the bench records; write JSON, CSV and a table of each format against cuSPARSE CSR.
+import csv, glob, json, os, sys
+work, base, gpu, copy_gbs, l2_mb = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+recs = []
+for f in sorted(glob.glob(work + "/b*.json"), key=lambda p: int(os.path.basename(p)[1:-5])):
+    try:
+        d = json.load(open(f))
+        recs += d if isinstance(d, list) else [d]
+    except Exception as e:
+        print("unreadable", f, e)
+meta = {"gpu": gpu, "copy_gbs": copy_gbs, "l2_mb": l2_mb,
+        "note": "copy_gbs counts bytes read + written; gbs by the DESIGN.md bytes model"}
+json.dump({"meta": meta, "records": recs}, open(base + ".json", "w"), indent=1)
+keys = ["matrix", "format", "device", "precision", "nnz", "median_ms", "gflops", "gbs",
+        "prep_ms", "bytes", "breakeven_calls", "max_rel_err", "ok"]
+with open(base + ".csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(keys)
+    for r in recs:
+        w.writerow([r.get(k, "") for k in keys])
+out = ["GPU: %s; device-to-device copy %.0f GB/s (read + write); L2 %.0f MB" % (gpu, copy_gbs, l2_mb),
+       "gflops per format; x = ratio to peer-cusparse-csr in the same process; %%bw = gbs / copy",
+       "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM", ""]
+groups = {}
+for r in recs:
+    if r.get("device", "cuda") != "cuda":
+        continue
+    groups.setdefault((r["matrix"], r["precision"]), []).append(r)
+ratios = {}
+for (m, p), rs in groups.items():
+    base_r = next((r for r in rs if r["format"] == "peer-cusparse-csr" and r.get("ok")), None)
+    name = os.path.basename(m)
+    model_mb = 0
+    for r in rs:
+        if r.get("gbs") and r.get("median_ms"):
+            model_mb = r["gbs"] * r["median_ms"] * 1e-3 * 1e3
+            break
+    out.append("%s %s nnz=%s%s" % (name, p, rs[0].get("nnz"), " (L2)" if 0 < model_mb < l2_mb else ""))
+    for r in sorted(rs, key=lambda r: -(r.get("gflops") or 0)):
+        ratio = ""
+        if base_r and r.get("gflops") and base_r.get("gflops"):
+            x = r["gflops"] / base_r["gflops"]
+            ratio = "%.2fx" % x
+            if r.get("ok"):
+                ratios.setdefault((r["format"], p), []).append(x)
+        bw = "%.0f%%bw" % (100 * r["gbs"] / copy_gbs) if copy_gbs and r.get("gbs") else ""
+        out.append("  %-20s %8.1f gflops %7s %6s  %8.4f ms  prep %8.1f ms  err %.1e %s" % (
+            r["format"], r.get("gflops") or 0, ratio, bw, r.get("median_ms") or 0,
+            r.get("prep_ms") or 0, r.get("max_rel_err") or 0, "ok" if r.get("ok") else "FAILED"))
+out.append("")
+out.append("geometric mean over cuSPARSE CSR (matrices where both ran and passed):")
+for (fmt, p), xs in sorted(ratios.items()):
+    g = 1.0
+    for x in xs:
+        g *= x
+    out.append("  %-20s %s %.2fx over %d matrices" % (fmt, p, g ** (1.0 / len(xs)), len(xs)))
+open(base + ".txt", "w").write("\n".join(out) + "\n")
+print("\n".join(out))
+EOF
+    cat "$WORK/bench.txt" >>"$BASE.txt"
+fi
+
+say "failed steps:${failed:- none}" | tee -a "$LOG"
+if [[ -n "${OUT:-}" ]]; then
+    cp "$BASE".txt "$BASE".json "$BASE".csv "$LOG" "$OUT"/ 2>/dev/null
+    for f in ctest memcheck racecheck build; do
+        [[ -f "$WORK/$f.log" ]] && tail -c 2000000 "$WORK/$f.log" >"$OUT/$f.log"
+    done
+fi
+[[ -z "$failed" ]]
