@@ -13,9 +13,9 @@
 #                       .matrices/matrices.tar.xz into /tmp
 #   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only)
 #   SPX_GPU_STEPS       steps to run (default "build test sanitize copy bench")
-#   SPX_GPU_BENCH       bench inputs, space separated (files or gen:SPEC), instead of the list
-#   SPX_GPU_EXTRA       extra "input@precision" runs (default: lap3d27 and rmat in
-#                       f32 and f16; everything else runs f64)
+#   SPX_GPU_BENCH       bench runs "input@precisions", space separated (input a file or
+#                       gen:SPEC, precisions as for spx bench: f64,f32,f16), instead of
+#                       the shared matrices in f64 and the generated list below
 #   SPX_GPU_JOBS        build jobs (default 16)
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -85,7 +85,7 @@ if step sanitize; then
     done
     for tool in memcheck racecheck; do
         say "compute-sanitizer --tool $tool test_gpu" | tee -a "$LOG"
-        SPX_MATRICES=$SMALL timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+        SPX_TEST_QUICK=1 SPX_MATRICES=$SMALL timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
             $BUILD/tests/test_gpu >"$WORK/$tool.log" 2>&1 || fail "sanitizer-$tool"
         tail -4 "$WORK/$tool.log" >>"$LOG"
     done
@@ -143,12 +143,11 @@ shared_big() { # shared matrices with >= 100k nonzeros after symmetric expansion
              { n = $3; if (sym) n = 2 * n - $1; if (n >= 100000) print FILENAME; exit }' "$f"
     done
 }
-GEN="gen:lap3d7:200 gen:lap3d27:96 gen:rmat:scale=20,ef=16,sym=1 gen:circuit:n=2000000,avg=5,long=20,longlen=200000"
-EXTRA=${SPX_GPU_EXTRA:-"gen:lap3d27:96@f32 gen:lap3d27:96@f16 gen:rmat:scale=20,ef=16,sym=1@f32 gen:rmat:scale=20,ef=16,sym=1@f16"}
+GEN="gen:lap3d7:200@f64 gen:lap3d27:96@f64,f32,f16 gen:rmat:scale=20,ef=16,sym=1@f64,f32,f16
+     gen:circuit:n=2000000,avg=5,long=20,longlen=200000@f64"
 if [[ "$QUICK" == 1 ]]; then
     SHARED=$(for m in cage11 xenon1 NotreDame_www; do [[ -f "$MAT/$m.mtx" ]] && echo "$MAT/$m.mtx"; done)
-    GEN="gen:lap3d27:96"
-    EXTRA=""
+    GEN="gen:lap3d27:96@f64"
 else
     SHARED=$(shared_big)
 fi
@@ -161,13 +160,8 @@ if step bench; then
         timeout 300 $BUILD/spx bench "$1" --device cuda --peers --precision "$2" \
             --json "$WORK/b$n.json" >>"$WORK/bench.txt" 2>>"$WORK/bench.err" || fail "bench $1 $2"
     }
-    if [[ -n "${SPX_GPU_BENCH:-}" ]]; then
-        for m in $SPX_GPU_BENCH; do run_bench "$m" f64; done
-    else
-        for m in $SHARED; do run_bench "$m" f64; done
-        for m in $GEN; do run_bench "$m" f64; done
-        for e in $EXTRA; do run_bench "${e%@*}" "${e##*@}"; done
-    fi
+    RUNS=${SPX_GPU_BENCH:-"$(for m in $SHARED; do echo "$m@f64"; done) $GEN"}
+    for e in $RUNS; do run_bench "${e%@*}" "${e##*@}"; done
     tail -20 "$WORK/bench.err" >>"$LOG"
     python3 - "$WORK" "$BASE" "$GPU" "$COPY_GBS" "$L2_MB" <<'EOF'
 # Join the bench records; write JSON, CSV and a table of each format against cuSPARSE CSR.
@@ -191,7 +185,7 @@ with open(base + ".csv", "w", newline="") as f:
     for r in recs:
         w.writerow([r.get(k, "") for k in keys])
 out = ["GPU: %s; device-to-device copy %.0f GB/s (read + write); L2 %.0f MB" % (gpu, copy_gbs, l2_mb),
-       "gflops per format; x = ratio to peer-cusparse-csr in the same process; %%bw = gbs / copy",
+       "gflops per format; x = ratio to peer-cusparse-csr in the same process; %bw = gbs / copy",
        "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM", ""]
 groups = {}
 for r in recs:

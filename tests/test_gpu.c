@@ -1,0 +1,371 @@
+/* Every registered CUDA format against the long-double reference (tests/common.h).
+ *
+ * Tolerance: |y - ref|_inf <= tol * max_i (|alpha| |A| |x| + |beta| |y0|)_i with
+ *   fp64: tol = 64 * 2^-53 (c = 64 covers a serial chain of 32 products per lane,
+ *         5 shuffle levels and the chunk sums of a 100,000-entry row);
+ *   fp32: tol = 64 * 2^-24 against the reference computed on the float x and y0,
+ *         the values' rounding to float (2^-24 each) included;
+ *   fp16: tol = 1e-3: each value rounded to half is off by at most 2^-11
+ *         relative (4.9e-4 of its |a x| term), plus the fp32 accumulation.
+ * Cases: small hand matrices, empty rows, m x 0 and 0 x n, nnz = 0, rows of
+ * 0..100,000 entries, rectangular, random, the shared matrices; y poisoned
+ * with NaN when beta = 0 (must not leak) and every entry checked. Without a
+ * GPU (or without CUDA) it checks that CUDA plans are refused, prints SKIP
+ * and passes. SPX_TEST_QUICK=1 (for compute-sanitizer) skips the larger cases. */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "cuda/gateway.h"
+
+#define TOL64 (64.0 * 0x1.0p-53)
+#define TOL32 (64.0 * 0x1.0p-24)
+#define TOL16 1e-3
+
+static double tolerance(spx_type t) { return t == SPX_F64 ? TOL64 : t == SPX_F32 ? TOL32 : TOL16; }
+
+static const char *type_name(spx_type t) { return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16"; }
+
+/* x and y0 as the plan sees them: float vectors are rounded, so the reference
+ * is taken on the rounded values. */
+static void round_to(spx_type t, double *v, int64_t n)
+{
+    if (t == SPX_F64) return;
+    for (int64_t i = 0; i < n; i++) v[i] = (double)(float)v[i];
+}
+
+/* Run one plan with host vectors; y_out gets y in double. */
+static spx_status run_host(const spx_plan *P, spx_type t, double alpha, const double *x,
+                           int64_t n, double beta, const double *y0, int64_t m, double *y_out)
+{
+    spx_status st;
+    if (t == SPX_F64) {
+        double *y = malloc(((size_t)m + 1) * sizeof *y);
+        for (int64_t i = 0; i < m; i++) y[i] = beta == 0.0 ? NAN : y0[i];
+        st = spx_spmv_host(P, alpha, x, beta, y);
+        memcpy(y_out, y, (size_t)m * sizeof *y);
+        free(y);
+        return st;
+    }
+    float *xf = malloc(((size_t)n + 1) * sizeof *xf), *yf = malloc(((size_t)m + 1) * sizeof *yf);
+    for (int64_t i = 0; i < n; i++) xf[i] = (float)x[i];
+    for (int64_t i = 0; i < m; i++) yf[i] = beta == 0.0 ? NAN : (float)y0[i];
+    st = spx_spmv_host(P, alpha, xf, beta, yf);
+    for (int64_t i = 0; i < m; i++) y_out[i] = yf[i];
+    free(xf);
+    free(yf);
+    return st;
+}
+
+/* One format, one precision, one matrix, op(A) = A or A^T, two (alpha, beta) pairs. */
+static void check_op(const spx_matrix *A, const char *what, const char *format, spx_type t,
+                     const char *params, spx_op op)
+{
+    int64_t rows, cols, nnz;
+    spx_matrix_dims(A, &rows, &cols, &nnz);
+    int64_t m = op == SPX_OP_N ? rows : cols, n = op == SPX_OP_N ? cols : rows;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    o.format = format;
+    o.precision = t;
+    o.params = params;
+    o.op = op;
+    spx_plan *P = NULL;
+    if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) {
+        fprintf(stderr, "  %s %s %s params=%s\n", format, type_name(t), what,
+                params ? params : "-");
+        return;
+    }
+    double *x = malloc(((size_t)n + 1) * sizeof *x), *y0 = malloc(((size_t)m + 1) * sizeof *y0);
+    double *y = malloc(((size_t)m + 1) * sizeof *y), *ref = malloc(((size_t)m + 1) * sizeof *ref);
+    double *scale = malloc(((size_t)m + 1) * sizeof *scale);
+    uint64_t seed = 42 + (uint64_t)nnz;
+    for (int64_t i = 0; i < n; i++) x[i] = spx_test_rand(&seed);
+    for (int64_t i = 0; i < m; i++) y0[i] = spx_test_rand(&seed);
+    round_to(t, x, n);
+    round_to(t, y0, m);
+    static const double ab[2][2] = {{1.0, 0.0}, {-0.75, 2.0}};
+    for (int k = 0; k < 2; k++) {
+        double alpha = ab[k][0], beta = ab[k][1];
+        spx_test_reference(A, op, alpha, x, beta, y0, ref, scale);
+        if (!CHECK_STATUS(run_host(P, t, alpha, x, n, beta, y0, m, y), SPX_OK)) continue;
+        double err = spx_test_rel_err(y, ref, scale, m);
+        if (!CHECK(err <= tolerance(t)))
+            fprintf(stderr, "  %s %s on %s%s (%s) alpha=%g beta=%g: error %.3g > %.3g\n",
+                    format, type_name(t), what, op == SPX_OP_T ? " (op T)" : "",
+                    spx_plan_describe(P), alpha, beta, err, tolerance(t));
+    }
+    spx_plan_destroy(P);
+    free(x);
+    free(y0);
+    free(y);
+    free(ref);
+    free(scale);
+}
+
+/* Largest |value| of A: fp16 plans are only checked when it fits in half. */
+static double max_abs_value(const spx_matrix *A)
+{
+    const int64_t *rp;
+    const void *ci, *v;
+    int bits;
+    spx_type vt;
+    int64_t m, nnz;
+    double mx = 0.0;
+    spx_matrix_dims(A, &m, NULL, &nnz);
+    spx_matrix_csr(A, &rp, &ci, &bits, &v, &vt);
+    for (int64_t k = 0; k < nnz; k++) {
+        double a = fabs(vt == SPX_F64 ? ((const double *)v)[k] : ((const float *)v)[k]);
+        if (a > mx) mx = a;
+    }
+    return mx;
+}
+
+static void check_one(const spx_matrix *A, const char *what, const char *format, spx_type t,
+                      const char *params)
+{
+    check_op(A, what, format, t, params, SPX_OP_N);
+}
+
+/* Every CUDA format in the registry, every precision it has (fp16 only when
+ * the values fit in half: its largest finite value is 65504). */
+static void check_all(const spx_matrix *A, const char *what)
+{
+    int half_ok = max_abs_value(A) <= 65504.0;
+    if (!half_ok) printf("note: %s: values beyond half's range, fp16 not checked\n", what);
+    for (int i = 0; i < spx_format_count(); i++) {
+        const char *name;
+        unsigned dev, prec;
+        spx_format_get(i, &name, &dev, &prec);
+        if (!(dev & SPX_DEV_CUDA)) continue;
+        for (int t = SPX_F64; t <= SPX_F16; t++)
+            if ((prec & (1u << t)) && (t != SPX_F16 || half_ok))
+                check_one(A, what, name, (spx_type)t, NULL);
+    }
+}
+
+/* Matrix from triplets with random values in [-1, 1). */
+static spx_matrix *from_triplets(int64_t m, int64_t n, int64_t nnz, const int64_t *ri,
+                                 const int64_t *ci, uint64_t seed)
+{
+    double *v = malloc(((size_t)nnz + 1) * sizeof *v);
+    for (int64_t k = 0; k < nnz; k++) v[k] = spx_test_rand(&seed);
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, ci, v, &A), SPX_OK);
+    free(v);
+    return A;
+}
+
+/* Rows of the given lengths over n columns, columns spread over the row. */
+static spx_matrix *rows_of_lengths(const int64_t *len, int64_t m, int64_t n, uint64_t seed)
+{
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < m; i++) nnz += len[i];
+    int64_t *ri = malloc(((size_t)nnz + 1) * sizeof *ri), *ci = malloc(((size_t)nnz + 1) * sizeof *ci);
+    int64_t k = 0;
+    for (int64_t i = 0; i < m; i++) {
+        double step = (double)n / (double)(len[i] ? len[i] : 1);
+        for (int64_t j = 0; j < len[i]; j++, k++) {
+            ri[k] = i;
+            ci[k] = (int64_t)((double)j * step) + (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (step - 1.0));
+            if (ci[k] >= n) ci[k] = n - 1;
+        }
+    }
+    spx_matrix *A = from_triplets(m, n, nnz, ri, ci, seed);
+    free(ri);
+    free(ci);
+    return A;
+}
+
+static spx_matrix *random_matrix(int64_t m, int64_t n, int64_t maxlen, uint64_t seed)
+{
+    int64_t *len = malloc(((size_t)m + 1) * sizeof *len);
+    for (int64_t i = 0; i < m; i++) {
+        len[i] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)(maxlen + 1));
+        if (len[i] > n) len[i] = n;
+    }
+    spx_matrix *A = rows_of_lengths(len, m, n, seed);
+    free(len);
+    return A;
+}
+
+static void test_hand(void)
+{
+    /* 4 x 5, row 1 empty, row 3 dense. */
+    static const int64_t rp[] = {0, 2, 2, 3, 8};
+    static const int32_t ci[] = {0, 3, 4, 0, 1, 2, 3, 4};
+    static const double v[] = {1, -2, 3.5, 0.25, 1, -1, 2, 0.5};
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(4, 5, rp, ci, v, &A), SPX_OK);
+    if (A) check_all(A, "hand 4x5");
+    spx_matrix_destroy(A);
+    static const int64_t rp0[] = {0, 0, 0, 0};
+    int64_t shapes[3][2] = {{3, 0}, {0, 3}, {3, 3}};
+    for (int s = 0; s < 3; s++) {
+        A = NULL;
+        CHECK_STATUS(spx_matrix_create_csr(shapes[s][0], shapes[s][1], rp0, ci, NULL, &A), SPX_OK);
+        if (A) check_all(A, "no entries");
+        spx_matrix_destroy(A);
+    }
+}
+
+static void test_row_lengths(void)
+{
+    static const int64_t lens[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64,
+                                   65, 100, 255, 256, 257, 1000, 1023, 1024, 1025, 2048,
+                                   4097, 10000, 0, 100000, 3, 0, 1};
+    const int64_t m = (int64_t)(sizeof lens / sizeof lens[0]);
+    spx_matrix *A = rows_of_lengths(lens, m, 100001, 7);
+    if (A) check_all(A, "rows of 0..100000");
+    spx_matrix_destroy(A);
+    /* Each single length over many rows, so every group size gets the whole grid. */
+    static const int64_t one[] = {1, 2, 3, 6, 12, 24, 48, 200};
+    for (size_t s = 0; s < sizeof one / sizeof one[0]; s++) {
+        int64_t *len = malloc(3000 * sizeof *len);
+        for (int i = 0; i < 3000; i++) len[i] = i % 7 == 3 ? 0 : one[s];
+        A = rows_of_lengths(len, 3000, 5000, 11 + s);
+        if (A) check_all(A, "uniform rows");
+        spx_matrix_destroy(A);
+        free(len);
+    }
+}
+
+static void test_random(void)
+{
+    spx_matrix *A = random_matrix(300, 7000, 400, 3);
+    if (A) check_all(A, "rectangular 300x7000");
+    for (int i = 0; A && i < spx_format_count(); i++) {
+        const char *name;
+        unsigned dev, prec;
+        spx_format_get(i, &name, &dev, &prec);
+        if (dev & SPX_DEV_CUDA) check_op(A, "rectangular 300x7000", name, SPX_F64, NULL, SPX_OP_T);
+    }
+    spx_matrix_destroy(A);
+    A = random_matrix(7000, 300, 12, 4);
+    if (A) check_all(A, "rectangular 7000x300");
+    spx_matrix_destroy(A);
+    A = random_matrix(20000, 20000, 20, 5);
+    if (A) check_all(A, "random 20000");
+    spx_matrix_destroy(A);
+}
+
+/* The CUDA csr format's own parameters: every group size, and a low long-row
+ * threshold so that the chunk kernels run on ordinary rows. */
+static void test_csr_params(void)
+{
+    spx_matrix *A = random_matrix(5000, 6000, 90, 9);
+    static const char *params[] = {"group=1", "group=2", "group=4", "group=8", "group=16",
+                                   "group=32", "group=1,long=3", "group=4,long=40",
+                                   "group=32,long=1"};
+    for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
+        for (int t = SPX_F64; t <= SPX_F16; t++)
+            check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
+    spx_matrix_destroy(A);
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    o.device = SPX_DEV_CUDA;
+    o.format = "csr";
+    o.params = "group=3";
+    spx_matrix *B = random_matrix(10, 10, 3, 1);
+    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    spx_matrix_destroy(B);
+}
+
+/* spx_spmv with device vectors, and the gateway's error reports. */
+static void test_device_vectors(void)
+{
+    spx_matrix *A = random_matrix(1000, 1000, 30, 21);
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    o.device = SPX_DEV_CUDA;
+    o.format = "csr";
+    CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK);
+    double x[1000], y[1000], ref[1000], scale[1000];
+    uint64_t seed = 5;
+    for (int i = 0; i < 1000; i++) x[i] = spx_test_rand(&seed);
+    void *dx = NULL, *dy = NULL;
+    CHECK_STATUS(spx__cuda_upload(&dx, x, sizeof x, "x"), SPX_OK);
+    CHECK_STATUS(spx__cuda_alloc(&dy, sizeof y, "y"), SPX_OK);
+    CHECK_STATUS(spx__cuda_memset(dy, 0xff, sizeof y, NULL), SPX_OK); /* NaN */
+    CHECK_STATUS(spx_spmv(P, 2.0, dx, 0.0, dy), SPX_OK);
+    CHECK_STATUS(spx__cuda_sync(NULL), SPX_OK);
+    CHECK_STATUS(spx__cuda_copy(y, dy, sizeof y, 0), SPX_OK);
+    spx_test_reference(A, SPX_OP_N, 2.0, x, 0.0, NULL, ref, scale);
+    CHECK(spx_test_rel_err(y, ref, scale, 1000) <= TOL64);
+    spx__cuda_free(dx);
+    spx__cuda_free(dy);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    void *huge = NULL;
+    CHECK_STATUS(spx__cuda_alloc(&huge, (size_t)1 << 60, "test"), SPX_ERR_OOM);
+    CHECK(huge == NULL && strstr(spx_last_error(), "1152921504606846976") != NULL);
+    void *e0 = NULL, *e1 = NULL;
+    float ms = -1.0f;
+    CHECK_STATUS(spx__cuda_event_create(&e0), SPX_OK);
+    CHECK_STATUS(spx__cuda_event_create(&e1), SPX_OK);
+    CHECK_STATUS(spx__cuda_event_record(e0, NULL), SPX_OK);
+    CHECK_STATUS(spx__cuda_event_record(e1, NULL), SPX_OK);
+    CHECK_STATUS(spx__cuda_event_elapsed(e0, e1, &ms), SPX_OK);
+    CHECK(ms >= 0.0f);
+    spx__cuda_event_destroy(e0);
+    spx__cuda_event_destroy(e1);
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static void test_shared(void)
+{
+    const char *dir = spx_test_matrices_dir();
+    if (!dir) return;
+    DIR *d = opendir(dir);
+    if (!CHECK(d != NULL)) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!has_suffix(e->d_name, ".mtx")) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        spx_matrix *A = NULL;
+        if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) check_all(A, e->d_name);
+        spx_matrix_destroy(A);
+    }
+    closedir(d);
+}
+
+static int quick(void)
+{
+    const char *q = getenv("SPX_TEST_QUICK");
+    return q && *q == '1';
+}
+
+int main(void)
+{
+    if (!spx_device_available(SPX_DEV_CUDA)) {
+        spx_matrix *A = random_matrix(10, 10, 3, 1);
+        spx_plan_opts o = spx_plan_opts_default();
+        spx_plan *P = NULL;
+        o.device = SPX_DEV_CUDA;
+        spx_status st = spx_plan_create(A, &o, &P);
+        CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_DEVICE);
+        CHECK(P == NULL);
+        spx_matrix_destroy(A);
+        printf("SKIP: no CUDA device (none seen, or built without CUDA); GPU formats not run\n");
+        return spx_test_finish();
+    }
+    test_hand();
+    test_row_lengths();
+    test_device_vectors();
+    test_shared();
+    if (quick()) {
+        printf("SPX_TEST_QUICK: random and per-parameter cases skipped\n");
+        return spx_test_finish();
+    }
+    test_random();
+    test_csr_params();
+    return spx_test_finish();
+}
