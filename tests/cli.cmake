@@ -1,0 +1,106 @@
+# Tests of the spx program: each runs the built program through
+# tests/cli_data/run.cmake, which checks the exit code (0 ok, 1 runtime
+# failure, 2 usage error), the output and the files written. The data in
+# tests/cli_data/ are small integer matrices whose products are exact:
+#   a = [1 0 2; 0 3 0; 4 0 5; 0 6 7]  b = [1 1 0; 0 1 0; 0 0 2]
+#   a*[1 2 3] = [7 6 19 33]   2*a'*[1 2 3 4] = [26 60 90]
+#   a*b has 9 nonzeros, (a*b)*[1 2 3] = [15 6 42 54]
+#   b*b has 4 nonzeros, (b*b)*[1 2 3] = [5 2 12]
+set(SPX_CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/cli_data)
+set(SPX_CLI_OUT ${CMAKE_CURRENT_BINARY_DIR}/cli)
+file(MAKE_DIRECTORY ${SPX_CLI_OUT})
+
+# spx_cli_test(NAME RC ARGS a b ... [STDOUT re] [STDERR re] [JSON_KEYS k ...]
+#              [OUT_FILE f EXPECT g] [SETUP fixture] [REQUIRES fixture])
+function(spx_cli_test name rc)
+  cmake_parse_arguments(T "" "STDOUT;STDERR;OUT_FILE;EXPECT;SETUP;REQUIRES" "ARGS;JSON_KEYS" ${ARGN})
+  list(JOIN T_ARGS "|" args)
+  set(cmd ${CMAKE_COMMAND} -DSPX=$<TARGET_FILE:spx_cli> "-DARGS=${args}" -DRC=${rc})
+  if(DEFINED T_STDOUT)
+    list(APPEND cmd "-DSTDOUT_RE=${T_STDOUT}")
+  endif()
+  if(DEFINED T_STDERR)
+    list(APPEND cmd "-DSTDERR_RE=${T_STDERR}")
+  endif()
+  if(T_JSON_KEYS)
+    list(JOIN T_JSON_KEYS "|" keys)
+    list(APPEND cmd "-DJSON_KEYS=${keys}")
+  endif()
+  if(T_OUT_FILE)
+    list(APPEND cmd -DOUT_FILE=${T_OUT_FILE} -DEXPECT=${T_EXPECT})
+  endif()
+  add_test(NAME cli_${name} COMMAND ${cmd} -P ${SPX_CLI_DATA}/run.cmake)
+  set_tests_properties(cli_${name} PROPERTIES TIMEOUT 300)
+  if(T_SETUP)
+    set_tests_properties(cli_${name} PROPERTIES FIXTURES_SETUP ${T_SETUP})
+  endif()
+  if(T_REQUIRES)
+    set_tests_properties(cli_${name} PROPERTIES FIXTURES_REQUIRED ${T_REQUIRES})
+  endif()
+endfunction()
+
+# ---- help and usage errors
+spx_cli_test(help 0 ARGS --help STDOUT "Usage: spx COMMAND")
+foreach(c info convert gen spmv spgemm bench formats)
+  spx_cli_test(help_${c} 0 ARGS ${c} --help STDOUT "Usage: spx ${c} ")
+endforeach()
+spx_cli_test(no_command 2 STDERR "Usage: spx COMMAND")
+spx_cli_test(unknown_command 2 ARGS frobnicate STDERR "unknown command 'frobnicate'")
+spx_cli_test(unknown_option 2 ARGS info --bogus ${SPX_CLI_DATA}/a.mtx STDERR "unknown option '--bogus'")
+spx_cli_test(missing_argument 2 ARGS info STDERR "expected 1 argument")
+spx_cli_test(missing_out 2 ARGS spmv ${SPX_CLI_DATA}/a.mtx STDERR "--out")
+spx_cli_test(bad_precision 2 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --precision f8
+             STDERR "unknown precision 'f8'")
+spx_cli_test(bad_number 2 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --alpha two
+             STDERR "--alpha needs a finite number")
+spx_cli_test(bench_unknown_format 2 ARGS bench gen:lap2d5:4 --format nosuch STDERR "unknown format 'nosuch'")
+
+# ---- runtime failures: the library's message on stderr, exit 1
+spx_cli_test(missing_file 1 ARGS info ${SPX_CLI_OUT}/no_such_file.mtx
+             STDERR "SPX_ERR_IO: .*no_such_file.mtx")
+spx_cli_test(bad_generator 1 ARGS info gen:nosuch:3 STDERR "spx info: gen:nosuch:3: SPX_ERR_INVALID_ARG: .*nosuch")
+spx_cli_test(unknown_plan_format 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --format nosuch
+             STDERR "SPX_ERR_NO_FORMAT")
+spx_cli_test(x_count 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x2.txt --out ${SPX_CLI_OUT}/y.txt
+             STDERR "x2.txt has 2 values but the column count of op.A. is 3")
+spx_cli_test(x_not_number 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x_bad.txt --out ${SPX_CLI_OUT}/y.txt
+             STDERR "x_bad.txt:2: not a number")
+
+# ---- info
+spx_cli_test(info_json 0 ARGS info gen:lap3d7:8 --json
+             STDOUT "\"rows\": 512,.*\"nnz\": 3200,.*\"symmetric\": true"
+             JSON_KEYS rows cols nnz rmin rave rmax rsd rsdp empty_rows rows_len1 rows_len2
+                       rows_len3 rows_len4 rows_5_255 rows_256 rows_gt256 tiles8 tile_density symmetric)
+spx_cli_test(info_file 0 ARGS info ${SPX_CLI_DATA}/a.mtx STDOUT "nnz +7\n")
+spx_cli_test(info_formats 0 ARGS info ${SPX_CLI_DATA}/a.mtx --json --formats
+             STDOUT "\"formats\": \\[.*\"name\": \"csr\", \"bytes\": [0-9]+")
+spx_cli_test(formats 0 ARGS formats STDOUT "csr +cpu.*device cpu +available")
+
+# ---- spmv: exact integer results, f64 and f32, op n and t
+spx_cli_test(spmv 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_ax.txt
+             OUT_FILE ${SPX_CLI_OUT}/y_ax.txt EXPECT ${SPX_CLI_DATA}/y_ax.txt)
+spx_cli_test(spmv_t_f32 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x4.txt --op t --alpha 2
+             --precision f32 --format csr --out ${SPX_CLI_OUT}/y_2atx.txt
+             OUT_FILE ${SPX_CLI_OUT}/y_2atx.txt EXPECT ${SPX_CLI_DATA}/y_2atx.txt)
+
+# ---- spgemm, then spmv on the product
+spx_cli_test(spgemm 0 ARGS spgemm ${SPX_CLI_DATA}/a.mtx ${SPX_CLI_DATA}/b.mtx --out ${SPX_CLI_OUT}/ab.mtx
+             STDOUT "nnz.C. = 9\n" SETUP cli_ab)
+spx_cli_test(spgemm_product 0 ARGS spmv ${SPX_CLI_OUT}/ab.mtx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_abx.txt
+             OUT_FILE ${SPX_CLI_OUT}/y_abx.txt EXPECT ${SPX_CLI_DATA}/y_abx.txt REQUIRES cli_ab)
+spx_cli_test(spgemm_square 0 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --out ${SPX_CLI_OUT}/bb.mtx
+             STDOUT "nnz.C. = 4\n" SETUP cli_bb)
+spx_cli_test(spgemm_square_product 0 ARGS spmv ${SPX_CLI_OUT}/bb.mtx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_bbx.txt
+             OUT_FILE ${SPX_CLI_OUT}/y_bbx.txt EXPECT ${SPX_CLI_DATA}/y_bbx.txt REQUIRES cli_bb)
+
+# ---- convert and gen round trips through files
+spx_cli_test(convert 0 ARGS convert ${SPX_CLI_DATA}/a.mtx ${SPX_CLI_OUT}/a.spx STDOUT "4 x 3, nnz 7" SETUP cli_spx)
+spx_cli_test(convert_product 0 ARGS spmv ${SPX_CLI_OUT}/a.spx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_ax_spx.txt
+             OUT_FILE ${SPX_CLI_OUT}/y_ax_spx.txt EXPECT ${SPX_CLI_DATA}/y_ax.txt REQUIRES cli_spx)
+spx_cli_test(gen 0 ARGS gen lap2d5:4 --out ${SPX_CLI_OUT}/lap.mtx STDOUT "rows = 16\ncols = 16\nnnz = 64\n" SETUP cli_gen)
+spx_cli_test(gen_info 0 ARGS info ${SPX_CLI_OUT}/lap.mtx --json STDOUT "\"nnz\": 64," REQUIRES cli_gen)
+
+# ---- bench: a small generated matrix, fixed call count, JSON on stdout
+spx_cli_test(bench 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64,f32 --calls 3 --json -
+             STDOUT "\"format\": \"csr\", \"device\": \"cpu\", \"precision\": \"f32\", \"nnz\": 1216, .*\"ok\": true"
+             STDERR "matrix lap2d5:16: 256 x 256, nnz 1216")

@@ -1,0 +1,84 @@
+/* The spx program: one function per subcommand (tools/cmd_*.c), the shared
+ * option parser and the helpers they use (tools/options.c, tools/load.c).
+ *
+ * Exit codes of every subcommand: CLI_OK 0, CLI_RUNTIME 1 (a library call or
+ * a file failed; the message is on stderr), CLI_USAGE 2 (bad command line),
+ * CLI_CHECK 3 (a computed result failed its check). */
+#ifndef SPX_TOOLS_CLI_H
+#define SPX_TOOLS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h" /* SPX__PRINTF */
+#include "spx.h"
+
+enum { CLI_OK = 0, CLI_RUNTIME = 1, CLI_USAGE = 2, CLI_CHECK = 3 };
+
+/* ---- subcommands: argv[0] is the subcommand's name */
+int spx_cmd_info(int argc, char **argv);
+int spx_cmd_convert(int argc, char **argv);
+int spx_cmd_gen(int argc, char **argv);
+int spx_cmd_spmv(int argc, char **argv);
+int spx_cmd_spgemm(int argc, char **argv);
+int spx_cmd_bench(int argc, char **argv);
+int spx_cmd_formats(int argc, char **argv);
+
+/* ---- option parsing
+ * A command describes its options in a table ended by a {NULL} entry. An
+ * option with a value (`--out FILE` or `--out=FILE`) stores the argument in
+ * *value; a flag (value == NULL) sets *flag to 1. Other arguments are
+ * positional, in order. `--help`/`-h` is always understood. */
+typedef struct cli_opt {
+    const char *name;    /* "--out" */
+    const char **value;  /* out: the argument, or NULL for a flag */
+    int *flag;           /* out: set to 1 when a flag is given */
+} cli_opt;
+
+typedef struct cli_command {
+    const char *name;
+    const char *usage; /* full help text: first line "Usage: spx NAME ..." */
+    const cli_opt *opts;
+    int min_pos, max_pos;
+} cli_command;
+
+enum { CLI_PARSED = -1 }; /* cli_parse: go on; any other value is the exit code */
+
+/* Parse argv[1..argc-1] for cmd; positionals go to pos (cmd->max_pos slots,
+ * unused ones NULL). Prints the help (exit 0) or a usage error (exit 2). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, const char **pos);
+
+/* Usage error: prints "spx NAME: message" and a pointer to --help; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) SPX__PRINTF(2, 3);
+
+/* A failed library call: prints "spx NAME: what: STATUS: spx_last_error()"; returns 1. */
+int cli_library_error(const char *cmd, const char *what, spx_status st);
+
+/* Value parsers for option arguments; each returns CLI_PARSED or the usage error code. */
+int cli_parse_device(const char *cmd, const char *s, spx_device *d);
+int cli_parse_precision(const char *cmd, const char *s, spx_type *t);
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double *v);
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi,
+                  long *v);
+
+/* ---- matrices: a file by extension, or "gen:SPEC" for spx_generate */
+typedef struct cli_load_info {
+    double seconds;     /* wall time of the read or generation */
+    int64_t file_bytes; /* size of the file; -1 for a generated matrix */
+} cli_load_info;
+
+spx_status cli_load_matrix(const char *source, spx_matrix **A, cli_load_info *info);
+
+/* Short name of a source for tables: a file's base name, or the spec. */
+void cli_matrix_label(const char *source, char *buf, size_t len);
+
+/* ---- dense vectors as text, one value per line (tools/vecio.c) */
+/* Read exactly n values into v; a different count is an error naming both
+ * counts ("what" says what n is, e.g. "the column count of A"). */
+int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *what,
+                    double *v);
+/* Write n values with %.17g, one per line. */
+int cli_write_vector(const char *cmd, const char *path, int64_t n, const double *v);
+
+#endif

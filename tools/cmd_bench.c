@@ -1,0 +1,253 @@
+/* spx bench M: load (or generate) M, optionally measure STREAM, run the bench
+ * driver (bench/bench.h) and print its table and JSON. */
+#define _POSIX_C_SOURCE 200809L
+#include <omp.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "core/alloc.h"
+#include "peers.h"
+
+static const char usage[] =
+    "Usage: spx bench M [--format F[,F...]] [--device cpu|cuda|all]\n"
+    "                 [--precision f64|f32|f16|all[,...]] [--json FILE|-] [--calls N]\n"
+    "                 [--peers] [--threads T] [--param k=v,...] [--tune] [--stream]\n\n"
+    "Time SpMV y = A*x of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC,\n"
+    "e.g. gen:lap3d27:64) with every registered format on every available device\n"
+    "and precision asked. For each: prepare a plan (prep_ms), multiply once with x\n"
+    "uniform in [-1, 1] (fixed seed) and compare with the `ref` format in fp64:\n"
+    "max_rel_err = |y - y_ref|_inf / (|A| |x|)_inf, ok when at most 1e-12 (f64),\n"
+    "1e-5 (f32) or 1e-2 (f16); then time batches of calls (>= 50 ms each, 10 of\n"
+    "them; CUDA batches end with a device sync) and report the median per call:\n"
+    "median_ms, gflops (2*nnz/t), gbs (bytes model of DESIGN.md: 12*nnz + 4*(m+1)\n"
+    "+ 8*n + 8*m for f64, 4-byte values and vectors for f32, 2-byte values for\n"
+    "f16), bytes held, and breakeven: calls after which the extra preparation is\n"
+    "paid against csr on the same device and precision ((prep - prep_csr) /\n"
+    "(t_csr - t)), or never. csr always runs as that baseline.\n\n"
+    "  --format F,...    formats (and peers) to run; default all (spx formats)\n"
+    "  --device D        cpu, cuda or all available (default all)\n"
+    "  --precision P,... f64 (default), f32, f16, or all\n"
+    "  --json FILE|-     also write the records as a JSON array (- : stdout; the\n"
+    "                    table then goes to stderr)\n"
+    "  --calls N         calls per timed batch instead of enough for 50 ms\n"
+    "  --peers           also run the peers compiled in (bench/peers.h)\n"
+    "  --threads T       OpenMP threads (default: OpenMP's)\n"
+    "  --param k=v,...   format parameters given to every SpX format run\n"
+    "  --tune            let formats tune their parameters (counted in prep_ms)\n"
+    "  --stream          measure STREAM triad bandwidth first (arrays of max(3 x\n"
+    "                    LLC, 64M) doubles, best of 10, 3 arrays of traffic\n"
+    "                    counted, not write-allocate) and show gbs as % of it\n\n"
+    "Exit: 0 all ok, 3 a result failed its check, 1 a format failed to run\n"
+    "(its row says why; a format declining the matrix or precision with\n"
+    "SPX_ERR_UNSUPPORTED is not a failure), 2 usage error.\n";
+
+typedef struct bench_args {
+    const char *matrix, *formats, *device, *precision, *json, *calls, *threads;
+    int peers, tune, stream;
+    spx_bench_opts o;
+} bench_args;
+
+/* Is name a registered format (or, with --peers, a peer)? */
+static int known_format(const char *name, int peers)
+{
+    for (int i = 0; i < spx_format_count(); i++) {
+        const char *f;
+        if (spx_format_get(i, &f, NULL, NULL) == SPX_OK && strcmp(f, name) == 0) return 1;
+    }
+    for (int i = 0; peers && spx_bench_peers[i]; i++)
+        if (strcmp(spx_bench_peers[i]->name, name) == 0) return 1;
+    return 0;
+}
+
+/* Split list (modified in place) at commas into names[] (NULL-terminated, at
+ * most max-1 names), checking each. */
+static int split_formats(char *list, const char **names, int max, int peers)
+{
+    int n = 0;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        if (!known_format(tok, peers))
+            return cli_usage_error("bench", "unknown format '%s'%s", tok,
+                                   peers ? "" : " (peers need --peers)");
+        if (n < max - 1) names[n++] = tok;
+    }
+    names[n] = NULL;
+    return n ? CLI_PARSED : cli_usage_error("bench", "--format needs at least one name");
+}
+
+static int parse_precisions(const char *list, unsigned *bits)
+{
+    char buf[64];
+    *bits = 0;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        spx_type t;
+        if (strcmp(tok, "all") == 0) {
+            *bits |= (1u << SPX_F64) | (1u << SPX_F32) | (1u << SPX_F16);
+            continue;
+        }
+        int rc = cli_parse_precision("bench", tok, &t);
+        if (rc != CLI_PARSED) return rc;
+        *bits |= 1u << (unsigned)t;
+    }
+    return *bits ? CLI_PARSED : cli_usage_error("bench", "--precision needs a value");
+}
+
+static int parse_devices(const char *s, unsigned *bits)
+{
+    spx_device d;
+    if (strcmp(s, "all") == 0) {
+        *bits = SPX_DEV_CPU | (spx_device_available(SPX_DEV_CUDA) ? SPX_DEV_CUDA : 0u);
+        return CLI_PARSED;
+    }
+    int rc = cli_parse_device("bench", s, &d);
+    if (rc != CLI_PARSED) return rc;
+    if (!spx_device_available(d)) {
+        fprintf(stderr, "spx bench: device %s is not available (see spx formats)\n", s);
+        return CLI_RUNTIME;
+    }
+    *bits = (unsigned)d;
+    return CLI_PARSED;
+}
+
+static int parse_numbers(bench_args *a)
+{
+    long v = 0;
+    int rc = CLI_PARSED;
+    if (a->calls && (rc = cli_parse_int("bench", "--calls", a->calls, 1, 1000000000L, &v)) ==
+                        CLI_PARSED)
+        a->o.calls = v;
+    if (rc == CLI_PARSED && a->threads &&
+        (rc = cli_parse_int("bench", "--threads", a->threads, 1, 4096, &v)) == CLI_PARSED) {
+        a->o.threads = (int)v;
+        omp_set_num_threads((int)v); /* peers and STREAM too */
+    }
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t fbuf_len,
+                      const char **names, int max_names)
+{
+    const cli_opt opts[] = {
+        {"--format", &a->formats, NULL},     {"--device", &a->device, NULL},
+        {"--precision", &a->precision, NULL}, {"--json", &a->json, NULL},
+        {"--calls", &a->calls, NULL},        {"--threads", &a->threads, NULL},
+        {"--param", &a->o.params, NULL},     {"--peers", NULL, &a->peers},
+        {"--tune", NULL, &a->tune},          {"--stream", NULL, &a->stream},
+        {NULL, NULL, NULL}};
+    const cli_command cmd = {"bench", usage, opts, 1, 1};
+    int rc = cli_parse(&cmd, argc, argv, &a->matrix);
+    if (rc != CLI_PARSED) return rc;
+    if ((rc = parse_devices(a->device, &a->o.devices)) != CLI_PARSED) return rc;
+    if ((rc = parse_precisions(a->precision, &a->o.precisions)) != CLI_PARSED) return rc;
+    if ((rc = parse_numbers(a)) != CLI_PARSED) return rc;
+    a->o.peers = a->peers;
+    a->o.tune = a->tune;
+    if (!a->formats) return CLI_PARSED;
+    if (strlen(a->formats) >= fbuf_len) return cli_usage_error("bench", "--format is too long");
+    memcpy(fbuf, a->formats, strlen(a->formats) + 1);
+    a->o.formats = names;
+    return split_formats(fbuf, names, max_names, a->peers);
+}
+
+static void print_load(FILE *out, const char *label, const spx_matrix *A, const cli_load_info *li)
+{
+    int64_t rows, cols, nnz;
+    spx_matrix_dims(A, &rows, &cols, &nnz);
+    fprintf(out, "matrix %s: %lld x %lld, nnz %lld\n", label, (long long)rows, (long long)cols,
+            (long long)nnz);
+    if (li->file_bytes >= 0)
+        fprintf(out, "load: %.1f ms, %.1f MB/s (%.1f MB file)\n", 1e3 * li->seconds,
+                (double)li->file_bytes / li->seconds * 1e-6, (double)li->file_bytes * 1e-6);
+    else
+        fprintf(out, "generate: %.1f ms\n", 1e3 * li->seconds);
+    fprintf(out, "threads: %d\n", omp_get_max_threads());
+}
+
+static int measure_stream(FILE *out, double *gbs)
+{
+    size_t array_bytes = 0;
+    fprintf(stderr, "bench: STREAM triad ...\n");
+    spx_status st = spx_bench_stream_triad(gbs, &array_bytes);
+    if (st != SPX_OK) return cli_library_error("bench", "STREAM triad", st);
+    fprintf(out, "STREAM triad: %.1f GB/s (3 arrays of %.0f MB; traffic counts 3 arrays, "
+                 "write-allocate would add a 4th)\n",
+            *gbs, (double)array_bytes * 1e-6);
+    return CLI_OK;
+}
+
+static int write_json(const char *path, const char *label, const spx_bench_record *r, int n)
+{
+    int to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "spx bench: cannot create %s\n", path);
+        return CLI_RUNTIME;
+    }
+    spx_bench_write_json(f, label, r, n);
+    int bad = ferror(f);
+    if ((!to_stdout && fclose(f) != 0) || bad) {
+        fprintf(stderr, "spx bench: cannot write %s\n", path);
+        return CLI_RUNTIME;
+    }
+    return CLI_OK;
+}
+
+/* 3 when a result failed its check, else 1 when a case could not run, else 0.
+ * A format or peer declining the matrix or precision (SPX_ERR_UNSUPPORTED) is
+ * not a failure: its row says so. */
+static int exit_code(const spx_bench_record *r, int n)
+{
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        if (r[i].status == SPX_OK && !r[i].ok) return CLI_CHECK;
+        failed |= r[i].status != SPX_OK && r[i].status != SPX_ERR_UNSUPPORTED;
+    }
+    return failed ? CLI_RUNTIME : CLI_OK;
+}
+
+static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE *out)
+{
+    spx_bench_record *r = NULL;
+    int n = 0, rc = CLI_OK;
+    double stream_gbs = 0.0;
+    if (a->stream && (rc = measure_stream(out, &stream_gbs)) != CLI_OK) return rc;
+    a->o.progress = stderr;
+    a->o.progress_tty = isatty(fileno(stderr));
+    spx_status st = spx_bench_run(A, &a->o, &r, &n);
+    if (st != SPX_OK) {
+        rc = cli_library_error("bench", label, st);
+    } else {
+        spx_bench_print_table(out, label, r, n, stream_gbs);
+        rc = a->json ? write_json(a->json, label, r, n) : CLI_OK;
+        if (rc == CLI_OK) rc = exit_code(r, n);
+    }
+    spx__free(r);
+    return rc;
+}
+
+int spx_cmd_bench(int argc, char **argv)
+{
+    enum { MAX_NAMES = 64 };
+    bench_args a;
+    char fbuf[1024], label[256];
+    const char *names[MAX_NAMES];
+    memset(&a, 0, sizeof a);
+    a.device = "all";
+    a.precision = "f64";
+    int rc = parse_args(argc, argv, &a, fbuf, sizeof fbuf, names, MAX_NAMES);
+    if (rc != CLI_PARSED) return rc;
+
+    FILE *out = a.json && strcmp(a.json, "-") == 0 ? stderr : stdout;
+    spx_matrix *A = NULL;
+    cli_load_info li;
+    cli_matrix_label(a.matrix, label, sizeof label);
+    fprintf(stderr, "bench: loading %s ...\n", a.matrix);
+    spx_status st = cli_load_matrix(a.matrix, &A, &li);
+    if (st != SPX_OK) return cli_library_error("bench", a.matrix, st);
+    print_load(out, label, A, &li);
+    rc = run_bench(&a, A, label, out);
+    spx_matrix_destroy(A);
+    return rc;
+}

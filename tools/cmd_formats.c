@@ -1,0 +1,56 @@
+/* spx formats: the format registry as a table, and which devices can run. */
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+
+static const char usage[] =
+    "Usage: spx formats\n\n"
+    "List the registered formats with the devices and precisions each has\n"
+    "kernels for, then whether each device is available in this build and on\n"
+    "this machine (cuda: compiled in and a GPU seen).\n";
+
+static const spx_device devices[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
+static const spx_type types[] = {SPX_F64, SPX_F32, SPX_F16};
+
+/* Names of the set bits, space separated: "cpu cuda", "f64 f32". */
+static void device_list(unsigned mask, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
+        if (mask & (unsigned)devices[k])
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
+                     spx_bench_device_name(devices[k]));
+}
+
+static void precision_list(unsigned mask, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+        if (mask & (1u << types[k]))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
+                     spx_bench_precision_name(types[k]));
+}
+
+int spx_cmd_formats(int argc, char **argv)
+{
+    const cli_opt opts[] = {{NULL, NULL, NULL}};
+    const cli_command cmd = {"formats", usage, opts, 0, 0};
+    int rc = cli_parse(&cmd, argc, argv, NULL);
+    if (rc != CLI_PARSED) return rc;
+    printf("%-16s %-10s %s\n", "format", "devices", "precisions");
+    for (int i = 0; i < spx_format_count(); i++) {
+        const char *name;
+        unsigned dev, prec;
+        char dbuf[32], pbuf[32];
+        if (spx_format_get(i, &name, &dev, &prec) != SPX_OK) continue;
+        device_list(dev, dbuf, sizeof dbuf);
+        precision_list(prec, pbuf, sizeof pbuf);
+        printf("%-16s %-10s %s\n", name, dbuf, pbuf);
+    }
+    printf("\n");
+    for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
+        printf("device %-5s %s\n", spx_bench_device_name(devices[k]),
+               spx_device_available(devices[k]) ? "available" : "not available");
+    return CLI_OK;
+}

@@ -1,0 +1,157 @@
+/* spx info M [--json] [--formats]: spx_matrix_stats of a matrix, as aligned
+ * lines or one JSON object; --formats adds, for each registered CPU format,
+ * the bytes its prepared form holds and its own description. */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+
+static const char usage[] =
+    "Usage: spx info M [--json] [--formats]\n\n"
+    "Statistics of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC):\n"
+    "sizes, row lengths (min, mean, max, standard deviation, its % of the mean),\n"
+    "DASP's row classes (length 1..4, 5..255, 256, > 256), non-empty 8x8 tiles\n"
+    "and their density, symmetry.\n\n"
+    "  --json     one JSON object with the keys rows cols nnz rmin rave rmax rsd\n"
+    "             rsdp empty_rows rows_len1 rows_len2 rows_len3 rows_len4\n"
+    "             rows_5_255 rows_256 rows_gt256 tiles8 tile_density symmetric\n"
+    "  --formats  also prepare M with every registered CPU format and show the\n"
+    "             bytes it holds and its description (JSON: a \"formats\" array)\n";
+
+enum field_kind { FIELD_I64, FIELD_F64, FIELD_BOOL };
+
+typedef struct stat_field {
+    const char *key;
+    enum field_kind kind;
+    size_t offset;
+} stat_field;
+
+#define I64_FIELD(f) {#f, FIELD_I64, offsetof(spx_stats, f)}
+#define F64_FIELD(f) {#f, FIELD_F64, offsetof(spx_stats, f)}
+
+static const stat_field fields[] = {
+    I64_FIELD(rows),      I64_FIELD(cols),       I64_FIELD(nnz),        I64_FIELD(rmin),
+    F64_FIELD(rave),      I64_FIELD(rmax),       F64_FIELD(rsd),        F64_FIELD(rsdp),
+    I64_FIELD(empty_rows), I64_FIELD(rows_len1), I64_FIELD(rows_len2),  I64_FIELD(rows_len3),
+    I64_FIELD(rows_len4), I64_FIELD(rows_5_255), I64_FIELD(rows_256),   I64_FIELD(rows_gt256),
+    I64_FIELD(tiles8),    F64_FIELD(tile_density), {"symmetric", FIELD_BOOL, offsetof(spx_stats, symmetric)},
+};
+
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+static void print_field(FILE *f, const spx_stats *s, const stat_field *fd, int json)
+{
+    const char *base = (const char *)s + fd->offset;
+    if (fd->kind == FIELD_I64) {
+        fprintf(f, "%lld", (long long)*(const int64_t *)(const void *)base);
+    } else if (fd->kind == FIELD_BOOL) {
+        int b = *(const int *)(const void *)base;
+        fputs(json ? (b ? "true" : "false") : (b ? "yes" : "no"), f);
+    } else if (json) {
+        spx_bench_json_number(f, *(const double *)(const void *)base);
+    } else {
+        fprintf(f, "%.6g", *(const double *)(const void *)base);
+    }
+}
+
+/* The precision a CPU format is shown in: f64 when it has it. */
+static spx_type first_precision(unsigned precisions)
+{
+    if (precisions & (1u << SPX_F64)) return SPX_F64;
+    return (precisions & (1u << SPX_F32)) ? SPX_F32 : SPX_F16;
+}
+
+/* Prepare A with registered format i on the CPU; *P is NULL when it failed
+ * (the message is then in spx_last_error()). Returns 0 for a non-CPU format. */
+static int prepare_cpu_format(const spx_matrix *A, int i, const char **name, spx_plan **P)
+{
+    unsigned devices, precisions;
+    *P = NULL;
+    if (spx_format_get(i, name, &devices, &precisions) != SPX_OK) return 0;
+    if (!(devices & SPX_DEV_CPU)) return 0;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = *name;
+    o.precision = first_precision(precisions);
+    spx_plan_create(A, &o, P);
+    return 1;
+}
+
+static void print_formats_plain(const spx_matrix *A)
+{
+    printf("\n%-16s %14s  %s\n", "format", "bytes", "description");
+    for (int i = 0; i < spx_format_count(); i++) {
+        const char *name;
+        spx_plan *P;
+        if (!prepare_cpu_format(A, i, &name, &P)) continue;
+        if (P)
+            printf("%-16s %14zu  %s\n", name, spx_plan_bytes(P), spx_plan_describe(P));
+        else
+            printf("%-16s %14s  error: %s\n", name, "-", spx_last_error());
+        spx_plan_destroy(P);
+    }
+}
+
+static void print_formats_json(const spx_matrix *A)
+{
+    const char *sep = "";
+    printf(",\n  \"formats\": [");
+    for (int i = 0; i < spx_format_count(); i++) {
+        const char *name;
+        spx_plan *P;
+        if (!prepare_cpu_format(A, i, &name, &P)) continue;
+        printf("%s\n    {\"name\": ", sep);
+        spx_bench_json_string(stdout, name);
+        if (P) {
+            printf(", \"bytes\": %zu, \"describe\": ", spx_plan_bytes(P));
+            spx_bench_json_string(stdout, spx_plan_describe(P));
+        } else {
+            printf(", \"error\": ");
+            spx_bench_json_string(stdout, spx_last_error());
+        }
+        printf("}");
+        sep = ",";
+        spx_plan_destroy(P);
+    }
+    printf("\n  ]");
+}
+
+static void print_stats(const char *source, const spx_stats *s, int json)
+{
+    if (!json) printf("%-14s %s\n", "matrix", source);
+    for (size_t k = 0; k < NFIELDS; k++) {
+        if (json)
+            printf("%s\n  \"%s\": ", k ? "," : "{", fields[k].key);
+        else
+            printf("%-14s ", fields[k].key);
+        print_field(stdout, s, &fields[k], json);
+        if (!json) putchar('\n');
+    }
+}
+
+int spx_cmd_info(int argc, char **argv)
+{
+    int json = 0, formats = 0;
+    const cli_opt opts[] = {{"--json", NULL, &json}, {"--formats", NULL, &formats}, {NULL, NULL, NULL}};
+    const cli_command cmd = {"info", usage, opts, 1, 1};
+    const char *pos[1];
+    int rc = cli_parse(&cmd, argc, argv, pos);
+    if (rc != CLI_PARSED) return rc;
+
+    spx_matrix *A = NULL;
+    spx_stats s;
+    cli_load_info info;
+    spx_status st = cli_load_matrix(pos[0], &A, &info);
+    if (st != SPX_OK) return cli_library_error("info", pos[0], st);
+    st = spx_matrix_stats(A, &s);
+    if (st != SPX_OK) {
+        spx_matrix_destroy(A);
+        return cli_library_error("info", "statistics", st);
+    }
+    print_stats(pos[0], &s, json);
+    if (formats) (json ? print_formats_json : print_formats_plain)(A);
+    if (json) printf("\n}\n");
+    spx_matrix_destroy(A);
+    return CLI_OK;
+}
