@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The GPU machine's one script, run from the repository root on a Hopper GPU:
-#   build for sm_90, run ctest (the GPU tests run because a GPU is present),
-#   compute-sanitizer memcheck and racecheck on tests/test_gpu (small matrices),
-#   the device-to-device copy bandwidth, and `spx bench --device cuda --peers`
-#   on the shared matrices with >= 100k nonzeros and generated ones of 10M-100M.
+#   build for sm_90; the device-to-device copy bandwidth; `spx bench --device
+#   cuda --peers` on the shared matrices with >= 100k nonzeros and generated
+#   ones of 10M-100M nonzeros; ctest (the GPU tests run because a GPU is
+#   present); compute-sanitizer memcheck and racecheck on tests/test_gpu (small
+#   matrices). The whole fits one 10-minute call (see SPX_GPU_DEADLINE).
 # Results: bench/results/gpu-<gpu>-<date>.{txt,json,csv} and -log.txt, copied to
 # $OUT when it is set. Exit status: 0 when every step passed, else 1 (all steps
 # run regardless, so one failure still leaves the other results).
@@ -12,17 +13,20 @@
 #   SPX_MATRICES        folder of the shared .mtx files; default: extract
 #                       .matrices/matrices.tar.xz into /tmp
 #   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only)
-#   SPX_GPU_STEPS       steps to run (default "build test sanitize copy bench")
+#   SPX_GPU_STEPS       steps to run (default "build copy bench test sanitize")
 #   SPX_GPU_BENCH       bench runs "input@precisions", space separated (input a file or
 #                       gen:SPEC, precisions as for spx bench: f64,f32,f16), instead of
 #                       the shared matrices in f64 and the generated list below
 #   SPX_GPU_JOBS        build jobs (default 16)
+#   SPX_GPU_DEADLINE    seconds after the start past which remaining bench runs are
+#                       skipped, leaving time for the tests (default 330)
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_GPU_STEPS:-"build test sanitize copy bench"}
+STEPS=${SPX_GPU_STEPS:-"build copy bench test sanitize"}
 QUICK=${SPX_GPU_QUICK:-0}
 JOBS=${SPX_GPU_JOBS:-16}
+DEADLINE=${SPX_GPU_DEADLINE:-330}
 BUILD=build-gpu
 failed=""
 
@@ -41,6 +45,8 @@ LOG=$BASE-log.txt
 WORK=$(mktemp -d /tmp/spx-gpu.XXXXXX)
 : >"$LOG"
 say "GPU: $GPU; results $BASE.*" | tee -a "$LOG"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+  nvcc --version | tail -2; git log -1 --format='commit %h %s'; } >>"$LOG" 2>&1
 
 # ---- matrices
 MAT=${SPX_MATRICES:-}
@@ -63,32 +69,6 @@ if step build; then
     fi
     grep -E "warning|error" "$WORK/build.log" | head -40 >>"$LOG"
     tail -5 "$WORK/build.log" >>"$LOG"
-fi
-
-# ---- tests
-if step test; then
-    say "ctest" | tee -a "$LOG"
-    (cd $BUILD && SPX_MATRICES="$MAT" ctest --output-on-failure -j4 --timeout 300) \
-        >"$WORK/ctest.log" 2>&1 || fail ctest
-    grep -E "tests passed|Failed|\*\*\*|SKIP" "$WORK/ctest.log" >>"$LOG"
-    grep -B2 -A20 "Failed\|\*\*\*Timeout\|check failed" "$WORK/ctest.log" | head -150 >>"$LOG"
-    grep -A3 "test_gpu\b" "$WORK/ctest.log" | head -20 >>"$LOG"
-fi
-
-# ---- compute-sanitizer on the GPU test, with three small shared matrices
-if step sanitize; then
-    SMALL=$WORK/small
-    mkdir -p "$SMALL"
-    echo "small subset for compute-sanitizer" >"$SMALL/README.md"
-    for m in west0067 pores_1 rajat01; do
-        [[ -f "$MAT/$m.mtx" ]] && cp "$MAT/$m.mtx" "$SMALL/"
-    done
-    for tool in memcheck racecheck; do
-        say "compute-sanitizer --tool $tool test_gpu" | tee -a "$LOG"
-        SPX_TEST_QUICK=1 SPX_MATRICES=$SMALL timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
-            $BUILD/tests/test_gpu >"$WORK/$tool.log" 2>&1 || fail "sanitizer-$tool"
-        tail -4 "$WORK/$tool.log" >>"$LOG"
-    done
 fi
 
 # ---- device-to-device copy bandwidth (bytes read + written), and the L2 size
@@ -156,8 +136,12 @@ if step bench; then
     n=0
     run_bench() { # input precision
         n=$((n + 1))
+        if ((SECONDS > DEADLINE)); then
+            say "bench $1 $2 skipped: past the ${DEADLINE}s deadline" | tee -a "$LOG"
+            return
+        fi
         say "bench $1 $2" | tee -a "$LOG"
-        timeout 300 $BUILD/spx bench "$1" --device cuda --peers --precision "$2" \
+        timeout 150 $BUILD/spx bench "$1" --device cuda --peers --precision "$2" \
             --json "$WORK/b$n.json" >>"$WORK/bench.txt" 2>>"$WORK/bench.err" || fail "bench $1 $2"
     }
     RUNS=${SPX_GPU_BENCH:-"$(for m in $SHARED; do echo "$m@f64"; done) $GEN"}
@@ -224,6 +208,32 @@ open(base + ".txt", "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 EOF
     cat "$WORK/bench.txt" >>"$BASE.txt"
+fi
+
+# ---- tests
+if step test; then
+    say "ctest" | tee -a "$LOG"
+    (cd $BUILD && SPX_MATRICES="$MAT" timeout 170 ctest --output-on-failure -j8 --timeout 160) \
+        >"$WORK/ctest.log" 2>&1 || fail ctest
+    grep -E "tests passed|Failed|\*\*\*|SKIP" "$WORK/ctest.log" >>"$LOG"
+    grep -B2 -A20 "Failed\|\*\*\*Timeout\|check failed" "$WORK/ctest.log" | head -150 >>"$LOG"
+    grep -A3 "test_gpu\b" "$WORK/ctest.log" | head -20 >>"$LOG"
+fi
+
+# ---- compute-sanitizer on the GPU test, with three small shared matrices
+if step sanitize; then
+    SMALL=$WORK/small
+    mkdir -p "$SMALL"
+    echo "small subset for compute-sanitizer" >"$SMALL/README.md"
+    for m in west0067 pores_1 rajat01; do
+        [[ -f "$MAT/$m.mtx" ]] && cp "$MAT/$m.mtx" "$SMALL/"
+    done
+    for tool in memcheck racecheck; do
+        say "compute-sanitizer --tool $tool test_gpu" | tee -a "$LOG"
+        SPX_TEST_QUICK=1 SPX_MATRICES=$SMALL timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 \
+            $BUILD/tests/test_gpu >"$WORK/$tool.log" 2>&1 || fail "sanitizer-$tool"
+        tail -4 "$WORK/$tool.log" >>"$LOG"
+    done
 fi
 
 say "failed steps:${failed:- none}" | tee -a "$LOG"
