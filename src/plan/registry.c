@@ -7,12 +7,14 @@
 extern const spx_format_ops spx__format_ref;
 extern const spx_format_ops spx__format_csr;
 extern const spx_format_ops spx__format_coo;
+extern const spx_format_ops spx__format_sell;
 extern const spx_format_ops spx__format_cuda_csr;
 
 const spx_format_ops *const spx__formats[] = {
     &spx__format_ref,
     &spx__format_csr,
     &spx__format_coo,
+    &spx__format_sell,
     &spx__format_cuda_csr,
     NULL,
 };

@@ -1,0 +1,232 @@
+/* peer-graphblas: SuiteSparse:GraphBLAS GrB_mxv over the PLUS_TIMES fp64
+ * semiring, CPU.
+ *
+ *   analyze: GrB_Matrix_import_FP64 of the CSR (GraphBLAS copies it, by row),
+ *            then GrB_Matrix_wait so no pending work is left for the first
+ *            product; a descriptor carries the plan's thread count
+ *            (GxB_NTHREADS).
+ *   spmv:    x and y are moved into full GrB_Vectors without copying
+ *            (GxB_Vector_pack_Full, given back by GxB_Vector_unpack_Full), and
+ *            y = alpha*A*x + beta*y is composed around GrB_mxv with the PLUS
+ *            accumulator: y is first scaled by beta (set to 0 when beta == 0,
+ *            never read), then y += A*x when alpha == 1, else t = 0, t += A*x,
+ *            y += alpha*t with t a scratch vector of the call. The accumulator
+ *            keeps y full even where a row of A is empty.
+ *
+ * GrB_init runs once, lazily, on the first analyze (process-global; GrB_finalize
+ * is never called, the bench runs to the end of the process).
+ */
+#include <GraphBLAS.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "peers.h"
+
+typedef struct grb_state {
+    GrB_Matrix A;
+    GrB_Descriptor desc;
+    int64_t rows, cols, nnz;
+    int threads;
+} grb_state;
+
+static const char *grb_info_name(GrB_Info info)
+{
+    switch (info) {
+    case GrB_NO_VALUE: return "GrB_NO_VALUE";
+    case GrB_UNINITIALIZED_OBJECT: return "GrB_UNINITIALIZED_OBJECT";
+    case GrB_NULL_POINTER: return "GrB_NULL_POINTER";
+    case GrB_INVALID_VALUE: return "GrB_INVALID_VALUE";
+    case GrB_INVALID_INDEX: return "GrB_INVALID_INDEX";
+    case GrB_DOMAIN_MISMATCH: return "GrB_DOMAIN_MISMATCH";
+    case GrB_DIMENSION_MISMATCH: return "GrB_DIMENSION_MISMATCH";
+    case GrB_OUTPUT_NOT_EMPTY: return "GrB_OUTPUT_NOT_EMPTY";
+    case GrB_NOT_IMPLEMENTED: return "GrB_NOT_IMPLEMENTED";
+    case GrB_PANIC: return "GrB_PANIC";
+    case GrB_OUT_OF_MEMORY: return "GrB_OUT_OF_MEMORY";
+    case GrB_INSUFFICIENT_SPACE: return "GrB_INSUFFICIENT_SPACE";
+    case GrB_INVALID_OBJECT: return "GrB_INVALID_OBJECT";
+    case GrB_INDEX_OUT_OF_BOUNDS: return "GrB_INDEX_OUT_OF_BOUNDS";
+    case GrB_EMPTY_OBJECT: return "GrB_EMPTY_OBJECT";
+    default: return "unknown GrB_Info";
+    }
+}
+
+static spx_status grb_fail(GrB_Info info, const char *call)
+{
+    return spx__error(info == GrB_OUT_OF_MEMORY ? SPX_ERR_OOM : SPX_ERR_UNSUPPORTED,
+                      "peer-graphblas: %s failed: %s (%d)", call, grb_info_name(info), (int)info);
+}
+
+#define GRB_TRY(call)                                                                    \
+    do {                                                                                 \
+        GrB_Info info_ = (call);                                                         \
+        if (info_ != GrB_SUCCESS) SPX_TRY(grb_fail(info_, #call));                       \
+    } while (0)
+
+static spx_status grb_init_once(void)
+{
+    static int done;
+    GrB_Info info = GrB_SUCCESS;
+#pragma omp critical(spx_peer_graphblas_init)
+    if (!done) {
+        info = GrB_init(GrB_NONBLOCKING);
+        done = info == GrB_SUCCESS;
+    }
+    return info == GrB_SUCCESS ? SPX_OK : grb_fail(info, "GrB_init");
+}
+
+static void grb_destroy(void *state)
+{
+    grb_state *s = state;
+    if (!s) return;
+    GrB_Matrix_free(&s->A);
+    GrB_Descriptor_free(&s->desc);
+    spx__free(s);
+}
+
+/* The GrB_Matrix from A's CSR: 64-bit offsets as they are, columns widened. */
+static spx_status grb_build(const spx_matrix *A, grb_state *s)
+{
+    GrB_Index *cols = NULL;
+    const void *vals;
+    void *owned = NULL;
+    spx_status st;
+    SPX_TRY(spx__values_as(A, SPX_F64, &vals, &owned));
+    SPX_TRY(spx__alloc((void **)&cols, (size_t)A->nnz, sizeof *cols, "peer-graphblas columns"));
+    for (int64_t k = 0; k < A->nnz; k++) cols[k] = (GrB_Index)spx__col(A, k);
+    GRB_TRY(GrB_Matrix_import_FP64(&s->A, GrB_FP64, (GrB_Index)A->rows, (GrB_Index)A->cols,
+                                   (const GrB_Index *)A->rowptr, cols, vals,
+                                   (GrB_Index)A->rows + 1, (GrB_Index)A->nnz,
+                                   (GrB_Index)A->nnz, GrB_CSR_FORMAT));
+    GRB_TRY(GrB_Matrix_wait(s->A, GrB_MATERIALIZE));
+cleanup:
+    spx__free(cols);
+    spx__free(owned);
+    return st;
+}
+
+static spx_status grb_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    grb_state *s = NULL;
+    spx_status st;
+    SPX_TRY(grb_init_once());
+    SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "peer-graphblas state"));
+    s->rows = A->rows;
+    s->cols = A->cols;
+    s->nnz = A->nnz;
+    s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    SPX_TRY(grb_build(A, s));
+    GRB_TRY(GrB_Descriptor_new(&s->desc));
+    GRB_TRY(GxB_Desc_set(s->desc, GxB_NTHREADS, s->threads));
+    *state = s;
+    return SPX_OK;
+cleanup:
+    grb_destroy(s);
+    return st;
+}
+
+/* v (n values at p) as a full GrB_Vector; *out is NULL on failure. */
+static spx_status grb_pack(GrB_Vector *out, void *p, int64_t n, GrB_Descriptor desc)
+{
+    GrB_Vector v = NULL;
+    spx_status st = SPX_OK;
+    *out = NULL;
+    GRB_TRY(GrB_Vector_new(&v, GrB_FP64, (GrB_Index)n));
+    GRB_TRY(GxB_Vector_pack_Full(v, &p, (GrB_Index)n * sizeof(double), false, desc));
+    *out = v;
+    return SPX_OK;
+cleanup:
+    GrB_Vector_free(&v);
+    return st;
+}
+
+/* Take the caller's array back out of v and free v. If GraphBLAS cannot give
+ * it back, v is leaked rather than freed: freeing it would free the array. */
+static spx_status grb_unpack(GrB_Vector *v, GrB_Descriptor desc)
+{
+    void *p = NULL;
+    GrB_Index size = 0;
+    bool iso = false;
+    spx_status st = SPX_OK;
+    if (!*v) return SPX_OK;
+    GRB_TRY(GxB_Vector_unpack_Full(*v, &p, &size, &iso, desc));
+    GrB_Vector_free(v);
+    if (iso) st = spx__error(SPX_ERR_UNSUPPORTED, "peer-graphblas: result came back iso");
+cleanup:
+    *v = NULL;
+    return st;
+}
+
+/* y = beta*y, never reading y when beta == 0. */
+static void scale(double *y, int64_t n, double beta)
+{
+#pragma omp parallel for schedule(static) if (n > 100000)
+    for (int64_t i = 0; i < n; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+}
+
+/* y += A*x through GrB_mxv with the PLUS accumulator. */
+static spx_status grb_accumulate(grb_state *s, const double *x, double *y)
+{
+    GrB_Vector u = NULL, w = NULL;
+    spx_status st;
+    SPX_TRY(grb_pack(&u, (void *)(uintptr_t)x, s->cols, s->desc));
+    SPX_TRY(grb_pack(&w, y, s->rows, s->desc));
+    GRB_TRY(GrB_mxv(w, NULL, GrB_PLUS_FP64, GrB_PLUS_TIMES_SEMIRING_FP64, s->A, u, s->desc));
+cleanup:;
+    spx_status su = grb_unpack(&u, s->desc), sw = grb_unpack(&w, s->desc);
+    return st != SPX_OK ? st : su != SPX_OK ? su : sw;
+}
+
+static spx_status grb_spmv(void *state, double alpha, const void *x, double beta, void *y)
+{
+    grb_state *s = state;
+    double *t = NULL;
+    spx_status st = SPX_OK;
+    if (beta != 1.0) scale(y, s->rows, beta);
+    if (s->nnz == 0 || alpha == 0.0) return SPX_OK;
+    if (alpha == 1.0) return grb_accumulate(s, x, y);
+    SPX_TRY(spx__calloc((void **)&t, (size_t)s->rows, sizeof *t, "peer-graphblas scratch"));
+    SPX_TRY(grb_accumulate(s, x, t));
+    double *yd = y;
+#pragma omp parallel for schedule(static) if (s->rows > 100000)
+    for (int64_t i = 0; i < s->rows; i++) yd[i] += alpha * t[i];
+cleanup:
+    spx__free(t);
+    return st;
+}
+
+static size_t grb_bytes(const void *state)
+{
+    const grb_state *s = state;
+    size_t b = 0;
+    if (GxB_Matrix_memoryUsage(&b, s->A) != GrB_SUCCESS) b = 0;
+    return sizeof *s + b;
+}
+
+static void grb_describe(const void *state, char *buf, size_t len)
+{
+    const grb_state *s = state;
+    int sparsity = 0;
+    GxB_Matrix_Option_get(s->A, GxB_SPARSITY_STATUS, &sparsity);
+    snprintf(buf, len, "threads=%d sparsity=%s", s->threads,
+             sparsity == GxB_HYPERSPARSE ? "hypersparse"
+             : sparsity == GxB_SPARSE    ? "sparse"
+             : sparsity == GxB_BITMAP    ? "bitmap"
+                                         : "full");
+}
+
+const spx_format_ops spx_peer_graphblas = {
+    .name = "peer-graphblas",
+    .devices = SPX_DEV_CPU,
+    .precisions = SPX__TYPE_BIT(SPX_F64),
+    .analyze = grb_analyze,
+    .spmv = grb_spmv,
+    .bytes = grb_bytes,
+    .destroy = grb_destroy,
+    .describe = grb_describe,
+    .borrows_matrix = 0,
+};

@@ -1,0 +1,281 @@
+/* The `sell` format: SELL-C-sigma SpMV on the CPU, fp64 and fp32.
+ *
+ *   y = alpha*A*x + beta*y, A stored as chunks of C rows, rows sorted by
+ *   decreasing length inside windows of sigma rows (layout in sell.h).
+ *
+ * Parameters: c = chunk height, a power of two up to 64 (default: the vector
+ * width of the best kernel, 8 for fp64 and 16 for fp32 on AVX-512, 4 and 8 on
+ * AVX2); sigma = sorting window in rows (default 256; 1 keeps the row order and
+ * drops the permutation); isa = scalar|avx2|avx512 (default: what the CPU has).
+ * A SIMD kernel serves C multiples of its width; otherwise a lower ISA's
+ * kernel, down to the portable one, is used. The occupancy beta = nnz / stored
+ * elements is in describe(). Threads share chunks by stored elements plus rows.
+ */
+#include <limits.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "cpu/isa.h"
+#include "cpu/sell.h"
+#include "plan/format.h"
+
+#define SELL_SIGMA_DEFAULT 256
+/* Below this many stored elements plus rows one thread does the product. */
+#define SELL_PARALLEL_MIN 32768
+/* A row costs about as much as this many stored elements (y, perm, rowlen). */
+#define SELL_ROW_COST 2
+
+typedef struct sell_params {
+    long C, sigma, isa; /* 0: default */
+} sell_params;
+
+static spx_status sell_param(void *ctx, const char *key, const char *value)
+{
+    sell_params *p = ctx;
+    if (strcmp(key, "c") == 0) {
+        spx_status st = spx__param_int(key, value, 1, SPX__SELL_CMAX, &p->C);
+        if (st == SPX_OK && (p->C & (p->C - 1)))
+            return spx__error(SPX_ERR_BAD_PARAM, "sell: c=%ld is not a power of two", p->C);
+        return st;
+    }
+    if (strcmp(key, "sigma") == 0) return spx__param_int(key, value, 1, INT32_MAX, &p->sigma);
+    if (strcmp(key, "isa") == 0) {
+        p->isa = spx__isa_parse(value) + 1;
+        if (p->isa == 0)
+            return spx__error(SPX_ERR_BAD_PARAM, "sell: isa=%s is not scalar, avx2 or avx512",
+                              value);
+        return SPX_OK;
+    }
+    return spx__error(SPX_ERR_BAD_PARAM, "sell: unknown parameter '%s' (c, sigma, isa)", key);
+}
+
+/* The kernel of the highest ISA <= isa that serves (t, C); sets S->isa. */
+static void sell_pick_kernel(spx__sell *S, int isa)
+{
+    S->kernel = NULL;
+    if (isa >= 2) S->kernel = spx__sell_kernel_avx512(S->type, S->C), S->isa = 2;
+    if (!S->kernel && isa >= 1) S->kernel = spx__sell_kernel_avx2(S->type, S->C), S->isa = 1;
+    if (!S->kernel) S->kernel = spx__sell_kernel_portable(S->type, S->C), S->isa = 0;
+}
+
+static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_opts *o)
+{
+    sell_params p = {0, 0, 0};
+    spx_status st = spx__params_each(o->params, sell_param, &p);
+    if (st != SPX_OK) return st;
+    const int cpu = (int)spx__isa_active();
+    if (p.isa - 1 > cpu)
+        return spx__error(SPX_ERR_BAD_PARAM, "sell: isa=%s is above this CPU's (or SPX_ARCH's) %s",
+                          spx__isa_name((spx__isa)(p.isa - 1)), spx__isa_name((spx__isa)cpu));
+    int isa = p.isa ? (int)p.isa - 1 : cpu;
+    S->type = o->precision;
+    S->C = p.C ? p.C : (isa == 2 ? 8 : 4) * (S->type == SPX_F32 ? 2 : 1);
+    S->sigma = p.sigma ? p.sigma : SELL_SIGMA_DEFAULT;
+    S->rows = A->rows;
+    S->cols = A->cols;
+    S->nnz = A->nnz;
+    S->threads = o->threads > 0 ? o->threads : 0;
+    S->nchunks = (A->rows + S->C - 1) / S->C;
+    sell_pick_kernel(S, isa);
+    return SPX_OK;
+}
+
+/* Sort key: decreasing length, then increasing row. */
+static int sell_key_cmp(const void *a, const void *b)
+{
+    uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+    return (u > v) - (u < v);
+}
+
+/* rowlen and perm of the sorted rows, sorting inside windows of sigma rows. */
+static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
+{
+    const int64_t n = S->rows, sigma = S->sigma < n ? S->sigma : (n > 0 ? n : 1);
+    uint64_t *key = NULL;
+    spx_status st = SPX_OK;
+    if (S->sigma == 1) {
+        for (int64_t i = 0; i < n; i++) S->rowlen[i] = (int32_t)(A->rowptr[i + 1] - A->rowptr[i]);
+        return SPX_OK;
+    }
+    SPX_TRY(spx__alloc((void **)&key, (size_t)n, sizeof *key, "sell sort keys"));
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t w0 = 0; w0 < n; w0 += sigma) {
+        const int64_t w1 = w0 + sigma < n ? w0 + sigma : n;
+        for (int64_t i = w0; i < w1; i++) {
+            uint64_t len = (uint64_t)(A->rowptr[i + 1] - A->rowptr[i]);
+            key[i] = ((uint64_t)INT32_MAX - len) << 32 | (uint64_t)i;
+        }
+        qsort(key + w0, (size_t)(w1 - w0), sizeof *key, sell_key_cmp);
+        for (int64_t p = w0; p < w1; p++) {
+            S->perm[p] = (int32_t)(key[p] & 0xffffffffu);
+            S->rowlen[p] = (int32_t)(INT32_MAX - (int64_t)(key[p] >> 32));
+        }
+    }
+cleanup:
+    spx__free(key);
+    return st;
+}
+
+/* chunk_ptr from the widest row of each chunk; S->stored. */
+static spx_status sell_chunk_offsets(spx__sell *S)
+{
+    S->chunk_ptr[0] = 0;
+    for (int64_t c = 0; c < S->nchunks; c++) {
+        int64_t w = 0;
+        for (int64_t l = 0; l < S->C; l++)
+            w = S->rowlen[c * S->C + l] > w ? S->rowlen[c * S->C + l] : w;
+        spx_status st = spx__add_i64(S->chunk_ptr[c], w * S->C, &S->chunk_ptr[c + 1],
+                                     "sell stored elements");
+        if (st != SPX_OK) return st;
+    }
+    S->stored = S->chunk_ptr[S->nchunks];
+    return SPX_OK;
+}
+
+/* Copy A's rows into the column-major chunks, padding with value 0, column 0. */
+static void sell_fill(spx__sell *S, const spx_matrix *A)
+{
+    const int64_t C = S->C;
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < S->nchunks; c++) {
+        const int64_t base = S->chunk_ptr[c], w = (S->chunk_ptr[c + 1] - base) / C;
+        for (int64_t l = 0; l < C; l++) {
+            const int64_t p = c * C + l, len = S->rowlen[p];
+            const int64_t src = len ? A->rowptr[S->perm ? S->perm[p] : p] : 0;
+            for (int64_t j = 0; j < w; j++) {
+                const int64_t d = base + j * C + l;
+                const double a = j < len ? spx__val(A, src + j) : 0.0;
+                S->col[d] = j < len ? A->col32[src + j] : 0;
+                if (S->type == SPX_F64)
+                    ((double *)S->val)[d] = a;
+                else
+                    ((float *)S->val)[d] = (float)a;
+            }
+        }
+    }
+}
+
+static void sell_destroy(void *state)
+{
+    spx__sell *S = state;
+    if (!S) return;
+    spx__free(S->chunk_ptr);
+    spx__free(S->col);
+    spx__free(S->val);
+    spx__free(S->rowlen);
+    spx__free(S->perm);
+    spx__free(S);
+}
+
+static spx_status sell_check(const spx_matrix *A, const spx_plan_opts *o)
+{
+    if (!A || !o) return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL matrix or options");
+    if (o->precision != SPX_F64 && o->precision != SPX_F32)
+        return spx__error(SPX_ERR_UNSUPPORTED, "sell: precision %d is not fp64 or fp32",
+                          (int)o->precision);
+    if (A->col_bits != 32)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "sell: %lld columns need 64-bit indices; sell stores 32-bit",
+                          (long long)A->cols);
+    if (A->rows > INT32_MAX - SPX__SELL_CMAX)
+        return spx__error(SPX_ERR_UNSUPPORTED, "sell: %lld rows exceed its 32-bit row indices",
+                          (long long)A->rows);
+    return SPX_OK;
+}
+
+static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    spx__sell *S = NULL;
+    spx_status st = sell_check(A, o);
+    if (st != SPX_OK) return st;
+    if (!state) return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL state pointer");
+    SPX_TRY(spx__calloc((void **)&S, 1, sizeof *S, "sell state"));
+    SPX_TRY(sell_setup(S, A, o));
+    const size_t padded = (size_t)(S->nchunks * S->C);
+    const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
+    SPX_TRY(spx__calloc((void **)&S->rowlen, padded, sizeof *S->rowlen, "sell row lengths"));
+    if (S->sigma > 1)
+        SPX_TRY(spx__calloc((void **)&S->perm, padded, sizeof *S->perm, "sell permutation"));
+    SPX_TRY(spx__alloc((void **)&S->chunk_ptr, (size_t)S->nchunks + 1, sizeof *S->chunk_ptr,
+                       "sell chunk offsets"));
+    SPX_TRY(sell_sort_rows(S, A));
+    SPX_TRY(sell_chunk_offsets(S));
+    SPX_TRY(spx__alloc((void **)&S->col, (size_t)S->stored, sizeof *S->col, "sell columns"));
+    SPX_TRY(spx__alloc(&S->val, (size_t)S->stored, vsize, "sell values"));
+    sell_fill(S, A);
+    *state = S;
+    return SPX_OK;
+cleanup:
+    sell_destroy(S);
+    return st;
+}
+
+/* First chunk of thread t of nt, splitting chunk_ptr[c] + SELL_ROW_COST*C*c. */
+static int64_t sell_split(const spx__sell *S, int t, int nt)
+{
+    const int64_t rowcost = SELL_ROW_COST * S->C;
+    const int64_t total = S->stored + rowcost * S->nchunks;
+    const int64_t target = (int64_t)((double)total * t / nt);
+    int64_t lo = 0, hi = S->nchunks; /* first c with cost(c) >= target */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (S->chunk_ptr[mid] + rowcost * mid < target)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static spx_status sell_spmv(void *state, double alpha, const void *x, double beta, void *y)
+{
+    const spx__sell *S = state;
+    if (!S) return spx__error(SPX_ERR_BAD_HANDLE, "sell: NULL state");
+    if ((!x && S->cols > 0) || (!y && S->rows > 0))
+        return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL x or y");
+    const int nt = S->threads > 0 ? S->threads : omp_get_max_threads();
+    const int par = nt > 1 && S->stored + S->rows >= SELL_PARALLEL_MIN;
+#pragma omp parallel num_threads(nt) if (par)
+    {
+        const int t = omp_get_thread_num(), n = omp_get_num_threads();
+        const int64_t c0 = sell_split(S, t, n), c1 = sell_split(S, t + 1, n);
+        if (c0 < c1) S->kernel(S, c0, c1, alpha, x, beta, y);
+    }
+    return SPX_OK;
+}
+
+static size_t sell_bytes(const void *state)
+{
+    const spx__sell *S = state;
+    const size_t padded = (size_t)(S->nchunks * S->C);
+    const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
+    return sizeof *S + ((size_t)S->nchunks + 1) * sizeof(int64_t) +
+           (size_t)S->stored * (sizeof(int32_t) + vsize) +
+           padded * sizeof(int32_t) * (S->perm ? 2 : 1);
+}
+
+static void sell_describe(const void *state, char *buf, size_t len)
+{
+    const spx__sell *S = state;
+    const double occ = S->stored > 0 ? (double)S->nnz / (double)S->stored : 1.0;
+    snprintf(buf, len, "c=%lld sigma=%lld isa=%s beta=%.3f chunks=%lld",
+             (long long)S->C, (long long)S->sigma, spx__isa_name((spx__isa)S->isa), occ,
+             (long long)S->nchunks);
+}
+
+const spx_format_ops spx__format_sell = {
+    .name = "sell",
+    .devices = SPX_DEV_CPU,
+    .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
+    .analyze = sell_analyze,
+    .spmv = sell_spmv,
+    .bytes = sell_bytes,
+    .destroy = sell_destroy,
+    .describe = sell_describe,
+    .borrows_matrix = 0,
+};

@@ -1,0 +1,54 @@
+/* SELL-C-sigma (Kreutzer, Hager, Wellein, Fehske, Bishop 2014): the prepared
+ * form shared by the format (sell.c) and its kernels (sell_kernels.c,
+ * sell_avx2.c, sell_avx512.c).
+ *
+ * Rows are sorted by decreasing length inside windows of sigma consecutive
+ * rows; sorted row p is original row perm[p]. Sorted rows are cut into chunks
+ * of C; chunk c holds sorted rows c*C .. c*C+C-1 and is padded to its longest
+ * row, width w_c = (chunk_ptr[c+1] - chunk_ptr[c]) / C. Inside a chunk the
+ * storage is column-major: element j of the chunk's lane l is at
+ * chunk_ptr[c] + j*C + l. Padding has value 0 and column 0 and lies beyond
+ * rowlen[p]; kernels never load x for it, so Inf or NaN in x cannot reach a
+ * row that does not hold that column. rowlen and perm are padded with zeros to
+ * nchunks*C entries; perm is NULL when sigma == 1 (identity).
+ */
+#ifndef SPX_CPU_SELL_H
+#define SPX_CPU_SELL_H
+
+#include <stdint.h>
+
+#include "spx.h"
+
+/* C is a power of two up to this (a chunk's lanes fit one stack array). */
+#define SPX__SELL_CMAX 64
+
+typedef struct spx__sell spx__sell;
+
+/* y[perm[p]] = alpha * (A x)[perm[p]] + beta * y[perm[p]] for the sorted rows
+ * of chunks c0 .. c1-1; beta == 0 never reads y. x and y are double or float
+ * as S->type says. */
+typedef void (*spx__sell_kernel)(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
+                                 const void *x, double beta, void *y);
+
+struct spx__sell {
+    int64_t rows, cols, nnz;
+    int64_t C, sigma, nchunks;
+    int64_t stored;            /* chunk_ptr[nchunks]: elements incl. padding */
+    spx_type type;             /* SPX_F64 or SPX_F32 values, x and y */
+    int isa;                   /* kernel in use: 0 portable, 1 avx2, 2 avx512 */
+    int threads;               /* OpenMP threads, 0 = default */
+    int64_t *chunk_ptr;        /* nchunks+1 element offsets, multiples of C */
+    int32_t *col;              /* stored column indices */
+    void *val;                 /* stored values, double or float */
+    int32_t *rowlen;           /* nchunks*C lengths of sorted rows */
+    int32_t *perm;             /* nchunks*C original row of each sorted row, or NULL */
+    spx__sell_kernel kernel;
+};
+
+/* Kernels by ISA and type; NULL where a kernel cannot serve this C (the SIMD
+ * ones need C to be a multiple of their vector width). */
+spx__sell_kernel spx__sell_kernel_portable(spx_type t, int64_t C);
+spx__sell_kernel spx__sell_kernel_avx2(spx_type t, int64_t C);
+spx__sell_kernel spx__sell_kernel_avx512(spx_type t, int64_t C);
+
+#endif

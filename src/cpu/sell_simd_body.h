@@ -1,0 +1,74 @@
+/* SIMD SELL-C-sigma kernel body, stamped out per ISA and value type by
+ * sell_avx2.c and sell_avx512.c. The includer defines:
+ *   SELL_FN          the function's name
+ *   SELL_VAL         double or float (accumulation is in SELL_VAL)
+ *   SELL_W           lanes per vector; C is a multiple of it
+ *   SELL_VEC, SELL_IDX, SELL_MASK          vector, W x int32, lane mask types
+ *   SELL_ZERO()                            all-zero vector
+ *   SELL_LOAD(p), SELL_STORE(p, v)         W values (unaligned)
+ *   SELL_LOAD_IDX(p)                       W int32
+ *   SELL_GATHER(i, x)                      x[i[0..W)]
+ *   SELL_GT(len, j)                        lanes with len > j
+ *   SELL_GATHER_MASK(m, i, x)              x[i] in lanes of m, 0 elsewhere
+ *   SELL_FMA(a, b, acc)                    a*b + acc
+ * The macros are undefined at the end, ready for the next type.
+ * Layout: see sell.h. A chunk is C/W vector groups; each group runs the
+ * columns j < lo (its shortest row) unmasked, then lo <= j < hi with a mask
+ * so that no padding entry loads x.
+ */
+static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
+                    const void *xv, double beta, void *yv)
+{
+    const SELL_VAL *val = (const SELL_VAL *)S->val;
+    const SELL_VAL *x = (const SELL_VAL *)xv;
+    SELL_VAL *y = (SELL_VAL *)yv;
+    const int64_t C = S->C;
+    SELL_VAL out[SELL_W];
+    for (int64_t c = c0; c < c1; c++) {
+        for (int64_t g = 0; g < C; g += SELL_W) {
+            const int64_t p0 = c * C + g;
+            const int64_t lanes = S->rows - p0 < SELL_W ? S->rows - p0 : SELL_W;
+            if (lanes <= 0) break;
+            const int32_t *len = S->rowlen + p0;
+            int32_t lo = len[0], hi = len[0];
+            for (int l = 1; l < SELL_W; l++) {
+                lo = len[l] < lo ? len[l] : lo;
+                hi = len[l] > hi ? len[l] : hi;
+            }
+            const int32_t *col = S->col + S->chunk_ptr[c] + g;
+            const SELL_VAL *v = val + S->chunk_ptr[c] + g;
+            const SELL_IDX lenv = SELL_LOAD_IDX(len);
+            SELL_VEC acc = SELL_ZERO();
+            int32_t j = 0;
+            for (; j < lo; j++)
+                acc = SELL_FMA(SELL_LOAD(v + j * C), SELL_GATHER(SELL_LOAD_IDX(col + j * C), x),
+                               acc);
+            for (; j < hi; j++) {
+                const SELL_MASK m = SELL_GT(lenv, j);
+                acc = SELL_FMA(SELL_LOAD(v + j * C),
+                               SELL_GATHER_MASK(m, SELL_LOAD_IDX(col + j * C), x), acc);
+            }
+            SELL_STORE(out, acc);
+            for (int64_t l = 0; l < lanes; l++) {
+                const int64_t r = S->perm ? S->perm[p0 + l] : p0 + l;
+                const double t = alpha * (double)out[l];
+                y[r] = (SELL_VAL)(beta == 0.0 ? t : t + beta * (double)y[r]);
+            }
+        }
+    }
+}
+
+#undef SELL_FN
+#undef SELL_VAL
+#undef SELL_W
+#undef SELL_VEC
+#undef SELL_IDX
+#undef SELL_MASK
+#undef SELL_ZERO
+#undef SELL_LOAD
+#undef SELL_STORE
+#undef SELL_LOAD_IDX
+#undef SELL_GATHER
+#undef SELL_GT
+#undef SELL_GATHER_MASK
+#undef SELL_FMA
