@@ -1,0 +1,557 @@
+/* CPU SpGEMM (spx_spgemm): C = A * B by Gustavson's row-by-row method,
+ *
+ *   C(i,:) = sum over k in A(i,:) of A(i,k) * B(k,:)
+ *
+ * A is m x n, B is n x p, both CSR with sorted rows; C is m x p CSR with sorted
+ * columns and fp64 values whatever the input types (fp32 values are widened and
+ * the products summed in fp64). C's pattern is the symbolic product: an entry
+ * whose products cancel is kept as an explicit 0.
+ *
+ * 1. work: f_i = sum over k in A(i,:) of nnz(B(k,:)), the intermediate products
+ *    of row i. Prefix sums of f_i + 1 cut the rows into chunks of equal work,
+ *    which the OpenMP threads take dynamically.
+ * 2. symbolic: each thread counts the distinct columns of its rows; a prefix sum
+ *    gives C's row offsets.
+ * 3. numeric: each thread accumulates its rows again, sorts each row's columns
+ *    and writes columns and values at the row's offset.
+ * Counts are 64-bit; a sum that would pass INT64_MAX is SPX_ERR_OVERFLOW.
+ *
+ * Accumulator, per thread: dense (for each of the p columns a stamp, the last
+ * row that touched it, and a value) while p times the threads is at most
+ * SPX__SPGEMM_DENSE_MAX, else an open-addressing hash table per row with a
+ * power-of-two size >= 2 min(f_i, p).
+ * o->params "acc=dense" or "acc=hash" forces one.
+ * A row's n columns come out sorted from an introsort, or in the dense numeric
+ * phase from a bitmap of the row's columns (one bit a column, set when a
+ * column is first met): a scan of its words between the smallest and largest
+ * column, when that span is short next to n log2 n.
+ */
+#include <omp.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "plan/format.h"
+
+/* Columns times threads up to which the dense accumulator is used (16 bytes each). */
+#define SPX__SPGEMM_DENSE_MAX ((int64_t)1 << 25)
+/* Intermediate products per thread below which another thread does not pay. */
+#define SPX__SPGEMM_WORK_PER_THREAD 65536
+/* Chunks of equal work per thread (dynamic schedule evens out the rest). */
+#define SPX__SPGEMM_CHUNKS_PER_THREAD 8
+
+/* CSR arrays of an operand, read through one width test the compiler hoists. */
+typedef struct csr_view {
+    const int64_t *rp;
+    const int32_t *c32; /* non-NULL for 32-bit columns, else c64 */
+    const int64_t *c64;
+    const double *v64;  /* non-NULL for fp64 values, else v32 */
+    const float *v32;
+} csr_view;
+
+static csr_view view_of(const spx_matrix *M)
+{
+    csr_view v = {M->rowptr, M->col32, M->col64, NULL, NULL};
+    if (M->vtype == SPX_F64) v.v64 = M->values;
+    else v.v32 = M->values;
+    return v;
+}
+
+static inline int64_t view_col(const csr_view *v, int64_t k)
+{
+    return v->c32 ? (int64_t)v->c32[k] : v->c64[k];
+}
+
+static inline double view_val(const csr_view *v, int64_t k)
+{
+    return v->v64 ? v->v64[k] : (double)v->v32[k];
+}
+
+/* One thread's accumulator. Dense: stamp[j] is the last row that touched
+ * column j (-1 none), val[j] its sum, bit j of seen set while the numeric phase
+ * holds column j of the current row. Hash: stamp[s] is the column in slot s
+ * (-1 empty), val[s] its sum, mask + 1 the current row's table size. cols lists
+ * the current row's columns. */
+typedef struct spgemm_ws {
+    int64_t *stamp;
+    uint64_t *seen;
+    double *val;
+    int64_t *cols;
+    int64_t mask;
+} spgemm_ws;
+
+typedef struct spgemm_job {
+    csr_view a, b;
+    int64_t m, p;
+    int hash;            /* 1: hash accumulator, 0: dense */
+    int threads;
+    int64_t max_work;    /* largest f_i */
+    int64_t *rowc;       /* m+1: work prefix, then C's row offsets */
+    int64_t nchunks;
+    int64_t *chunk;      /* nchunks+1 row bounds */
+    spgemm_ws *ws;       /* one per thread */
+    spx_matrix *C;
+} spgemm_job;
+
+/* ------------------------------------------------------------ sorting */
+
+static void insertion_sort(int64_t *a, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        int64_t x = a[i], j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+static void sift_down(int64_t *a, int64_t root, int64_t n)
+{
+    int64_t x = a[root];
+    for (int64_t c; (c = 2 * root + 1) < n; root = c) {
+        if (c + 1 < n && a[c + 1] > a[c]) c++;
+        if (a[c] <= x) break;
+        a[root] = a[c];
+    }
+    a[root] = x;
+}
+
+static void heap_sort(int64_t *a, int64_t n)
+{
+    for (int64_t r = n / 2; r-- > 0;) sift_down(a, r, n);
+    for (int64_t e = n - 1; e > 0; e--) {
+        int64_t t = a[0];
+        a[0] = a[e];
+        a[e] = t;
+        sift_down(a, 0, e);
+    }
+}
+
+static void swap_i64(int64_t *x, int64_t *y)
+{
+    int64_t t = *x;
+    *x = *y;
+    *y = t;
+}
+
+/* Hoare partition around the median of first, middle and last (left at the
+ * middle): returns q in 1..n-1 with a[0..q) <= pivot <= a[q..n). */
+static int64_t partition(int64_t *a, int64_t n)
+{
+    int64_t mid = (n - 1) / 2, i = -1, j = n;
+    if (a[mid] < a[0]) swap_i64(&a[mid], &a[0]);
+    if (a[n - 1] < a[0]) swap_i64(&a[n - 1], &a[0]);
+    if (a[n - 1] < a[mid]) swap_i64(&a[n - 1], &a[mid]);
+    int64_t pivot = a[mid];
+    for (;;) {
+        do i++; while (a[i] < pivot);
+        do j--; while (a[j] > pivot);
+        if (i >= j) return j + 1;
+        swap_i64(&a[i], &a[j]);
+    }
+}
+
+/* Introsort: quicksort, heapsort past a depth limit, insertion sort when short. */
+static void sort_i64(int64_t *a, int64_t n, int depth)
+{
+    while (n > 24) {
+        if (depth-- == 0) {
+            heap_sort(a, n);
+            return;
+        }
+        int64_t q = partition(a, n);
+        if (q < n - q) {
+            sort_i64(a, q, depth);
+            a += q;
+            n -= q;
+        } else {
+            sort_i64(a + q, n - q, depth);
+            n = q;
+        }
+    }
+    insertion_sort(a, n);
+}
+
+static int log2_floor(int64_t n)
+{
+    int l = 0;
+    for (; n > 1; n >>= 1) l++;
+    return l;
+}
+
+static void sort_columns(int64_t *a, int64_t n) { sort_i64(a, n, 2 * log2_floor(n)); }
+
+/* ------------------------------------------------------- accumulators */
+
+/* Slot of column j in a hash table of mask+1 slots (linear probing). */
+static inline int64_t hash_slot(const int64_t *keys, int64_t mask, int64_t j)
+{
+    uint64_t h = (uint64_t)j * 0x9e3779b97f4a7c15ull;
+    int64_t s = (int64_t)(h ^ (h >> 32)) & mask;
+    while (keys[s] != -1 && keys[s] != j) s = (s + 1) & mask;
+    return s;
+}
+
+/* Table size minus one: the smallest power of two >= 2 min(work, p), at least 2
+ * (capped at 2^62, which no allocation reaches anyway). */
+static int64_t hash_mask(int64_t work, int64_t p)
+{
+    int64_t want = work < p ? work : p, size = 2;
+    while (size / 2 < want && size < ((int64_t)1 << 62)) size *= 2;
+    return size - 1;
+}
+
+/* f_i: intermediate products of row i (the caller bounds the sum). */
+static int64_t row_work(const spgemm_job *J, int64_t i)
+{
+    csr_view a = J->a;
+    int64_t f = 0;
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t k = view_col(&a, ka);
+        f += J->b.rp[k + 1] - J->b.rp[k];
+    }
+    return f;
+}
+
+/* Distinct columns of row i of A*B into w->cols (unsorted); numeric also sums
+ * their values in w->val and marks them in w->seen. Returns the count. */
+static int64_t dense_gather(const spgemm_job *J, spgemm_ws *w, int64_t i, int numeric)
+{
+    csr_view a = J->a, b = J->b;
+    int64_t *stamp = w->stamp, *cols = w->cols, n = 0;
+    uint64_t *seen = w->seen;
+    double *val = w->val;
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t k = view_col(&a, ka), end = b.rp[k + 1];
+        double x = numeric ? view_val(&a, ka) : 0.0;
+        for (int64_t kb = b.rp[k]; kb < end; kb++) {
+            int64_t j = view_col(&b, kb);
+            double prod = numeric ? x * view_val(&b, kb) : 0.0;
+            if (stamp[j] != i) {
+                stamp[j] = i;
+                cols[n++] = j;
+                if (numeric) {
+                    val[j] = prod;
+                    seen[j >> 6] |= (uint64_t)1 << (j & 63);
+                }
+            } else if (numeric) {
+                val[j] += prod;
+            }
+        }
+    }
+    return n;
+}
+
+/* The same with a hash table of hash_mask(f_i, p) + 1 slots, cleared first. */
+static int64_t hash_gather(const spgemm_job *J, spgemm_ws *w, int64_t i, int numeric)
+{
+    csr_view a = J->a, b = J->b;
+    int64_t mask = hash_mask(row_work(J, i), J->p), *keys = w->stamp, *cols = w->cols, n = 0;
+    double *val = w->val;
+    w->mask = mask;
+    for (int64_t s = 0; s <= mask; s++) keys[s] = -1;
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t k = view_col(&a, ka), end = b.rp[k + 1];
+        double x = numeric ? view_val(&a, ka) : 0.0;
+        for (int64_t kb = b.rp[k]; kb < end; kb++) {
+            int64_t j = view_col(&b, kb), s = hash_slot(keys, mask, j);
+            double prod = numeric ? x * view_val(&b, kb) : 0.0;
+            if (keys[s] != j) {
+                keys[s] = j;
+                cols[n++] = j;
+                if (numeric) val[s] = prod;
+            } else if (numeric) {
+                val[s] += prod;
+            }
+        }
+    }
+    return n;
+}
+
+static int64_t gather(const spgemm_job *J, spgemm_ws *w, int64_t i, int numeric)
+{
+    return J->hash ? hash_gather(J, w, i, numeric) : dense_gather(J, w, i, numeric);
+}
+
+/* Sum for column j of the row just gathered. */
+static inline double gathered_value(const spgemm_job *J, const spgemm_ws *w, int64_t j)
+{
+    return J->hash ? w->val[hash_slot(w->stamp, w->mask, j)] : w->val[j];
+}
+
+static inline void set_col(spx_matrix *C, int64_t k, int64_t j)
+{
+    if (C->col_bits == 32) C->col32[k] = (int32_t)j;
+    else C->col64[k] = j;
+}
+
+/* Row i of A has one entry: C(i,:) = A(i,k) B(k,:), already sorted. */
+static void scaled_row(const spgemm_job *J, int64_t i)
+{
+    csr_view a = J->a, b = J->b;
+    int64_t k = view_col(&a, a.rp[i]), out = J->C->rowptr[i];
+    double x = view_val(&a, a.rp[i]), *cv = J->C->values;
+    for (int64_t kb = b.rp[k]; kb < b.rp[k + 1]; kb++, out++) {
+        set_col(J->C, out, view_col(&b, kb));
+        cv[out] = x * view_val(&b, kb);
+    }
+}
+
+/* Sort the n columns gathered for the row; leave the dense bitmap clear. */
+static void order_row(const spgemm_job *J, spgemm_ws *w, int64_t n)
+{
+    int64_t lo = INT64_MAX, hi = -1, *cols = w->cols;
+    if (J->hash) {
+        sort_columns(cols, n);
+        return;
+    }
+    for (int64_t t = 0; t < n; t++) {
+        if (cols[t] < lo) lo = cols[t];
+        if (cols[t] > hi) hi = cols[t];
+    }
+    if ((hi >> 6) - (lo >> 6) >= n * (log2_floor(n) + 1)) {
+        sort_columns(cols, n);
+        for (int64_t t = 0; t < n; t++) w->seen[cols[t] >> 6] = 0;
+        return;
+    }
+    for (int64_t word = lo >> 6, t = 0; word <= hi >> 6; word++) {
+        for (uint64_t x = w->seen[word]; x; x &= x - 1)
+            cols[t++] = word * 64 + __builtin_ctzll(x);
+        w->seen[word] = 0;
+    }
+}
+
+static int64_t symbolic_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
+{
+    csr_view a = J->a;
+    if (a.rp[i + 1] - a.rp[i] == 1) return row_work(J, i);
+    return gather(J, w, i, 0);
+}
+
+static void numeric_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
+{
+    csr_view a = J->a;
+    if (a.rp[i + 1] - a.rp[i] == 1) {
+        scaled_row(J, i);
+        return;
+    }
+    int64_t n = gather(J, w, i, 1), out = J->C->rowptr[i];
+    double *cv = J->C->values;
+    order_row(J, w, n);
+    for (int64_t t = 0; t < n; t++) {
+        set_col(J->C, out + t, w->cols[t]);
+        cv[out + t] = gathered_value(J, w, w->cols[t]);
+    }
+}
+
+/* ------------------------------------------------------------- phases */
+
+/* rowc[i+1] = f_i + 1 in parallel, then the checked prefix sum and max f_i. */
+static spx_status work_prefix(spgemm_job *J)
+{
+    int overflow = 0;
+    int64_t *rowc = J->rowc, m = J->m;
+#pragma omp parallel for schedule(static) reduction(| : overflow)
+    for (int64_t i = 0; i < m; i++) {
+        int64_t f = 0;
+        for (int64_t ka = J->a.rp[i]; ka < J->a.rp[i + 1] && !overflow; ka++) {
+            int64_t k = view_col(&J->a, ka), len = J->b.rp[k + 1] - J->b.rp[k];
+            overflow = len > INT64_MAX - 1 - f;
+            f += overflow ? 0 : len;
+        }
+        rowc[i + 1] = f + 1;
+    }
+    if (overflow)
+        return spx__error(SPX_ERR_OVERFLOW, "intermediate products of one row overflow 64 bits");
+    rowc[0] = 0;
+    J->max_work = 0;
+    for (int64_t i = 0; i < m; i++) {
+        if (rowc[i + 1] - 1 > J->max_work) J->max_work = rowc[i + 1] - 1;
+        spx_status st = spx__add_i64(rowc[i], rowc[i + 1], &rowc[i + 1],
+                                     "intermediate product count of A*B");
+        if (st != SPX_OK) return st;
+    }
+    return SPX_OK;
+}
+
+/* First row whose work prefix reaches target. */
+static int64_t lower_bound(const int64_t *prefix, int64_t n, int64_t target)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (prefix[mid] < target) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Chunks of equal work: chunk c starts at the first row reaching W c / nchunks. */
+static void split_chunks(spgemm_job *J)
+{
+    int64_t W = J->rowc[J->m], nc = J->nchunks;
+    J->chunk[nc] = J->m;
+    if (nc == 0) return;
+    int64_t q = W / nc, r = W % nc;
+    for (int64_t c = 0; c < nc; c++) J->chunk[c] = lower_bound(J->rowc, J->m, q * c + r * c / nc);
+}
+
+/* Symbolic (numeric == 0: counts into rowc[i+1]) or numeric phase over the
+ * chunks. Dense stamps are reset per phase: a thread may get other rows. */
+static void run_phase(spgemm_job *J, int numeric)
+{
+#pragma omp parallel num_threads(J->threads)
+    {
+        spgemm_ws *w = &J->ws[omp_get_thread_num()];
+        if (!J->hash)
+            for (int64_t j = 0; j < J->p; j++) w->stamp[j] = -1;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < J->nchunks; c++) {
+            for (int64_t i = J->chunk[c]; i < J->chunk[c + 1]; i++) {
+                if (numeric) numeric_row(J, w, i);
+                else J->rowc[i + 1] = symbolic_row(J, w, i);
+            }
+        }
+    }
+}
+
+/* Row counts in rowc[1..m] become offsets; nnz(C) checked. */
+static spx_status count_prefix(spgemm_job *J)
+{
+    J->rowc[0] = 0;
+    for (int64_t i = 0; i < J->m; i++) {
+        spx_status st = spx__add_i64(J->rowc[i], J->rowc[i + 1], &J->rowc[i + 1],
+                                     "nonzero count of A*B");
+        if (st != SPX_OK) return st;
+    }
+    return SPX_OK;
+}
+
+/* ---------------------------------------------------------- workspaces */
+
+static void free_workspaces(spgemm_job *J)
+{
+    if (!J->ws) return;
+    for (int t = 0; t < J->threads; t++) {
+        spx__free(J->ws[t].stamp);
+        spx__free(J->ws[t].seen);
+        spx__free(J->ws[t].val);
+        spx__free(J->ws[t].cols);
+    }
+    spx__free(J->ws);
+    J->ws = NULL;
+}
+
+/* Dense: stamp and val of p entries, seen of p bits (zeroed); hash: stamp and
+ * val of the largest row's table; a column list as long as C's longest row. */
+static spx_status alloc_workspace(const spgemm_job *J, spgemm_ws *w)
+{
+    int64_t slots = J->hash ? hash_mask(J->max_work, J->p) + 1 : J->p;
+    int64_t list = J->max_work < J->p ? J->max_work : J->p;
+    spx_status st;
+    SPX_TRY(spx__alloc((void **)&w->stamp, (size_t)slots, sizeof *w->stamp,
+                       J->hash ? "SpGEMM hash keys" : "SpGEMM column stamps"));
+    if (!J->hash)
+        SPX_TRY(spx__calloc((void **)&w->seen, (size_t)(J->p / 64 + 1), sizeof *w->seen,
+                            "SpGEMM column bitmap"));
+    SPX_TRY(spx__alloc((void **)&w->val, (size_t)slots, sizeof *w->val,
+                       "SpGEMM accumulator values"));
+    SPX_TRY(spx__alloc((void **)&w->cols, (size_t)list, sizeof *w->cols, "SpGEMM row columns"));
+cleanup:
+    return st;
+}
+
+/* One workspace per thread; on failure free_workspaces releases what exists. */
+static spx_status alloc_workspaces(spgemm_job *J)
+{
+    spx_status st = spx__calloc((void **)&J->ws, (size_t)J->threads, sizeof *J->ws,
+                                "SpGEMM workspaces");
+    for (int t = 0; t < J->threads && st == SPX_OK; t++) st = alloc_workspace(J, &J->ws[t]);
+    return st;
+}
+
+/* ------------------------------------------------------------- options */
+
+static spx_status accumulator_param(void *ctx, const char *key, const char *value)
+{
+    int *hash = ctx;
+    if (strcmp(key, "acc") != 0)
+        return spx__error(SPX_ERR_BAD_PARAM, "SpGEMM has no parameter '%s' (it knows acc)", key);
+    if (strcmp(value, "dense") == 0) *hash = 0;
+    else if (strcmp(value, "hash") == 0) *hash = 1;
+    else
+        return spx__error(SPX_ERR_BAD_PARAM, "SpGEMM parameter acc=%s is not dense or hash",
+                          value);
+    return SPX_OK;
+}
+
+static spx_status check_args(const spx_matrix *A, const spx_matrix *B,
+                             const spx_plan_opts *o, spx_matrix **C)
+{
+    if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
+    *C = NULL;
+    spx_status st = spx__check_matrix(A);
+    if (st == SPX_OK) st = spx__check_matrix(B);
+    if (st != SPX_OK) return st;
+    if (o && o->device == SPX_DEV_CUDA)
+        return spx__error(SPX_ERR_NOT_COMPILED, "GPU SpGEMM (tSparse) is not implemented yet");
+    if (o && o->device != SPX_DEV_CPU)
+        return spx__error(SPX_ERR_INVALID_ARG, "SpGEMM device %d is not CPU or CUDA",
+                          (int)o->device);
+    if (o && o->threads < 0)
+        return spx__error(SPX_ERR_INVALID_ARG, "SpGEMM thread count %d is negative", o->threads);
+    if (A->cols != B->rows)
+        return spx__error(SPX_ERR_DIM_MISMATCH,
+                          "A is %lld x %lld but B has %lld rows (A*B needs %lld)",
+                          (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                          (long long)A->cols);
+    return SPX_OK;
+}
+
+/* Threads: the option (or OpenMP's default), no more than the work pays for. */
+static int pick_threads(const spgemm_job *J, const spx_plan_opts *o)
+{
+    int64_t t = o && o->threads > 0 ? o->threads : omp_get_max_threads();
+    int64_t useful = 1 + J->rowc[J->m] / SPX__SPGEMM_WORK_PER_THREAD;
+    if (t > useful) t = useful;
+    return t > 0 ? (int)t : 1;
+}
+
+spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
+                      spx_matrix **C)
+{
+    spgemm_job J = {0};
+    int forced = -1;
+    spx_status st = check_args(A, B, o, C);
+    if (st != SPX_OK) return st;
+    if (o && o->params) SPX_TRY(spx__params_each(o->params, accumulator_param, &forced));
+    J.a = view_of(A);
+    J.b = view_of(B);
+    J.m = A->rows;
+    J.p = B->cols;
+    SPX_TRY(spx__alloc((void **)&J.rowc, (size_t)J.m + 1, sizeof *J.rowc, "SpGEMM row counts"));
+    SPX_TRY(work_prefix(&J));
+    J.threads = pick_threads(&J, o);
+    J.hash = forced >= 0 ? forced : (double)J.p * J.threads > (double)SPX__SPGEMM_DENSE_MAX;
+    J.nchunks = J.m < (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD
+                    ? J.m
+                    : (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD;
+    SPX_TRY(spx__alloc((void **)&J.chunk, (size_t)J.nchunks + 1, sizeof *J.chunk,
+                       "SpGEMM chunks"));
+    split_chunks(&J);
+    SPX_TRY(alloc_workspaces(&J));
+    run_phase(&J, 0);
+    SPX_TRY(count_prefix(&J));
+    SPX_TRY(spx__matrix_alloc(J.m, J.p, J.rowc[J.m], SPX_F64, &J.C));
+    memcpy(J.C->rowptr, J.rowc, ((size_t)J.m + 1) * sizeof *J.rowc);
+    run_phase(&J, 1);
+    *C = J.C;
+    J.C = NULL;
+    spx__clear_error();
+cleanup:
+    free_workspaces(&J);
+    spx__free(J.chunk);
+    spx__free(J.rowc);
+    spx_matrix_destroy(J.C);
+    return st;
+}

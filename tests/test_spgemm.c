@@ -1,0 +1,497 @@
+/* spx_spgemm on the CPU: hand-computed products, explicit zeros from
+ * cancellation, empty and rectangular shapes, A*I == I*A == A, random matrices
+ * against a naive dense product (pattern exact, values within 1e-13 of the sum
+ * of |products|), both accumulators (acc=dense, acc=hash) and several thread
+ * counts, fp32 input, a 2^31-1 column B, errors, every allocation failing in
+ * turn, and A*A of shared matrices against an independent sequential sparse
+ * product written here (nnz and columns exact, values within 1e-12 relative). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "core/alloc.h"
+
+/* Accumulators and thread counts every product is run with. */
+static const char *const acc_params[] = {NULL, "acc=dense", "acc=hash"};
+static const int thread_counts[] = {1, 2, 4};
+
+static spx_plan_opts opts(const char *params, int threads)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    o.params = params;
+    o.threads = threads;
+    return o;
+}
+
+/* Dense copy (row-major) and pattern of a small matrix. */
+static double *to_dense(const spx_matrix *A, unsigned char **pattern)
+{
+    int64_t m, n, nnz;
+    spx_matrix_dims(A, &m, &n, &nnz);
+    double *d = calloc((size_t)(m * n + 1), sizeof *d);
+    int64_t *ri = malloc(sizeof *ri * (size_t)(nnz + 1)), *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
+    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
+    spx_matrix_to_coo(A, ri, ci, v);
+    *pattern = calloc((size_t)(m * n + 1), 1);
+    for (int64_t k = 0; k < nnz; k++) {
+        d[ri[k] * n + ci[k]] = v[k];
+        (*pattern)[ri[k] * n + ci[k]] = 1;
+    }
+    free(ri);
+    free(ci);
+    free(v);
+    return d;
+}
+
+/* C against the naive dense product of A and B: pattern exact (structural
+ * product), values within 1e-13 of sum |a_ik b_kj|; C sorted, fp64. */
+static int check_against_dense(const spx_matrix *A, const spx_matrix *B, const spx_matrix *C)
+{
+    int64_t m, n, n2, p, cm, cp, cnnz;
+    unsigned char *pa, *pb;
+    spx_matrix_dims(A, &m, &n, NULL);
+    spx_matrix_dims(B, &n2, &p, NULL);
+    spx_matrix_dims(C, &cm, &cp, &cnnz);
+    const int64_t *rp;
+    const void *ci, *cv;
+    int bits;
+    spx_type vt;
+    spx_matrix_csr(C, &rp, &ci, &bits, &cv, &vt);
+    int ok = cm == m && cp == p && n == n2 && vt == SPX_F64 && spx_matrix_validate(C) == SPX_OK;
+    if (!ok) return 0;
+    double *a = to_dense(A, &pa), *b = to_dense(B, &pb);
+    int64_t want_nnz = 0;
+    for (int64_t i = 0; i < m && ok; i++) {
+        int64_t k = rp[i];
+        for (int64_t j = 0; j < p; j++) {
+            double s = 0.0, mag = 0.0;
+            int structural = 0;
+            for (int64_t l = 0; l < n; l++) {
+                structural |= pa[i * n + l] & pb[l * p + j];
+                s += a[i * n + l] * b[l * p + j];
+                mag += fabs(a[i * n + l] * b[l * p + j]);
+            }
+            if (!structural) continue;
+            want_nnz++;
+            int64_t col = bits == 32 ? ((const int32_t *)ci)[k] : ((const int64_t *)ci)[k];
+            ok = k < rp[i + 1] && col == j && fabs(((const double *)cv)[k] - s) <= 1e-13 * mag;
+            if (!ok) break;
+            k++;
+        }
+        ok = ok && k == rp[i + 1];
+    }
+    ok = ok && want_nnz == cnnz;
+    free(a);
+    free(b);
+    free(pa);
+    free(pb);
+    return ok;
+}
+
+static spx_matrix *random_matrix(int64_t m, int64_t n, double density, uint64_t *seed)
+{
+    int64_t cap = (int64_t)(density * (double)(m * n)) + 1, nnz = 0;
+    int64_t *ri = malloc(sizeof *ri * (size_t)cap), *ci = malloc(sizeof *ci * (size_t)cap);
+    double *v = malloc(sizeof *v * (size_t)cap);
+    for (int64_t t = 0; t < cap && m > 0 && n > 0; t++, nnz++) {
+        ri[nnz] = (int64_t)((spx_test_rand(seed) + 1.0) * 0.5 * (double)m) % m;
+        ci[nnz] = (int64_t)((spx_test_rand(seed) + 1.0) * 0.5 * (double)n) % n;
+        v[nnz] = spx_test_rand(seed);
+    }
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, ci, v, &A), SPX_OK);
+    free(ri);
+    free(ci);
+    free(v);
+    return A;
+}
+
+/* C = A*B under every accumulator and thread count, each checked densely. */
+static void check_all_ways(const spx_matrix *A, const spx_matrix *B, const char *what)
+{
+    for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++) {
+        for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
+            spx_plan_opts o = opts(acc_params[a], thread_counts[t]);
+            spx_matrix *C = NULL;
+            if (CHECK_STATUS(spx_spgemm(A, B, &o, &C), SPX_OK) &&
+                !CHECK(check_against_dense(A, B, C)))
+                fprintf(stderr, "  %s with %s, %d threads\n", what,
+                        acc_params[a] ? acc_params[a] : "default", thread_counts[t]);
+            spx_matrix_destroy(C);
+        }
+    }
+}
+
+/* [1 2 0; 0 0 3] * [1 0; 0 1; 4 5] = [1 2; 12 15], array by array. */
+static void test_hand(void)
+{
+    const int64_t arp[] = {0, 2, 3}, brp[] = {0, 1, 2, 4};
+    const int32_t aci[] = {0, 1, 2}, bci[] = {0, 1, 0, 1};
+    const double av[] = {1, 2, 3}, bv[] = {1, 1, 4, 5};
+    spx_matrix *A = NULL, *B = NULL, *C = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(2, 3, arp, aci, av, &A), SPX_OK);
+    CHECK_STATUS(spx_matrix_create_csr(3, 2, brp, bci, bv, &B), SPX_OK);
+    CHECK_STATUS(spx_spgemm(A, B, NULL, &C), SPX_OK);
+    int64_t m, p, nnz;
+    const int64_t *rp;
+    const void *ci, *cv;
+    int bits;
+    spx_type vt;
+    CHECK_STATUS(spx_matrix_dims(C, &m, &p, &nnz), SPX_OK);
+    CHECK(m == 2 && p == 2 && nnz == 4);
+    spx_matrix_csr(C, &rp, &ci, &bits, &cv, &vt);
+    const int32_t *c32 = ci;
+    const double *v = cv;
+    CHECK(bits == 32 && vt == SPX_F64);
+    CHECK(rp[0] == 0 && rp[1] == 2 && rp[2] == 4);
+    CHECK(c32[0] == 0 && c32[1] == 1 && c32[2] == 0 && c32[3] == 1);
+    CHECK(v[0] == 1 && v[1] == 2 && v[2] == 12 && v[3] == 15);
+    spx_matrix_destroy(C);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+}
+
+/* [1 1] * [1; -1] = [0], kept as an explicit zero; [0 5; 1 0]^2 = diag(5, 5)
+ * built from unsorted product columns. */
+static void test_cancellation_and_order(void)
+{
+    const int64_t arp[] = {0, 2}, brp[] = {0, 1, 2};
+    const int32_t aci[] = {0, 1}, bci[] = {0, 0};
+    const double av[] = {1, 1}, bv[] = {1, -1};
+    spx_matrix *A = NULL, *B = NULL, *C = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(1, 2, arp, aci, av, &A), SPX_OK);
+    CHECK_STATUS(spx_matrix_create_csr(2, 1, brp, bci, bv, &B), SPX_OK);
+    for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++) {
+        spx_plan_opts o = opts(acc_params[a], 0);
+        int64_t nnz = -1;
+        const void *cv;
+        CHECK_STATUS(spx_spgemm(A, B, &o, &C), SPX_OK);
+        spx_matrix_dims(C, NULL, NULL, &nnz);
+        spx_matrix_csr(C, NULL, NULL, NULL, &cv, NULL);
+        CHECK(nnz == 1 && ((const double *)cv)[0] == 0.0);
+        spx_matrix_destroy(C);
+    }
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+
+    /* Row 0 of A has columns 1 then 2; B row 1 holds column 3, row 2 column 0:
+     * the product row is gathered as 3, 0 and must come out sorted. */
+    const int64_t rp3[] = {0, 2, 2, 3, 4};
+    const int32_t ci3[] = {1, 2, 3, 0};
+    const double v3[] = {2, 3, 5, 7};
+    CHECK_STATUS(spx_matrix_create_csr(4, 4, rp3, ci3, v3, &A), SPX_OK);
+    check_all_ways(A, A, "unsorted gather");
+    spx_matrix_destroy(A);
+}
+
+/* Shapes with a zero dimension or no entries. */
+static void test_empty(void)
+{
+    const int64_t dims[][3] = {{0, 0, 0}, {3, 0, 4}, {0, 3, 2}, {2, 3, 0}, {4, 5, 6}};
+    for (size_t t = 0; t < sizeof dims / sizeof *dims; t++) {
+        int64_t m = dims[t][0], n = dims[t][1], p = dims[t][2];
+        spx_matrix *A = NULL, *B = NULL, *C = NULL;
+        CHECK_STATUS(spx_matrix_from_coo(m, n, 0, NULL, NULL, NULL, &A), SPX_OK);
+        CHECK_STATUS(spx_matrix_from_coo(n, p, 0, NULL, NULL, NULL, &B), SPX_OK);
+        check_all_ways(A, B, "empty");
+        CHECK_STATUS(spx_spgemm(A, B, NULL, &C), SPX_OK);
+        int64_t cm = -1, cp = -1, cnnz = -1;
+        spx_matrix_dims(C, &cm, &cp, &cnnz);
+        CHECK(cm == m && cp == p && cnnz == 0);
+        spx_matrix_destroy(C);
+        spx_matrix_destroy(A);
+        spx_matrix_destroy(B);
+    }
+    uint64_t seed = 7; /* entries in A, none in B (and the reverse): empty rows */
+    spx_matrix *A = random_matrix(6, 5, 0.5, &seed), *Z = NULL, *R = random_matrix(3, 4, 0.5, &seed);
+    CHECK_STATUS(spx_matrix_from_coo(5, 3, 0, NULL, NULL, NULL, &Z), SPX_OK);
+    check_all_ways(A, Z, "empty B");
+    check_all_ways(Z, R, "empty A");
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(Z);
+    spx_matrix_destroy(R);
+}
+
+static int same_matrix(const spx_matrix *X, const spx_matrix *Y)
+{
+    int64_t m, n, nnz, m2, n2, nnz2;
+    spx_matrix_dims(X, &m, &n, &nnz);
+    spx_matrix_dims(Y, &m2, &n2, &nnz2);
+    if (m != m2 || n != n2 || nnz != nnz2) return 0;
+    int64_t *r1 = malloc(sizeof *r1 * (size_t)(4 * nnz + 4)), *c1 = r1 + nnz + 1,
+            *r2 = c1 + nnz + 1, *c2 = r2 + nnz + 1;
+    double *v1 = malloc(sizeof *v1 * (size_t)(2 * nnz + 2)), *v2 = v1 + nnz + 1;
+    spx_matrix_to_coo(X, r1, c1, v1);
+    spx_matrix_to_coo(Y, r2, c2, v2);
+    int same = 1;
+    for (int64_t k = 0; k < nnz && same; k++)
+        same = r1[k] == r2[k] && c1[k] == c2[k] && v1[k] == v2[k];
+    free(r1);
+    free(v1);
+    return same;
+}
+
+static spx_matrix *identity(int64_t n)
+{
+    int64_t *ri = malloc(sizeof *ri * (size_t)(n + 1));
+    for (int64_t i = 0; i < n; i++) ri[i] = i;
+    spx_matrix *I = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(n, n, n, ri, ri, NULL, &I), SPX_OK);
+    free(ri);
+    return I;
+}
+
+/* A*I == A and I*A == A exactly (products by 1, one term each). */
+static void test_identity(void)
+{
+    uint64_t seed = 11;
+    spx_matrix *A = random_matrix(37, 53, 0.2, &seed), *I53 = identity(53), *I37 = identity(37);
+    for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++) {
+        spx_plan_opts o = opts(acc_params[a], 2);
+        spx_matrix *C = NULL, *D = NULL;
+        CHECK_STATUS(spx_spgemm(A, I53, &o, &C), SPX_OK);
+        CHECK_STATUS(spx_spgemm(I37, A, &o, &D), SPX_OK);
+        CHECK(same_matrix(C, A));
+        CHECK(same_matrix(D, A));
+        spx_matrix_destroy(C);
+        spx_matrix_destroy(D);
+    }
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(I53);
+    spx_matrix_destroy(I37);
+}
+
+/* Random rectangular products, sparse to dense, against the dense product. */
+static void test_random(void)
+{
+    const int64_t shapes[][3] = {{1, 1, 1}, {1, 40, 1}, {40, 1, 40}, {13, 7, 29},
+                                 {50, 60, 70}, {120, 80, 30}, {64, 64, 64}};
+    const double dens[] = {0.02, 0.1, 0.5, 1.0};
+    uint64_t seed = 2026;
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        for (size_t d = 0; d < sizeof dens / sizeof *dens; d++) {
+            spx_matrix *A = random_matrix(shapes[s][0], shapes[s][1], dens[d], &seed);
+            spx_matrix *B = random_matrix(shapes[s][1], shapes[s][2], dens[(d + s) % 4], &seed);
+            check_all_ways(A, B, "random");
+            spx_matrix_destroy(A);
+            spx_matrix_destroy(B);
+        }
+    }
+}
+
+/* Enough work for several threads and chunks: rows from empty to dense. */
+static void test_parallel_split(void)
+{
+    uint64_t seed = 5;
+    int64_t m = 300, n = 200, p = 250, nnz = 0;
+    int64_t *ri = malloc(sizeof *ri * (size_t)(m * n)), *ci = malloc(sizeof *ci * (size_t)(m * n));
+    for (int64_t i = 0; i < m; i++) {
+        int64_t len = i % 5 == 0 ? 0 : i % 17 == 1 ? n : (i * 7) % 23;
+        for (int64_t k = 0; k < len; k++, nnz++) {
+            ri[nnz] = i;
+            ci[nnz] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)n) % n;
+        }
+    }
+    spx_matrix *A = NULL, *B = random_matrix(n, p, 0.3, &seed);
+    CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, ci, NULL, &A), SPX_OK);
+    check_all_ways(A, B, "parallel split");
+    free(ri);
+    free(ci);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+}
+
+/* fp32 operands: computed in fp64 from the fp32 values, returned fp64. */
+static void test_fp32(void)
+{
+    uint64_t seed = 3;
+    spx_matrix *A = random_matrix(20, 30, 0.3, &seed), *B = random_matrix(30, 25, 0.3, &seed);
+    spx_matrix *A32 = NULL, *B32 = NULL;
+    CHECK_STATUS(spx_matrix_copy(A, SPX_F32, &A32), SPX_OK);
+    CHECK_STATUS(spx_matrix_copy(B, SPX_F32, &B32), SPX_OK);
+    check_all_ways(A32, B32, "fp32 x fp32");
+    check_all_ways(A, B32, "fp64 x fp32");
+    check_all_ways(A32, B, "fp32 x fp64");
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+    spx_matrix_destroy(A32);
+    spx_matrix_destroy(B32);
+}
+
+/* B with 2^31 - 1 columns: the default must not allocate a dense accumulator
+ * of that width (16 bytes a column); the product is checked entry by entry. */
+static void test_wide(void)
+{
+    const int64_t arp[] = {0, 2, 3}, brp[] = {0, 2, 3, 4};
+    const int32_t aci[] = {0, 2, 1}, bci[] = {5, 2147483646, 2147483646, 5};
+    const double av[] = {2, 3, 4}, bv[] = {1, 10, 100, 1000};
+    spx_matrix *A = NULL, *B = NULL, *C = NULL;
+    CHECK_STATUS(spx_matrix_wrap_csr(2, 3, arp, aci, av, &A), SPX_OK);
+    CHECK_STATUS(spx_matrix_wrap_csr(3, 2147483647, brp, bci, bv, &B), SPX_OK);
+    spx_plan_opts o = opts(NULL, 4);
+    CHECK_STATUS(spx_spgemm(A, B, &o, &C), SPX_OK);
+    int64_t nnz = 0, cols = 0;
+    const int64_t *rp;
+    const void *ci, *cv;
+    int bits;
+    spx_matrix_dims(C, NULL, &cols, &nnz);
+    spx_matrix_csr(C, &rp, &ci, &bits, &cv, NULL);
+    const int32_t *c = ci;
+    const double *v = cv;
+    /* row 0 = 2*B(0,:) + 3*B(2,:) = (5: 2 + 3000, 2^31-2: 20); row 1 = 4*B(1,:) */
+    CHECK(cols == 2147483647 && nnz == 3 && bits == 32);
+    CHECK(rp[1] == 2 && c[0] == 5 && c[1] == 2147483646 && c[2] == 2147483646);
+    CHECK(v[0] == 3002 && v[1] == 20 && v[2] == 400);
+    spx_matrix_destroy(C);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+}
+
+static void test_errors(void)
+{
+    uint64_t seed = 9;
+    spx_matrix *A = random_matrix(4, 5, 0.5, &seed), *B = random_matrix(4, 5, 0.5, &seed);
+    spx_matrix *C = (spx_matrix *)&seed;
+    CHECK_STATUS(spx_spgemm(A, B, NULL, &C), SPX_ERR_DIM_MISMATCH);
+    CHECK(C == NULL);
+    CHECK_STATUS(spx_spgemm(A, NULL, NULL, &C), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_spgemm(NULL, B, NULL, &C), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_spgemm(A, B, NULL, NULL), SPX_ERR_INVALID_ARG);
+    spx_plan_opts o = opts(NULL, 0);
+    o.device = SPX_DEV_CUDA;
+    CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_ERR_NOT_COMPILED);
+    CHECK(strcmp(spx_last_error(), "GPU SpGEMM (tSparse) is not implemented yet") == 0);
+    o = opts("acc=tree", 0);
+    CHECK_STATUS(spx_spgemm(B, B, &o, &C), SPX_ERR_DIM_MISMATCH);
+    spx_matrix *At = NULL;
+    CHECK_STATUS(spx_matrix_transpose(A, &At), SPX_OK);
+    CHECK_STATUS(spx_spgemm(A, At, &o, &C), SPX_ERR_BAD_PARAM);
+    o = opts("tiles=8", 0);
+    CHECK_STATUS(spx_spgemm(A, At, &o, &C), SPX_ERR_BAD_PARAM);
+    o = opts(NULL, -1);
+    CHECK_STATUS(spx_spgemm(A, At, &o, &C), SPX_ERR_INVALID_ARG);
+    CHECK(C == NULL);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+    spx_matrix_destroy(At);
+}
+
+/* Each allocation of a product fails in turn: SPX_ERR_OOM and no result. */
+static void test_alloc_failure(void)
+{
+    uint64_t seed = 13;
+    spx_matrix *A = random_matrix(30, 20, 0.3, &seed), *B = random_matrix(20, 25, 0.3, &seed);
+    for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++) {
+        spx_plan_opts o = opts(acc_params[a], 2);
+        spx_status st = SPX_ERR_OOM;
+        int failures = 0;
+        for (long n = 1; n < 100 && st == SPX_ERR_OOM; n++) {
+            spx_matrix *C = (spx_matrix *)&seed;
+            spx__alloc_fail_at(n);
+            st = spx_spgemm(A, B, &o, &C);
+            spx__alloc_fail_at(0);
+            if (st == SPX_ERR_OOM) {
+                failures++;
+                CHECK(C == NULL);
+            } else {
+                CHECK_STATUS(st, SPX_OK);
+                CHECK(check_against_dense(A, B, C));
+                spx_matrix_destroy(C);
+            }
+        }
+        CHECK(failures >= 5); /* row counts, chunks, workspaces, C's arrays */
+    }
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+}
+
+/* Independent C = A*A: a dense row of sums and flags per row, sequential,
+ * columns collected by scanning the flags (so sorted); |sum| for the scale. */
+static int check_square(const spx_matrix *A, const spx_matrix *C, const char *name)
+{
+    int64_t n, nnz, cnnz;
+    spx_matrix_dims(A, &n, NULL, &nnz);
+    spx_matrix_dims(C, NULL, NULL, &cnnz);
+    int64_t *ri = malloc(sizeof *ri * (size_t)(nnz + 1)), *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
+    int64_t *rp = calloc((size_t)n + 1, sizeof *rp);
+    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
+    double *acc = calloc((size_t)n + 1, sizeof *acc), *mag = calloc((size_t)n + 1, sizeof *mag);
+    unsigned char *hit = calloc((size_t)n + 1, 1);
+    spx_matrix_to_coo(A, ri, ci, v);
+    for (int64_t k = 0; k < nnz; k++) rp[ri[k] + 1]++;
+    for (int64_t i = 0; i < n; i++) rp[i + 1] += rp[i];
+    const int64_t *crp;
+    const void *cci, *ccv;
+    int bits;
+    spx_matrix_csr(C, &crp, &cci, &bits, &ccv, NULL);
+    const double *cv = ccv;
+    int64_t want = 0, bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t k = rp[i]; k < rp[i + 1]; k++)
+            for (int64_t q = rp[ci[k]]; q < rp[ci[k] + 1]; q++) {
+                acc[ci[q]] += v[k] * v[q];
+                mag[ci[q]] += fabs(v[k] * v[q]);
+                hit[ci[q]] = 1;
+            }
+        int64_t out = crp[i];
+        for (int64_t j = 0; j < n; j++) {
+            if (!hit[j]) continue;
+            want++;
+            int64_t col = out < crp[i + 1] ? (bits == 32 ? ((const int32_t *)cci)[out]
+                                                         : ((const int64_t *)cci)[out])
+                                           : -1;
+            if (col != j || fabs(cv[out] - acc[j]) > 1e-12 * mag[j]) bad++;
+            out++;
+            acc[j] = mag[j] = 0.0;
+            hit[j] = 0;
+        }
+        if (out != crp[i + 1]) bad++;
+    }
+    printf("%-16s A*A: nnz %lld (reference %lld), %lld mismatches\n", name, (long long)cnnz,
+           (long long)want, (long long)bad);
+    free(ri);
+    free(ci);
+    free(rp);
+    free(v);
+    free(acc);
+    free(mag);
+    free(hit);
+    return bad == 0 && want == cnnz;
+}
+
+static void test_shared(void)
+{
+    const char *dir = spx_test_matrices_dir();
+    static const char *const names[] = {"1138_bus", "can_1072", "west0067"};
+    if (!dir) return;
+    for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
+        char path[4096];
+        spx_matrix *A = NULL;
+        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[t]);
+        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+        for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++) {
+            spx_plan_opts o = opts(acc_params[a], 2);
+            spx_matrix *C = NULL;
+            if (CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_OK)) CHECK(check_square(A, C, names[t]));
+            spx_matrix_destroy(C);
+        }
+        spx_matrix_destroy(A);
+    }
+}
+
+int main(void)
+{
+    test_hand();
+    test_cancellation_and_order();
+    test_empty();
+    test_identity();
+    test_random();
+    test_parallel_split();
+    test_fp32();
+    test_wide();
+    test_errors();
+    test_alloc_failure();
+    test_shared();
+    return spx_test_finish();
+}
