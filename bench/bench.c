@@ -28,9 +28,15 @@ const char *spx_bench_precision_name(spx_type t)
     return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16";
 }
 
-const char *spx_bench_device_name(spx_device d) { return d == SPX_DEV_CUDA ? "cuda" : "cpu"; }
+const char *spx_bench_device_name(spx_device d)
+{
+    return d == SPX_DEV_CUDA ? "cuda" : "cpu";
+}
 
-double spx_bench_tolerance(spx_type t) { return t == SPX_F64 ? 1e-12 : t == SPX_F32 ? 1e-5 : 1e-2; }
+double spx_bench_tolerance(spx_type t)
+{
+    return t == SPX_F64 ? 1e-12 : t == SPX_F32 ? 1e-5 : 1e-2;
+}
 
 double spx_bench_model_bytes(int64_t m, int64_t n, int64_t nnz, spx_type t)
 {
@@ -50,7 +56,8 @@ static int selected(const spx_bench_opts *o, const char *name)
 static int peer_count(void)
 {
     int n = 0;
-    while (spx_bench_peers[n]) n++;
+    while (spx_bench_peers[n])
+        n++;
     return n;
 }
 
@@ -121,8 +128,8 @@ cleanup:
     return st;
 }
 
-spx_status spx_bench_run(const spx_matrix *A, const spx_bench_opts *o,
-                         spx_bench_record **records, int *count)
+spx_status spx_bench_run(const spx_matrix *A, const spx_bench_opts *o, spx_bench_record **records,
+                         int *count)
 {
     size_t most = (size_t)(spx_format_count() + peer_count()) * 2 * 3;
     spx_status st = spx__check_matrix(A);

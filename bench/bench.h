@@ -42,17 +42,17 @@ typedef struct spx_bench_opts {
 } spx_bench_opts;
 
 typedef struct spx_bench_record {
-    const char *format;  /* registry or peer name (static storage) */
+    const char *format; /* registry or peer name (static storage) */
     spx_device device;
     spx_type precision;
     int64_t nnz;
     double median_ms, gflops, gbs, prep_ms;
     size_t bytes;
     double max_rel_err;
-    int ok;              /* status == SPX_OK and max_rel_err within tolerance */
-    double breakeven;    /* calls; INFINITY: never; NAN: not applicable (csr, no csr) */
-    spx_status status;   /* SPX_OK, or the failure that left the record without numbers */
-    char error[256];     /* spx_last_error() of that failure */
+    int ok;            /* status == SPX_OK and max_rel_err within tolerance */
+    double breakeven;  /* calls; INFINITY: never; NAN: not applicable (csr, no csr) */
+    spx_status status; /* SPX_OK, or the failure that left the record without numbers */
+    char error[256];   /* spx_last_error() of that failure */
 } spx_bench_record;
 
 /* "f64", "f32", "f16"; "cpu", "cuda". */
@@ -68,8 +68,8 @@ double spx_bench_model_bytes(int64_t m, int64_t n, int64_t nnz, spx_type t);
 /* Run the benchmark on A. *records (free with spx__free) holds *count records;
  * a format that fails has a record with its status. Returns an error only when
  * nothing could be measured (no reference, no memory). */
-spx_status spx_bench_run(const spx_matrix *A, const spx_bench_opts *o,
-                         spx_bench_record **records, int *count);
+spx_status spx_bench_run(const spx_matrix *A, const spx_bench_opts *o, spx_bench_record **records,
+                         int *count);
 
 /* One row per record; stream_gbs > 0 adds each gbs as % of it. */
 void spx_bench_print_table(FILE *f, const char *matrix, const spx_bench_record *r, int n,
@@ -81,6 +81,9 @@ void spx_bench_write_json(FILE *f, const char *matrix, const spx_bench_record *r
  * last-level cache, 64M) doubles; best of 10. *gbs counts 3 arrays of traffic
  * per element (write-allocate would add a fourth). */
 spx_status spx_bench_stream_triad(double *gbs, size_t *array_bytes);
+
+/* Bytes of the highest-level cache of CPU 0 (Linux sysfs), 0 if unknown. */
+size_t spx_bench_llc_bytes(void);
 
 /* Monotonic clock in seconds (CLOCK_MONOTONIC). */
 double spx_bench_now(void);
@@ -101,19 +104,19 @@ typedef struct spx__bench_group {
     spx_device device;
     spx_type precision;
     int64_t rows, cols, nnz;
-    const double *x_ref;  /* x rounded to the precision, as doubles (cols) */
-    const double *y_ref;  /* `ref` fp64 result for x_ref (rows) */
-    double scale;         /* (|A| |x|)_inf, the denominator of max_rel_err */
-    const void *x;        /* x where the device reads it, of the element type */
-    void *y;              /* y there */
-    void *y_host;         /* y copied back for the check (rows, element type) */
-    void *x_conv;         /* host x as float for f32 and f16, else NULL */
-    void *x_dev, *y_dev;  /* CUDA copies, or NULL */
+    const double *x_ref; /* x rounded to the precision, as doubles (cols) */
+    const double *y_ref; /* `ref` fp64 result for x_ref (rows) */
+    double scale;        /* (|A| |x|)_inf, the denominator of max_rel_err */
+    const void *x;       /* x where the device reads it, of the element type */
+    void *y;             /* y there */
+    void *y_host;        /* y copied back for the check (rows, element type) */
+    void *x_conv;        /* host x as float for f32 and f16, else NULL */
+    void *x_dev, *y_dev; /* CUDA copies, or NULL */
 } spx__bench_group;
 
 /* x, y_ref and scale for precision t (x_ref, y_ref: free with spx__free). */
-spx_status spx__bench_reference(const spx_matrix *A, spx_type t, double **x_ref,
-                                double **y_ref, double *scale);
+spx_status spx__bench_reference(const spx_matrix *A, spx_type t, double **x_ref, double **y_ref,
+                                double *scale);
 /* The vectors of g for its device and precision (x_ref, y_ref, scale set). */
 spx_status spx__bench_group_init(spx__bench_group *g);
 void spx__bench_group_free(spx__bench_group *g);

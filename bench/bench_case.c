@@ -46,8 +46,8 @@ static void progress(const spx_bench_opts *o, const spx_bench_record *r, const c
     fflush(o->progress);
 }
 
-static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o,
-                          const char *format, bench_target *t, spx_bench_record *r)
+static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o, const char *format,
+                          bench_target *t, spx_bench_record *r)
 {
     spx_plan_opts po = spx_plan_opts_default();
     po.format = format;
@@ -70,7 +70,10 @@ static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o,
     return st;
 }
 
-static size_t element_bytes(spx_type t) { return t == SPX_F64 ? sizeof(double) : sizeof(float); }
+static size_t element_bytes(spx_type t)
+{
+    return t == SPX_F64 ? sizeof(double) : sizeof(float);
+}
 
 /* One product on NaN-filled y (beta = 0 must not read it), compared with y_ref. */
 static spx_status check(const bench_target *t, const spx__bench_group *g, double *err)
@@ -79,8 +82,10 @@ static spx_status check(const bench_target *t, const spx__bench_group *g, double
     double worst = 0.0;
     spx_status st;
     for (int64_t i = 0; i < g->rows; i++) {
-        if (g->precision == SPX_F64) ((double *)g->y_host)[i] = NAN;
-        else ((float *)g->y_host)[i] = NAN;
+        if (g->precision == SPX_F64)
+            ((double *)g->y_host)[i] = NAN;
+        else
+            ((float *)g->y_host)[i] = NAN;
     }
     if (g->y != g->y_host) SPX_TRY(spx__cuda_copy(g->y, g->y_host, yb, 1));
     SPX_TRY(target_spmv(t, g->x, g->y));

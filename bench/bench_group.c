@@ -46,8 +46,8 @@ static spx_status reference_product(const spx_matrix *A, const double *x, double
     return st;
 }
 
-spx_status spx__bench_reference(const spx_matrix *A, spx_type t, double **x_ref,
-                                double **y_ref, double *scale)
+spx_status spx__bench_reference(const spx_matrix *A, spx_type t, double **x_ref, double **y_ref,
+                                double *scale)
 {
     uint64_t seed = BENCH_SEED;
     spx_status st;
@@ -68,7 +68,10 @@ cleanup:
     return st;
 }
 
-static size_t element_bytes(spx_type t) { return t == SPX_F64 ? sizeof(double) : sizeof(float); }
+static size_t element_bytes(spx_type t)
+{
+    return t == SPX_F64 ? sizeof(double) : sizeof(float);
+}
 
 static spx_status host_vectors(spx__bench_group *g)
 {
@@ -81,7 +84,8 @@ static spx_status host_vectors(spx__bench_group *g)
     st = spx__alloc(&g->x_conv, (size_t)g->cols, es, "bench x in float");
     if (st != SPX_OK) return st;
     float *xf = g->x_conv;
-    for (int64_t j = 0; j < g->cols; j++) xf[j] = (float)g->x_ref[j];
+    for (int64_t j = 0; j < g->cols; j++)
+        xf[j] = (float)g->x_ref[j];
     g->x = xf;
     return SPX_OK;
 }

@@ -68,11 +68,12 @@ void spx_bench_print_table(FILE *f, const char *matrix, const spx_bench_record *
                            double stream_gbs)
 {
     int w = name_width(matrix, r, n);
-    fprintf(f, "%-*s %-*s %-6s %-4s %12s %10s %8s %8s ", w, "matrix", w, "format", "device",
-            "prec", "nnz", "median_ms", "gflops", "gbs");
+    fprintf(f, "%-*s %-*s %-6s %-4s %12s %10s %8s %8s ", w, "matrix", w, "format", "device", "prec",
+            "nnz", "median_ms", "gflops", "gbs");
     if (stream_gbs > 0.0) fprintf(f, "%7s ", "%stream");
     fprintf(f, "%10s %12s %9s %11s %s\n", "prep_ms", "bytes", "breakeven", "max_rel_err", "ok");
-    for (int i = 0; i < n; i++) print_row(f, w, matrix, &r[i], stream_gbs);
+    for (int i = 0; i < n; i++)
+        print_row(f, w, matrix, &r[i], stream_gbs);
 }
 
 static void json_field(FILE *f, const char *key, double v)

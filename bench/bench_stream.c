@@ -13,8 +13,7 @@
 #define TRIAD_RUNS 10
 #define TRIAD_MIN_DOUBLES ((size_t)64 << 20)
 
-/* Bytes of the highest-level cache of CPU 0 (sysfs), 0 if unknown. */
-static size_t last_level_cache_bytes(void)
+size_t spx_bench_llc_bytes(void)
 {
     size_t best = 0;
     int best_level = 0;
@@ -42,7 +41,8 @@ static size_t last_level_cache_bytes(void)
 static void triad(double *a, const double *b, const double *c, double s, long long n)
 {
 #pragma omp parallel for schedule(static)
-    for (long long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+    for (long long i = 0; i < n; i++)
+        a[i] = b[i] + s * c[i];
 }
 
 static void first_touch(double *a, double *b, double *c, long long n)
@@ -57,7 +57,7 @@ static void first_touch(double *a, double *b, double *c, long long n)
 
 spx_status spx_bench_stream_triad(double *gbs, size_t *array_bytes)
 {
-    size_t n = 3 * last_level_cache_bytes() / sizeof(double);
+    size_t n = 3 * spx_bench_llc_bytes() / sizeof(double);
     double *a = NULL, *b = NULL, *c = NULL, best = 0.0;
     spx_status st;
     if (n < TRIAD_MIN_DOUBLES) n = TRIAD_MIN_DOUBLES;

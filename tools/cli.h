@@ -31,9 +31,9 @@ int spx_cmd_formats(int argc, char **argv);
  * *value; a flag (value == NULL) sets *flag to 1. Other arguments are
  * positional, in order. `--help`/`-h` is always understood. */
 typedef struct cli_opt {
-    const char *name;    /* "--out" */
-    const char **value;  /* out: the argument, or NULL for a flag */
-    int *flag;           /* out: set to 1 when a flag is given */
+    const char *name;   /* "--out" */
+    const char **value; /* out: the argument, or NULL for a flag */
+    int *flag;          /* out: set to 1 when a flag is given */
 } cli_opt;
 
 typedef struct cli_command {
@@ -59,8 +59,7 @@ int cli_library_error(const char *cmd, const char *what, spx_status st);
 int cli_parse_device(const char *cmd, const char *s, spx_device *d);
 int cli_parse_precision(const char *cmd, const char *s, spx_type *t);
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double *v);
-int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi,
-                  long *v);
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *v);
 
 /* ---- matrices: a file by extension, or "gen:SPEC" for spx_generate */
 typedef struct cli_load_info {
@@ -76,8 +75,7 @@ void cli_matrix_label(const char *source, char *buf, size_t len);
 /* ---- dense vectors as text, one value per line (tools/vecio.c) */
 /* Read exactly n values into v; a different count is an error naming both
  * counts ("what" says what n is, e.g. "the column count of A"). */
-int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *what,
-                    double *v);
+int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *what, double *v);
 /* Write n values with %.17g, one per line. */
 int cli_write_vector(const char *cmd, const char *path, int64_t n, const double *v);
 

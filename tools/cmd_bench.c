@@ -8,6 +8,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "core/alloc.h"
+#include "cuda/gateway.h"
 #include "peers.h"
 
 static const char usage[] =
@@ -115,8 +116,8 @@ static int parse_numbers(bench_args *a)
 {
     long v = 0;
     int rc = CLI_PARSED;
-    if (a->calls && (rc = cli_parse_int("bench", "--calls", a->calls, 1, 1000000000L, &v)) ==
-                        CLI_PARSED)
+    if (a->calls &&
+        (rc = cli_parse_int("bench", "--calls", a->calls, 1, 1000000000L, &v)) == CLI_PARSED)
         a->o.calls = v;
     if (rc == CLI_PARSED && a->threads &&
         (rc = cli_parse_int("bench", "--threads", a->threads, 1, 4096, &v)) == CLI_PARSED) {
@@ -129,13 +130,17 @@ static int parse_numbers(bench_args *a)
 static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t fbuf_len,
                       const char **names, int max_names)
 {
-    const cli_opt opts[] = {
-        {"--format", &a->formats, NULL},     {"--device", &a->device, NULL},
-        {"--precision", &a->precision, NULL}, {"--json", &a->json, NULL},
-        {"--calls", &a->calls, NULL},        {"--threads", &a->threads, NULL},
-        {"--param", &a->o.params, NULL},     {"--peers", NULL, &a->peers},
-        {"--tune", NULL, &a->tune},          {"--stream", NULL, &a->stream},
-        {NULL, NULL, NULL}};
+    const cli_opt opts[] = {{"--format", &a->formats, NULL},
+                            {"--device", &a->device, NULL},
+                            {"--precision", &a->precision, NULL},
+                            {"--json", &a->json, NULL},
+                            {"--calls", &a->calls, NULL},
+                            {"--threads", &a->threads, NULL},
+                            {"--param", &a->o.params, NULL},
+                            {"--peers", NULL, &a->peers},
+                            {"--tune", NULL, &a->tune},
+                            {"--stream", NULL, &a->stream},
+                            {NULL, NULL, NULL}};
     const cli_command cmd = {"bench", usage, opts, 1, 1};
     int rc = cli_parse(&cmd, argc, argv, &a->matrix);
     if (rc != CLI_PARSED) return rc;
@@ -165,14 +170,34 @@ static void print_load(FILE *out, const char *label, const spx_matrix *A, const 
     fprintf(out, "threads: %d\n", omp_get_max_threads());
 }
 
+/* Whether the f64 bytes model fits in the caches: if it does, the bench
+ * measures the cache, not the memory (DESIGN.md, Measuring). */
+static void print_caches(FILE *out, const spx_matrix *A, unsigned devices)
+{
+    int64_t rows, cols, nnz;
+    char name[128];
+    size_t l2 = 0, llc = spx_bench_llc_bytes();
+    spx_matrix_dims(A, &rows, &cols, &nnz);
+    double model = spx_bench_model_bytes(rows, cols, nnz, SPX_F64);
+    fprintf(out, "bytes model (f64): %.3g MB", model * 1e-6);
+    if (llc)
+        fprintf(out, "; CPU LLC %.0f MB: %s", (double)llc * 1e-6,
+                model <= (double)llc ? "fits" : "does not fit");
+    if ((devices & SPX_DEV_CUDA) && spx__cuda_device_info(name, sizeof name, NULL, &l2) == SPX_OK)
+        fprintf(out, "; %s L2 %.0f MB: %s", name, (double)l2 * 1e-6,
+                model <= (double)l2 ? "fits" : "does not fit");
+    fputc('\n', out);
+}
+
 static int measure_stream(FILE *out, double *gbs)
 {
     size_t array_bytes = 0;
     fprintf(stderr, "bench: STREAM triad ...\n");
     spx_status st = spx_bench_stream_triad(gbs, &array_bytes);
     if (st != SPX_OK) return cli_library_error("bench", "STREAM triad", st);
-    fprintf(out, "STREAM triad: %.1f GB/s (3 arrays of %.0f MB; traffic counts 3 arrays, "
-                 "write-allocate would add a 4th)\n",
+    fprintf(out,
+            "STREAM triad: %.1f GB/s (3 arrays of %.0f MB; traffic counts 3 arrays, "
+            "write-allocate would add a 4th)\n",
             *gbs, (double)array_bytes * 1e-6);
     return CLI_OK;
 }
@@ -247,6 +272,7 @@ int spx_cmd_bench(int argc, char **argv)
     spx_status st = cli_load_matrix(a.matrix, &A, &li);
     if (st != SPX_OK) return cli_library_error("bench", a.matrix, st);
     print_load(out, label, A, &li);
+    print_caches(out, A, a.o.devices);
     rc = run_bench(&a, A, label, out);
     spx_matrix_destroy(A);
     return rc;

@@ -25,7 +25,6 @@ int spx_cmd_convert(int argc, char **argv)
     spx_matrix_dims(A, &rows, &cols, &nnz);
     spx_matrix_destroy(A);
     if (st != SPX_OK) return cli_library_error("convert", pos[1], st);
-    printf("%s: %lld x %lld, nnz %lld\n", pos[1], (long long)rows, (long long)cols,
-           (long long)nnz);
+    printf("%s: %lld x %lld, nnz %lld\n", pos[1], (long long)rows, (long long)cols, (long long)nnz);
     return CLI_OK;
 }

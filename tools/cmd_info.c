@@ -28,15 +28,27 @@ typedef struct stat_field {
     size_t offset;
 } stat_field;
 
-#define I64_FIELD(f) {#f, FIELD_I64, offsetof(spx_stats, f)}
-#define F64_FIELD(f) {#f, FIELD_F64, offsetof(spx_stats, f)}
-
+/* The keys of `spx info --json`, in order. */
 static const stat_field fields[] = {
-    I64_FIELD(rows),      I64_FIELD(cols),       I64_FIELD(nnz),        I64_FIELD(rmin),
-    F64_FIELD(rave),      I64_FIELD(rmax),       F64_FIELD(rsd),        F64_FIELD(rsdp),
-    I64_FIELD(empty_rows), I64_FIELD(rows_len1), I64_FIELD(rows_len2),  I64_FIELD(rows_len3),
-    I64_FIELD(rows_len4), I64_FIELD(rows_5_255), I64_FIELD(rows_256),   I64_FIELD(rows_gt256),
-    I64_FIELD(tiles8),    F64_FIELD(tile_density), {"symmetric", FIELD_BOOL, offsetof(spx_stats, symmetric)},
+    {"rows", FIELD_I64, offsetof(spx_stats, rows)},
+    {"cols", FIELD_I64, offsetof(spx_stats, cols)},
+    {"nnz", FIELD_I64, offsetof(spx_stats, nnz)},
+    {"rmin", FIELD_I64, offsetof(spx_stats, rmin)},
+    {"rave", FIELD_F64, offsetof(spx_stats, rave)},
+    {"rmax", FIELD_I64, offsetof(spx_stats, rmax)},
+    {"rsd", FIELD_F64, offsetof(spx_stats, rsd)},
+    {"rsdp", FIELD_F64, offsetof(spx_stats, rsdp)},
+    {"empty_rows", FIELD_I64, offsetof(spx_stats, empty_rows)},
+    {"rows_len1", FIELD_I64, offsetof(spx_stats, rows_len1)},
+    {"rows_len2", FIELD_I64, offsetof(spx_stats, rows_len2)},
+    {"rows_len3", FIELD_I64, offsetof(spx_stats, rows_len3)},
+    {"rows_len4", FIELD_I64, offsetof(spx_stats, rows_len4)},
+    {"rows_5_255", FIELD_I64, offsetof(spx_stats, rows_5_255)},
+    {"rows_256", FIELD_I64, offsetof(spx_stats, rows_256)},
+    {"rows_gt256", FIELD_I64, offsetof(spx_stats, rows_gt256)},
+    {"tiles8", FIELD_I64, offsetof(spx_stats, tiles8)},
+    {"tile_density", FIELD_F64, offsetof(spx_stats, tile_density)},
+    {"symmetric", FIELD_BOOL, offsetof(spx_stats, symmetric)},
 };
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -133,7 +145,8 @@ static void print_stats(const char *source, const spx_stats *s, int json)
 int spx_cmd_info(int argc, char **argv)
 {
     int json = 0, formats = 0;
-    const cli_opt opts[] = {{"--json", NULL, &json}, {"--formats", NULL, &formats}, {NULL, NULL, NULL}};
+    const cli_opt opts[] = {
+        {"--json", NULL, &json}, {"--formats", NULL, &formats}, {NULL, NULL, NULL}};
     const cli_command cmd = {"info", usage, opts, 1, 1};
     const char *pos[1];
     int rc = cli_parse(&cmd, argc, argv, pos);

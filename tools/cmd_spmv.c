@@ -35,10 +35,10 @@ static int parse_args(int argc, char **argv, spmv_args *a)
     const char *device = "cpu", *prec = "f64", *op = "n", *alpha = "1", *beta = "0";
     const char *format = "auto", *params = NULL;
     const cli_opt opts[] = {
-        {"--x", &a->x, NULL},          {"--y", &a->y0, NULL},      {"--out", &a->out, NULL},
-        {"--format", &format, NULL},   {"--device", &device, NULL}, {"--precision", &prec, NULL},
-        {"--op", &op, NULL},           {"--alpha", &alpha, NULL},  {"--beta", &beta, NULL},
-        {"--param", &params, NULL},    {NULL, NULL, NULL}};
+        {"--x", &a->x, NULL},        {"--y", &a->y0, NULL},       {"--out", &a->out, NULL},
+        {"--format", &format, NULL}, {"--device", &device, NULL}, {"--precision", &prec, NULL},
+        {"--op", &op, NULL},         {"--alpha", &alpha, NULL},   {"--beta", &beta, NULL},
+        {"--param", &params, NULL},  {NULL, NULL, NULL}};
     const cli_command cmd = {"spmv", usage, opts, 1, 1};
     int rc = cli_parse(&cmd, argc, argv, &a->matrix);
     if (rc != CLI_PARSED) return rc;
@@ -65,24 +65,26 @@ static spx_status to_plan_type(double *v, int64_t n, spx_type t, void **out, voi
     if (t == SPX_F64) return SPX_OK;
     spx_status st = spx__alloc((void **)&f, (size_t)n, sizeof *f, "vector in float");
     if (st != SPX_OK) return st;
-    for (int64_t i = 0; i < n; i++) f[i] = (float)v[i];
+    for (int64_t i = 0; i < n; i++)
+        f[i] = (float)v[i];
     *out = *owned = f;
     return SPX_OK;
 }
 
 /* x and y0 filled from the files or defaults; lengths in_len and out_len. */
-static int fill_vectors(const spmv_args *a, int64_t in_len, int64_t out_len, double *x,
-                        double *y)
+static int fill_vectors(const spmv_args *a, int64_t in_len, int64_t out_len, double *x, double *y)
 {
     int rc = CLI_OK;
     if (a->x)
         rc = cli_read_vector("spmv", a->x, in_len, "the column count of op(A)", x);
     else
-        for (int64_t i = 0; i < in_len; i++) x[i] = 1.0;
+        for (int64_t i = 0; i < in_len; i++)
+            x[i] = 1.0;
     if (rc == CLI_OK && a->y0 && a->beta != 0.0)
         rc = cli_read_vector("spmv", a->y0, out_len, "the row count of op(A)", y);
     else
-        for (int64_t i = 0; i < out_len; i++) y[i] = 0.0;
+        for (int64_t i = 0; i < out_len; i++)
+            y[i] = 0.0;
     return rc;
 }
 
@@ -104,7 +106,8 @@ static int run_spmv(const spmv_args *a, const spx_matrix *A)
     SPX_TRY(to_plan_type(x, in_len, a->o.precision, &xt, &xt_owned));
     SPX_TRY(to_plan_type(y, out_len, a->o.precision, &yt, &yt_owned));
     SPX_TRY(spx_spmv_host(P, a->alpha, xt, a->beta, yt));
-    for (int64_t i = 0; yt_owned && i < out_len; i++) y[i] = (double)((float *)yt_owned)[i];
+    for (int64_t i = 0; yt_owned && i < out_len; i++)
+        y[i] = (double)((float *)yt_owned)[i];
     rc = cli_write_vector("spmv", a->out, out_len, y);
 cleanup:
     if (rc == CLI_OK && st != SPX_OK) rc = cli_library_error("spmv", a->matrix, st);

@@ -22,8 +22,9 @@ static const subcommand subcommands[] = {
 
 static void print_help(FILE *f)
 {
-    fprintf(f, "Usage: spx COMMAND [ARGS] [--help]\n\n"
-               "SpX %d.%d.%d: sparse matrix products on CPUs and GPUs.\n\nCommands:\n",
+    fprintf(f,
+            "Usage: spx COMMAND [ARGS] [--help]\n\n"
+            "SpX %d.%d.%d: sparse matrix products on CPUs and GPUs.\n\nCommands:\n",
             SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH);
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         fprintf(f, "  %-8s  %s\n", subcommands[i].name, subcommands[i].summary);

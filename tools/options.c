@@ -64,7 +64,8 @@ static int is_help(const char *arg)
 int cli_parse(const cli_command *cmd, int argc, char **argv, const char **pos)
 {
     int npos = 0, options_done = 0;
-    for (int k = 0; k < cmd->max_pos; k++) pos[k] = NULL;
+    for (int k = 0; k < cmd->max_pos; k++)
+        pos[k] = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options_done && is_help(arg)) {
@@ -128,7 +129,6 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long
     errno = 0;
     *v = strtol(s, &end, 10);
     if (errno || end == s || *end != '\0' || *v < lo || *v > hi)
-        return cli_usage_error(cmd, "%s needs an integer in [%ld, %ld], not '%s'", opt, lo,
-                               hi, s);
+        return cli_usage_error(cmd, "%s needs an integer in [%ld, %ld], not '%s'", opt, lo, hi, s);
     return CLI_PARSED;
 }

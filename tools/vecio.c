@@ -11,16 +11,17 @@
 static int parse_line(const char *line, double *v)
 {
     char *end;
-    while (isspace((unsigned char)*line)) line++;
+    while (isspace((unsigned char)*line))
+        line++;
     if (!*line) return 0;
     *v = strtod(line, &end);
     if (end == line) return -1;
-    while (isspace((unsigned char)*end)) end++;
+    while (isspace((unsigned char)*end))
+        end++;
     return *end ? -1 : 1;
 }
 
-int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *what,
-                    double *v)
+int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *what, double *v)
 {
     FILE *f = fopen(path, "r");
     char line[256];
@@ -51,8 +52,8 @@ int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *wh
     }
     fclose(f);
     if (rc == CLI_OK && count != n) {
-        fprintf(stderr, "spx %s: %s has %lld values but %s is %lld\n", cmd, path,
-                (long long)count, what, (long long)n);
+        fprintf(stderr, "spx %s: %s has %lld values but %s is %lld\n", cmd, path, (long long)count,
+                what, (long long)n);
         rc = CLI_RUNTIME;
     }
     return rc;
@@ -65,7 +66,8 @@ int cli_write_vector(const char *cmd, const char *path, int64_t n, const double 
         fprintf(stderr, "spx %s: cannot create %s: %s\n", cmd, path, strerror(errno));
         return CLI_RUNTIME;
     }
-    for (int64_t i = 0; i < n; i++) fprintf(f, "%.17g\n", v[i]);
+    for (int64_t i = 0; i < n; i++)
+        fprintf(f, "%.17g\n", v[i]);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         fprintf(stderr, "spx %s: cannot write %s\n", cmd, path);
