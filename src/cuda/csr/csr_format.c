@@ -1,9 +1,12 @@
 /* The `csr` format on SPX_DEV_CUDA: A's CSR uploaded once at analyze, rows
- * split by length (csr_kernels.h). The group size is the power of two at or
- * above the mean row length, at most a warp, like a vector CSR kernel sized to
- * the matrix; rows longer than 32 groups' worth are cut into warp chunks so a
- * few long rows do not hold one group for the whole call.
- * Params: group=1..32 (power of two), long=N (rows longer than N are chunked). */
+ * split by length (csr_kernels.h). Rows up to SPX__CUDA_CSR_STREAM_NNZ go,
+ * in order, into row blocks for the stream kernel (built here, on the host);
+ * longer rows are cut into warp chunks so a few long rows do not hold one
+ * block for the whole call. fp16 values beyond half's range (65504) are
+ * declined (SPX_ERR_UNSUPPORTED) rather than turned into infinities.
+ * Params: kernel=stream|vector; group=1..32 (vector kernel's lanes per row, a
+ * power of two; default the one at or above the mean row length); long=N
+ * (rows longer than N are chunked; default 2048 for stream, 32*group for vector). */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,8 +17,9 @@
 #include "plan/format.h"
 
 typedef struct csr_params {
-    long group; /* 0: from the mean row length */
-    long long_len; /* -1: 32 * group */
+    int vector;    /* kernel=vector */
+    long group;    /* 0: from the mean row length */
+    long long_len; /* -1: the kernel's default */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -29,6 +33,13 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 1, 1L << 40, &p->long_len);
+    if (strcmp(key, "kernel") == 0) {
+        if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
+            return spx__error(SPX_ERR_BAD_PARAM,
+                              "csr (cuda): kernel=%s is not stream or vector", value);
+        p->vector = strcmp(value, "vector") == 0;
+        return SPX_OK;
+    }
     return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): unknown parameter '%s'", key);
 }
 
@@ -37,6 +48,63 @@ static int group_for(double rave)
     int g = 1;
     while (g < 32 && g < rave) g *= 2;
     return g;
+}
+
+/* Row blocks for the stream kernel: runs of consecutive rows of length <=
+ * long_len, at most SPX__CUDA_CSR_BLOCK rows and SPX__CUDA_CSR_STREAM_NNZ
+ * nonzeros each. One pass counts, the second fills. */
+static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *first, int64_t *end)
+{
+    const int64_t *rp = A->rowptr;
+    int64_t n = 0, i = 0;
+    while (i < A->rows) {
+        if (rp[i + 1] - rp[i] > long_len) {
+            i++;
+            continue;
+        }
+        int64_t start = i;
+        while (i < A->rows && i - start < SPX__CUDA_CSR_BLOCK && rp[i + 1] - rp[i] <= long_len &&
+               rp[i + 1] - rp[start] <= SPX__CUDA_CSR_STREAM_NNZ)
+            i++;
+        if (first) {
+            first[n] = start;
+            end[n] = i;
+        }
+        n++;
+    }
+    return n;
+}
+
+static spx_status build_row_blocks(const spx_matrix *A, spx__cuda_csr_plan *p)
+{
+    int64_t *first = NULL, *end = NULL;
+    spx_status st = SPX_OK;
+    p->n_blocks = row_blocks(A, p->long_len, NULL, NULL);
+    if (p->n_blocks == 0) return SPX_OK;
+    SPX_TRY(spx__alloc((void **)&first, (size_t)p->n_blocks, sizeof *first, "cuda csr row blocks"));
+    SPX_TRY(spx__alloc((void **)&end, (size_t)p->n_blocks, sizeof *end, "cuda csr row blocks"));
+    row_blocks(A, p->long_len, first, end);
+    SPX_TRY(spx__cuda_upload((void **)&p->blk_first, first, (size_t)p->n_blocks * sizeof *first,
+                             "cuda csr row blocks"));
+    SPX_TRY(spx__cuda_upload((void **)&p->blk_end, end, (size_t)p->n_blocks * sizeof *end,
+                             "cuda csr row blocks"));
+cleanup:
+    spx__free(first);
+    spx__free(end);
+    return st;
+}
+
+/* fp16 plans: every value must be finite in half (|v| <= 65504). */
+static spx_status check_half_range(const spx_matrix *A)
+{
+    for (int64_t k = 0; k < A->nnz; k++) {
+        double v = spx__val(A, k);
+        if (!(v <= 65504.0 && v >= -65504.0))
+            return spx__error(SPX_ERR_UNSUPPORTED,
+                              "csr (cuda) f16: value %g (entry %lld) is beyond half's range",
+                              v, (long long)k);
+    }
+    return SPX_OK;
 }
 
 /* Long rows of A: their indices, their first chunks, and the chunks' bounds,
@@ -94,6 +162,8 @@ static void csr_destroy(void *state)
     spx__cuda_csr_plan *p = state;
     if (!p) return;
     spx__cuda_csr_free(&p->A);
+    spx__cuda_free(p->blk_first);
+    spx__cuda_free(p->blk_end);
     spx__cuda_free(p->long_rows);
     spx__cuda_free(p->long_first);
     spx__cuda_free(p->chunk_beg);
@@ -105,17 +175,25 @@ static void csr_destroy(void *state)
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, -1};
+    csr_params prm = {0, 0, -1};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
+    if (o->precision == SPX_F16) SPX_TRY(check_half_range(A));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
     p->precision = o->precision;
     p->stream = o->stream;
+    p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
     p->group = prm.group ? (int)prm.group
                          : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
-    p->long_len = prm.long_len > 0 ? prm.long_len : 32 * (int64_t)p->group;
+    if (p->kernel == SPX__CUDA_CSR_VECTOR)
+        p->long_len = prm.long_len > 0 ? prm.long_len : 32 * (int64_t)p->group;
+    else
+        p->long_len = prm.long_len > 0 && prm.long_len < SPX__CUDA_CSR_STREAM_NNZ
+                          ? prm.long_len
+                          : SPX__CUDA_CSR_STREAM_NNZ;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
+    if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
     SPX_TRY(build_long_rows(A, p));
     *state = p;
     return SPX_OK;
@@ -133,15 +211,22 @@ static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
     size_t acc = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    return spx__cuda_csr_bytes(&p->A) + (size_t)p->n_long * 2 * sizeof(int64_t) +
+    return spx__cuda_csr_bytes(&p->A) + (size_t)p->n_blocks * 2 * sizeof(int64_t) +
+           (size_t)p->n_long * 2 * sizeof(int64_t) +
            (size_t)p->n_chunks * (2 * sizeof(int64_t) + acc);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_csr_plan *p = state;
-    snprintf(buf, len, "group=%d long=%lld long_rows=%lld chunks=%lld", p->group,
-             (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);
+    if (p->kernel == SPX__CUDA_CSR_STREAM)
+        snprintf(buf, len, "kernel=stream row_blocks=%lld long=%lld long_rows=%lld chunks=%lld",
+                 (long long)p->n_blocks, (long long)p->long_len, (long long)p->n_long,
+                 (long long)p->n_chunks);
+    else
+        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld",
+                 p->group, (long long)p->long_len, (long long)p->n_long,
+                 (long long)p->n_chunks);
 }
 
 const spx_format_ops spx__format_cuda_csr = {

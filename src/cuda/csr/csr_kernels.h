@@ -1,11 +1,19 @@
 /* The CUDA CSR format's prepared form and its kernel launcher (csr_spmv.cu;
  * stubs.c without CUDA).
  *
- * y = alpha*A*x + beta*y over the device CSR. Rows of length <= long_len are
- * done by groups of `group` lanes (1..32, a power of two chosen from the mean
- * row length), one row per group. Longer rows are cut into chunks of at most
- * SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c], then
- * a warp per long row adds its chunks in order (deterministic) and writes y. */
+ * y = alpha*A*x + beta*y over the device CSR, rows split by length:
+ *  - stream kernel (default): rows of length <= long_len are cut, in order,
+ *    into row blocks of at most SPX__CUDA_CSR_BLOCK rows and
+ *    SPX__CUDA_CSR_STREAM_NNZ nonzeros. A thread block reads its block's
+ *    nonzeros with coalesced loads (8 per thread, all in flight at once), puts
+ *    the products a_k * x[col_k] in shared memory, then sums each row with
+ *    2^j lanes per row (as many as the block's row count allows, at most 32);
+ *  - vector kernel (kernel=vector): rows of length <= long_len are done by
+ *    groups of `group` lanes (1..32, a power of two from the mean row length);
+ *  - long rows (> long_len) are cut into chunks of at most
+ *    SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c],
+ *    then a warp per long row adds its chunks in order and writes y.
+ * Every sum has a fixed order: results do not change from call to call. */
 #ifndef SPX_CUDA_CSR_KERNELS_H
 #define SPX_CUDA_CSR_KERNELS_H
 
@@ -18,12 +26,19 @@ extern "C" {
 #endif
 
 #define SPX__CUDA_CSR_CHUNK 1024
+#define SPX__CUDA_CSR_BLOCK 256       /* threads per block, rows per row block */
+#define SPX__CUDA_CSR_STREAM_NNZ 2048 /* nonzeros per row block */
+enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1 };
 
 typedef struct spx__cuda_csr_plan {
     spx__cuda_csr A;     /* device CSR; values in the plan's precision */
     spx_type precision;  /* F64: double x, y; F32: float; F16: half values, float x, y */
-    int group;           /* lanes per row for rows up to long_len: 1, 2, 4, 8, 16, 32 */
+    int kernel;          /* for rows up to long_len: SPX__CUDA_CSR_STREAM or _VECTOR */
+    int group;           /* vector kernel: lanes per row, 1, 2, 4, 8, 16, 32 */
     int64_t long_len;    /* rows longer than this go to the chunk kernels */
+    int64_t n_blocks;    /* stream kernel: row blocks */
+    int64_t *blk_first;  /* device, n_blocks: first row of each row block */
+    int64_t *blk_end;    /* device, n_blocks: one past its last row */
     int64_t n_long;      /* number of long rows */
     int64_t n_chunks;    /* chunks over all long rows */
     int64_t *long_rows;  /* device, n_long: row index of each long row */

@@ -13,7 +13,9 @@ extern "C" {
 }
 #include "cuda/csr/csr_kernels.h"
 
-#define BLOCK 256
+#define BLOCK SPX__CUDA_CSR_BLOCK
+#define STREAM_NNZ SPX__CUDA_CSR_STREAM_NNZ
+#define ITEMS (STREAM_NNZ / BLOCK)
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -50,6 +52,61 @@ __global__ void __launch_bounds__(BLOCK)
             sum += T(__ldcs(val + k)) * __ldg(x + __ldcs(ci + k));
         sum = group_sum<G>(sum, mask);
         if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
+    }
+}
+
+/* Rows up to long_len, in row blocks (csr_kernels.h): all loads of the
+ * block's nonzeros are issued before the first product, products go to shared
+ * memory, then each row is summed by nt = 2^j lanes (nt * rows <= BLOCK). */
+template <typename V, typename T>
+__global__ void __launch_bounds__(BLOCK)
+    csr_stream_kernel(int64_t n_blocks, const int64_t *__restrict__ blk_first,
+                      const int64_t *__restrict__ blk_end, const int64_t *__restrict__ rp,
+                      const int32_t *__restrict__ ci, const V *__restrict__ val,
+                      const T *__restrict__ x, T *__restrict__ y, T alpha, T beta)
+{
+    __shared__ T prod[STREAM_NNZ];
+    __shared__ int64_t off[BLOCK + 1];
+    for (int64_t b = blockIdx.x; b < n_blocks; b += gridDim.x) {
+        const int64_t r0 = blk_first[b];
+        const int nrows = (int)(blk_end[b] - r0);
+        for (int i = threadIdx.x; i <= nrows; i += BLOCK) off[i] = __ldg(rp + r0 + i);
+        __syncthreads();
+        const int64_t base = off[0];
+        const int nnz = (int)(off[nrows] - base);
+        int col[ITEMS];
+        V v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            const int k = threadIdx.x + j * BLOCK;
+            if (k < nnz) {
+                col[j] = __ldcs(ci + base + k);
+                v[j] = __ldcs(val + base + k);
+            }
+        }
+        T xg[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (threadIdx.x + j * BLOCK < nnz) xg[j] = __ldg(x + col[j]);
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            const int k = threadIdx.x + j * BLOCK;
+            if (k < nnz) prod[k] = T(v[j]) * xg[j];
+        }
+        __syncthreads();
+        int nt = 1;
+        while (nt < 32 && 2 * nt * nrows <= BLOCK) nt *= 2;
+        const int row = threadIdx.x / nt, lane = threadIdx.x & (nt - 1);
+        if (row < nrows) { /* the same for the nt lanes of a row */
+            const unsigned mask =
+                nt == 32 ? 0xffffffffu : ((1u << nt) - 1u) << ((threadIdx.x & 31) & ~(nt - 1));
+            const int end = (int)(off[row + 1] - base);
+            T sum = T(0);
+            for (int k = (int)(off[row] - base) + lane; k < end; k += nt) sum += prod[k];
+            for (int d = nt / 2; d > 0; d >>= 1) sum += __shfl_down_sync(mask, sum, d, nt);
+            if (lane == 0) y[r0 + row] = finish(sum, alpha, beta, y + r0 + row);
+        }
+        __syncthreads(); /* prod and off are reused by the next row block */
     }
 }
 
@@ -115,13 +172,8 @@ static void launch_group(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha,
 }
 
 template <typename V, typename T>
-static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv,
-                       double beta_d, void *yv)
+static void launch_vector(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta)
 {
-    const T *x = (const T *)xv;
-    T *y = (T *)yv;
-    const T alpha = (T)alpha_d, beta = (T)beta_d;
-    cudaStream_t s = (cudaStream_t)p->stream;
     switch (p->group) {
     case 1: launch_group<V, T, 1>(p, x, y, alpha, beta); break;
     case 2: launch_group<V, T, 2>(p, x, y, alpha, beta); break;
@@ -130,6 +182,22 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     case 16: launch_group<V, T, 16>(p, x, y, alpha, beta); break;
     default: launch_group<V, T, 32>(p, x, y, alpha, beta); break;
     }
+}
+
+template <typename V, typename T>
+static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv,
+                       double beta_d, void *yv)
+{
+    const T *x = (const T *)xv;
+    T *y = (T *)yv;
+    const T alpha = (T)alpha_d, beta = (T)beta_d;
+    cudaStream_t s = (cudaStream_t)p->stream;
+    if (p->kernel == SPX__CUDA_CSR_VECTOR)
+        launch_vector<V, T>(p, x, y, alpha, beta);
+    else if (p->n_blocks > 0)
+        csr_stream_kernel<V, T><<<grid_for(p->n_blocks, 1), BLOCK, 0, s>>>(
+            p->n_blocks, p->blk_first, p->blk_end, p->A.rowptr, p->A.colidx,
+            (const V *)p->A.values, x, y, alpha, beta);
     if (p->n_long == 0) return;
     csr_chunk_kernel<V, T><<<grid_for(p->n_chunks, BLOCK / 32), BLOCK, 0, s>>>(
         p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
