@@ -9,6 +9,11 @@ extern const spx_format_ops spx__format_csr;
 extern const spx_format_ops spx__format_coo;
 extern const spx_format_ops spx__format_sell;
 extern const spx_format_ops spx__format_cuda_csr;
+extern const spx_format_ops spx__format_axc;
+extern const spx_format_ops spx__format_axt_uh1;
+extern const spx_format_ops spx__format_axt_uh;
+extern const spx_format_ops spx__format_axt_ch1;
+extern const spx_format_ops spx__format_axt_ch;
 
 const spx_format_ops *const spx__formats[] = {
     &spx__format_ref,
@@ -16,6 +21,11 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_coo,
     &spx__format_sell,
     &spx__format_cuda_csr,
+    &spx__format_axc,
+    &spx__format_axt_uh1,
+    &spx__format_axt_uh,
+    &spx__format_axt_ch1,
+    &spx__format_axt_ch,
     NULL,
 };
 

@@ -1,0 +1,257 @@
+/* AXC / AXT layouts from CSR (see axt.h for the layouts): count the slabs,
+ * allocate, place each entry's value and column, write rwp / brp / hdr, and
+ * split the units among threads.
+ *
+ * Entry k of row r (j = k - rowptr[r] its place in the row) goes to
+ *   axc, uh1: slab first_slab(r) + j / THW, lane j % THW
+ *   uh:       column c = first_column(r) + j / TH (tile c / THW, lane c % THW),
+ *             slab tile*TH + j % TH
+ *   ch1:      slab k / THW, lane k % THW (block k / BS)
+ *   ch:       tile k / (TH*THW); q = k % (TH*THW): lane q / TH, slab tile*TH + q % TH
+ * Headers (ch1, ch) mark the first entry of each row and of each block (ch1)
+ * or column (ch): ((row + 1) << obits) | (entries after it in the segment). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "cpu/axt.h"
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Bits holding 0..n-1. */
+static int bits_for(int64_t n)
+{
+    int b = 0;
+    while ((INT64_C(1) << b) < n)
+        b++;
+    return b;
+}
+
+static void count_layout(const spx_matrix *A, spx__axt *a)
+{
+    const int64_t *rp = A->rowptr;
+    int64_t n = 0;
+    switch (a->variant) {
+    case SPX__AXC:
+    case SPX__AXT_UH1:
+        for (int64_t r = 0; r < A->rows; r++)
+            n += ceil_div(rp[r + 1] - rp[r], a->thw);
+        a->nslab = n;
+        a->nunits = a->variant == SPX__AXC ? A->rows : n;
+        a->unit_slabs = 1;
+        break;
+    case SPX__AXT_UH:
+        for (int64_t r = 0; r < A->rows; r++)
+            n += ceil_div(rp[r + 1] - rp[r], a->th);
+        a->nunits = ceil_div(n, a->thw);
+        a->unit_slabs = a->th;
+        break;
+    case SPX__AXT_CH1:
+        a->nunits = ceil_div(A->nnz, a->bs);
+        a->unit_slabs = a->bs / a->thw;
+        a->obits = bits_for(a->bs);
+        break;
+    default:
+        a->nunits = ceil_div(A->nnz, (int64_t)a->th * a->thw);
+        a->unit_slabs = a->th;
+        a->obits = bits_for(a->th);
+        break;
+    }
+    if (a->variant != SPX__AXC && a->variant != SPX__AXT_UH1) a->nslab = a->nunits * a->unit_slabs;
+}
+
+static spx_status alloc_layout(spx__axt *a)
+{
+    spx_status st;
+    size_t vals = (size_t)a->thw * a->vsize, idx = (size_t)a->thw * sizeof(int32_t);
+    size_t cells;
+    /* x=live: the column half is padded to whole values so values stay aligned. */
+    a->sb = vals + (a->live ? (idx + a->vsize - 1) / a->vsize * a->vsize : vals);
+    SPX_TRY(spx__mul_size((size_t)a->nslab, (size_t)a->thw, &cells, "axt slots"));
+    SPX_TRY(spx__calloc((void **)&a->ax, (size_t)a->nslab, a->sb, "axt ax[]"));
+    if (a->live) {
+        for (int64_t s = 0; s < a->nslab; s++)
+            memset(a->ax + (size_t)s * a->sb + vals, 0xff, idx);
+    } else {
+        SPX_TRY(spx__alloc((void **)&a->col, cells, sizeof(int32_t), "axt refresh columns"));
+        memset(a->col, 0xff, cells * sizeof(int32_t));
+    }
+    if (a->variant == SPX__AXT_UH1)
+        SPX_TRY(spx__alloc((void **)&a->rwp, (size_t)a->nslab, sizeof(int64_t), "axt rwp[]"));
+    if (a->variant == SPX__AXT_UH)
+        SPX_TRY(spx__alloc((void **)&a->rwp, cells / (size_t)a->th, sizeof(int64_t), "axt rwp[]"));
+    if (a->variant == SPX__AXT_CH1 || a->variant == SPX__AXT_CH)
+        SPX_TRY(spx__calloc((void **)&a->hdr, cells, sizeof(uint32_t), "axt hdr[]"));
+    if (a->variant == SPX__AXC)
+        SPX_TRY(spx__alloc((void **)&a->brp, (size_t)a->rows + 1, sizeof(int64_t), "axc brp[]"));
+    return SPX_OK;
+cleanup:
+    return st;
+}
+
+/* Entry k of A (value in vals) into lane of slab. */
+static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *vals,
+                const int32_t *ci, int64_t k)
+{
+    unsigned char *p = a->ax + (size_t)slab * a->sb;
+    memcpy(p + (size_t)lane * a->vsize, vals + (size_t)k * a->vsize, a->vsize);
+    if (a->live)
+        memcpy(p + (size_t)a->thw * a->vsize + (size_t)lane * sizeof(int32_t), ci + k,
+               sizeof(int32_t));
+    else
+        a->col[(size_t)slab * (size_t)a->thw + (size_t)lane] = ci[k];
+}
+
+static void place_rows(const spx_matrix *A, spx__axt *a, const unsigned char *vals)
+{
+    const int64_t *rp = A->rowptr;
+    int64_t s = 0;
+    for (int64_t r = 0; r < A->rows; r++) {
+        int64_t len = rp[r + 1] - rp[r], ns = ceil_div(len, a->thw);
+        if (a->brp) a->brp[r] = s;
+        for (int64_t j = 0; j < len; j++)
+            put(a, s + j / a->thw, j % a->thw, vals, A->col32, rp[r] + j);
+        for (int64_t q = 0; a->rwp && q < ns; q++)
+            a->rwp[s + q] = r;
+        s += ns;
+    }
+    if (a->brp) a->brp[A->rows] = s;
+}
+
+static void place_uh(const spx_matrix *A, spx__axt *a, const unsigned char *vals)
+{
+    const int64_t *rp = A->rowptr;
+    int64_t c = 0, last = 0;
+    for (int64_t r = 0; r < A->rows; r++) {
+        int64_t len = rp[r + 1] - rp[r], nc = ceil_div(len, a->th);
+        for (int64_t j = 0; j < len; j++) {
+            int64_t col = c + j / a->th;
+            put(a, col / a->thw * a->th + j % a->th, col % a->thw, vals, A->col32, rp[r] + j);
+        }
+        for (int64_t q = 0; q < nc; q++)
+            a->rwp[c + q] = r;
+        if (len) last = r;
+        c += nc;
+    }
+    for (; c < a->nunits * a->thw; c++)
+        a->rwp[c] = last;
+}
+
+/* Slot (slab * THW + lane) of packed entry e. */
+static int64_t packed_slot(const spx__axt *a, int64_t e)
+{
+    if (a->variant == SPX__AXT_CH1) return e;
+    int64_t tile = (int64_t)a->th * a->thw, q = e % tile;
+    return (e / tile * a->th + q % a->th) * a->thw + q / a->th;
+}
+
+static void place_packed(const spx_matrix *A, spx__axt *a, const unsigned char *vals)
+{
+    const int64_t *rp = A->rowptr;
+    int64_t seg = a->variant == SPX__AXT_CH1 ? a->bs : a->th;
+    for (int64_t k = 0; k < A->nnz; k++) {
+        int64_t slot = packed_slot(a, k);
+        put(a, slot / a->thw, slot % a->thw, vals, A->col32, k);
+    }
+    for (int64_t r = 0; r < A->rows; r++)
+        for (int64_t e = rp[r]; e < rp[r + 1];) {
+            int64_t end = (e / seg + 1) * seg;
+            if (end > rp[r + 1]) end = rp[r + 1];
+            a->hdr[packed_slot(a, e)] = ((uint32_t)(r + 1) << a->obits) | (uint32_t)(end - 1 - e);
+            e = end;
+        }
+}
+
+int64_t spx__axt_unit_row(const spx__axt *a, int64_t u)
+{
+    switch (a->variant) {
+    case SPX__AXC: return u;
+    case SPX__AXT_UH1: return a->rwp[u];
+    case SPX__AXT_UH: return a->rwp[u * a->thw];
+    default: return (int64_t)(a->hdr[u * a->unit_slabs * a->thw] >> a->obits) - 1;
+    }
+}
+
+/* Work before row r of axc: its slabs and one per row for the loop. */
+static int64_t axc_work(const spx__axt *a, int64_t r)
+{
+    return a->brp[r] * a->thw + r;
+}
+
+/* Units [ubound[t], ubound[t+1]) to thread t: equal counts (equal stored
+ * slots), or for axc rows of about equal work. */
+static spx_status partition(spx__axt *a)
+{
+    spx_status st;
+    int T = a->nthreads;
+    if ((int64_t)T > a->nunits) T = (int)a->nunits;
+    a->nthreads = T;
+    SPX_TRY(spx__alloc((void **)&a->ubound, (size_t)T + 1, sizeof(int64_t), "axt partition"));
+    SPX_TRY(spx__alloc((void **)&a->own, (size_t)T + 1, sizeof(int64_t), "axt partition"));
+    if (T == 0) return SPX_OK;
+    for (int t = 0; t <= T; t++) {
+        if (a->variant != SPX__AXC) {
+            a->ubound[t] = a->nunits / T * t + a->nunits % T * t / T;
+            continue;
+        }
+        int64_t target = axc_work(a, a->rows) / T * t + axc_work(a, a->rows) % T * t / T;
+        int64_t lo = 0, hi = a->rows;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (axc_work(a, mid) < target)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        a->ubound[t] = lo;
+    }
+    for (int t = 0; t <= T; t++)
+        a->own[t] = t == 0 ? 0 : t == T ? a->rows : spx__axt_unit_row(a, a->ubound[t]);
+    return SPX_OK;
+cleanup:
+    return st;
+}
+
+void spx__axt_free_arrays(spx__axt *a)
+{
+    spx__free(a->ax);
+    spx__free(a->col);
+    spx__free(a->rwp);
+    spx__free(a->hdr);
+    spx__free(a->brp);
+    spx__free(a->ubound);
+    spx__free(a->own);
+}
+
+spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
+{
+    spx_status st;
+    const void *vals = NULL;
+    void *owned = NULL;
+    a->rows = A->rows;
+    a->cols = A->cols;
+    a->nnz = A->nnz;
+    count_layout(A, a);
+    if ((a->variant == SPX__AXT_CH1 || a->variant == SPX__AXT_CH) &&
+        (uint64_t)A->rows + 1 > (UINT32_MAX >> a->obits))
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "axt: %lld rows do not fit a 32-bit header with %d offset bits",
+                          (long long)A->rows, a->obits);
+    SPX_TRY(alloc_layout(a));
+    SPX_TRY(spx__values_as(A, a->type, &vals, &owned));
+    if (a->variant == SPX__AXC || a->variant == SPX__AXT_UH1)
+        place_rows(A, a, vals);
+    else if (a->variant == SPX__AXT_UH)
+        place_uh(A, a, vals);
+    else
+        place_packed(A, a, vals);
+    SPX_TRY(partition(a));
+    st = SPX_OK;
+cleanup:
+    spx__free(owned);
+    return st;
+}
