@@ -108,7 +108,7 @@ static void write_record(FILE *f, const char *matrix, const spx_bench_record *r)
     else
         fprintf(f, "%.0f", r->breakeven);
     if (r->status != SPX_OK) {
-        fputs(", \"error\": ", f);
+        fprintf(f, ", \"status\": \"%s\", \"error\": ", spx_status_name(r->status));
         spx_bench_json_string(f, r->error);
     }
     fputc('}', f);
