@@ -1,6 +1,7 @@
 /* A whole file in memory, followed by a '\n' sentinel so that line parsers
- * need no end checks. Plain files are read in one fread of their size; gzip
- * files are inflated by zlib into a buffer that doubles as it fills. */
+ * need no end checks, and SPX__MTX_PAD zero bytes for eight-byte reads.
+ * Plain files are read in one fread of their size; gzip files are inflated
+ * by zlib into a buffer that doubles as it fills. */
 #include "io/mtx.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "io/mtx_number.h"
 
 #ifdef SPX_HAVE_ZLIB
 #include <zlib.h>
@@ -30,6 +32,7 @@ int spx__io_has_suffix(const char *path, const char *suffix)
 static void hand_over(char **buf, size_t n, char **data, size_t *len)
 {
     (*buf)[n] = '\n';
+    memset(*buf + n + 1, 0, SPX__MTX_PAD);
     *data = *buf;
     *len = n;
     *buf = NULL;
@@ -48,7 +51,7 @@ static spx_status load_plain(const char *path, char **data, size_t *len)
                         strerror(errno));
         goto cleanup;
     }
-    SPX_TRY(spx__alloc((void **)&buf, (size_t)size + 1, 1, "file contents"));
+    SPX_TRY(spx__alloc((void **)&buf, (size_t)size + 1 + SPX__MTX_PAD, 1, "file contents"));
     if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
         st = spx__error(SPX_ERR_IO, "%s: read failed after %ld bytes", path, size);
         goto cleanup;
@@ -73,7 +76,8 @@ static int64_t lines_in(const char *buf, size_t n)
 static spx_status grow(char **buf, size_t *cap, size_t n)
 {
     char *bigger;
-    spx_status st = spx__alloc((void **)&bigger, *cap * 2 + 1, 1, "inflated file contents");
+    spx_status st = spx__alloc((void **)&bigger, *cap * 2 + 1 + SPX__MTX_PAD, 1,
+                                "inflated file contents");
     if (st != SPX_OK) return st;
     memcpy(bigger, *buf, n);
     spx__free(*buf);
@@ -91,7 +95,7 @@ static spx_status load_gz(const char *path, char **data, size_t *len)
     gzFile gz = gzopen(path, "rb");
     if (!gz) return spx__error(SPX_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     gzbuffer(gz, 1u << 18);
-    SPX_TRY(spx__alloc((void **)&buf, cap + 1, 1, "inflated file contents"));
+    SPX_TRY(spx__alloc((void **)&buf, cap + 1 + SPX__MTX_PAD, 1, "inflated file contents"));
     for (;;) {
         if (n == cap) SPX_TRY(grow(&buf, &cap, n));
         size_t want = cap - n < ((size_t)1 << 30) ? cap - n : (size_t)1 << 30;

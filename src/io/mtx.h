@@ -14,8 +14,9 @@
 #include "spx.h"
 
 /* Whole file in *data (spx__alloc'd, owned by the caller) followed by a '\n'
- * sentinel at (*data)[*len]. gz: decompress with zlib (SPX_ERR_NOT_COMPILED
- * without it; a cut stream is SPX_ERR_MTX_TRUNCATED naming the line). */
+ * sentinel at (*data)[*len] and SPX__MTX_PAD zero bytes. gz: inflate with
+ * zlib (SPX_ERR_NOT_COMPILED without it; a cut stream is
+ * SPX_ERR_MTX_TRUNCATED naming the line). */
 spx_status spx__io_load(const char *path, int gz, char **data, size_t *len);
 
 /* 1 when path ends with suffix, ignoring case. */

@@ -5,11 +5,13 @@
  * either triangle; the diagonal is never doubled. If a file stores both (i, j)
  * and (j, i) of a symmetric matrix, each position gets the sum of both.
  *
- * 1. row lengths, mirrors included, give the offsets of a scratch CSR;
- * 2. entries are scattered in file order (a counting sort by row, stable);
- * 3. each row is sorted by column (a no-op check for column-major files,
- *    which SuiteSparse's are) and duplicates are summed in file order;
- * 4. the matrix gets exactly the distinct entries, copied row by row. */
+ * 1. row lengths, mirrors included, give the row offsets;
+ * 2. entries are scattered in file order (a counting sort by row, stable)
+ *    straight into the matrix; for files stored column by column (as
+ *    SuiteSparse's are) every row then comes out sorted, which is checked;
+ * 3. otherwise the entries are scattered again into a scratch CSR with
+ *    64-bit columns, each row is sorted by column and its duplicates summed
+ *    in file order, and the matrix gets exactly the distinct entries. */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -47,7 +49,9 @@ static spx_status count_rows(const spx__mtx_header *h, const spx__mtx_triplets *
     return SPX_OK;
 }
 
-static void scatter(const spx__mtx_header *h, const spx__mtx_triplets *t, scratch *s)
+/* Counting sort by row into (col32 or col64, val) laid out by s->rp. */
+static void scatter(const spx__mtx_header *h, const spx__mtx_triplets *t, scratch *s,
+                    int32_t *col32, int64_t *col64, double *val)
 {
     int sign = mirror_sign(h);
     memcpy(s->next, s->rp, (size_t)h->rows * sizeof(int64_t));
@@ -56,14 +60,27 @@ static void scatter(const spx__mtx_header *h, const spx__mtx_triplets *t, scratc
         double v = t->v ? t->v[k] : 1.0;
         if (i < 0) continue;
         p = s->next[i]++;
-        s->col[p] = j;
-        s->val[p] = v;
+        if (col32) col32[p] = (int32_t)j;
+        else col64[p] = j;
+        val[p] = v;
         if (sign && i != j) {
             p = s->next[j]++;
-            s->col[p] = i;
-            s->val[p] = sign * v;
+            if (col32) col32[p] = (int32_t)i;
+            else col64[p] = i;
+            val[p] = sign * v;
         }
     }
+}
+
+/* Every row strictly increasing (sorted, no duplicates)? */
+static int rows_strictly_increasing(const spx_matrix *A)
+{
+    int64_t bad = 0;
+#pragma omp parallel for reduction(+ : bad) schedule(static) if (A->nnz > SPX__BUILD_PARALLEL)
+    for (int64_t i = 0; i < A->rows; i++)
+        for (int64_t k = A->rowptr[i] + 1; k < A->rowptr[i + 1]; k++)
+            bad += spx__col(A, k - 1) >= spx__col(A, k);
+    return bad == 0;
 }
 
 static void swap_entries(int64_t *col, double *val, int64_t a, int64_t b)
@@ -136,28 +153,48 @@ static void copy_rows(const scratch *s, spx_matrix *A)
     }
 }
 
+/* Rows that were unsorted or had duplicates: sort and merge in the int64
+ * scratch, then copy the distinct entries into a matrix of the exact size. */
+static spx_status build_merged(const spx__mtx_header *h, const spx__mtx_triplets *t,
+                               scratch *s, spx_matrix **A)
+{
+    spx_status st;
+    int64_t total = s->rp[h->rows], nnz = 0;
+    SPX_TRY(spx__alloc((void **)&s->col, (size_t)total, sizeof(int64_t), "scratch columns"));
+    SPX_TRY(spx__alloc((void **)&s->val, (size_t)total, sizeof(double), "scratch values"));
+    scatter(h, t, s, NULL, s->col, s->val);
+#pragma omp parallel for schedule(dynamic, 1024) if (total > SPX__BUILD_PARALLEL)
+    for (int64_t i = 0; i < h->rows; i++)
+        s->next[i] = sort_and_merge(s->col + s->rp[i], s->val + s->rp[i], s->rp[i + 1] - s->rp[i]);
+    for (int64_t i = 0; i < h->rows; i++) nnz += s->next[i];
+    SPX_TRY(spx__matrix_alloc(h->rows, h->cols, nnz, SPX_F64, A));
+    for (int64_t i = 0; i < h->rows; i++) (*A)->rowptr[i + 1] = (*A)->rowptr[i] + s->next[i];
+    copy_rows(s, *A);
+cleanup:
+    return st;
+}
+
 spx_status spx__mtx_build(const spx__mtx_header *h, const spx__mtx_triplets *t, spx_matrix **A)
 {
     spx_status st;
     scratch s = {NULL, NULL, NULL, NULL};
     spx_matrix *M = NULL;
-    int64_t total, nnz = 0;
     *A = NULL;
     SPX_TRY(count_rows(h, t, &s));
-    total = s.rp[h->rows];
     SPX_TRY(spx__alloc((void **)&s.next, (size_t)h->rows + 1, sizeof(int64_t), "row cursors"));
-    SPX_TRY(spx__alloc((void **)&s.col, (size_t)total, sizeof(int64_t), "scratch columns"));
-    SPX_TRY(spx__alloc((void **)&s.val, (size_t)total, sizeof(double), "scratch values"));
-    scatter(h, t, &s);
-#pragma omp parallel for schedule(dynamic, 1024) if (total > SPX__BUILD_PARALLEL)
-    for (int64_t i = 0; i < h->rows; i++)
-        s.next[i] = sort_and_merge(s.col + s.rp[i], s.val + s.rp[i], s.rp[i + 1] - s.rp[i]);
-    for (int64_t i = 0; i < h->rows; i++) nnz += s.next[i];
-    SPX_TRY(spx__matrix_alloc(h->rows, h->cols, nnz, SPX_F64, &M));
-    for (int64_t i = 0; i < h->rows; i++) M->rowptr[i + 1] = M->rowptr[i] + s.next[i];
-    copy_rows(&s, M);
+    /* Usual case: scatter straight into the matrix and find every row in order. */
+    SPX_TRY(spx__matrix_alloc(h->rows, h->cols, s.rp[h->rows], SPX_F64, &M));
+    memcpy(M->rowptr, s.rp, ((size_t)h->rows + 1) * sizeof(int64_t));
+    scatter(h, t, &s, M->col32, M->col64, (double *)M->values);
+    if (!rows_strictly_increasing(M)) {
+        spx_matrix_destroy(M);
+        M = NULL;
+        SPX_TRY(build_merged(h, t, &s, &M));
+    }
     *A = M;
+    M = NULL;
 cleanup:
+    spx_matrix_destroy(M);
     spx__free(s.rp);
     spx__free(s.next);
     spx__free(s.col);

@@ -2,7 +2,8 @@
  *
  * Text layout: a field is a maximal run of non-blank characters; blanks are
  * space, tab, CR, VT and FF; every line ends in '\n' (the loaders put a '\n'
- * sentinel after the last byte). A parser reads one field at *pp, and on
+ * sentinel after the last byte, and SPX__MTX_PAD readable bytes after that).
+ * A parser reads one field at *pp, and on
  * success leaves *pp on the blank or '\n' that ends it.
  *
  * Integers: [+-]digits. Decimals: [+-](digits[.digits] | .digits)[(e|E)[+-]digits],
@@ -33,6 +34,9 @@
 #define SPX__MTX_X87 0
 #endif
 
+/* Readable bytes a loader leaves after the '\n' sentinel (eight-digit reads). */
+#define SPX__MTX_PAD 8
+
 /* Outcome of a field parse. */
 enum { SPX__NUM_OK = 0, SPX__NUM_BAD = 1, SPX__NUM_RANGE = 2 };
 
@@ -51,12 +55,43 @@ static inline const char *spx__mtx_skip_blank(const char *p)
 
 static inline unsigned spx__mtx_digit(char c) { return (unsigned)(c - '0'); }
 
+/* Eight digits at p as a number, or -1 if any of them is not a digit. The
+ * buffer must have 8 readable bytes at p (the loaders pad it). SWAR: all
+ * eight bytes are checked and combined in three multiply steps. */
+static inline int64_t spx__mtx_eight(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, p, 8);
+    if (((x & 0xF0F0F0F0F0F0F0F0ull) |
+         (((x + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) != 0x3333333333333333ull)
+        return -1;
+    x -= 0x3030303030303030ull;
+    x = x * 10 + (x >> 8);
+    x = ((x & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
+         ((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+    return (int64_t)x;
+#else
+    int64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        if (spx__mtx_digit(p[i]) > 9) return -1;
+        v = v * 10 + spx__mtx_digit(p[i]);
+    }
+    return v;
+#endif
+}
+
 /* Digits at *pp accumulated into *m (wrapping past 19 digits, which the
  * caller sees in the count); returns how many. */
 static inline int64_t spx__mtx_digits(const char **pp, uint64_t *m)
 {
     const char *p = *pp, *s = p;
     uint64_t v = *m;
+    int64_t eight;
+    while ((eight = spx__mtx_eight(p)) >= 0) {
+        v = v * 100000000u + (uint64_t)eight;
+        p += 8;
+    }
     for (; spx__mtx_digit(*p) <= 9; p++) v = v * 10 + spx__mtx_digit(*p);
     *m = v;
     *pp = p;
