@@ -301,6 +301,7 @@ static void scaled_row(const spgemm_job *J, int64_t i)
 static void order_row(const spgemm_job *J, spgemm_ws *w, int64_t n)
 {
     int64_t lo = INT64_MAX, hi = -1, *cols = w->cols;
+    if (n == 0) return;
     if (J->hash) {
         sort_columns(cols, n);
         return;
