@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "core/alloc.h"
 
 static char tmpdir[512];
 
@@ -178,6 +179,29 @@ static void test_damage(void)
     spx_matrix_destroy(A);
 }
 
+/* Each allocation of a write and of a read failing in turn: SPX_ERR_OOM. */
+static void test_alloc_failures(void)
+{
+    spx_matrix *A = random_matrix(20, 20, 50, 5);
+    const char *path = tmp_path("alloc.spx");
+    for (int reading = 0; reading < 2; reading++) {
+        long n, made;
+        for (n = 1; n < 100; n++) {
+            spx_matrix *B = NULL;
+            spx__alloc_fail_at(n);
+            spx_status st = reading ? spx_matrix_read(path, &B) : spx_matrix_write(A, path);
+            made = spx__alloc_fail_at(0);
+            spx_matrix_destroy(B);
+            if (st == SPX_OK && made < n) break;
+            if (st != SPX_OK && !CHECK_STATUS(st, SPX_ERR_OOM)) break;
+        }
+        CHECK(n < 100);
+        if (!reading) CHECK_STATUS(spx_matrix_write(A, path), SPX_OK);
+    }
+    remove(path);
+    spx_matrix_destroy(A);
+}
+
 /* A shared matrix through .mtx -> .spx -> matrix, when present. */
 static void test_shared(void)
 {
@@ -200,6 +224,7 @@ int main(void)
     }
     test_round_trips();
     test_damage();
+    test_alloc_failures();
     test_shared();
     rmdir(tmpdir);
     return spx_test_finish();

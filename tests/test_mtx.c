@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "core/alloc.h"
 
 static char tmpdir[512];
 
@@ -404,6 +405,43 @@ static void test_large_errors(void)
     free(text);
 }
 
+/* Every allocation of a read (and of a write) failing in turn gives
+ * SPX_ERR_OOM and leaks nothing (ASan checks the leaks). */
+static void walk_failures(const char *path, const spx_matrix *A)
+{
+    long n, made;
+    for (n = 1; n < 1000; n++) {
+        spx_matrix *B = NULL;
+        spx__alloc_fail_at(n);
+        spx_status st = A ? spx_matrix_write(A, path) : spx_matrix_read(path, &B);
+        made = spx__alloc_fail_at(0);
+        spx_matrix_destroy(B);
+        if (st == SPX_OK && made < n) break;
+        if (st != SPX_OK && !CHECK_STATUS(st, SPX_ERR_OOM)) break;
+    }
+    CHECK(n > 1 && n < 1000);
+}
+
+static void test_alloc_failures(void)
+{
+    /* Unsorted rows and a symmetric kind: both build paths. */
+    static const char text[] = "%%MatrixMarket matrix coordinate real symmetric\n"
+                               "4 4 5\n3 1 1\n1 1 2\n4 2 3\n2 2 4\n4 3 5\n";
+    const char *path = tmp_path("alloc.mtx");
+    spx_matrix *A = NULL;
+    write_text(path, text);
+    walk_failures(path, NULL);
+    if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) {
+        walk_failures(tmp_path("alloc_w.mtx"), A);
+        walk_failures(tmp_path("alloc_w.mtx.gz"), A);
+        walk_failures(tmp_path("alloc_w.mtx.gz"), NULL);
+        remove(tmp_path("alloc_w.mtx"));
+        remove(tmp_path("alloc_w.mtx.gz"));
+    }
+    spx_matrix_destroy(A);
+    remove(path);
+}
+
 static void test_bad_arguments(void)
 {
     spx_matrix *A = NULL;
@@ -463,6 +501,7 @@ int main(void)
     test_round_trips();
     test_large_errors();
     test_bad_arguments();
+    test_alloc_failures();
     test_shared();
     rmdir(tmpdir);
     return spx_test_finish();

@@ -6,7 +6,9 @@
  * values are widened first). Indices are formatted by hand; entries are
  * formatted in blocks, one block per thread at a time, into per-thread
  * buffers that are then written in order. A path ending in .gz is written
- * through zlib. A failed write removes the partial file. */
+ * through zlib at level 1 (on xenon1: 31% of the text in 0.6 s, where the
+ * default level 6 gives 24% in 3.2 s). A failed write removes the partial
+ * file. */
 #include <errno.h>
 #include <omp.h>
 #include <stdio.h>
@@ -39,7 +41,7 @@ static spx_status sink_open(sink *s, const char *path)
     s->path = path;
     if (spx__io_has_suffix(path, ".gz")) {
 #ifdef SPX_HAVE_ZLIB
-        s->gz = gzopen(path, "wb");
+        s->gz = gzopen(path, "wb1");
         if (!s->gz) return spx__error(SPX_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
         s->opened = 1;
         return SPX_OK;
