@@ -76,6 +76,14 @@ static void count_chunk(chunk *c)
 
 static const char *const ordinal[4] = {"", "first", "second", "third"};
 
+/* Length of the field at p, at most 40 (for messages). */
+static int field_len(const char *p)
+{
+    int n = 0;
+    while (n < 40 && !spx__mtx_field_end(p[n])) n++;
+    return n;
+}
+
 /* Index field f (1 row, 2 column) at *pp into 0-based *out. */
 static int index_field(const char **pp, int f, int64_t max, int64_t *out, chunk *c,
                        int64_t line)
@@ -84,7 +92,8 @@ static int index_field(const char **pp, int f, int64_t max, int64_t *out, chunk 
     int r = spx__mtx_int(pp, &v);
     const char *what = f == 1 ? "row" : "column";
     if (r == SPX__NUM_BAD) {
-        fail(c, SPX_ERR_MTX_NUMBER, line, "%s index is not an integer", what);
+        fail(c, SPX_ERR_MTX_NUMBER, line, "%s index '%.*s' is not an integer", what,
+             field_len(*pp), *pp);
         return 0;
     }
     if (r == SPX__NUM_RANGE) {
@@ -104,6 +113,7 @@ static int index_field(const char **pp, int f, int64_t max, int64_t *out, chunk 
 /* Value field at *pp (real or integer). */
 static int value_field(const char **pp, int field, double *out, chunk *c, int64_t line)
 {
+    const char *start = *pp;
     int64_t iv = 0;
     int r;
     if (field == SPX__MTX_INTEGER) {
@@ -115,11 +125,11 @@ static int value_field(const char **pp, int field, double *out, chunk *c, int64_
     if (r == SPX__NUM_OK) return 1;
     if (field == SPX__MTX_INTEGER)
         fail(c, r == SPX__NUM_RANGE ? SPX_ERR_OVERFLOW : SPX_ERR_MTX_NUMBER, line,
-             r == SPX__NUM_RANGE ? "integer value does not fit int64"
-                                 : "value is not an integer");
+             "value '%.*s' %s", field_len(start), start,
+             r == SPX__NUM_RANGE ? "does not fit int64" : "is not an integer");
     else
-        fail(c, SPX_ERR_MTX_NUMBER, line,
-             r == SPX__NUM_RANGE ? "value overflows double" : "value is not a number");
+        fail(c, SPX_ERR_MTX_NUMBER, line, "value '%.*s' %s", field_len(start), start,
+             r == SPX__NUM_RANGE ? "overflows double" : "is not a number");
     return 0;
 }
 
@@ -137,7 +147,7 @@ static const char *end_of_entry(const char *p, int want, chunk *c, int64_t line)
 {
     p = spx__mtx_skip_blank(p);
     if (*p == '\n') return p;
-    fail(c, SPX_ERR_MTX_ENTRY, line, "more than %d fields", want);
+    fail(c, SPX_ERR_MTX_ENTRY, line, "more than %d field%s", want, want > 1 ? "s" : "");
     return NULL;
 }
 
