@@ -340,18 +340,13 @@ static void round_trip(const char *name, const spx_matrix *A)
 {
     spx_matrix *B = NULL;
     const char *path = tmp_path(name);
-    if (!CHECK_STATUS(spx_matrix_write(A, path), SPX_OK)) return;
-    if (strstr(name, ".gz")) {
-        spx_status st = spx_matrix_read(path, &B);
-        if (st == SPX_ERR_NOT_COMPILED) {
-            printf("SKIP %s: built without zlib\n", name);
-            remove(path);
-            return;
-        }
-        CHECK_STATUS(st, SPX_OK);
-    } else {
-        CHECK_STATUS(spx_matrix_read(path, &B), SPX_OK);
+    spx_status st = spx_matrix_write(A, path);
+    if (st == SPX_ERR_NOT_COMPILED && strstr(name, ".gz")) {
+        printf("SKIP %s: built without zlib\n", name);
+        return;
     }
+    if (!CHECK_STATUS(st, SPX_OK)) return;
+    CHECK_STATUS(spx_matrix_read(path, &B), SPX_OK);
     if (B && !CHECK(same_matrix(A, B))) fprintf(stderr, "  round trip %s differs\n", name);
     spx_matrix_destroy(B);
     remove(path);
@@ -416,6 +411,7 @@ static void walk_failures(const char *path, const spx_matrix *A)
         spx_status st = A ? spx_matrix_write(A, path) : spx_matrix_read(path, &B);
         made = spx__alloc_fail_at(0);
         spx_matrix_destroy(B);
+        if (st == SPX_ERR_NOT_COMPILED) return; /* .gz without zlib */
         if (st == SPX_OK && made < n) break;
         if (st != SPX_OK && !CHECK_STATUS(st, SPX_ERR_OOM)) break;
     }
