@@ -324,8 +324,8 @@ static size_t axt_bytes(const void *state)
         sizeof *a + (size_t)a->nslab * a->sb + 2 * ((size_t)a->nthreads + 1) * sizeof(int64_t);
     if (a->col) n += cells * sizeof(int32_t);
     if (a->hdr) n += cells * sizeof(uint32_t);
-    if (a->variant == SPX__AXT_UH1) n += (size_t)a->nslab * sizeof(int64_t);
-    if (a->variant == SPX__AXT_UH) n += (size_t)a->nunits * (size_t)a->thw * sizeof(int64_t);
+    if (a->variant == SPX__AXT_UH1) n += (size_t)a->nslab * sizeof(int32_t);
+    if (a->variant == SPX__AXT_UH) n += (size_t)a->nunits * (size_t)a->thw * sizeof(int32_t);
     if (a->brp) n += ((size_t)a->rows + 1) * sizeof(int64_t);
     return n;
 }

@@ -107,7 +107,7 @@ typedef struct spx__axt {
     size_t sb;          /* bytes per slab */
     unsigned char *ax;  /* nslab * sb */
     int32_t *col;       /* x=refresh: nslab * thw columns, -1 for padding */
-    int64_t *rwp;       /* uh1: nslab rows; uh: tiles * thw rows */
+    int32_t *rwp;       /* uh1: nslab rows; uh: tiles * thw rows */
     uint32_t *hdr;      /* ch1, ch: nslab * thw headers */
     int64_t *brp;       /* axc: rows + 1 slab offsets */
     int nthreads;
@@ -130,7 +130,7 @@ int64_t spx__axt_unit_row(const spx__axt *a, int64_t u);
 
 /* ---------------------------------------------------------------- the sink */
 
-static inline void spx__axt_put(const spx__axt_sink *s, int64_t r, double v)
+SPX__AXT_INLINE void spx__axt_put(const spx__axt_sink *s, int64_t r, double v)
 {
     if (s->f32) {
         float *y = s->y;
@@ -143,7 +143,7 @@ static inline void spx__axt_put(const spx__axt_sink *s, int64_t r, double v)
 }
 
 /* Rows [s->next, end) have no entries: y = beta*y (0 when beta == 0). */
-static inline void spx__axt_fill(spx__axt_sink *s, int64_t end)
+SPX__AXT_INLINE void spx__axt_fill(spx__axt_sink *s, int64_t end)
 {
     int64_t r = s->next;
     if (r >= end) return;
@@ -159,7 +159,7 @@ static inline void spx__axt_fill(spx__axt_sink *s, int64_t end)
     s->next = end;
 }
 
-static inline void spx__axt_defer(spx__axt_sink *s)
+SPX__AXT_INLINE void spx__axt_defer(spx__axt_sink *s)
 {
     spx__axt_carry *c = s->carry;
     c->row[c->n] = s->cur;
@@ -168,7 +168,7 @@ static inline void spx__axt_defer(spx__axt_sink *s)
 }
 
 /* Add partial v to row r; rows arrive in nondecreasing order. */
-static inline void spx__axt_emit(spx__axt_sink *s, int64_t r, double v)
+SPX__AXT_INLINE void spx__axt_emit(spx__axt_sink *s, int64_t r, double v)
 {
     if (s->open && r == s->cur) {
         s->acc += v;

@@ -8,8 +8,8 @@
  *   v_gather(x, idx)  x[idx[i]] for idx[i] >= 0, else 0
  *   v_head(h)     lanes whose 32-bit header h[i] is nonzero
  *   v_restart(m, acc, p)   m ? p : acc + p, per lane
- *   v_segscan(p, m, carry) inclusive scan of p restarting at the lanes of m,
- *                 lanes before the first restart adding *carry; *carry = last lane
+ *   v_segscan(p, m) inclusive scan of p restarting at the lanes of m
+ *   v_last(v)     the last lane
  *   v_headbits(m) m as the low VL bits of an integer
  * A slab's x operand is its stored copy (x=refresh) or a gather through its
  * stored columns (x=live). Each kernel handles units [u0, u1) of one thread
@@ -83,7 +83,7 @@ SPX__AXT_INLINE void SPX_SFX(uh_body)(const spx__axt *a, int64_t u0, int64_t u1,
             for (int v = 0; v < nv; v++)
                 acc[v] = v_fma(v_load((const SPX_VAL *)p + (size_t)v * VL),
                                SPX_SFX(xop)(p, thw, v, x, live), acc[v]);
-        const int64_t *rw = a->rwp + (size_t)t * (size_t)thw;
+        const int32_t *rw = a->rwp + (size_t)t * (size_t)thw;
         if (rw[0] == rw[thw - 1]) {
             double sum = 0.0;
             for (int v = 0; v < nv; v++)
@@ -92,83 +92,98 @@ SPX__AXT_INLINE void SPX_SFX(uh_body)(const spx__axt *a, int64_t u0, int64_t u1,
         } else {
             for (int v = 0; v < nv; v++)
                 v_store(tmp + v * VL, acc[v]);
-            for (int l = 0; l < thw; l++)
-                spx__axt_emit(s, rw[l], (double)tmp[l]);
+            double run = (double)tmp[0];
+            for (int l = 1; l < thw; l++) {
+                if (rw[l] != rw[l - 1]) {
+                    spx__axt_emit(s, rw[l - 1], run);
+                    run = 0.0;
+                }
+                run += (double)tmp[l];
+            }
+            spx__axt_emit(s, rw[thw - 1], run);
         }
     }
 }
 
 #ifndef SPX_AXT_SKIP_CH1
-/* Emit the segments of the heads set in bits (positions base + i) whose sums
- * lie at buf[pos + offset * stride]. */
-SPX__AXT_INLINE void SPX_SFX(emit_heads)(const spx__axt *a, const uint32_t *h, uint64_t bits,
-                                         int base, const SPX_VAL *buf, spx__axt_sink *s)
-{
-    const uint32_t omask = (1u << a->obits) - 1u;
-    while (bits) {
-        int i = base + __builtin_ctzll(bits);
-        bits &= bits - 1;
-        uint32_t hv = h[i];
-        spx__axt_emit(s, (int64_t)(hv >> a->obits) - 1, (double)buf[i + (int)(hv & omask)]);
-    }
-}
-
-/* ch1: blocks u0..u1 of BS entries; a segmented scan of the products within
- * the block, then each head's segment sum is read at its last entry. (The
- * paper's fast segmented sum subtracts two plain prefix sums instead; its
- * error grows with the whole block's magnitude, not the row's.) */
+/* ch1: blocks u0..u1 of BS entries. Each vector gets an in-register
+ * segmented scan of its products (restarting at heads); cin[q] carries the
+ * open segment into vector q, a scalar chain kept off the vector path. A
+ * head's segment sum is then read at its last entry e, plus cin of e's vector
+ * when the segment began in an earlier one. (The paper's fast segmented sum
+ * subtracts two plain prefix sums instead; its error grows with the whole
+ * block's magnitude, not the row's.) */
 SPX__AXT_INLINE void SPX_SFX(ch1_body)(const spx__axt *a, int64_t u0, int64_t u1, const SPX_VAL *x,
                                        spx__axt_sink *s, int nv, int live)
 {
     const int thw = a->thw, bs = a->bs, spb = bs / thw;
-    SPX_VAL buf[SPX__AXT_MAX_BS];
+    const uint32_t omask = (1u << a->obits) - 1u;
+    SPX_VAL buf[SPX__AXT_MAX_BS], cin[SPX__AXT_MAX_BS / VL];
     uint64_t bits[SPX__AXT_MAX_BS / 64];
     for (int64_t b = u0; b < u1; b++) {
         const uint32_t *h = a->hdr + (size_t)b * (size_t)bs;
         const unsigned char *p = a->ax + (size_t)b * (size_t)spb * a->sb;
-        SPX_VAL carry = 0;
+        SPX_VAL c = 0;
         for (int w = 0; w < (bs + 63) / 64; w++)
             bits[w] = 0;
         for (int j = 0; j < spb; j++, p += a->sb)
             for (int v = 0; v < nv; v++) {
                 int pos = j * thw + v * VL;
                 MT m = v_head(h + pos);
-                v_store(buf + pos, v_segscan(SPX_SFX(prod)(p, thw, v, x, live), m, &carry));
-                bits[pos >> 6] |= (uint64_t)v_headbits(m) << (pos & 63);
+                VT sc = v_segscan(SPX_SFX(prod)(p, thw, v, x, live), m);
+                unsigned hb = v_headbits(m);
+                v_store(buf + pos, sc);
+                bits[pos >> 6] |= (uint64_t)hb << (pos & 63);
+                cin[pos / VL] = c;
+                c = (hb ? (SPX_VAL)0 : c) + v_last(sc);
             }
         for (int w = 0; w < (bs + 63) / 64; w++)
-            SPX_SFX(emit_heads)(a, h, bits[w], w * 64, buf, s);
+            for (uint64_t m = bits[w]; m; m &= m - 1) {
+                int i = w * 64 + __builtin_ctzll(m);
+                uint32_t hv = h[i];
+                int e = i + (int)(hv & omask);
+                SPX_VAL carried = e / VL != i / VL ? cin[e / VL] : (SPX_VAL)0;
+                spx__axt_emit(s, (int64_t)(hv >> a->obits) - 1, (double)(buf[e] + carried));
+            }
     }
 }
-
 #endif
 
 /* ch: tiles u0..u1; down each lane column a scan restarting at heads, then
- * each head's sum is read offset slabs below it, columns in lane order. */
+ * each head's sum is read offset slabs below it. Heads are collected in a
+ * bitmap indexed lane-major (q = lane*TH + slab), the order rows run in. */
 SPX__AXT_INLINE void SPX_SFX(ch_body)(const spx__axt *a, int64_t u0, int64_t u1, const SPX_VAL *x,
                                       spx__axt_sink *s, int nv, int live)
 {
-    const int thw = a->thw, th = a->th;
+    const int thw = a->thw, th = a->th, words = (th * thw + 63) / 64;
     const uint32_t omask = (1u << a->obits) - 1u;
     SPX_VAL buf[SPX__AXT_MAX_TILE];
+    uint64_t qb[SPX__AXT_MAX_TILE / 64];
     VT acc[SPX__AXT_MAX_THW / VL];
     for (int64_t t = u0; t < u1; t++) {
         const uint32_t *h = a->hdr + (size_t)t * (size_t)th * (size_t)thw;
         const unsigned char *p = a->ax + (size_t)t * (size_t)th * a->sb;
+        for (int w = 0; w < words; w++)
+            qb[w] = 0;
         for (int v = 0; v < nv; v++)
             acc[v] = v_zero();
         for (int f = 0; f < th; f++, p += a->sb)
             for (int v = 0; v < nv; v++) {
                 int pos = f * thw + v * VL;
-                acc[v] = v_restart(v_head(h + pos), acc[v], SPX_SFX(prod)(p, thw, v, x, live));
+                MT m = v_head(h + pos);
+                acc[v] = v_restart(m, acc[v], SPX_SFX(prod)(p, thw, v, x, live));
                 v_store(buf + pos, acc[v]);
+                for (unsigned hb = v_headbits(m); hb; hb &= hb - 1) {
+                    int q = (v * VL + __builtin_ctz(hb)) * th + f;
+                    qb[q >> 6] |= UINT64_C(1) << (q & 63);
+                }
             }
-        for (int l = 0; l < thw; l++)
-            for (int f = 0; f < th; f++) {
+        for (int w = 0; w < words; w++)
+            for (uint64_t m = qb[w]; m; m &= m - 1) {
+                int q = w * 64 + __builtin_ctzll(m), l = q / th, f = q % th;
                 uint32_t hv = h[f * thw + l];
-                if (hv)
-                    spx__axt_emit(s, (int64_t)(hv >> a->obits) - 1,
-                                  (double)buf[(f + (int)(hv & omask)) * thw + l]);
+                spx__axt_emit(s, (int64_t)(hv >> a->obits) - 1,
+                              (double)buf[(f + (int)(hv & omask)) * thw + l]);
             }
     }
 }
@@ -187,20 +202,25 @@ static void SPX_SFX(refresh)(const spx__axt *a, int64_t s0, int64_t s1, const vo
 }
 
 /* Entry points: one vector per slab and the x mode become constants. */
+/* Entry points: one vector per slab and the x mode become constants; the sink
+ * lives in a local copy so that its fields stay in registers (y could alias
+ * it as far as the compiler knows). */
 #define SPX__AXT_ENTRY(kind)                                                                       \
     static void SPX_SFX(run_##kind)(const spx__axt *a, int64_t u0, int64_t u1, const void *x,      \
                                     spx__axt_sink *s)                                              \
     {                                                                                              \
         const SPX_VAL *xv = x;                                                                     \
+        spx__axt_sink ls = *s;                                                                     \
         int nv = a->thw / VL;                                                                      \
         if (nv == 1 && a->live)                                                                    \
-            SPX_SFX(kind##_body)(a, u0, u1, xv, s, 1, 1);                                          \
+            SPX_SFX(kind##_body)(a, u0, u1, xv, &ls, 1, 1);                                        \
         else if (nv == 1)                                                                          \
-            SPX_SFX(kind##_body)(a, u0, u1, xv, s, 1, 0);                                          \
+            SPX_SFX(kind##_body)(a, u0, u1, xv, &ls, 1, 0);                                        \
         else if (a->live)                                                                          \
-            SPX_SFX(kind##_body)(a, u0, u1, xv, s, nv, 1);                                         \
+            SPX_SFX(kind##_body)(a, u0, u1, xv, &ls, nv, 1);                                       \
         else                                                                                       \
-            SPX_SFX(kind##_body)(a, u0, u1, xv, s, nv, 0);                                         \
+            SPX_SFX(kind##_body)(a, u0, u1, xv, &ls, nv, 0);                                       \
+        *s = ls;                                                                                   \
     }
 
 SPX__AXT_ENTRY(axc)
@@ -245,3 +265,4 @@ static void SPX_SFX(fill)(spx__axt_kernels *k, int ti, spx__isa isa)
 #undef v_headbits
 #undef v_restart
 #undef v_segscan
+#undef v_last

@@ -81,9 +81,9 @@ static spx_status alloc_layout(spx__axt *a)
         memset(a->col, 0xff, cells * sizeof(int32_t));
     }
     if (a->variant == SPX__AXT_UH1)
-        SPX_TRY(spx__alloc((void **)&a->rwp, (size_t)a->nslab, sizeof(int64_t), "axt rwp[]"));
+        SPX_TRY(spx__alloc((void **)&a->rwp, (size_t)a->nslab, sizeof(int32_t), "axt rwp[]"));
     if (a->variant == SPX__AXT_UH)
-        SPX_TRY(spx__alloc((void **)&a->rwp, cells / (size_t)a->th, sizeof(int64_t), "axt rwp[]"));
+        SPX_TRY(spx__alloc((void **)&a->rwp, cells / (size_t)a->th, sizeof(int32_t), "axt rwp[]"));
     if (a->variant == SPX__AXT_CH1 || a->variant == SPX__AXT_CH)
         SPX_TRY(spx__calloc((void **)&a->hdr, cells, sizeof(uint32_t), "axt hdr[]"));
     if (a->variant == SPX__AXC)
@@ -116,7 +116,7 @@ static void place_rows(const spx_matrix *A, spx__axt *a, const unsigned char *va
         for (int64_t j = 0; j < len; j++)
             put(a, s + j / a->thw, j % a->thw, vals, A->col32, rp[r] + j);
         for (int64_t q = 0; a->rwp && q < ns; q++)
-            a->rwp[s + q] = r;
+            a->rwp[s + q] = (int32_t)r;
         s += ns;
     }
     if (a->brp) a->brp[A->rows] = s;
@@ -133,12 +133,12 @@ static void place_uh(const spx_matrix *A, spx__axt *a, const unsigned char *vals
             put(a, col / a->thw * a->th + j % a->th, col % a->thw, vals, A->col32, rp[r] + j);
         }
         for (int64_t q = 0; q < nc; q++)
-            a->rwp[c + q] = r;
+            a->rwp[c + q] = (int32_t)r;
         if (len) last = r;
         c += nc;
     }
     for (; c < a->nunits * a->thw; c++)
-        a->rwp[c] = last;
+        a->rwp[c] = (int32_t)last;
 }
 
 /* Slot (slab * THW + lane) of packed entry e. */
@@ -236,6 +236,9 @@ spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
     a->cols = A->cols;
     a->nnz = A->nnz;
     count_layout(A, a);
+    if ((a->variant == SPX__AXT_UH1 || a->variant == SPX__AXT_UH) && A->rows > INT32_MAX)
+        return spx__error(SPX_ERR_UNSUPPORTED, "axt: %lld rows do not fit the 32-bit rwp[]",
+                          (long long)A->rows);
     if ((a->variant == SPX__AXT_CH1 || a->variant == SPX__AXT_CH) &&
         (uint64_t)A->rows + 1 > (UINT32_MAX >> a->obits))
         return spx__error(SPX_ERR_UNSUPPORTED,

@@ -4,20 +4,6 @@
 
 #include "cpu/axt.h"
 
-static inline double seg_f64(double p, int m, double *carry)
-{
-    double r = m ? p : *carry + p;
-    *carry = r;
-    return r;
-}
-
-static inline float seg_f32(float p, int m, float *carry)
-{
-    float r = m ? p : *carry + p;
-    *carry = r;
-    return r;
-}
-
 #define VL 1
 #define MT int
 #define SPX_VAL double
@@ -33,7 +19,8 @@ static inline float seg_f32(float p, int m, float *carry)
 #define v_head(h) ((h)[0] != 0)
 #define v_headbits(m) ((unsigned)(m))
 #define v_restart(m, acc, p) ((m) ? (p) : (acc) + (p))
-#define v_segscan(p, m, c) seg_f64((p), (m), (c))
+#define v_segscan(p, m) (p)
+#define v_last(v) (v)
 #include "cpu/axt_body.h"
 
 #define VL 1
@@ -51,7 +38,8 @@ static inline float seg_f32(float p, int m, float *carry)
 #define v_head(h) ((h)[0] != 0)
 #define v_headbits(m) ((unsigned)(m))
 #define v_restart(m, acc, p) ((m) ? (p) : (acc) + (p))
-#define v_segscan(p, m, c) seg_f32((p), (m), (c))
+#define v_segscan(p, m) (p)
+#define v_last(v) (v)
 #include "cpu/axt_body.h"
 
 void spx__axt_kernels_portable(spx__axt_kernels *k)

@@ -41,6 +41,7 @@ static inline double v64_reduce(__m256d v)
 #define v_reduce(v) v64_reduce(v)
 #define v_gather(x, idx) v64_gather((x), (idx))
 #define v_head(h) v64_head(h)
+#define v_headbits(m) ((unsigned)_mm256_movemask_pd(m))
 #define v_restart(m, acc, p) _mm256_blendv_pd(_mm256_add_pd((acc), (p)), (p), (m))
 #include "cpu/axt_body.h"
 
@@ -78,6 +79,7 @@ static inline double v32_reduce(__m256 v)
 #define v_reduce(v) v32_reduce(v)
 #define v_gather(x, idx) v32_gather((x), (idx))
 #define v_head(h) v32_head(h)
+#define v_headbits(m) ((unsigned)_mm256_movemask_ps(m))
 #define v_restart(m, acc, p) _mm256_blendv_ps(_mm256_add_ps((acc), (p)), (p), (m))
 #include "cpu/axt_body.h"
 

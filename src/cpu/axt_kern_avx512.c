@@ -31,7 +31,7 @@ static inline double v64_last(__m512d v)
     _mm512_castsi512_pd(                                                                           \
         _mm512_alignr_epi64(_mm512_castpd_si512(v), _mm512_setzero_si512(), 8 - (d)))
 
-static inline __m512d v64_segscan(__m512d v, __mmask8 h, double *carry)
+static inline __m512d v64_segscan(__m512d v, __mmask8 h)
 {
     unsigned f = h;
     v = _mm512_mask_add_pd(v, (__mmask8)(~f & 0xFEu), v, V64_UP(v, 1));
@@ -39,9 +39,6 @@ static inline __m512d v64_segscan(__m512d v, __mmask8 h, double *carry)
     v = _mm512_mask_add_pd(v, (__mmask8)(~f & 0xFCu), v, V64_UP(v, 2));
     f |= f << 2;
     v = _mm512_mask_add_pd(v, (__mmask8)(~f & 0xF0u), v, V64_UP(v, 4));
-    f |= f << 4;
-    v = _mm512_mask_add_pd(v, (__mmask8)~f, v, _mm512_set1_pd(*carry));
-    *carry = v64_last(v);
     return v;
 }
 
@@ -60,7 +57,8 @@ static inline __m512d v64_segscan(__m512d v, __mmask8 h, double *carry)
 #define v_head(h) v64_head(h)
 #define v_headbits(m) ((unsigned)(m))
 #define v_restart(m, acc, p) _mm512_mask_blend_pd((m), _mm512_add_pd((acc), (p)), (p))
-#define v_segscan(p, m, c) v64_segscan((p), (m), (c))
+#define v_segscan(p, m) v64_segscan((p), (m))
+#define v_last(v) v64_last(v)
 #include "cpu/axt_body.h"
 
 /* ---- fp32: 16 lanes */
@@ -86,7 +84,7 @@ static inline float v32_last(__m512 v)
     _mm512_castsi512_ps(                                                                           \
         _mm512_alignr_epi32(_mm512_castps_si512(v), _mm512_setzero_si512(), 16 - (d)))
 
-static inline __m512 v32_segscan(__m512 v, __mmask16 h, float *carry)
+static inline __m512 v32_segscan(__m512 v, __mmask16 h)
 {
     unsigned f = h;
     v = _mm512_mask_add_ps(v, (__mmask16)(~f & 0xFFFEu), v, V32_UP(v, 1));
@@ -96,9 +94,6 @@ static inline __m512 v32_segscan(__m512 v, __mmask16 h, float *carry)
     v = _mm512_mask_add_ps(v, (__mmask16)(~f & 0xFFF0u), v, V32_UP(v, 4));
     f |= f << 4;
     v = _mm512_mask_add_ps(v, (__mmask16)(~f & 0xFF00u), v, V32_UP(v, 8));
-    f |= f << 8;
-    v = _mm512_mask_add_ps(v, (__mmask16)~f, v, _mm512_set1_ps(*carry));
-    *carry = v32_last(v);
     return v;
 }
 
@@ -117,7 +112,8 @@ static inline __m512 v32_segscan(__m512 v, __mmask16 h, float *carry)
 #define v_head(h) v32_head(h)
 #define v_headbits(m) ((unsigned)(m))
 #define v_restart(m, acc, p) _mm512_mask_blend_ps((m), _mm512_add_ps((acc), (p)), (p))
-#define v_segscan(p, m, c) v32_segscan((p), (m), (c))
+#define v_segscan(p, m) v32_segscan((p), (m))
+#define v_last(v) v32_last(v)
 #include "cpu/axt_body.h"
 
 void spx__axt_kernels_avx512(spx__axt_kernels *k)
