@@ -14,7 +14,6 @@
 #include <limits.h>
 #include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -29,6 +28,8 @@
 #define SELL_PARALLEL_MIN 32768
 /* A row costs about as much as this many stored elements (y, perm, rowlen). */
 #define SELL_ROW_COST 2
+/* Windows whose row lengths span fewer values than this are counting-sorted. */
+#define SELL_BUCKETS 64
 
 typedef struct sell_params {
     long C, sigma, isa; /* 0: default */
@@ -85,14 +86,68 @@ static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_o
     return SPX_OK;
 }
 
-/* Sort key: decreasing length, then increasing row. */
-static int sell_key_cmp(const void *a, const void *b)
+/* k[r] moved down the max-heap k[0..end) to its place. */
+static void sell_sift(uint64_t *k, int64_t r, int64_t end)
 {
-    uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
-    return (u > v) - (u < v);
+    for (int64_t ch; (ch = 2 * r + 1) < end; r = ch) {
+        if (ch + 1 < end && k[ch + 1] > k[ch]) ch++;
+        if (k[r] >= k[ch]) return;
+        uint64_t t = k[r];
+        k[r] = k[ch];
+        k[ch] = t;
+    }
 }
 
-/* rowlen and perm of the sorted rows, sorting inside windows of sigma rows. */
+/* k[0..n) ascending, in place: heapsort, no allocation, no callbacks. */
+static void sell_heapsort(uint64_t *k, int64_t n)
+{
+    for (int64_t i = n / 2 - 1; i >= 0; i--) sell_sift(k, i, n);
+    for (int64_t end = n - 1; end > 0; end--) {
+        uint64_t t = k[0];
+        k[0] = k[end];
+        k[end] = t;
+        sell_sift(k, 0, end);
+    }
+}
+
+/* Stable counting sort of rows w0..w1 by decreasing length into perm and
+ * rowlen at w0, when their lengths span fewer than SELL_BUCKETS values (the
+ * usual case); returns 0, writing nothing, otherwise. */
+static int sell_bucket_sort(spx__sell *S, const int64_t *rowptr, int64_t w0, int64_t w1)
+{
+    int64_t lo = INT64_MAX, hi = -1, start[SELL_BUCKETS + 1] = {0};
+    for (int64_t i = w0; i < w1; i++) {
+        const int64_t len = rowptr[i + 1] - rowptr[i];
+        lo = len < lo ? len : lo;
+        hi = len > hi ? len : hi;
+    }
+    if (hi - lo >= SELL_BUCKETS) return 0;
+    for (int64_t i = w0; i < w1; i++) start[hi - (rowptr[i + 1] - rowptr[i]) + 1]++;
+    for (int b = 0; b < SELL_BUCKETS; b++) start[b + 1] += start[b];
+    for (int64_t i = w0; i < w1; i++) {
+        const int64_t len = rowptr[i + 1] - rowptr[i], p = w0 + start[hi - len]++;
+        S->perm[p] = (int32_t)i;
+        S->rowlen[p] = (int32_t)len;
+    }
+    return 1;
+}
+
+/* The same for any lengths: keys (INT32_MAX - length) << 32 | row sorted
+ * ascending in key[w0..w1). */
+static void sell_key_sort(spx__sell *S, const int64_t *rowptr, int64_t w0, int64_t w1,
+                          uint64_t *key)
+{
+    for (int64_t i = w0; i < w1; i++)
+        key[i] = ((uint64_t)INT32_MAX - (uint64_t)(rowptr[i + 1] - rowptr[i])) << 32 | (uint64_t)i;
+    sell_heapsort(key + w0, w1 - w0);
+    for (int64_t p = w0; p < w1; p++) {
+        S->perm[p] = (int32_t)(key[p] & 0xffffffffu);
+        S->rowlen[p] = (int32_t)(INT32_MAX - (int64_t)(key[p] >> 32));
+    }
+}
+
+/* rowlen and perm of the sorted rows: decreasing length inside windows of
+ * sigma rows, ties in row order. */
 static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
 {
     const int64_t n = S->rows, sigma = S->sigma < n ? S->sigma : (n > 0 ? n : 1);
@@ -106,15 +161,7 @@ static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
 #pragma omp parallel for schedule(dynamic, 16)
     for (int64_t w0 = 0; w0 < n; w0 += sigma) {
         const int64_t w1 = w0 + sigma < n ? w0 + sigma : n;
-        for (int64_t i = w0; i < w1; i++) {
-            uint64_t len = (uint64_t)(A->rowptr[i + 1] - A->rowptr[i]);
-            key[i] = ((uint64_t)INT32_MAX - len) << 32 | (uint64_t)i;
-        }
-        qsort(key + w0, (size_t)(w1 - w0), sizeof *key, sell_key_cmp);
-        for (int64_t p = w0; p < w1; p++) {
-            S->perm[p] = (int32_t)(key[p] & 0xffffffffu);
-            S->rowlen[p] = (int32_t)(INT32_MAX - (int64_t)(key[p] >> 32));
-        }
+        if (!sell_bucket_sort(S, A->rowptr, w0, w1)) sell_key_sort(S, A->rowptr, w0, w1, key);
     }
 cleanup:
     spx__free(key);
@@ -137,26 +184,27 @@ static spx_status sell_chunk_offsets(spx__sell *S)
     return SPX_OK;
 }
 
-/* Copy A's rows into the column-major chunks, padding with value 0, column 0. */
-static void sell_fill(spx__sell *S, const spx_matrix *A)
+/* Copy A's rows into the column-major chunks, padding with value 0, column 0;
+ * vals are A's values in the plan's type. Writes run in storage order. */
+static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
 {
     const int64_t C = S->C;
 #pragma omp parallel for schedule(static)
     for (int64_t c = 0; c < S->nchunks; c++) {
-        const int64_t base = S->chunk_ptr[c], w = (S->chunk_ptr[c + 1] - base) / C;
-        for (int64_t l = 0; l < C; l++) {
-            const int64_t p = c * C + l, len = S->rowlen[p];
-            const int64_t src = len ? A->rowptr[S->perm ? S->perm[p] : p] : 0;
-            for (int64_t j = 0; j < w; j++) {
-                const int64_t d = base + j * C + l;
-                const double a = j < len ? spx__val(A, src + j) : 0.0;
-                S->col[d] = j < len ? A->col32[src + j] : 0;
+        int64_t src[SPX__SELL_CMAX], d = S->chunk_ptr[c];
+        const int64_t w = (S->chunk_ptr[c + 1] - d) / C;
+        const int32_t *len = S->rowlen + c * C;
+        for (int64_t l = 0; l < C; l++)
+            src[l] = len[l] ? A->rowptr[S->perm ? S->perm[c * C + l] : c * C + l] : 0;
+        for (int64_t j = 0; j < w; j++)
+            for (int64_t l = 0; l < C; l++, d++) {
+                const int in = j < len[l];
+                S->col[d] = in ? A->col32[src[l] + j] : 0;
                 if (S->type == SPX_F64)
-                    ((double *)S->val)[d] = a;
+                    ((double *)S->val)[d] = in ? ((const double *)vals)[src[l] + j] : 0.0;
                 else
-                    ((float *)S->val)[d] = (float)a;
+                    ((float *)S->val)[d] = in ? ((const float *)vals)[src[l] + j] : 0.0f;
             }
-        }
     }
 }
 
@@ -191,6 +239,8 @@ static spx_status sell_check(const spx_matrix *A, const spx_plan_opts *o)
 static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__sell *S = NULL;
+    const void *vals;
+    void *owned = NULL;
     spx_status st = sell_check(A, o);
     if (st != SPX_OK) return st;
     if (!state) return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL state pointer");
@@ -207,10 +257,13 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     SPX_TRY(sell_chunk_offsets(S));
     SPX_TRY(spx__alloc((void **)&S->col, (size_t)S->stored, sizeof *S->col, "sell columns"));
     SPX_TRY(spx__alloc(&S->val, (size_t)S->stored, vsize, "sell values"));
-    sell_fill(S, A);
+    SPX_TRY(spx__values_as(A, S->type, &vals, &owned));
+    sell_fill(S, A, vals);
+    spx__free(owned);
     *state = S;
     return SPX_OK;
 cleanup:
+    spx__free(owned);
     sell_destroy(S);
     return st;
 }

@@ -7,14 +7,13 @@
  *   SELL_ZERO()                            all-zero vector
  *   SELL_LOAD(p), SELL_STORE(p, v)         W values (unaligned)
  *   SELL_LOAD_IDX(p)                       W int32
- *   SELL_GATHER(i, x)                      x[i[0..W)]
  *   SELL_GT(len, j)                        lanes with len > j
  *   SELL_GATHER_MASK(m, i, x)              x[i] in lanes of m, 0 elsewhere
  *   SELL_FMA(a, b, acc)                    a*b + acc
  * The macros are undefined at the end, ready for the next type.
  * Layout: see sell.h. A chunk is C/W vector groups; each group runs the
- * columns j < lo (its shortest row) unmasked, then lo <= j < hi with a mask
- * so that no padding entry loads x.
+ * chunk's columns with a mask of the lanes whose row is still going, so that
+ * no padding entry loads x (a masked gather costs what a full one does).
  */
 static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
                     const void *xv, double beta, void *yv)
@@ -30,20 +29,12 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
             const int64_t lanes = S->rows - p0 < SELL_W ? S->rows - p0 : SELL_W;
             if (lanes <= 0) break;
             const int32_t *len = S->rowlen + p0;
-            int32_t lo = len[0], hi = len[0];
-            for (int l = 1; l < SELL_W; l++) {
-                lo = len[l] < lo ? len[l] : lo;
-                hi = len[l] > hi ? len[l] : hi;
-            }
+            const int32_t w = (int32_t)((S->chunk_ptr[c + 1] - S->chunk_ptr[c]) / C);
             const int32_t *col = S->col + S->chunk_ptr[c] + g;
             const SELL_VAL *v = val + S->chunk_ptr[c] + g;
             const SELL_IDX lenv = SELL_LOAD_IDX(len);
             SELL_VEC acc = SELL_ZERO();
-            int32_t j = 0;
-            for (; j < lo; j++)
-                acc = SELL_FMA(SELL_LOAD(v + j * C), SELL_GATHER(SELL_LOAD_IDX(col + j * C), x),
-                               acc);
-            for (; j < hi; j++) {
+            for (int32_t j = 0; j < w; j++) {
                 const SELL_MASK m = SELL_GT(lenv, j);
                 acc = SELL_FMA(SELL_LOAD(v + j * C),
                                SELL_GATHER_MASK(m, SELL_LOAD_IDX(col + j * C), x), acc);
@@ -68,7 +59,6 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
 #undef SELL_LOAD
 #undef SELL_STORE
 #undef SELL_LOAD_IDX
-#undef SELL_GATHER
 #undef SELL_GT
 #undef SELL_GATHER_MASK
 #undef SELL_FMA
