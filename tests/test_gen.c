@@ -328,8 +328,8 @@ static void test_bad_specs(void)
     bad("lap2d5:n=4,n=5", SPX_ERR_INVALID_ARG, "twice");
     bad("lap3d27:2000", SPX_ERR_OVERFLOW, "'n'");
     bad("rmat:scale=8,a=0.9,b=0.2", SPX_ERR_INVALID_ARG, "'b'");
-    bad("rmat:scale=41", SPX_ERR_INVALID_ARG, "scale");
-    bad("rmat:scale=40,ef=1e9", SPX_ERR_OVERFLOW, "ef");
+    bad("rmat:scale=37", SPX_ERR_INVALID_ARG, "scale");
+    bad("rmat:scale=36,ef=1e9", SPX_ERR_OVERFLOW, "ef");
     bad("rmat:scale=8,values=two", SPX_ERR_INVALID_ARG, "values");
     bad("random:m=10,n=10,nnz=101", SPX_ERR_INVALID_ARG, "nnz");
     bad("random:m=10", SPX_ERR_INVALID_ARG, "nnz");

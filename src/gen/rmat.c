@@ -10,29 +10,38 @@
  * are kept unless loops=0. Values 1, or values=random: uniform in [-1, 1) as a
  * function of the unordered pair, so sym=1 gives a symmetric matrix.
  *
- * Edges are made in blocks of EBLOCK with one random stream per block, twice:
- * once to count each row's entries, once to place them in row buckets; each
- * row is then sorted and its repeats dropped, so the result does not depend on
- * the thread count or on the order the buckets fill. */
+ * Edges are made in blocks of `eblock` with one random stream per block,
+ * twice: once to count, per block, the entries falling in each part (2^p
+ * consecutive rows), once to write them, packed as (row in part, column), into
+ * that part's region at the block's place. Each part is then grouped by row
+ * (a counting sort in cache), and each row sorted and its repeats dropped. The
+ * result depends on neither the thread count nor the order of the writes, and
+ * the writes go to a few streams per block instead of all over memory. */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "gen/gen.h"
 
-#define EBLOCK 65536
+#include <omp.h>
+#include <string.h>
+
+#define EBLOCK_MIN 65536
+#define PART_BITS 10
 
 typedef struct rmat_ctx {
     int scale, sym, loops, perm, random_values;
-    int64_t edges;
-    double a, ab, abc; /* cumulative quadrant probabilities */
+    int part_shift;            /* row >> part_shift is the row's part */
+    int64_t edges, rows, eblock, nblocks, nparts;
+    uint64_t ta, tab, tabc;    /* cumulative quadrant probabilities x 2^32 */
     uint64_t seed, mul[3];
-    int64_t *start;    /* bucket of row i: start[i] .. start[i] + uniq[i] */
-    int64_t *uniq;     /* distinct entries of row i after dedup */
-    int64_t *col;      /* bucket contents */
+    int64_t *off;              /* nblocks x nparts: counts, then write cursors */
+    int64_t *pstart;           /* nparts+1: region of each part in col */
+    int64_t *start, *uniq;     /* per row: first entry in col, distinct entries */
+    int64_t *col;              /* packed entries, then columns grouped by row */
 } rmat_ctx;
 
 static uint64_t scramble(const rmat_ctx *c, uint64_t x)
 {
-    uint64_t mask = c->scale >= 64 ? ~0ull : (1ull << c->scale) - 1;
+    uint64_t mask = ((uint64_t)1 << c->scale) - 1;
     int shift = c->scale / 2 + 1;
     for (int r = 0; r < 3; r++) {
         x = (x * c->mul[r] + (uint64_t)r) & mask;
@@ -41,13 +50,19 @@ static uint64_t scramble(const rmat_ctx *c, uint64_t x)
     return x;
 }
 
+/* One level per 32-bit half of a draw: u < ta top-left, < tab top-right,
+ * < tabc bottom-left, else bottom-right; the row bit is u >= tab and the
+ * column bit (u >= ta) ^ (u >= tab) ^ (u >= tabc), without branches. */
 static void rmat_edge(const rmat_ctx *c, spx__rng *r, int64_t *u, int64_t *v)
 {
-    uint64_t row = 0, col = 0;
+    uint64_t row = 0, col = 0, bits = 0;
     for (int l = 0; l < c->scale; l++) {
-        double p = spx__rng_unit(r);
-        row = row << 1 | (p >= c->ab);
-        col = col << 1 | ((p >= c->a && p < c->ab) || p >= c->abc);
+        if ((l & 1) == 0) bits = spx__rng_next(r);
+        uint64_t x = bits & 0xffffffffu;
+        bits >>= 32;
+        uint64_t down = x >= c->tab;
+        row = row << 1 | down;
+        col = col << 1 | ((uint64_t)(x >= c->ta) ^ down ^ (uint64_t)(x >= c->tabc));
     }
     if (c->perm) {
         row = scramble(c, row);
@@ -57,45 +72,79 @@ static void rmat_edge(const rmat_ctx *c, spx__rng *r, int64_t *u, int64_t *v)
     *v = (int64_t)col;
 }
 
-/* count != NULL: add each entry to its row's count; else place it in its
- * bucket at the row's cursor (start[] advanced atomically). */
-static void rmat_pass(const rmat_ctx *c, int64_t *count, int64_t *cursor)
+/* write == 0: count block b's entries per part into off; else write them at
+ * the cursors off (advanced). An entry is (row - part start) << scale | col. */
+static void rmat_block(const rmat_ctx *c, int64_t b, int write)
 {
-    int64_t nblocks = (c->edges + EBLOCK - 1) / EBLOCK;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int64_t b = 0; b < nblocks; b++) {
-        spx__rng r = spx__rng_at(c->seed, 1, (uint64_t)b);
-        int64_t end = (b + 1) * EBLOCK < c->edges ? (b + 1) * EBLOCK : c->edges;
-        for (int64_t e = b * EBLOCK; e < end; e++) {
-            int64_t uv[2];
-            rmat_edge(c, &r, &uv[0], &uv[1]);
-            if (uv[0] == uv[1] && !c->loops) continue;
-            int sides = c->sym && uv[0] != uv[1] ? 2 : 1;
-            for (int s = 0; s < sides; s++) {
-                int64_t row = uv[s], slot;
-                if (count) {
-#pragma omp atomic
-                    count[row]++;
-                    continue;
-                }
-#pragma omp atomic capture
-                slot = cursor[row]++;
-                c->col[slot] = uv[1 - s];
-            }
+    spx__rng r = spx__rng_at(c->seed, 1, (uint64_t)b);
+    int64_t *off = c->off + b * c->nparts;
+    int64_t end = (b + 1) * c->eblock < c->edges ? (b + 1) * c->eblock : c->edges;
+    int64_t in_part = ((int64_t)1 << c->part_shift) - 1;
+    for (int64_t e = b * c->eblock; e < end; e++) {
+        int64_t uv[2];
+        rmat_edge(c, &r, &uv[0], &uv[1]);
+        if (uv[0] == uv[1] && !c->loops) continue;
+        int sides = c->sym && uv[0] != uv[1] ? 2 : 1;
+        for (int s = 0; s < sides; s++) {
+            int64_t part = uv[s] >> c->part_shift;
+            if (write)
+                c->col[off[part]++] = (uv[s] & in_part) << c->scale | uv[1 - s];
+            else
+                off[part]++;
         }
     }
 }
 
-/* Sort each bucket and drop repeats; uniq[i] is what is left. */
-static void rmat_dedup(rmat_ctx *c, const int64_t *end, int64_t rows)
+static void rmat_edges(const rmat_ctx *c, int write)
 {
-#pragma omp parallel for schedule(dynamic, 256)
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t *v = c->col + c->start[i], n = end[i] - c->start[i], k = 0;
-        spx__gen_sort_i64(v, n);
-        for (int64_t t = 0; t < n; t++)
-            if (k == 0 || v[t] != v[k - 1]) v[k++] = v[t];
-        c->uniq[i] = k;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t b = 0; b < c->nblocks; b++) rmat_block(c, b, write);
+}
+
+/* Counts per (block, part) -> write cursors: parts in order, blocks in order. */
+static int64_t rmat_cursors(rmat_ctx *c)
+{
+    int64_t total = 0, largest = 0;
+    for (int64_t p = 0; p < c->nparts; p++) {
+        c->pstart[p] = total;
+        for (int64_t b = 0; b < c->nblocks; b++) {
+            int64_t n = c->off[b * c->nparts + p];
+            c->off[b * c->nparts + p] = total;
+            total += n; /* at most 2 * edges, checked against overflow in rmat_keys */
+        }
+        if (total - c->pstart[p] > largest) largest = total - c->pstart[p];
+    }
+    c->pstart[c->nparts] = total;
+    return largest;
+}
+
+/* Part p: group its entries by row through tmp (room for the part) and cnt
+ * (room for the part's rows + 1), then sort each row and drop repeats. */
+static void rmat_part(rmat_ctx *c, int64_t p, int64_t *tmp, int64_t *cnt)
+{
+    int64_t base = c->pstart[p], n = c->pstart[p + 1] - base, span = (int64_t)1 << c->part_shift;
+    int64_t colmask = ((int64_t)1 << c->scale) - 1, *ent = c->col + base, row0 = p * span;
+    memset(cnt, 0, (size_t)(span + 1) * sizeof *cnt);
+    for (int64_t k = 0; k < n; k++) cnt[(ent[k] >> c->scale) + 1]++;
+    for (int64_t i = 0; i < span; i++) cnt[i + 1] += cnt[i];
+    for (int64_t i = 0; i < span; i++) c->start[row0 + i] = base + cnt[i];
+    for (int64_t k = 0; k < n; k++) tmp[cnt[ent[k] >> c->scale]++] = ent[k] & colmask;
+    memcpy(ent, tmp, (size_t)n * sizeof *ent);
+    for (int64_t i = 0; i < span; i++) {
+        int64_t *v = c->col + c->start[row0 + i], len = cnt[i] - (c->start[row0 + i] - base), u = 0;
+        spx__gen_sort_i64(v, len);
+        for (int64_t t = 0; t < len; t++)
+            if (u == 0 || v[t] != v[u - 1]) v[u++] = v[t];
+        c->uniq[row0 + i] = u;
+    }
+}
+
+static void rmat_group(rmat_ctx *c, int64_t *scratch, int64_t room)
+{
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t p = 0; p < c->nparts; p++) {
+        int64_t *tmp = scratch + (size_t)omp_get_thread_num() * (size_t)room;
+        rmat_part(c, p, tmp, tmp + (room - ((int64_t)1 << c->part_shift) - 1));
     }
 }
 
@@ -117,11 +166,11 @@ static spx_status rmat_keys(spx__gen_args *a, rmat_ctx *c)
 {
     spx_status st;
     int64_t scale, ef, seed, flag[3];
-    double b, cc;
+    double pa, b, cc;
     static const char *const values[] = {"ones", "random", NULL};
-    SPX_TRY(spx__gen_int(a, "scale", SPX__GEN_REQUIRED, 1, 40, &scale));
+    SPX_TRY(spx__gen_int(a, "scale", SPX__GEN_REQUIRED, 1, 36, &scale));
     SPX_TRY(spx__gen_int(a, "ef", 16, 1, INT32_MAX, &ef));
-    SPX_TRY(spx__gen_real(a, "a", 0.57, 0.0, 1.0, &c->a));
+    SPX_TRY(spx__gen_real(a, "a", 0.57, 0.0, 1.0, &pa));
     SPX_TRY(spx__gen_real(a, "b", 0.19, 0.0, 1.0, &b));
     SPX_TRY(spx__gen_real(a, "c", 0.19, 0.0, 1.0, &cc));
     SPX_TRY(spx__gen_int(a, "sym", 0, 0, 1, &flag[0]));
@@ -130,16 +179,22 @@ static spx_status rmat_keys(spx__gen_args *a, rmat_ctx *c)
     SPX_TRY(spx__gen_int(a, "seed", 1, 0, INT64_MAX, &seed));
     SPX_TRY(spx__gen_choice(a, "values", values, 0, &c->random_values));
     SPX_TRY(spx__gen_args_done(a));
-    if (c->a + b + cc > 1.0 + 1e-12)
+    if (pa + b + cc > 1.0 + 1e-12)
         return spx__error(SPX_ERR_INVALID_ARG, "generator 'rmat': keys 'a'+'b'+'c' = %g exceed 1",
-                          c->a + b + cc);
+                          pa + b + cc);
     if (ef > (INT64_MAX / 2) >> scale)
         return spx__error(SPX_ERR_OVERFLOW, "generator 'rmat': key 'ef' = %lld times 2^%lld edges overflow",
                           (long long)ef, (long long)scale);
     c->scale = (int)scale;
+    c->rows = (int64_t)1 << scale;
     c->edges = ef << scale;
-    c->ab = c->a + b;
-    c->abc = c->a + b + cc;
+    c->eblock = c->edges / 1024 > EBLOCK_MIN ? c->edges / 1024 : EBLOCK_MIN;
+    c->nblocks = (c->edges + c->eblock - 1) / c->eblock;
+    c->part_shift = c->scale > PART_BITS ? c->scale - PART_BITS : 0;
+    c->nparts = c->rows >> c->part_shift;
+    c->ta = (uint64_t)(pa * 0x1.0p32);
+    c->tab = (uint64_t)((pa + b) * 0x1.0p32);
+    c->tabc = (uint64_t)((pa + b + cc) * 0x1.0p32);
     c->sym = (int)flag[0];
     c->loops = (int)flag[1];
     c->perm = (int)flag[2];
@@ -153,27 +208,29 @@ spx_status spx__gen_rmat(spx__gen_args *a, spx_matrix **A)
 {
     spx_status st;
     rmat_ctx c = {0};
-    int64_t *cursor = NULL, rows, total = 0;
+    int64_t *scratch = NULL, room;
+    size_t offs, bytes;
     SPX_TRY(rmat_keys(a, &c));
-    rows = (int64_t)1 << c.scale;
-    SPX_TRY(spx__calloc((void **)&c.start, (size_t)rows + 1, sizeof(int64_t), "R-MAT row counts"));
-    SPX_TRY(spx__alloc((void **)&cursor, (size_t)rows, sizeof(int64_t), "R-MAT row cursors"));
-    SPX_TRY(spx__alloc((void **)&c.uniq, (size_t)rows, sizeof(int64_t), "R-MAT row lengths"));
-    rmat_pass(&c, c.start, NULL);
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t n = c.start[i];
-        c.start[i] = cursor[i] = total;
-        total += n; /* at most 2 * edges, checked against overflow in rmat_keys */
-    }
-    SPX_TRY(spx__alloc((void **)&c.col, (size_t)total, sizeof(int64_t), "R-MAT edge buckets"));
-    rmat_pass(&c, NULL, cursor);
-    rmat_dedup(&c, cursor, rows);
-    spx__gen_rows g = {rows, rows, rmat_len, rmat_fill, &c, 0};
+    SPX_TRY(spx__mul_size((size_t)c.nblocks, (size_t)c.nparts, &offs, "R-MAT block counts"));
+    SPX_TRY(spx__calloc((void **)&c.off, offs, sizeof(int64_t), "R-MAT block counts"));
+    SPX_TRY(spx__alloc((void **)&c.pstart, (size_t)c.nparts + 1, sizeof(int64_t), "R-MAT parts"));
+    SPX_TRY(spx__alloc((void **)&c.start, (size_t)c.rows, sizeof(int64_t), "R-MAT row starts"));
+    SPX_TRY(spx__alloc((void **)&c.uniq, (size_t)c.rows, sizeof(int64_t), "R-MAT row lengths"));
+    rmat_edges(&c, 0);
+    room = rmat_cursors(&c) + ((int64_t)1 << c.part_shift) + 1;
+    SPX_TRY(spx__alloc((void **)&c.col, (size_t)c.pstart[c.nparts], sizeof(int64_t), "R-MAT entries"));
+    rmat_edges(&c, 1);
+    SPX_TRY(spx__mul_size((size_t)omp_get_max_threads(), (size_t)room, &bytes, "R-MAT sort buffers"));
+    SPX_TRY(spx__alloc((void **)&scratch, bytes, sizeof(int64_t), "R-MAT sort buffers"));
+    rmat_group(&c, scratch, room);
+    spx__gen_rows g = {c.rows, c.rows, rmat_len, rmat_fill, &c, 0};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
+    spx__free(scratch);
     spx__free(c.col);
     spx__free(c.uniq);
-    spx__free(cursor);
     spx__free(c.start);
+    spx__free(c.pstart);
+    spx__free(c.off);
     return st;
 }
