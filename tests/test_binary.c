@@ -153,7 +153,8 @@ static void test_damage(void)
     if (!CHECK(good != NULL && n > 64)) return;
     /* A flip in the rows+1 offsets, the columns, the values, the checksum. */
     long spots[] = {64 + 8 * 5, 64 + 41 * 8 + 4 * 100, n - 8 - 8 * 3, n - 3};
-    for (int s = 0; s < 4; s++) expect_damage(good, n, spots[s], 0x10, n, "checksum mismatch");
+    for (int s = 0; s < 4; s++)
+        expect_damage(good, n, spots[s], 0x10, n, "checksum mismatch");
     /* Header bytes that pass the header checks. */
     expect_damage(good, n, 50, 0x01, n, "checksum mismatch");
     expect_damage(good, n, 0, 0x20, n, "bad magic");

@@ -47,8 +47,8 @@ static const double *values_of(const spx_matrix *A)
     return (const double *)v;
 }
 
-static int same_csr(const spx_matrix *A, int64_t rows, int64_t cols, int64_t nnz,
-                    const int64_t *rp, const int64_t *ci, const double *v)
+static int same_csr(const spx_matrix *A, int64_t rows, int64_t cols, int64_t nnz, const int64_t *rp,
+                    const int64_t *ci, const double *v)
 {
     int64_t r, c, z;
     const int64_t *arp;
@@ -69,8 +69,8 @@ static int same_csr(const spx_matrix *A, int64_t rows, int64_t cols, int64_t nnz
 }
 
 /* Read text as a .mtx file and compare with the expected CSR. */
-static void expect_read(const char *name, const char *text, int64_t rows, int64_t cols,
-                        int64_t nnz, const int64_t *rp, const int64_t *ci, const double *v)
+static void expect_read(const char *name, const char *text, int64_t rows, int64_t cols, int64_t nnz,
+                        const int64_t *rp, const int64_t *ci, const double *v)
 {
     spx_matrix *A = NULL;
     const char *path = tmp_path(name);
@@ -231,14 +231,14 @@ static void test_layout_variants(void)
     static const double v[] = {1.0, 3.0, 2.0};
     static const int64_t erp[] = {0, 0, 0, 0, 0, 0};
     expect_read("crlf.mtx", text, 2, 2, 3, rp, ci, v);
-    expect_read("nnz0.mtx", "%%MatrixMarket matrix coordinate real general\n5 3 0\n", 5, 3, 0,
-                erp, NULL, NULL);
-    expect_read("zero.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n", 0, 0, 0,
-                erp, NULL, NULL);
-    expect_read("m_by_0.mtx", "%%MatrixMarket matrix coordinate pattern general\n4 0 0", 4, 0,
-                0, erp, NULL, NULL);
-    expect_read("array0.mtx", "%%MatrixMarket matrix array real general\n0 3\n", 0, 3, 0, erp,
+    expect_read("nnz0.mtx", "%%MatrixMarket matrix coordinate real general\n5 3 0\n", 5, 3, 0, erp,
                 NULL, NULL);
+    expect_read("zero.mtx", "%%MatrixMarket matrix coordinate real general\n0 0 0\n", 0, 0, 0, erp,
+                NULL, NULL);
+    expect_read("m_by_0.mtx", "%%MatrixMarket matrix coordinate pattern general\n4 0 0", 4, 0, 0,
+                erp, NULL, NULL);
+    expect_read("array0.mtx", "%%MatrixMarket matrix array real general\n0 3\n", 0, 3, 0, erp, NULL,
+                NULL);
 }
 
 static void test_special_numbers(void)
@@ -269,8 +269,8 @@ static void test_special_numbers(void)
 static void test_number_exactness(void)
 {
     enum { N = 20000 };
-    static const char *const fmts[] = {"%.17g", "%.16g", "%.15e", "%.19e", "%.3f", "%.21g",
-                                       "%.9g", "%.17e"};
+    static const char *const fmts[] = {"%.17g", "%.16g", "%.15e", "%.19e",
+                                       "%.3f",  "%.21g", "%.9g",  "%.17e"};
     char *text = malloc((size_t)N * 64 + 128), *p = text;
     double *want = malloc(N * sizeof *want), *got = malloc(N * sizeof *got);
     uint64_t seed = 7;
@@ -288,7 +288,8 @@ static void test_number_exactness(void)
     if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) {
         int bad = 0;
         memcpy(got, values_of(A), N * sizeof *got);
-        for (int k = 0; k < N; k++) bad += memcmp(&want[k], &got[k], sizeof got[k]) != 0;
+        for (int k = 0; k < N; k++)
+            bad += memcmp(&want[k], &got[k], sizeof got[k]) != 0;
         if (!CHECK(bad == 0)) fprintf(stderr, "  %d of %d numbers differ from strtod\n", bad, N);
     }
     spx_matrix_destroy(A);
@@ -354,11 +355,12 @@ static void round_trip(const char *name, const spx_matrix *A)
 
 static void test_round_trips(void)
 {
-    spx_matrix *small = random_matrix(50, 70, 400, 1), *big = random_matrix(30000, 20000, 300000, 2);
+    spx_matrix *small = random_matrix(50, 70, 400, 1),
+               *big = random_matrix(30000, 20000, 300000, 2);
     spx_matrix *empty = random_matrix(0, 0, 0, 3), *tall = random_matrix(9, 0, 0, 4);
     round_trip("small.mtx", small);
     round_trip("small.mtx.gz", small);
-    round_trip("big.mtx", big);   /* > 1 MB of text: the threaded parser */
+    round_trip("big.mtx", big); /* > 1 MB of text: the threaded parser */
     round_trip("big.mtx.gz", big);
     round_trip("empty.mtx", empty);
     round_trip("tall.mtx", tall);
@@ -381,9 +383,12 @@ static void test_large_errors(void)
     const char *path = tmp_path("large_bad.mtx");
     p += sprintf(p, "%%%%MatrixMarket matrix coordinate real general\n1000 1000 %d\n", N);
     for (int k = 0; k < N; k++) {
-        if (k == 90000) p += sprintf(p, "7 1001 1.0\n");        /* line 90003 */
-        else if (k == 100000) p += sprintf(p, "7 x 1.0\n");     /* line 100003 */
-        else p += sprintf(p, "%d %d %.17g\n", 1 + k % 1000, 1 + k / 1000 % 1000, k * 0.37);
+        if (k == 90000)
+            p += sprintf(p, "7 1001 1.0\n"); /* line 90003 */
+        else if (k == 100000)
+            p += sprintf(p, "7 x 1.0\n"); /* line 100003 */
+        else
+            p += sprintf(p, "%d %d %.17g\n", 1 + k % 1000, 1 + k / 1000 % 1000, k * 0.37);
     }
     write_text(path, text);
     CHECK_STATUS(spx_matrix_read(path, &A), SPX_ERR_INDEX_RANGE);
@@ -392,7 +397,8 @@ static void test_large_errors(void)
     /* Now fix both and add one entry too many at the end. */
     p = text;
     p += sprintf(p, "%%%%MatrixMarket matrix coordinate real general\n1000 1000 %d\n", N);
-    for (int k = 0; k <= N; k++) p += sprintf(p, "%d %d 2.5\n", 1 + k % 1000, 1 + k / 1000 % 1000);
+    for (int k = 0; k <= N; k++)
+        p += sprintf(p, "%d %d 2.5\n", 1 + k % 1000, 1 + k / 1000 % 1000);
     write_text(path, text);
     CHECK_STATUS(spx_matrix_read(path, &A), SPX_ERR_MTX_TOO_MANY);
     CHECK(strstr(spx_last_error(), "line 120003:") != NULL);
@@ -469,8 +475,8 @@ static void test_shared(void)
         if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
         spx_matrix_dims(A, (int64_t *)&r, (int64_t *)&c, (int64_t *)&z);
         if (!CHECK(r == rows && z == nnz && spx_matrix_validate(A) == SPX_OK))
-            fprintf(stderr, "  %s: %lld rows %lld nnz, README says %lld and %lld\n", name, r,
-                    z, rows, nnz);
+            fprintf(stderr, "  %s: %lld rows %lld nnz, README says %lld and %lld\n", name, r, z,
+                    rows, nnz);
         spx_matrix_destroy(A);
     }
     fclose(f);

@@ -45,7 +45,8 @@ static uint64_t fnv_words(uint64_t h, const void *data, size_t n)
         memcpy(&x, p + 8 * w, 8);
         h = (h ^ x) * SPX__FNV_PRIME;
     }
-    for (size_t b = 8 * words; b < n; b++) h = (h ^ p[b]) * SPX__FNV_PRIME;
+    for (size_t b = 8 * words; b < n; b++)
+        h = (h ^ p[b]) * SPX__FNV_PRIME;
     return h;
 }
 
@@ -106,8 +107,9 @@ spx_status spx_matrix_write_bin(const spx_matrix *A, const char *path)
     FILE *f;
     if ((st = spx__check_matrix(A)) != SPX_OK) return st;
     if (!path) return spx__error(SPX_ERR_INVALID_ARG, "spx_matrix_write_bin: path is NULL");
-    bin_header b = {SPX__BIN_VERSION, SPX__BIN_BOM, (uint32_t)A->col_bits, (uint32_t)A->vtype,
-                    A->rows, A->cols, A->nnz};
+    bin_header b = {
+        SPX__BIN_VERSION, SPX__BIN_BOM, (uint32_t)A->col_bits, (uint32_t)A->vtype, A->rows,
+        A->cols,          A->nnz};
     header_pack(&b, head);
     parts(A, ptr, bytes);
     if (!(f = fopen(path, "wb")))
@@ -122,8 +124,10 @@ spx_status spx_matrix_write_bin(const spx_matrix *A, const char *path)
 cleanup:
     if (fclose(f) != 0 && st == SPX_OK)
         st = spx__error(SPX_ERR_IO, "%s: closing failed: %s", path, strerror(errno));
-    if (st != SPX_OK) remove(path);
-    else spx__clear_error();
+    if (st != SPX_OK)
+        remove(path);
+    else
+        spx__clear_error();
     return st;
 }
 
@@ -207,8 +211,10 @@ spx_status spx_matrix_read_bin(const char *path, spx_matrix **A)
     if (fread(raw, 1, sizeof raw, f) != sizeof raw) {
         st = size >= 8 && memcmp(raw, SPX__BIN_MAGIC, 8) != 0
                  ? bin_error(path, "bad magic (not an SpX binary file)")
-                 : spx__error(SPX_ERR_BIN_FORMAT, "%s: truncated (%ld bytes, shorter than the "
-                              "header)", path, size);
+                 : spx__error(SPX_ERR_BIN_FORMAT,
+                              "%s: truncated (%ld bytes, shorter than the "
+                              "header)",
+                              path, size);
         goto cleanup;
     }
     header_unpack(raw, &b);

@@ -47,8 +47,7 @@ static spx_status load_plain(const char *path, char **data, size_t *len)
     if (!f) return spx__error(SPX_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
     if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        st = spx__error(SPX_ERR_IO, "%s: cannot find the file size: %s", path,
-                        strerror(errno));
+        st = spx__error(SPX_ERR_IO, "%s: cannot find the file size: %s", path, strerror(errno));
         goto cleanup;
     }
     SPX_TRY(spx__alloc((void **)&buf, (size_t)size + 1 + SPX__MTX_PAD, 1, "file contents"));
@@ -68,7 +67,8 @@ cleanup:
 static int64_t lines_in(const char *buf, size_t n)
 {
     int64_t lines = 1;
-    for (size_t i = 0; i < n; i++) lines += buf[i] == '\n';
+    for (size_t i = 0; i < n; i++)
+        lines += buf[i] == '\n';
     return lines;
 }
 
@@ -76,8 +76,8 @@ static int64_t lines_in(const char *buf, size_t n)
 static spx_status grow(char **buf, size_t *cap, size_t n)
 {
     char *bigger;
-    spx_status st = spx__alloc((void **)&bigger, *cap * 2 + 1 + SPX__MTX_PAD, 1,
-                                "inflated file contents");
+    spx_status st =
+        spx__alloc((void **)&bigger, *cap * 2 + 1 + SPX__MTX_PAD, 1, "inflated file contents");
     if (st != SPX_OK) return st;
     memcpy(bigger, *buf, n);
     spx__free(*buf);
@@ -111,8 +111,8 @@ static spx_status load_gz(const char *path, char **data, size_t *len)
         goto cleanup;
     }
     if (err != Z_OK && err != Z_STREAM_END) {
-        st = spx__error(SPX_ERR_IO, "%s: line %lld: zlib: %s", path,
-                        (long long)lines_in(buf, n), msg);
+        st = spx__error(SPX_ERR_IO, "%s: line %lld: zlib: %s", path, (long long)lines_in(buf, n),
+                        msg);
         goto cleanup;
     }
     hand_over(&buf, n, data, len);

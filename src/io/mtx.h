@@ -26,18 +26,17 @@ enum { SPX__MTX_REAL, SPX__MTX_INTEGER, SPX__MTX_PATTERN };
 enum { SPX__MTX_GENERAL, SPX__MTX_SYMMETRIC, SPX__MTX_SKEW, SPX__MTX_HERMITIAN };
 
 typedef struct spx__mtx_header {
-    int array;        /* 1: dense column-major values; 0: coordinate entries */
-    int field;        /* SPX__MTX_REAL, _INTEGER, _PATTERN */
-    int symmetry;     /* SPX__MTX_GENERAL, _SYMMETRIC, _SKEW, _HERMITIAN */
+    int array;    /* 1: dense column-major values; 0: coordinate entries */
+    int field;    /* SPX__MTX_REAL, _INTEGER, _PATTERN */
+    int symmetry; /* SPX__MTX_GENERAL, _SYMMETRIC, _SKEW, _HERMITIAN */
     int64_t rows, cols;
-    int64_t entries;  /* entry lines the size line promises (array: values) */
-    size_t body;      /* offset of the line after the size line */
+    int64_t entries;   /* entry lines the size line promises (array: values) */
+    size_t body;       /* offset of the line after the size line */
     int64_t body_line; /* its line number */
 } spx__mtx_header;
 
 /* Parse banner and size line of buf[0..len) (sentinel at buf[len]). */
-spx_status spx__mtx_header_parse(const char *path, const char *buf, size_t len,
-                                 spx__mtx_header *h);
+spx_status spx__mtx_header_parse(const char *path, const char *buf, size_t len, spx__mtx_header *h);
 
 /* Entries as read: 0-based; ri < 0 marks a dropped value (array zeros). */
 typedef struct spx__mtx_triplets {
@@ -53,7 +52,6 @@ spx_status spx__mtx_entries_parse(const char *path, const char *buf, size_t len,
 void spx__mtx_triplets_free(spx__mtx_triplets *t);
 
 /* CSR from the triplets, mirrored per h->symmetry, duplicates summed. */
-spx_status spx__mtx_build(const spx__mtx_header *h, const spx__mtx_triplets *t,
-                          spx_matrix **A);
+spx_status spx__mtx_build(const spx__mtx_header *h, const spx__mtx_triplets *t, spx_matrix **A);
 
 #endif

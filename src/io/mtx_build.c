@@ -37,15 +37,16 @@ static int mirror_sign(const spx__mtx_header *h)
 static spx_status count_rows(const spx__mtx_header *h, const spx__mtx_triplets *t, scratch *s)
 {
     int mirror = mirror_sign(h) != 0;
-    spx_status st = spx__calloc((void **)&s->rp, (size_t)h->rows + 1, sizeof(int64_t),
-                                "row counts");
+    spx_status st =
+        spx__calloc((void **)&s->rp, (size_t)h->rows + 1, sizeof(int64_t), "row counts");
     if (st != SPX_OK) return st;
     for (int64_t k = 0; k < t->n; k++) {
         if (t->ri[k] < 0) continue;
         s->rp[t->ri[k] + 1]++;
         if (mirror && t->ri[k] != t->ci[k]) s->rp[t->ci[k] + 1]++;
     }
-    for (int64_t i = 0; i < h->rows; i++) s->rp[i + 1] += s->rp[i];
+    for (int64_t i = 0; i < h->rows; i++)
+        s->rp[i + 1] += s->rp[i];
     return SPX_OK;
 }
 
@@ -60,13 +61,17 @@ static void scatter(const spx__mtx_header *h, const spx__mtx_triplets *t, scratc
         double v = t->v ? t->v[k] : 1.0;
         if (i < 0) continue;
         p = s->next[i]++;
-        if (col32) col32[p] = (int32_t)j;
-        else col64[p] = j;
+        if (col32)
+            col32[p] = (int32_t)j;
+        else
+            col64[p] = j;
         val[p] = v;
         if (sign && i != j) {
             p = s->next[j]++;
-            if (col32) col32[p] = (int32_t)i;
-            else col64[p] = i;
+            if (col32)
+                col32[p] = (int32_t)i;
+            else
+                col64[p] = i;
             val[p] = sign * v;
         }
     }
@@ -107,10 +112,12 @@ static void sort_row(int64_t *col, double *val, int64_t n)
 {
     if (n <= 32) {
         for (int64_t a = 1; a < n; a++)
-            for (int64_t b = a; b > 0 && col[b - 1] > col[b]; b--) swap_entries(col, val, b, b - 1);
+            for (int64_t b = a; b > 0 && col[b - 1] > col[b]; b--)
+                swap_entries(col, val, b, b - 1);
         return;
     }
-    for (int64_t r = n / 2; r-- > 0;) sift_down(col, val, r, n);
+    for (int64_t r = n / 2; r-- > 0;)
+        sift_down(col, val, r, n);
     for (int64_t end = n - 1; end > 0; end--) {
         swap_entries(col, val, 0, end);
         sift_down(col, val, 0, end);
@@ -146,7 +153,8 @@ static void copy_rows(const scratch *s, spx_matrix *A)
     for (int64_t i = 0; i < A->rows; i++) {
         int64_t from = s->rp[i], to = A->rowptr[i], n = s->next[i];
         if (A->col_bits == 32)
-            for (int64_t k = 0; k < n; k++) A->col32[to + k] = (int32_t)s->col[from + k];
+            for (int64_t k = 0; k < n; k++)
+                A->col32[to + k] = (int32_t)s->col[from + k];
         else
             memcpy(A->col64 + to, s->col + from, (size_t)n * sizeof(int64_t));
         memcpy(v + to, s->val + from, (size_t)n * sizeof(double));
@@ -155,8 +163,8 @@ static void copy_rows(const scratch *s, spx_matrix *A)
 
 /* Rows that were unsorted or had duplicates: sort and merge in the int64
  * scratch, then copy the distinct entries into a matrix of the exact size. */
-static spx_status build_merged(const spx__mtx_header *h, const spx__mtx_triplets *t,
-                               scratch *s, spx_matrix **A)
+static spx_status build_merged(const spx__mtx_header *h, const spx__mtx_triplets *t, scratch *s,
+                               spx_matrix **A)
 {
     spx_status st;
     int64_t total = s->rp[h->rows], nnz = 0;
@@ -166,9 +174,11 @@ static spx_status build_merged(const spx__mtx_header *h, const spx__mtx_triplets
 #pragma omp parallel for schedule(dynamic, 1024) if (total > SPX__BUILD_PARALLEL)
     for (int64_t i = 0; i < h->rows; i++)
         s->next[i] = sort_and_merge(s->col + s->rp[i], s->val + s->rp[i], s->rp[i + 1] - s->rp[i]);
-    for (int64_t i = 0; i < h->rows; i++) nnz += s->next[i];
+    for (int64_t i = 0; i < h->rows; i++)
+        nnz += s->next[i];
     SPX_TRY(spx__matrix_alloc(h->rows, h->cols, nnz, SPX_F64, A));
-    for (int64_t i = 0; i < h->rows; i++) (*A)->rowptr[i + 1] = (*A)->rowptr[i] + s->next[i];
+    for (int64_t i = 0; i < h->rows; i++)
+        (*A)->rowptr[i + 1] = (*A)->rowptr[i] + s->next[i];
     copy_rows(s, *A);
 cleanup:
     return st;

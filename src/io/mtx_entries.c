@@ -40,12 +40,11 @@ typedef struct chunk {
 typedef struct ctx {
     const spx__mtx_header *h;
     spx__mtx_triplets *t;
-    int64_t limit;          /* entries to parse: min(promised, present) */
-    const char *eof_nl;     /* the sentinel when the file lacks a final '\n', else NULL */
+    int64_t limit;      /* entries to parse: min(promised, present) */
+    const char *eof_nl; /* the sentinel when the file lacks a final '\n', else NULL */
 } ctx;
 
-static void fail(chunk *c, spx_status st, int64_t line, const char *fmt, ...)
-    SPX__PRINTF(4, 5);
+static void fail(chunk *c, spx_status st, int64_t line, const char *fmt, ...) SPX__PRINTF(4, 5);
 static void fail(chunk *c, spx_status st, int64_t line, const char *fmt, ...)
 {
     va_list ap;
@@ -80,20 +79,20 @@ static const char *const ordinal[4] = {"", "first", "second", "third"};
 static int field_len(const char *p)
 {
     int n = 0;
-    while (n < 40 && !spx__mtx_field_end(p[n])) n++;
+    while (n < 40 && !spx__mtx_field_end(p[n]))
+        n++;
     return n;
 }
 
 /* Index field f (1 row, 2 column) at *pp into 0-based *out. */
-static int index_field(const char **pp, int f, int64_t max, int64_t *out, chunk *c,
-                       int64_t line)
+static int index_field(const char **pp, int f, int64_t max, int64_t *out, chunk *c, int64_t line)
 {
     int64_t v = 0;
     int r = spx__mtx_int(pp, &v);
     const char *what = f == 1 ? "row" : "column";
     if (r == SPX__NUM_BAD) {
-        fail(c, SPX_ERR_MTX_NUMBER, line, "%s index '%.*s' is not an integer", what,
-             field_len(*pp), *pp);
+        fail(c, SPX_ERR_MTX_NUMBER, line, "%s index '%.*s' is not an integer", what, field_len(*pp),
+             *pp);
         return 0;
     }
     if (r == SPX__NUM_RANGE) {
@@ -138,8 +137,7 @@ static int need_field(const char **pp, int f, int want, chunk *c, int64_t line)
 {
     *pp = spx__mtx_skip_blank(*pp);
     if (**pp != '\n') return 1;
-    fail(c, SPX_ERR_MTX_ENTRY, line, "%s field missing (an entry has %d fields)", ordinal[f],
-         want);
+    fail(c, SPX_ERR_MTX_ENTRY, line, "%s field missing (an entry has %d fields)", ordinal[f], want);
     return 0;
 }
 
@@ -152,16 +150,14 @@ static const char *end_of_entry(const char *p, int want, chunk *c, int64_t line)
 }
 
 /* "row col [value]" at p into entry k; returns the line's '\n' or NULL. */
-static const char *coord_entry(const char *p, const ctx *x, int64_t k, chunk *c,
-                               int64_t line)
+static const char *coord_entry(const char *p, const ctx *x, int64_t k, chunk *c, int64_t line)
 {
     const spx__mtx_header *h = x->h;
     int want = h->field == SPX__MTX_PATTERN ? 2 : 3;
     int64_t i, j;
     double v = 1.0;
     if (!index_field(&p, 1, h->rows, &i, c, line)) return NULL;
-    if (!need_field(&p, 2, want, c, line) || !index_field(&p, 2, h->cols, &j, c, line))
-        return NULL;
+    if (!need_field(&p, 2, want, c, line) || !index_field(&p, 2, h->cols, &j, c, line)) return NULL;
     if (want == 3) {
         if (!need_field(&p, 3, want, c, line) || !value_field(&p, h->field, &v, c, line))
             return NULL;
@@ -170,8 +166,8 @@ static const char *coord_entry(const char *p, const ctx *x, int64_t k, chunk *c,
     if (!(p = end_of_entry(p, want, c, line))) return NULL;
     if (h->symmetry == SPX__MTX_SKEW && i == j && v != 0.0) {
         fail(c, SPX_ERR_MTX_SYMMETRY, line,
-             "skew-symmetric matrix with nonzero diagonal entry (%lld, %lld)",
-             (long long)i + 1, (long long)j + 1);
+             "skew-symmetric matrix with nonzero diagonal entry (%lld, %lld)", (long long)i + 1,
+             (long long)j + 1);
         return NULL;
     }
     x->t->ri[k] = i;
@@ -241,8 +237,7 @@ static void parse_chunk(chunk *c, const ctx *x)
                 c->extra_line = line;
                 return;
             }
-            q = x->h->array ? array_entry(q, x, k, &i, &j, c, line)
-                            : coord_entry(q, x, k, c, line);
+            q = x->h->array ? array_entry(q, x, k, &i, &j, c, line) : coord_entry(q, x, k, c, line);
             if (!q) {
                 check_truncated(c, p, x);
                 return;
@@ -269,7 +264,8 @@ static void split_and_count(chunk *c, int n, const char *s, const char *e, int64
         }
     }
 #pragma omp parallel for num_threads(n) schedule(static, 1)
-    for (int t = 0; t < n; t++) count_chunk(&c[t]);
+    for (int t = 0; t < n; t++)
+        count_chunk(&c[t]);
     for (int t = 0; t < n; t++) {
         c[t].line0 = t == 0 ? line0 : c[t - 1].line0 + c[t - 1].lines;
         c[t].entry0 = t == 0 ? 0 : c[t - 1].entry0 + c[t - 1].entries;
@@ -289,8 +285,8 @@ static spx_status alloc_triplets(const spx__mtx_header *h, int64_t n, spx__mtx_t
 }
 
 /* The first error in line order, or a count mismatch. */
-static spx_status report(const char *path, const chunk *c, int n, const ctx *x,
-                         int64_t present, int64_t last_line)
+static spx_status report(const char *path, const chunk *c, int n, const ctx *x, int64_t present,
+                         int64_t last_line)
 {
     const spx__mtx_header *h = x->h;
     for (int t = 0; t < n; t++)
@@ -329,7 +325,8 @@ spx_status spx__mtx_entries_parse(const char *path, const char *buf, size_t len,
     x.limit = present < h->entries ? present : h->entries;
     SPX_TRY(alloc_triplets(h, x.limit, t));
 #pragma omp parallel for num_threads(n) schedule(static, 1)
-    for (int i = 0; i < n; i++) parse_chunk(&c[i], &x);
+    for (int i = 0; i < n; i++)
+        parse_chunk(&c[i], &x);
     st = report(path, c, n, &x, present, h->body_line + lines - 1);
 cleanup:
     spx__free(c);

@@ -46,7 +46,8 @@ static int split_line(const char *p, word *w, int max)
         if (*p == '\n') return n;
         if (n == max) return max + 1;
         w[n].s = p;
-        while (!spx__mtx_field_end(*p)) p++;
+        while (!spx__mtx_field_end(*p))
+            p++;
         w[n].n = (size_t)(p - w[n].s);
         n++;
     }
@@ -62,8 +63,8 @@ static spx_status parse_banner(const char *path, const char *p, spx__mtx_header 
 {
     static const char *const formats[] = {"coordinate", "array", NULL};
     static const char *const fields[] = {"real", "integer", "pattern", "complex", NULL};
-    static const char *const kinds[] = {"general", "symmetric", "skew-symmetric",
-                                        "hermitian", NULL};
+    static const char *const kinds[] = {"general", "symmetric", "skew-symmetric", "hermitian",
+                                        NULL};
     word w[5];
     int n = split_line(p, w, 5);
     if (n == 0 || !word_is(w[0], "%%matrixmarket"))
@@ -72,7 +73,8 @@ static spx_status parse_banner(const char *path, const char *p, spx__mtx_header 
     if (n != 5)
         return spx__error(SPX_ERR_MTX_BANNER,
                           "%s: line 1: banner has %s%d words, expected %%%%MatrixMarket matrix "
-                          "format field symmetry", path, n > 5 ? "more than " : "", n > 5 ? 5 : n);
+                          "format field symmetry",
+                          path, n > 5 ? "more than " : "", n > 5 ? 5 : n);
     if (!word_is(w[1], "matrix")) return banner_error(path, "object is not 'matrix':", w[1]);
     h->array = word_pick(w[2], formats);
     h->field = word_pick(w[3], fields);
@@ -106,8 +108,10 @@ static spx_status array_values(const char *path, int64_t line, spx__mtx_header *
     a = n % 2 == 0 ? n / 2 : n;
     b = n % 2 == 0 ? n + 1 : n / 2 + 1;
     if (a > 0 && b > INT64_MAX / a)
-        return spx__error(SPX_ERR_OVERFLOW, "%s: line %lld: triangle of order %lld overflows "
-                          "int64", path, (long long)line, (long long)n);
+        return spx__error(SPX_ERR_OVERFLOW,
+                          "%s: line %lld: triangle of order %lld overflows "
+                          "int64",
+                          path, (long long)line, (long long)n);
     h->entries = a * b;
     if (h->symmetry == SPX__MTX_SKEW) h->entries -= n;
     return SPX_OK;
@@ -117,8 +121,7 @@ static spx_status array_values(const char *path, int64_t line, spx__mtx_header *
 static spx_status check_sizes(const char *path, int64_t line, spx__mtx_header *h)
 {
     if (h->rows < 0 || h->cols < 0 || h->entries < 0)
-        return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: negative size", path,
-                          (long long)line);
+        return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: negative size", path, (long long)line);
     if (h->symmetry != SPX__MTX_GENERAL && h->rows != h->cols)
         return spx__error(SPX_ERR_MTX_SYMMETRY,
                           "%s: line %lld: a symmetric kind needs a square matrix, not %lld x %lld",
@@ -126,8 +129,7 @@ static spx_status check_sizes(const char *path, int64_t line, spx__mtx_header *h
     if (h->array) return array_values(path, line, h);
     int fits = h->rows == 0 || h->cols <= INT64_MAX / h->rows;
     if ((h->rows == 0 || h->cols == 0) ? h->entries > 0 : fits && h->entries > h->rows * h->cols)
-        return spx__error(SPX_ERR_MTX_SIZE,
-                          "%s: line %lld: %lld entries exceed %lld x %lld", path,
+        return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: %lld entries exceed %lld x %lld", path,
                           (long long)line, (long long)h->entries, (long long)h->rows,
                           (long long)h->cols);
     return SPX_OK;
@@ -140,25 +142,25 @@ static spx_status parse_size(const char *path, const char *p, int64_t line, spx_
     for (p = spx__mtx_skip_blank(p); *p != '\n' && got < 3; p = spx__mtx_skip_blank(p)) {
         int r = spx__mtx_int(&p, &v[got]);
         if (r == SPX__NUM_RANGE)
-            return spx__error(SPX_ERR_OVERFLOW, "%s: line %lld: size %d does not fit int64",
-                              path, (long long)line, got + 1);
+            return spx__error(SPX_ERR_OVERFLOW, "%s: line %lld: size %d does not fit int64", path,
+                              (long long)line, got + 1);
         if (r != SPX__NUM_OK)
-            return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: size line field %d is not an "
-                              "integer", path, (long long)line, got + 1);
+            return spx__error(SPX_ERR_MTX_SIZE,
+                              "%s: line %lld: size line field %d is not an "
+                              "integer",
+                              path, (long long)line, got + 1);
         got++;
     }
     if (got != want || *p != '\n')
-        return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: size line needs %d integers (%s)",
-                          path, (long long)line, want,
-                          h->array ? "rows cols" : "rows cols entries");
+        return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: size line needs %d integers (%s)", path,
+                          (long long)line, want, h->array ? "rows cols" : "rows cols entries");
     h->rows = v[0];
     h->cols = v[1];
     h->entries = v[2];
     return check_sizes(path, line, h);
 }
 
-spx_status spx__mtx_header_parse(const char *path, const char *buf, size_t len,
-                                 spx__mtx_header *h)
+spx_status spx__mtx_header_parse(const char *path, const char *buf, size_t len, spx__mtx_header *h)
 {
     const char *p = buf, *end = buf + len;
     int64_t line = 1;

@@ -45,15 +45,22 @@ static inline int spx__mtx_blank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static inline int spx__mtx_field_end(char c) { return c == '\n' || spx__mtx_blank(c); }
+static inline int spx__mtx_field_end(char c)
+{
+    return c == '\n' || spx__mtx_blank(c);
+}
 
 static inline const char *spx__mtx_skip_blank(const char *p)
 {
-    while (spx__mtx_blank(*p)) p++;
+    while (spx__mtx_blank(*p))
+        p++;
     return p;
 }
 
-static inline unsigned spx__mtx_digit(char c) { return (unsigned)(c - '0'); }
+static inline unsigned spx__mtx_digit(char c)
+{
+    return (unsigned)(c - '0');
+}
 
 /* Eight digits at p as a number, or -1 if any of them is not a digit. The
  * buffer must have 8 readable bytes at p (the loaders pad it). SWAR: all
@@ -69,7 +76,8 @@ static inline int64_t spx__mtx_eight(const char *p)
     x -= 0x3030303030303030ull;
     x = x * 10 + (x >> 8);
     x = ((x & 0x000000FF000000FFull) * (100 + (1000000ull << 32)) +
-         ((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >> 32;
+         ((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32))) >>
+        32;
     return (int64_t)x;
 #else
     int64_t v = 0;
@@ -92,7 +100,8 @@ static inline int64_t spx__mtx_digits(const char **pp, uint64_t *m)
         v = v * 100000000u + (uint64_t)eight;
         p += 8;
     }
-    for (; spx__mtx_digit(*p) <= 9; p++) v = v * 10 + spx__mtx_digit(*p);
+    for (; spx__mtx_digit(*p) <= 9; p++)
+        v = v * 10 + spx__mtx_digit(*p);
     *m = v;
     *pp = p;
     return p - s;
@@ -131,7 +140,8 @@ static inline size_t spx__mtx_special(const char *p, double *out)
     static const char *const words[3] = {"infinity", "inf", "nan"};
     for (int w = 0; w < 3; w++) {
         size_t n = strlen(words[w]), i = 0;
-        while (i < n && (p[i] | 0x20) == words[w][i]) i++;
+        while (i < n && (p[i] | 0x20) == words[w][i])
+            i++;
         if (i == n && spx__mtx_field_end(p[n])) {
             *out = w == 2 ? (double)NAN : (double)INFINITY;
             return n;
@@ -151,10 +161,10 @@ static inline int spx__mtx_scale_exact(uint64_t m, int64_t k, double *out)
         return 1;
     }
 #if SPX__MTX_X87
-    static const long double lp10[28] = {
-        1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-        1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-        1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+    static const long double lp10[28] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
+                                         1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
+                                         1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
+                                         1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
     if (k >= -27 && k <= 27) {
         long double x = k < 0 ? (long double)m / lp10[-k] : (long double)m * lp10[k];
         uint64_t sig;
@@ -175,12 +185,14 @@ static inline int spx__mtx_real(const char **pp, double *out)
     uint64_t m = 0;
     int64_t k = 0, sig, zeros = 0, frac;
     if (*p == '+' || *p == '-') neg = *p++ == '-';
-    for (; *p == '0'; p++) zeros++;
+    for (; *p == '0'; p++)
+        zeros++;
     sig = spx__mtx_digits(&p, &m);
     if (*p == '.') {
         p++;
         if (sig == 0)
-            for (; *p == '0'; p++, k--) zeros++;
+            for (; *p == '0'; p++, k--)
+                zeros++;
         frac = spx__mtx_digits(&p, &m);
         sig += frac;
         k -= frac;

@@ -24,7 +24,7 @@
 #endif
 
 #define SPX__WRITE_BLOCK ((int64_t)1 << 16) /* entries per block */
-#define SPX__WRITE_LINE 80                   /* bytes a line can take: 20 + 20 + 25 + 3 */
+#define SPX__WRITE_LINE 80                  /* bytes a line can take: 20 + 20 + 25 + 3 */
 
 typedef struct sink {
     const char *path;
@@ -91,7 +91,8 @@ static char *put_index(char *p, uint64_t v)
         tmp[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    while (n) *p++ = tmp[--n];
+    while (n)
+        *p++ = tmp[--n];
     return p;
 }
 
@@ -101,8 +102,10 @@ static int64_t row_of(const spx_matrix *A, int64_t k)
     int64_t lo = 0, hi = A->rows - 1;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
-        if (A->rowptr[mid] <= k) lo = mid;
-        else hi = mid - 1;
+        if (A->rowptr[mid] <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
     return lo;
 }
@@ -113,7 +116,8 @@ static size_t format_block(const spx_matrix *A, int64_t k0, int64_t k1, char *ou
     char *p = out;
     int64_t i = row_of(A, k0);
     for (int64_t k = k0; k < k1; k++) {
-        while (A->rowptr[i + 1] <= k) i++;
+        while (A->rowptr[i + 1] <= k)
+            i++;
         p = put_index(p, (uint64_t)i + 1);
         *p++ = ' ';
         p = put_index(p, (uint64_t)spx__col(A, k) + 1);
@@ -141,7 +145,8 @@ static spx_status write_entries(const spx_matrix *A, sink *s)
             int64_t k0 = (b0 + t) * SPX__WRITE_BLOCK, k1 = k0 + SPX__WRITE_BLOCK;
             used[t] = format_block(A, k0, k1 < A->nnz ? k1 : A->nnz, buf + (size_t)t * per);
         }
-        for (int t = 0; t < n; t++) SPX_TRY(sink_write(s, buf + (size_t)t * per, used[t]));
+        for (int t = 0; t < n; t++)
+            SPX_TRY(sink_write(s, buf + (size_t)t * per, used[t]));
     }
 cleanup:
     spx__free(buf);
@@ -158,8 +163,10 @@ spx_status spx_matrix_write_mtx(const spx_matrix *A, const char *path)
     if ((st = spx__check_matrix(A)) != SPX_OK) return st;
     if (!path) return spx__error(SPX_ERR_INVALID_ARG, "spx_matrix_write_mtx: path is NULL");
     if ((st = sink_open(&s, path)) != SPX_OK) return st;
-    n = snprintf(head, sizeof head, "%%%%MatrixMarket matrix coordinate real general\n"
-                 "%lld %lld %lld\n", (long long)A->rows, (long long)A->cols, (long long)A->nnz);
+    n = snprintf(head, sizeof head,
+                 "%%%%MatrixMarket matrix coordinate real general\n"
+                 "%lld %lld %lld\n",
+                 (long long)A->rows, (long long)A->cols, (long long)A->nnz);
     SPX_TRY(sink_write(&s, head, (size_t)n));
     SPX_TRY(write_entries(A, &s));
 cleanup:
