@@ -218,7 +218,10 @@ int spx_device_available(spx_device d);
 /* ----------------------------------------------------------------- SpGEMM */
 
 /* C = A * B on the CPU (Gustavson, OpenMP; symbolic then numeric; 64-bit counts).
- * o may be NULL; o->device SPX_DEV_CUDA selects a GPU method when built. */
+ * C has sorted columns, fp64 values, and keeps explicit zeros from cancellation.
+ * o may be NULL; o->format and o->precision are ignored; o->threads is honoured;
+ * o->params "acc=dense|hash" forces the row accumulator. o->device SPX_DEV_CUDA
+ * is SPX_ERR_NOT_COMPILED until the GPU method (tSparse) exists. */
 spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
                       spx_matrix **C);
 
