@@ -353,6 +353,45 @@ static void round_trip(const char *name, const spx_matrix *A)
     remove(path);
 }
 
+/* The writer's text is exactly "%.17g" of each value (integers are
+ * formatted by hand, the rest by snprintf). */
+static void test_writer_text(void)
+{
+    static const double v[] = {1.0,
+                               -7.0,
+                               0.0,
+                               -0.0,
+                               1e16,
+                               99999999999999984.0,
+                               1e17,
+                               123456789012345678.0,
+                               -9007199254740993.0,
+                               0.5,
+                               1e-300,
+                               -2.5e300,
+                               3.0517578125e-05,
+                               1.0 / 3.0};
+    enum { N = sizeof v / sizeof v[0] };
+    char want[4096], got[4096], *p = want;
+    spx_matrix *A = NULL;
+    const char *path = tmp_path("text.mtx");
+    p += sprintf(p, "%%%%MatrixMarket matrix coordinate real general\n2 %d %d\n", N + 1, N + 2);
+    for (int k = 0; k < N; k++)
+        p += sprintf(p, "1 %d %.17g\n", k + 1, v[k]);
+    p += sprintf(p, "2 %d nan\n2 %d -inf\n", N, N + 1);
+    write_text(path, want);
+    if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK) &&
+        CHECK_STATUS(spx_matrix_write(A, path), SPX_OK)) {
+        FILE *f = fopen(path, "rb");
+        size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+        got[n] = '\0';
+        if (f) fclose(f);
+        if (!CHECK(strcmp(got, want) == 0)) fprintf(stderr, "  wrote:\n%s\nwanted:\n%s", got, want);
+    }
+    spx_matrix_destroy(A);
+    remove(path);
+}
+
 static void test_round_trips(void)
 {
     spx_matrix *small = random_matrix(50, 70, 400, 1),
@@ -500,6 +539,7 @@ int main(void)
     test_layout_variants();
     test_special_numbers();
     test_number_exactness();
+    test_writer_text();
     test_round_trips();
     test_large_errors();
     test_bad_arguments();

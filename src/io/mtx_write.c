@@ -10,6 +10,7 @@
  * default level 6 gives 24% in 3.2 s). A failed write removes the partial
  * file. */
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +97,21 @@ static char *put_index(char *p, uint64_t v)
     return p;
 }
 
+/* v as "%.17g" prints it. Integers of magnitude below 1e17 print as their
+ * digits (no exponent, since it stays below the precision), which is most
+ * values of pattern and integer matrices; the rest go to snprintf. */
+static char *put_value(char *p, double v)
+{
+    if (v > -1e17 && v < 1e17 && v == (double)(int64_t)v && !(v == 0.0 && signbit(v))) {
+        if (v < 0) {
+            *p++ = '-';
+            return put_index(p, (uint64_t)(-(int64_t)v));
+        }
+        return put_index(p, (uint64_t)(int64_t)v);
+    }
+    return p + snprintf(p, SPX__WRITE_LINE - 42, "%.17g", v);
+}
+
 /* Row holding entry k: the last row starting at or before k. */
 static int64_t row_of(const spx_matrix *A, int64_t k)
 {
@@ -122,7 +138,7 @@ static size_t format_block(const spx_matrix *A, int64_t k0, int64_t k1, char *ou
         *p++ = ' ';
         p = put_index(p, (uint64_t)spx__col(A, k) + 1);
         *p++ = ' ';
-        p += snprintf(p, SPX__WRITE_LINE - 42, "%.17g", spx__val(A, k));
+        p = put_value(p, spx__val(A, k));
         *p++ = '\n';
     }
     return (size_t)(p - out);
