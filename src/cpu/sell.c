@@ -5,8 +5,9 @@
  *
  * Parameters: c = chunk height, a power of two up to 64 (default: the vector
  * width of the best kernel, 8 for fp64 and 16 for fp32 on AVX-512, 4 and 8 on
- * AVX2); sigma = sorting window in rows (default 256; 1 keeps the row order and
- * drops the permutation); isa = scalar|avx2|avx512 (default: what the CPU has).
+ * AVX2); sigma = sorting window in rows (default 4096: on power-law rows 256
+ * leaves too much padding, a whole-matrix sort scatters x; 1 keeps the row
+ * order and drops the permutation); isa = scalar|avx2|avx512 (default: what the CPU has).
  * A SIMD kernel serves C multiples of its width; otherwise a lower ISA's
  * kernel, down to the portable one, is used. The occupancy beta = nnz / stored
  * elements is in describe(). Threads share chunks by stored elements plus rows.
@@ -23,7 +24,7 @@
 #include "cpu/sell.h"
 #include "plan/format.h"
 
-#define SELL_SIGMA_DEFAULT 256
+#define SELL_SIGMA_DEFAULT 4096
 /* Below this many stored elements plus rows one thread does the product. */
 #define SELL_PARALLEL_MIN 32768
 /* A row costs about as much as this many stored elements (y, perm, rowlen). */
