@@ -46,7 +46,7 @@ WORK=$(mktemp -d /tmp/spx-gpu.XXXXXX)
 : >"$LOG"
 say "GPU: $GPU; results $BASE.*" | tee -a "$LOG"
 { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
-  nvcc --version | tail -2; git log -1 --format='commit %h %s'; } >>"$LOG" 2>&1
+  nvcc --version | tail -2; } >>"$LOG" 2>&1
 
 # ---- matrices
 MAT=${SPX_MATRICES:-}

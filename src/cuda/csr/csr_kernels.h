@@ -2,7 +2,7 @@
  * stubs.c without CUDA).
  *
  * y = alpha*A*x + beta*y over the device CSR, rows split by length:
- *  - stream kernel (default): rows of length <= long_len are cut, in order,
+ *  - stream kernel (default): rows of length <= long_len (256) are cut, in order,
  *    into row blocks of at most SPX__CUDA_CSR_BLOCK rows and
  *    SPX__CUDA_CSR_STREAM_NNZ nonzeros. A thread block reads its block's
  *    nonzeros with coalesced loads (8 per thread, all in flight at once), puts
@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define SPX__CUDA_CSR_CHUNK 1024
+#define SPX__CUDA_CSR_CHUNK 256 /* a multiple of 32 */
 #define SPX__CUDA_CSR_BLOCK 256       /* threads per block, rows per row block */
 #define SPX__CUDA_CSR_STREAM_NNZ 2048 /* nonzeros per row block */
 enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1 };

@@ -16,6 +16,7 @@ extern "C" {
 #define BLOCK SPX__CUDA_CSR_BLOCK
 #define STREAM_NNZ SPX__CUDA_CSR_STREAM_NNZ
 #define ITEMS (STREAM_NNZ / BLOCK)
+#define CHUNK_ITEMS (SPX__CUDA_CSR_CHUNK / 32)
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -110,7 +111,8 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-/* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK nonzeros. */
+/* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK
+ * nonzeros, CHUNK_ITEMS per lane, all loads in flight before the first product. */
 template <typename V, typename T>
 __global__ void __launch_bounds__(BLOCK)
     csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
@@ -122,11 +124,23 @@ __global__ void __launch_bounds__(BLOCK)
     const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
     for (int64_t c = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; c < n_chunks;
          c += step) {
-        const int64_t end = cend[c];
+        const int64_t beg = cbeg[c] + lane, end = cend[c];
+        int col[CHUNK_ITEMS];
+        V v[CHUNK_ITEMS];
+        T xg[CHUNK_ITEMS];
+#pragma unroll
+        for (int j = 0; j < CHUNK_ITEMS; j++)
+            if (beg + 32 * j < end) {
+                col[j] = __ldcs(ci + beg + 32 * j);
+                v[j] = __ldcs(val + beg + 32 * j);
+            }
+#pragma unroll
+        for (int j = 0; j < CHUNK_ITEMS; j++)
+            if (beg + 32 * j < end) xg[j] = __ldg(x + col[j]);
         T sum = T(0);
-#pragma unroll 4
-        for (int64_t k = cbeg[c] + lane; k < end; k += 32)
-            sum += T(__ldcs(val + k)) * __ldg(x + __ldcs(ci + k));
+#pragma unroll
+        for (int j = 0; j < CHUNK_ITEMS; j++)
+            if (beg + 32 * j < end) sum += T(v[j]) * xg[j];
         sum = group_sum<32>(sum, 0xffffffffu);
         if (lane == 0) partial[c] = sum;
     }
