@@ -6,15 +6,17 @@
  *                       fastest of those tried, chosen at analyze by timing
  *                       10 calls each after a warm-up; a size whose blocks
  *                       hold more than 4x the nonzeros is not tried.
- * fp64 and fp32 run in their own type; fp16 keeps the values in CUDA_R_16F
- * with x, y and the computation in CUDA_R_32F (a combination cuSPARSE may
- * refuse: analyze then returns SPX_ERR_UNSUPPORTED). 32-bit indices (nnz below
- * 2^31). The handle, descriptors, buffer (its size asked first) and
+ * fp64 and fp32 run in their own type. No fp16 entry: SpX's fp16 is half
+ * values with fp32 x and y, and cuSPARSE 13.0 refuses that combination
+ * ("type combination of matA (CUDA_R_16F), vecX (CUDA_R_32F), vecY
+ * (CUDA_R_32F), compute (CUDA_R_32F) is not supported", H100, 2026-11-22);
+ * converting x and y to half on each call would not be the same product.
+ * 32-bit indices (nnz below 2^31). The handle, descriptors, buffer (its size
+ * asked first) and
  * cusparseSpMV_preprocess are done at analyze and freed at destroy. For BSR,
  * x and y are copied through padded vectors when m or n is not a multiple of
  * the block size, and that copy is part of each call. */
 #define DISABLE_CUSPARSE_DEPRECATED /* csr2bsr is the documented conversion */
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <stdio.h>
@@ -76,15 +78,7 @@ spx_status cu_fail(cudaError_t e, const char *call)
         }                                                                                \
     } while (0)
 
-size_t vsize(spx_type t) { return t == SPX_F64 ? 8 : t == SPX_F32 ? 4 : 2; }
-size_t xsize(spx_type t) { return t == SPX_F64 ? 8 : 4; }
-
-__global__ void float_to_half(__half *out, const float *in, int64_t n)
-{
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        out[i] = __float2half_rn(in[i]);
-}
+size_t vsize(spx_type t) { return t == SPX_F64 ? 8 : 4; } /* values, x and y */
 
 void peer_free(peer *p)
 {
@@ -133,9 +127,9 @@ spx_status finish_setup(peer *p)
     float a32 = 1.0f, b32 = 0.0f;
     const void *alpha = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
     const void *beta = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
-    SPX_TRY(spx__cuda_alloc(&p->xpad, (size_t)(p->npad + 1) * xsize(p->prec), "cuSPARSE x"));
-    SPX_TRY(spx__cuda_alloc(&p->ypad, (size_t)(p->mpad + 1) * xsize(p->prec), "cuSPARSE y"));
-    CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * xsize(p->prec)));
+    SPX_TRY(spx__cuda_alloc(&p->xpad, (size_t)(p->npad + 1) * vsize(p->prec), "cuSPARSE x"));
+    SPX_TRY(spx__cuda_alloc(&p->ypad, (size_t)(p->mpad + 1) * vsize(p->prec), "cuSPARSE y"));
+    CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * vsize(p->prec)));
     SP_TRY(cusparseCreateDnVec(&p->x, p->npad, p->xpad, p->ct));
     SP_TRY(cusparseCreateDnVec(&p->y, p->mpad, p->ypad, p->ct));
     SP_TRY(cusparseSpMV_bufferSize(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, p->A, p->x,
@@ -157,7 +151,7 @@ spx_status finish_setup(peer *p)
         spx__cuda_free(p->ypad);
         p->xpad = p->ypad = NULL;
     } else {
-        p->bytes += (size_t)(p->npad + p->mpad) * xsize(p->prec);
+        p->bytes += (size_t)(p->npad + p->mpad) * vsize(p->prec);
     }
 cleanup:
     return st;
@@ -169,8 +163,7 @@ spx_status new_peer(const spx_plan_opts *o, peer **out)
     if (st != SPX_OK) return st;
     peer *p = *out;
     p->prec = o->precision;
-    p->vt = o->precision == SPX_F64 ? CUDA_R_64F : o->precision == SPX_F32 ? CUDA_R_32F : CUDA_R_16F;
-    p->ct = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
+    p->vt = p->ct = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
     p->stream = (cudaStream_t)o->stream;
     SP_TRY(cusparseCreate(&p->h));
     SP_TRY(cusparseSetStream(p->h, p->stream));
@@ -219,7 +212,7 @@ spx_status peer_spmv(void *state, double alpha, const void *x, double beta, void
     float a32 = (float)alpha, b32 = (float)beta;
     const void *pa = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
     const void *pb = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
-    size_t es = xsize(p->prec);
+    size_t es = vsize(p->prec);
     if (p->xpad) { /* BSR with padding: x and y through the padded vectors */
         CU_TRY(cudaMemcpyAsync(p->xpad, x, (size_t)p->n * es, cudaMemcpyDeviceToDevice, p->stream));
         if (beta != 0.0)
@@ -238,19 +231,16 @@ cleanup:
     return st;
 }
 
-/* BSR of block size bs from the int32 CSR on the device (values converted in
- * fp64, or fp32 for fp32 and fp16). SPX_ERR_UNSUPPORTED when the blocks would
- * hold more than 4x the nonzeros. */
+/* BSR of block size bs from the int32 CSR on the device. SPX_ERR_UNSUPPORTED
+ * when the blocks would hold more than 4x the nonzeros. */
 spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const void *rp,
                      const void *ci, const void *val, peer **out)
 {
     peer *p = NULL;
     cusparseMatDescr_t dA = NULL, dC = NULL;
-    void *fval = NULL;
     spx_status st;
     int bnnz = 0;
     int64_t mb = (A->rows + bs - 1) / bs, nb = (A->cols + bs - 1) / bs;
-    spx_type conv = o->precision == SPX_F64 ? SPX_F64 : SPX_F32;
     *out = NULL;
     SPX_TRY(new_peer(o, &p));
     p->alg = CUSPARSE_SPMV_BSR_ALG1;
@@ -270,24 +260,16 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
         goto cleanup;
     }
     SPX_TRY(spx__cuda_alloc(&p->ci, (size_t)bnnz * sizeof(int), "BSR column indices"));
-    SPX_TRY(spx__cuda_alloc(&fval, (size_t)bnnz * bs * bs * vsize(conv), "BSR values"));
-    if (conv == SPX_F64)
+    SPX_TRY(spx__cuda_alloc(&p->val, (size_t)bnnz * bs * bs * vsize(o->precision),
+                            "BSR values"));
+    if (o->precision == SPX_F64)
         SP_TRY(cusparseDcsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
                                 (const double *)val, (const int *)rp, (const int *)ci, bs, dC,
-                                (double *)fval, (int *)p->rp, (int *)p->ci));
+                                (double *)p->val, (int *)p->rp, (int *)p->ci));
     else
         SP_TRY(cusparseScsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
                                 (const float *)val, (const int *)rp, (const int *)ci, bs, dC,
-                                (float *)fval, (int *)p->rp, (int *)p->ci));
-    if (o->precision == SPX_F16) {
-        int64_t nv = (int64_t)bnnz * bs * bs;
-        SPX_TRY(spx__cuda_alloc(&p->val, (size_t)nv * 2, "BSR half values"));
-        float_to_half<<<1024, 256, 0, p->stream>>>((__half *)p->val, (const float *)fval, nv);
-        CU_TRY(cudaGetLastError());
-    } else {
-        p->val = fval;
-        fval = NULL;
-    }
+                                (float *)p->val, (int *)p->rp, (int *)p->ci));
     p->bytes = (size_t)(mb + 1) * 4 + (size_t)bnnz * 4 + (size_t)bnnz * bs * bs * vsize(o->precision);
     SP_TRY(cusparseCreateBsr(&p->A, mb, nb, bnnz, bs, bs, p->rp, p->ci, p->val,
                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
@@ -299,7 +281,6 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
 cleanup:
     if (dA) cusparseDestroyMatDescr(dA);
     if (dC) cusparseDestroyMatDescr(dC);
-    spx__cuda_free(fval);
     peer_free(p);
     return st;
 }
@@ -330,11 +311,10 @@ spx_status bsr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state
     float best_ms = 0.0f;
     spx_status st;
     *state = NULL;
-    spx_type conv = o->precision == SPX_F64 ? SPX_F64 : SPX_F32;
-    SPX_TRY(upload_csr32(A, conv, &rp, &ci, &val));
-    SPX_TRY(spx__cuda_alloc(&x, (size_t)(A->cols + 1) * xsize(o->precision), "BSR timing x"));
-    SPX_TRY(spx__cuda_alloc(&y, (size_t)(A->rows + 1) * xsize(o->precision), "BSR timing y"));
-    CU_TRY(cudaMemset(x, 0, (size_t)(A->cols + 1) * xsize(o->precision)));
+    SPX_TRY(upload_csr32(A, o->precision, &rp, &ci, &val));
+    SPX_TRY(spx__cuda_alloc(&x, (size_t)(A->cols + 1) * vsize(o->precision), "BSR timing x"));
+    SPX_TRY(spx__cuda_alloc(&y, (size_t)(A->rows + 1) * vsize(o->precision), "BSR timing y"));
+    CU_TRY(cudaMemset(x, 0, (size_t)(A->cols + 1) * vsize(o->precision)));
     for (int k = 0; k < 3; k++) {
         peer *p = NULL;
         float ms = 0.0f;
@@ -382,17 +362,16 @@ void peer_describe(const void *state, char *buf, size_t len)
     else snprintf(buf, len, "alg=%s", p->alg == CUSPARSE_SPMV_CSR_ALG2 ? "csr_alg2" : "default");
 }
 
-const unsigned all_precisions =
-    SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32) | SPX__TYPE_BIT(SPX_F16);
+const unsigned peer_precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32);
 
 } // namespace
 
 extern "C" const spx_format_ops spx_peer_cusparse_csr = {
-    "peer-cusparse-csr", SPX_DEV_CUDA, all_precisions, csr_default_analyze, peer_spmv,
+    "peer-cusparse-csr", SPX_DEV_CUDA, peer_precisions, csr_default_analyze, peer_spmv,
     peer_bytes, peer_destroy, peer_describe, 0};
 extern "C" const spx_format_ops spx_peer_cusparse_csr2 = {
-    "peer-cusparse-csr2", SPX_DEV_CUDA, all_precisions, csr_alg2_analyze, peer_spmv,
+    "peer-cusparse-csr2", SPX_DEV_CUDA, peer_precisions, csr_alg2_analyze, peer_spmv,
     peer_bytes, peer_destroy, peer_describe, 0};
 extern "C" const spx_format_ops spx_peer_cusparse_bsr = {
-    "peer-cusparse-bsr", SPX_DEV_CUDA, all_precisions, bsr_analyze, peer_spmv, peer_bytes,
+    "peer-cusparse-bsr", SPX_DEV_CUDA, peer_precisions, bsr_analyze, peer_spmv, peer_bytes,
     peer_destroy, peer_describe, 0};
