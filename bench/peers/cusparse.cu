@@ -12,10 +12,9 @@
  * (CUDA_R_32F), compute (CUDA_R_32F) is not supported", H100, 2026-11-22);
  * converting x and y to half on each call would not be the same product.
  * 32-bit indices (nnz below 2^31). The handle, descriptors, buffer (its size
- * asked first) and
- * cusparseSpMV_preprocess are done at analyze and freed at destroy. For BSR,
- * x and y are copied through padded vectors when m or n is not a multiple of
- * the block size, and that copy is part of each call. */
+ * asked first) and cusparseSpMV_preprocess are done at analyze and freed at
+ * destroy. For BSR, x and y are copied through padded vectors when m or n is
+ * not a multiple of the block size, and that copy is part of each call. */
 #define DISABLE_CUSPARSE_DEPRECATED /* csr2bsr is the documented conversion */
 #include <cuda_runtime.h>
 #include <cusparse.h>
