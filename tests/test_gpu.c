@@ -30,36 +30,47 @@ static int quick(void)
     return q && *q == '1';
 }
 
-static double tolerance(spx_type t) { return t == SPX_F64 ? TOL64 : t == SPX_F32 ? TOL32 : TOL16; }
+static double tolerance(spx_type t)
+{
+    return t == SPX_F64 ? TOL64 : t == SPX_F32 ? TOL32 : TOL16;
+}
 
-static const char *type_name(spx_type t) { return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16"; }
+static const char *type_name(spx_type t)
+{
+    return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16";
+}
 
 /* x and y0 as the plan sees them: float vectors are rounded, so the reference
  * is taken on the rounded values. */
 static void round_to(spx_type t, double *v, int64_t n)
 {
     if (t == SPX_F64) return;
-    for (int64_t i = 0; i < n; i++) v[i] = (double)(float)v[i];
+    for (int64_t i = 0; i < n; i++)
+        v[i] = (double)(float)v[i];
 }
 
 /* Run one plan with host vectors; y_out gets y in double. */
-static spx_status run_host(const spx_plan *P, spx_type t, double alpha, const double *x,
-                           int64_t n, double beta, const double *y0, int64_t m, double *y_out)
+static spx_status run_host(const spx_plan *P, spx_type t, double alpha, const double *x, int64_t n,
+                           double beta, const double *y0, int64_t m, double *y_out)
 {
     spx_status st;
     if (t == SPX_F64) {
         double *y = malloc(((size_t)m + 1) * sizeof *y);
-        for (int64_t i = 0; i < m; i++) y[i] = beta == 0.0 ? NAN : y0[i];
+        for (int64_t i = 0; i < m; i++)
+            y[i] = beta == 0.0 ? NAN : y0[i];
         st = spx_spmv_host(P, alpha, x, beta, y);
         memcpy(y_out, y, (size_t)m * sizeof *y);
         free(y);
         return st;
     }
     float *xf = malloc(((size_t)n + 1) * sizeof *xf), *yf = malloc(((size_t)m + 1) * sizeof *yf);
-    for (int64_t i = 0; i < n; i++) xf[i] = (float)x[i];
-    for (int64_t i = 0; i < m; i++) yf[i] = beta == 0.0 ? NAN : (float)y0[i];
+    for (int64_t i = 0; i < n; i++)
+        xf[i] = (float)x[i];
+    for (int64_t i = 0; i < m; i++)
+        yf[i] = beta == 0.0 ? NAN : (float)y0[i];
     st = spx_spmv_host(P, alpha, xf, beta, yf);
-    for (int64_t i = 0; i < m; i++) y_out[i] = yf[i];
+    for (int64_t i = 0; i < m; i++)
+        y_out[i] = yf[i];
     free(xf);
     free(yf);
     return st;
@@ -88,8 +99,10 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
     double *y = malloc(((size_t)m + 1) * sizeof *y), *ref = malloc(((size_t)m + 1) * sizeof *ref);
     double *scale = malloc(((size_t)m + 1) * sizeof *scale);
     uint64_t seed = 42 + (uint64_t)nnz;
-    for (int64_t i = 0; i < n; i++) x[i] = spx_test_rand(&seed);
-    for (int64_t i = 0; i < m; i++) y0[i] = spx_test_rand(&seed);
+    for (int64_t i = 0; i < n; i++)
+        x[i] = spx_test_rand(&seed);
+    for (int64_t i = 0; i < m; i++)
+        y0[i] = spx_test_rand(&seed);
     round_to(t, x, n);
     round_to(t, y0, m);
     static const double ab[2][2] = {{1.0, 0.0}, {-0.75, 2.0}};
@@ -99,9 +112,9 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
         if (!CHECK_STATUS(run_host(P, t, alpha, x, n, beta, y0, m, y), SPX_OK)) continue;
         double err = spx_test_rel_err(y, ref, scale, m);
         if (!CHECK(err <= tolerance(t)))
-            fprintf(stderr, "  %s %s on %s%s (%s) alpha=%g beta=%g: error %.3g > %.3g\n",
-                    format, type_name(t), what, op == SPX_OP_T ? " (op T)" : "",
-                    spx_plan_describe(P), alpha, beta, err, tolerance(t));
+            fprintf(stderr, "  %s %s on %s%s (%s) alpha=%g beta=%g: error %.3g > %.3g\n", format,
+                    type_name(t), what, op == SPX_OP_T ? " (op T)" : "", spx_plan_describe(P),
+                    alpha, beta, err, tolerance(t));
     }
     spx_plan_destroy(P);
     free(x);
@@ -157,7 +170,8 @@ static spx_matrix *from_triplets(int64_t m, int64_t n, int64_t nnz, const int64_
                                  const int64_t *ci, uint64_t seed)
 {
     double *v = malloc(((size_t)nnz + 1) * sizeof *v);
-    for (int64_t k = 0; k < nnz; k++) v[k] = spx_test_rand(&seed);
+    for (int64_t k = 0; k < nnz; k++)
+        v[k] = spx_test_rand(&seed);
     spx_matrix *A = NULL;
     CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, ci, v, &A), SPX_OK);
     free(v);
@@ -168,14 +182,17 @@ static spx_matrix *from_triplets(int64_t m, int64_t n, int64_t nnz, const int64_
 static spx_matrix *rows_of_lengths(const int64_t *len, int64_t m, int64_t n, uint64_t seed)
 {
     int64_t nnz = 0;
-    for (int64_t i = 0; i < m; i++) nnz += len[i];
-    int64_t *ri = malloc(((size_t)nnz + 1) * sizeof *ri), *ci = malloc(((size_t)nnz + 1) * sizeof *ci);
+    for (int64_t i = 0; i < m; i++)
+        nnz += len[i];
+    int64_t *ri = malloc(((size_t)nnz + 1) * sizeof *ri),
+            *ci = malloc(((size_t)nnz + 1) * sizeof *ci);
     int64_t k = 0;
     for (int64_t i = 0; i < m; i++) {
         double step = (double)n / (double)(len[i] ? len[i] : 1);
         for (int64_t j = 0; j < len[i]; j++, k++) {
             ri[k] = i;
-            ci[k] = (int64_t)((double)j * step) + (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (step - 1.0));
+            ci[k] = (int64_t)((double)j * step) +
+                    (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (step - 1.0));
             if (ci[k] >= n) ci[k] = n - 1;
         }
     }
@@ -219,9 +236,9 @@ static void test_hand(void)
 
 static void test_row_lengths(void)
 {
-    static const int64_t lens[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64,
-                                   65, 100, 255, 256, 257, 1000, 1023, 1024, 1025, 2048,
-                                   4097, 10000, 0, 100000, 3, 0, 1};
+    static const int64_t lens[] = {
+        0,  1,   2,   3,   4,   5,    7,    8,    9,    15,   16,   17,    31, 32,     33, 63, 64,
+        65, 100, 255, 256, 257, 1000, 1023, 1024, 1025, 2048, 4097, 10000, 0,  100000, 3,  0,  1};
     const int64_t m = (int64_t)(sizeof lens / sizeof lens[0]);
     spx_matrix *A = rows_of_lengths(lens, m, 100001, 7);
     if (A) check_all(A, "rows of 0..100000");
@@ -230,7 +247,8 @@ static void test_row_lengths(void)
     static const int64_t one[] = {1, 2, 3, 6, 12, 24, 48, 200};
     for (size_t s = 0; s < sizeof one / sizeof one[0]; s++) {
         int64_t *len = malloc(3000 * sizeof *len);
-        for (int i = 0; i < 3000; i++) len[i] = i % 7 == 3 ? 0 : one[s];
+        for (int i = 0; i < 3000; i++)
+            len[i] = i % 7 == 3 ? 0 : one[s];
         A = rows_of_lengths(len, 3000, 5000, 11 + s);
         if (A) check_all(A, "uniform rows");
         spx_matrix_destroy(A);
@@ -262,13 +280,12 @@ static void test_random(void)
 static void test_csr_params(void)
 {
     spx_matrix *A = random_matrix(5000, 6000, 90, 9);
-    static const char *params[] = {
-        "kernel=vector,group=1",         "kernel=vector,group=2",
-        "kernel=vector,group=4",         "kernel=vector,group=8",
-        "kernel=vector,group=16",        "kernel=vector,group=32",
-        "kernel=vector,group=1,long=3",  "kernel=vector,group=4,long=40",
-        "kernel=vector,group=32,long=1", "kernel=stream",
-        "kernel=stream,long=1",          "kernel=stream,long=50"};
+    static const char *params[] = {"kernel=vector,group=1",         "kernel=vector,group=2",
+                                   "kernel=vector,group=4",         "kernel=vector,group=8",
+                                   "kernel=vector,group=16",        "kernel=vector,group=32",
+                                   "kernel=vector,group=1,long=3",  "kernel=vector,group=4,long=40",
+                                   "kernel=vector,group=32,long=1", "kernel=stream",
+                                   "kernel=stream,long=1",          "kernel=stream,long=50"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
@@ -306,7 +323,8 @@ static void test_device_vectors(void)
     CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK);
     double x[1000], y[1000], ref[1000], scale[1000];
     uint64_t seed = 5;
-    for (int i = 0; i < 1000; i++) x[i] = spx_test_rand(&seed);
+    for (int i = 0; i < 1000; i++)
+        x[i] = spx_test_rand(&seed);
     void *dx = NULL, *dy = NULL;
     CHECK_STATUS(spx__cuda_upload(&dx, x, sizeof x, "x"), SPX_OK);
     CHECK_STATUS(spx__cuda_alloc(&dy, sizeof y, "y"), SPX_OK);

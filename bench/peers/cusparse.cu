@@ -29,7 +29,8 @@ extern "C" {
 }
 #include "cuda/gateway.h"
 
-namespace {
+namespace
+{
 
 enum peer_kind { PEER_CSR, PEER_CSR2, PEER_BSR };
 
@@ -40,9 +41,9 @@ struct peer {
     void *rp, *ci, *val, *buf; /* device */
     void *xpad, *ypad;         /* BSR: padded x and y, or NULL */
     int64_t m, n, mpad, npad;
-    int bs;                    /* BSR block size, 0 for CSR */
+    int bs; /* BSR block size, 0 for CSR */
     spx_type prec;
-    cudaDataType vt, ct;       /* value type, x/y/compute type */
+    cudaDataType vt, ct; /* value type, x/y/compute type */
     cusparseSpMVAlg_t alg;
     cudaStream_t stream;
     size_t bytes;
@@ -59,25 +60,28 @@ spx_status cu_fail(cudaError_t e, const char *call)
     return spx__error(SPX_ERR_DEVICE, "CUDA %s failed: %s", call, cudaGetErrorString(e));
 }
 
-#define SP_TRY(call)                                                                     \
-    do {                                                                                 \
-        cusparseStatus_t s_ = (call);                                                    \
-        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                             \
-            st = sp_fail(s_, #call);                                                     \
-            goto cleanup;                                                                \
-        }                                                                                \
+#define SP_TRY(call)                                                                               \
+    do {                                                                                           \
+        cusparseStatus_t s_ = (call);                                                              \
+        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                       \
+            st = sp_fail(s_, #call);                                                               \
+            goto cleanup;                                                                          \
+        }                                                                                          \
     } while (0)
 
-#define CU_TRY(call)                                                                     \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                         \
-            st = cu_fail(e_, #call);                                                     \
-            goto cleanup;                                                                \
-        }                                                                                \
+#define CU_TRY(call)                                                                               \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            st = cu_fail(e_, #call);                                                               \
+            goto cleanup;                                                                          \
+        }                                                                                          \
     } while (0)
 
-size_t vsize(spx_type t) { return t == SPX_F64 ? 8 : 4; } /* values, x and y */
+size_t vsize(spx_type t)
+{
+    return t == SPX_F64 ? 8 : 4;
+} /* values, x and y */
 
 void peer_free(peer *p)
 {
@@ -105,9 +109,10 @@ spx_status upload_csr32(const spx_matrix *A, spx_type t, void **rp, void **ci, v
                           "cuSPARSE peer: 32-bit indices only (nnz %lld, %lld rows)",
                           (long long)A->nnz, (long long)A->rows);
     SPX_TRY(spx__alloc((void **)&rp32, (size_t)A->rows + 1, sizeof *rp32, "cuSPARSE row offsets"));
-    for (int64_t i = 0; i <= A->rows; i++) rp32[i] = (int32_t)A->rowptr[i];
-    SPX_TRY(spx__cuda_upload(rp, rp32, ((size_t)A->rows + 1) * sizeof *rp32,
-                             "cuSPARSE row offsets"));
+    for (int64_t i = 0; i <= A->rows; i++)
+        rp32[i] = (int32_t)A->rowptr[i];
+    SPX_TRY(
+        spx__cuda_upload(rp, rp32, ((size_t)A->rows + 1) * sizeof *rp32, "cuSPARSE row offsets"));
     SPX_TRY(spx__cuda_upload(ci, A->col32, (size_t)A->nnz * sizeof(int32_t),
                              "cuSPARSE column indices"));
     SPX_TRY(spx__cuda_upload_values(val, A->values, A->vtype, A->nnz, t, "cuSPARSE values"));
@@ -131,14 +136,13 @@ spx_status finish_setup(peer *p)
     CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * vsize(p->prec)));
     SP_TRY(cusparseCreateDnVec(&p->x, p->npad, p->xpad, p->ct));
     SP_TRY(cusparseCreateDnVec(&p->y, p->mpad, p->ypad, p->ct));
-    SP_TRY(cusparseSpMV_bufferSize(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, p->A, p->x,
-                                   beta, p->y, p->ct, p->alg, &bytes));
+    SP_TRY(cusparseSpMV_bufferSize(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, p->A, p->x, beta,
+                                   p->y, p->ct, p->alg, &bytes));
     SPX_TRY(spx__cuda_alloc(&p->buf, bytes, "cuSPARSE SpMV buffer"));
     {
         /* Optional step: a layout or algorithm without it answers NOT_SUPPORTED. */
-        cusparseStatus_t s = cusparseSpMV_preprocess(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                     alpha, p->A, p->x, beta, p->y, p->ct,
-                                                     p->alg, p->buf);
+        cusparseStatus_t s = cusparseSpMV_preprocess(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
+                                                     p->A, p->x, beta, p->y, p->ct, p->alg, p->buf);
         if (s != CUSPARSE_STATUS_SUCCESS && s != CUSPARSE_STATUS_NOT_SUPPORTED) {
             st = sp_fail(s, "cusparseSpMV_preprocess");
             goto cleanup;
@@ -224,8 +228,7 @@ spx_status peer_spmv(void *state, double alpha, const void *x, double beta, void
     SP_TRY(cusparseSpMV(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, pa, p->A, p->x, pb, p->y, p->ct,
                         p->alg, p->buf));
     if (p->ypad)
-        CU_TRY(cudaMemcpyAsync(y, p->ypad, (size_t)p->m * es, cudaMemcpyDeviceToDevice,
-                               p->stream));
+        CU_TRY(cudaMemcpyAsync(y, p->ypad, (size_t)p->m * es, cudaMemcpyDeviceToDevice, p->stream));
 cleanup:
     return st;
 }
@@ -259,8 +262,7 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
         goto cleanup;
     }
     SPX_TRY(spx__cuda_alloc(&p->ci, (size_t)bnnz * sizeof(int), "BSR column indices"));
-    SPX_TRY(spx__cuda_alloc(&p->val, (size_t)bnnz * bs * bs * vsize(o->precision),
-                            "BSR values"));
+    SPX_TRY(spx__cuda_alloc(&p->val, (size_t)bnnz * bs * bs * vsize(o->precision), "BSR values"));
     if (o->precision == SPX_F64)
         SP_TRY(cusparseDcsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
                                 (const double *)val, (const int *)rp, (const int *)ci, bs, dC,
@@ -269,10 +271,11 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
         SP_TRY(cusparseScsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
                                 (const float *)val, (const int *)rp, (const int *)ci, bs, dC,
                                 (float *)p->val, (int *)p->rp, (int *)p->ci));
-    p->bytes = (size_t)(mb + 1) * 4 + (size_t)bnnz * 4 + (size_t)bnnz * bs * bs * vsize(o->precision);
-    SP_TRY(cusparseCreateBsr(&p->A, mb, nb, bnnz, bs, bs, p->rp, p->ci, p->val,
-                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                             p->vt, CUSPARSE_ORDER_ROW));
+    p->bytes =
+        (size_t)(mb + 1) * 4 + (size_t)bnnz * 4 + (size_t)bnnz * bs * bs * vsize(o->precision);
+    SP_TRY(cusparseCreateBsr(&p->A, mb, nb, bnnz, bs, bs, p->rp, p->ci, p->val, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, p->vt,
+                             CUSPARSE_ORDER_ROW));
     SPX_TRY(finish_setup(p));
     CU_TRY(cudaStreamSynchronize(p->stream));
     *out = p;
@@ -289,11 +292,13 @@ spx_status bsr_time(peer *p, void *x, void *y, float *ms)
 {
     void *e0 = NULL, *e1 = NULL;
     spx_status st;
-    for (int i = 0; i < 2; i++) SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
+    for (int i = 0; i < 2; i++)
+        SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
     SPX_TRY(spx__cuda_event_create(&e0));
     SPX_TRY(spx__cuda_event_create(&e1));
     SPX_TRY(spx__cuda_event_record(e0, p->stream));
-    for (int i = 0; i < 10; i++) SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
+    for (int i = 0; i < 10; i++)
+        SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
     SPX_TRY(spx__cuda_event_record(e1, p->stream));
     SPX_TRY(spx__cuda_event_elapsed(e0, e1, ms));
 cleanup:
@@ -350,15 +355,23 @@ cleanup:
     return st;
 }
 
-size_t peer_bytes(const void *state) { return ((const peer *)state)->bytes; }
+size_t peer_bytes(const void *state)
+{
+    return ((const peer *)state)->bytes;
+}
 
-void peer_destroy(void *state) { peer_free((peer *)state); }
+void peer_destroy(void *state)
+{
+    peer_free((peer *)state);
+}
 
 void peer_describe(const void *state, char *buf, size_t len)
 {
     const peer *p = (const peer *)state;
-    if (p->bs) snprintf(buf, len, "bs=%d%s", p->bs, p->xpad ? " padded" : "");
-    else snprintf(buf, len, "alg=%s", p->alg == CUSPARSE_SPMV_CSR_ALG2 ? "csr_alg2" : "default");
+    if (p->bs)
+        snprintf(buf, len, "bs=%d%s", p->bs, p->xpad ? " padded" : "");
+    else
+        snprintf(buf, len, "alg=%s", p->alg == CUSPARSE_SPMV_CSR_ALG2 ? "csr_alg2" : "default");
 }
 
 const unsigned peer_precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32);
@@ -366,11 +379,14 @@ const unsigned peer_precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32)
 } // namespace
 
 extern "C" const spx_format_ops spx_peer_cusparse_csr = {
-    "peer-cusparse-csr", SPX_DEV_CUDA, peer_precisions, csr_default_analyze, peer_spmv,
-    peer_bytes, peer_destroy, peer_describe, 0};
+    "peer-cusparse-csr", SPX_DEV_CUDA,  peer_precisions,
+    csr_default_analyze, peer_spmv,     peer_bytes,
+    peer_destroy,        peer_describe, 0};
 extern "C" const spx_format_ops spx_peer_cusparse_csr2 = {
-    "peer-cusparse-csr2", SPX_DEV_CUDA, peer_precisions, csr_alg2_analyze, peer_spmv,
-    peer_bytes, peer_destroy, peer_describe, 0};
+    "peer-cusparse-csr2", SPX_DEV_CUDA,  peer_precisions,
+    csr_alg2_analyze,     peer_spmv,     peer_bytes,
+    peer_destroy,         peer_describe, 0};
 extern "C" const spx_format_ops spx_peer_cusparse_bsr = {
-    "peer-cusparse-bsr", SPX_DEV_CUDA, peer_precisions, bsr_analyze, peer_spmv, peer_bytes,
-    peer_destroy, peer_describe, 0};
+    "peer-cusparse-bsr", SPX_DEV_CUDA,  peer_precisions,
+    bsr_analyze,         peer_spmv,     peer_bytes,
+    peer_destroy,        peer_describe, 0};

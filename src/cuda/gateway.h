@@ -30,8 +30,7 @@ spx_status spx__cuda_sync(void *stream);
 /* ---- added for the CSR format, the DASP kernels and the bench */
 
 /* Name, multiprocessor count and L2 bytes of the current device (outputs may be NULL). */
-spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count,
-                                 size_t *l2_bytes);
+spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count, size_t *l2_bytes);
 /* Device -> device copy, ordered on stream (asynchronous). */
 spx_status spx__cuda_copy_d2d(void *dst, const void *src, size_t bytes, void *stream);
 /* Host <-> device copy ordered on stream (asynchronous for pinned host memory). */

@@ -17,10 +17,10 @@ static spx_status cuda_fail(cudaError_t e, const char *call)
                       "CUDA %s failed: %s", call, cudaGetErrorString(e));
 }
 
-#define CUDA_CHECK(call)                                                                 \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) return cuda_fail(e_, #call);                              \
+#define CUDA_CHECK(call)                                                                           \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) return cuda_fail(e_, #call);                                        \
     } while (0)
 
 extern "C" int spx__cuda_device_count(void)
@@ -56,8 +56,8 @@ extern "C" void spx__cuda_free(void *dptr)
 extern "C" spx_status spx__cuda_copy(void *dst, const void *src, size_t bytes, int to_device)
 {
     if (bytes == 0) return SPX_OK;
-    CUDA_CHECK(cudaMemcpy(dst, src, bytes,
-                          to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+    CUDA_CHECK(
+        cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
     return SPX_OK;
 }
 
@@ -76,7 +76,8 @@ extern "C" spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm
     CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
     if (name && name_len) {
         size_t i = 0;
-        for (; i + 1 < name_len && p.name[i]; i++) name[i] = p.name[i];
+        for (; i + 1 < name_len && p.name[i]; i++)
+            name[i] = p.name[i];
         name[i] = '\0';
     }
     if (sm_count) *sm_count = p.multiProcessorCount;
@@ -84,17 +85,15 @@ extern "C" spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm
     return SPX_OK;
 }
 
-extern "C" spx_status spx__cuda_copy_d2d(void *dst, const void *src, size_t bytes,
-                                         void *stream)
+extern "C" spx_status spx__cuda_copy_d2d(void *dst, const void *src, size_t bytes, void *stream)
 {
     if (bytes == 0) return SPX_OK;
-    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
-                               (cudaStream_t)stream));
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, (cudaStream_t)stream));
     return SPX_OK;
 }
 
-extern "C" spx_status spx__cuda_copy_async(void *dst, const void *src, size_t bytes,
-                                           int to_device, void *stream)
+extern "C" spx_status spx__cuda_copy_async(void *dst, const void *src, size_t bytes, int to_device,
+                                           void *stream)
 {
     if (bytes == 0) return SPX_OK;
     CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes,
@@ -126,9 +125,18 @@ extern "C" spx_status spx__cuda_upload(void **dptr, const void *host, size_t byt
 /* ---- value conversion on the device: out[i] = (To)in[i] */
 
 template <typename To> __device__ To convert_to(double v);
-template <> __device__ double convert_to<double>(double v) { return v; }
-template <> __device__ float convert_to<float>(double v) { return (float)v; }
-template <> __device__ __half convert_to<__half>(double v) { return __double2half(v); }
+template <> __device__ double convert_to<double>(double v)
+{
+    return v;
+}
+template <> __device__ float convert_to<float>(double v)
+{
+    return (float)v;
+}
+template <> __device__ __half convert_to<__half>(double v)
+{
+    return __double2half(v);
+}
 
 template <typename From, typename To>
 __global__ void convert_kernel(To *out, const From *in, int64_t n)
@@ -149,9 +157,12 @@ static void launch_convert(void *out, const void *in, int64_t n, spx_type t)
     int blocks = (int)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
     if (blocks < 1) blocks = 1;
     const From *src = (const From *)in;
-    if (t == SPX_F64) convert_kernel<From, double><<<blocks, 256>>>((double *)out, src, n);
-    else if (t == SPX_F32) convert_kernel<From, float><<<blocks, 256>>>((float *)out, src, n);
-    else convert_kernel<From, __half><<<blocks, 256>>>((__half *)out, src, n);
+    if (t == SPX_F64)
+        convert_kernel<From, double><<<blocks, 256>>>((double *)out, src, n);
+    else if (t == SPX_F32)
+        convert_kernel<From, float><<<blocks, 256>>>((float *)out, src, n);
+    else
+        convert_kernel<From, __half><<<blocks, 256>>>((__half *)out, src, n);
 }
 
 extern "C" spx_status spx__cuda_upload_values(void **dptr, const void *host, spx_type from,
@@ -167,8 +178,10 @@ extern "C" spx_status spx__cuda_upload_values(void **dptr, const void *host, spx
     SPX_TRY(spx__cuda_upload(&staged, host, (size_t)n * type_size(from), what));
     SPX_TRY(spx__cuda_alloc(&out, (size_t)n * type_size(t), what));
     if (n > 0) {
-        if (from == SPX_F64) launch_convert<double>(out, staged, n, t);
-        else launch_convert<float>(out, staged, n, t);
+        if (from == SPX_F64)
+            launch_convert<double>(out, staged, n, t);
+        else
+            launch_convert<float>(out, staged, n, t);
         cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e != cudaSuccess) {
@@ -233,8 +246,7 @@ extern "C" spx_status spx__cuda_csr_upload(const spx_matrix *A, spx_type t, spx_
                              (size_t)(A->rows + 1) * sizeof(int64_t), "CSR row offsets"));
     SPX_TRY(spx__cuda_upload((void **)&d->colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
                              "CSR column indices"));
-    SPX_TRY(spx__cuda_upload_values(&d->values, A->values, A->vtype, A->nnz, t,
-                                    "CSR values"));
+    SPX_TRY(spx__cuda_upload_values(&d->values, A->values, A->vtype, A->nnz, t, "CSR values"));
     return SPX_OK;
 cleanup:
     spx__cuda_csr_free(d);

@@ -11,7 +11,10 @@ static spx_status not_compiled(void)
     return spx__error(SPX_ERR_NOT_COMPILED, "SpX was built without CUDA (SPX_CUDA=OFF)");
 }
 
-int spx__cuda_device_count(void) { return 0; }
+int spx__cuda_device_count(void)
+{
+    return 0;
+}
 
 spx_status spx__cuda_alloc(void **dptr, size_t bytes, const char *what)
 {
@@ -21,7 +24,10 @@ spx_status spx__cuda_alloc(void **dptr, size_t bytes, const char *what)
     return not_compiled();
 }
 
-void spx__cuda_free(void *dptr) { (void)dptr; }
+void spx__cuda_free(void *dptr)
+{
+    (void)dptr;
+}
 
 spx_status spx__cuda_copy(void *dst, const void *src, size_t bytes, int to_device)
 {
@@ -38,8 +44,7 @@ spx_status spx__cuda_sync(void *stream)
     return not_compiled();
 }
 
-spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count,
-                                 size_t *l2_bytes)
+spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count, size_t *l2_bytes)
 {
     if (name && name_len) name[0] = '\0';
     if (sm_count) *sm_count = 0;
@@ -113,7 +118,10 @@ spx_status spx__cuda_event_elapsed(void *start, void *stop, float *ms)
     return not_compiled();
 }
 
-void spx__cuda_event_destroy(void *event) { (void)event; }
+void spx__cuda_event_destroy(void *event)
+{
+    (void)event;
+}
 
 spx_status spx__cuda_csr_upload(const spx_matrix *A, spx_type t, spx__cuda_csr *d)
 {
@@ -134,8 +142,8 @@ size_t spx__cuda_csr_bytes(const spx__cuda_csr *d)
     return 0;
 }
 
-spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x,
-                              double beta, void *y)
+spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x, double beta,
+                              void *y)
 {
     (void)p;
     (void)alpha;

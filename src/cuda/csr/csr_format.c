@@ -42,8 +42,8 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 1, 1L << 40, &p->long_len);
     if (strcmp(key, "kernel") == 0) {
         if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
-            return spx__error(SPX_ERR_BAD_PARAM,
-                              "csr (cuda): kernel=%s is not stream or vector", value);
+            return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=%s is not stream or vector",
+                              value);
         p->vector = strcmp(value, "vector") == 0;
         return SPX_OK;
     }
@@ -53,7 +53,8 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
 static int group_for(double rave)
 {
     int g = 1;
-    while (g < 32 && g < rave) g *= 2;
+    while (g < 32 && g < rave)
+        g *= 2;
     return g;
 }
 
@@ -108,8 +109,8 @@ static spx_status check_half_range(const spx_matrix *A)
         double v = spx__val(A, k);
         if (!(v <= 65504.0 && v >= -65504.0))
             return spx__error(SPX_ERR_UNSUPPORTED,
-                              "csr (cuda) f16: value %g (entry %lld) is beyond half's range",
-                              v, (long long)k);
+                              "csr (cuda) f16: value %g (entry %lld) is beyond half's range", v,
+                              (long long)k);
     }
     return SPX_OK;
 }
@@ -191,13 +192,13 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->precision = o->precision;
     p->stream = o->stream;
     p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
-    p->group = prm.group ? (int)prm.group
-                         : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
+    p->group =
+        prm.group ? (int)prm.group : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
         p->long_len = prm.long_len > 0 ? prm.long_len : 32 * (int64_t)p->group;
     else if (prm.long_len > 0)
-        p->long_len = prm.long_len < SPX__CUDA_CSR_STREAM_NNZ ? prm.long_len
-                                                               : SPX__CUDA_CSR_STREAM_NNZ;
+        p->long_len =
+            prm.long_len < SPX__CUDA_CSR_STREAM_NNZ ? prm.long_len : SPX__CUDA_CSR_STREAM_NNZ;
     else
         p->long_len = STREAM_LONG;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
@@ -232,9 +233,8 @@ static void csr_describe(const void *state, char *buf, size_t len)
                  (long long)p->n_blocks, (long long)p->long_len, (long long)p->n_long,
                  (long long)p->n_chunks);
     else
-        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld",
-                 p->group, (long long)p->long_len, (long long)p->n_long,
-                 (long long)p->n_chunks);
+        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld", p->group,
+                 (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);
 }
 
 const spx_format_ops spx__format_cuda_csr = {

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define SPX__CUDA_CSR_CHUNK 256 /* a multiple of 32 */
+#define SPX__CUDA_CSR_CHUNK 256       /* a multiple of 32 */
 #define SPX__CUDA_CSR_BLOCK 256       /* threads per block, rows per row block */
 #define SPX__CUDA_CSR_STREAM_NNZ 2048 /* nonzeros per row block */
 enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1 };
@@ -53,8 +53,8 @@ typedef struct spx__cuda_csr_plan {
 
 /* Launch the kernels for y = alpha*A*x + beta*y on p->stream (asynchronous);
  * beta == 0 never reads y. x and y are device vectors of the plan's precision. */
-spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x,
-                              double beta, void *y);
+spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x, double beta,
+                              void *y);
 
 #ifdef __cplusplus
 }

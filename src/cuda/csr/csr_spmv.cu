@@ -27,24 +27,23 @@ template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta
 template <int G, typename T> __device__ __forceinline__ T group_sum(T v, unsigned mask)
 {
 #pragma unroll
-    for (int off = G / 2; off > 0; off >>= 1) v += __shfl_down_sync(mask, v, off, G);
+    for (int off = G / 2; off > 0; off >>= 1)
+        v += __shfl_down_sync(mask, v, off, G);
     return v;
 }
 
 /* Rows up to long_len: G lanes per row, lanes stride through the row. */
 template <typename V, typename T, int G>
 __global__ void __launch_bounds__(BLOCK)
-    csr_group_kernel(int64_t rows, const int64_t *__restrict__ rp,
-                     const int32_t *__restrict__ ci, const V *__restrict__ val,
-                     const T *__restrict__ x, T *__restrict__ y, T alpha, T beta,
-                     int64_t long_len)
+    csr_group_kernel(int64_t rows, const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                     const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha,
+                     T beta, int64_t long_len)
 {
     const int lane = threadIdx.x & (G - 1);
     const unsigned mask =
         G == 32 ? 0xffffffffu : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
     const int64_t step = (int64_t)gridDim.x * (BLOCK / G);
-    for (int64_t row = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / G; row < rows;
-         row += step) {
+    for (int64_t row = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / G; row < rows; row += step) {
         const int64_t beg = __ldg(rp + row), end = __ldg(rp + row + 1);
         if (end - beg > long_len) continue; /* same for the whole group */
         T sum = T(0);
@@ -71,7 +70,8 @@ __global__ void __launch_bounds__(BLOCK)
     for (int64_t b = blockIdx.x; b < n_blocks; b += gridDim.x) {
         const int64_t r0 = blk_first[b];
         const int nrows = (int)(blk_end[b] - r0);
-        for (int i = threadIdx.x; i <= nrows; i += BLOCK) off[i] = __ldg(rp + r0 + i);
+        for (int i = threadIdx.x; i <= nrows; i += BLOCK)
+            off[i] = __ldg(rp + r0 + i);
         __syncthreads();
         const int64_t base = off[0];
         const int nnz = (int)(off[nrows] - base);
@@ -96,15 +96,18 @@ __global__ void __launch_bounds__(BLOCK)
         }
         __syncthreads();
         int nt = 1;
-        while (nt < 32 && 2 * nt * nrows <= BLOCK) nt *= 2;
+        while (nt < 32 && 2 * nt * nrows <= BLOCK)
+            nt *= 2;
         const int row = threadIdx.x / nt, lane = threadIdx.x & (nt - 1);
         if (row < nrows) { /* the same for the nt lanes of a row */
             const unsigned mask =
                 nt == 32 ? 0xffffffffu : ((1u << nt) - 1u) << ((threadIdx.x & 31) & ~(nt - 1));
             const int end = (int)(off[row + 1] - base);
             T sum = T(0);
-            for (int k = (int)(off[row] - base) + lane; k < end; k += nt) sum += prod[k];
-            for (int d = nt / 2; d > 0; d >>= 1) sum += __shfl_down_sync(mask, sum, d, nt);
+            for (int k = (int)(off[row] - base) + lane; k < end; k += nt)
+                sum += prod[k];
+            for (int d = nt / 2; d > 0; d >>= 1)
+                sum += __shfl_down_sync(mask, sum, d, nt);
             if (lane == 0) y[r0 + row] = finish(sum, alpha, beta, y + r0 + row);
         }
         __syncthreads(); /* prod and off are reused by the next row block */
@@ -117,13 +120,11 @@ template <typename V, typename T>
 __global__ void __launch_bounds__(BLOCK)
     csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
                      const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
-                     const V *__restrict__ val, const T *__restrict__ x,
-                     T *__restrict__ partial)
+                     const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
-    for (int64_t c = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; c < n_chunks;
-         c += step) {
+    for (int64_t c = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; c < n_chunks; c += step) {
         const int64_t beg = cbeg[c] + lane, end = cend[c];
         int col[CHUNK_ITEMS];
         V v[CHUNK_ITEMS];
@@ -150,14 +151,12 @@ __global__ void __launch_bounds__(BLOCK)
 template <typename T>
 __global__ void __launch_bounds__(BLOCK)
     csr_long_finish_kernel(int64_t n_long, const int64_t *__restrict__ long_rows,
-                           const int64_t *__restrict__ long_first,
-                           const T *__restrict__ partial, T *__restrict__ y, T alpha,
-                           T beta)
+                           const int64_t *__restrict__ long_first, const T *__restrict__ partial,
+                           T *__restrict__ y, T alpha, T beta)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
-    for (int64_t r = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; r < n_long;
-         r += step) {
+    for (int64_t r = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; r < n_long; r += step) {
         T sum = T(0);
         for (int64_t c = long_first[r] + lane; c < long_first[r + 1]; c += 32)
             sum += partial[c];
@@ -199,8 +198,8 @@ static void launch_vector(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
 }
 
 template <typename V, typename T>
-static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv,
-                       double beta_d, void *yv)
+static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv, double beta_d,
+                       void *yv)
 {
     const T *x = (const T *)xv;
     T *y = (T *)yv;
@@ -210,8 +209,8 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
         launch_vector<V, T>(p, x, y, alpha, beta);
     else if (p->n_blocks > 0)
         csr_stream_kernel<V, T><<<grid_for(p->n_blocks, 1), BLOCK, 0, s>>>(
-            p->n_blocks, p->blk_first, p->blk_end, p->A.rowptr, p->A.colidx,
-            (const V *)p->A.values, x, y, alpha, beta);
+            p->n_blocks, p->blk_first, p->blk_end, p->A.rowptr, p->A.colidx, (const V *)p->A.values,
+            x, y, alpha, beta);
     if (p->n_long == 0) return;
     csr_chunk_kernel<V, T><<<grid_for(p->n_chunks, BLOCK / 32), BLOCK, 0, s>>>(
         p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
@@ -220,18 +219,20 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
         p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
 }
 
-extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha,
-                                         const void *x, double beta, void *y)
+extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x,
+                                         double beta, void *y)
 {
     if (!p || (p->A.rows > 0 && !y) || (p->A.cols > 0 && !x))
         return spx__error(SPX_ERR_INVALID_ARG, "cuda csr spmv: NULL plan or vector");
     if (p->A.rows == 0) return SPX_OK;
-    if (p->precision == SPX_F64) launch_all<double, double>(p, alpha, x, beta, y);
-    else if (p->precision == SPX_F32) launch_all<float, float>(p, alpha, x, beta, y);
-    else launch_all<__half, float>(p, alpha, x, beta, y);
+    if (p->precision == SPX_F64)
+        launch_all<double, double>(p, alpha, x, beta, y);
+    else if (p->precision == SPX_F32)
+        launch_all<float, float>(p, alpha, x, beta, y);
+    else
+        launch_all<__half, float>(p, alpha, x, beta, y);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
-        return spx__error(SPX_ERR_DEVICE, "cuda csr spmv launch failed: %s",
-                          cudaGetErrorString(e));
+        return spx__error(SPX_ERR_DEVICE, "cuda csr spmv launch failed: %s", cudaGetErrorString(e));
     return SPX_OK;
 }
