@@ -116,8 +116,8 @@ spx_status spx__gen_build_rows(const spx__gen_rows *g, spx_matrix **A);
 void spx__gen_sample_sorted(spx__rng *r, int64_t n, int64_t L, int64_t *col, int64_t work);
 int64_t spx__gen_sample_work(int64_t n);
 
-/* Sort v[0..n) increasingly. */
-void spx__gen_sort_i64(int64_t *v, int64_t n);
+/* Sort v[0..n) and drop repeats; returns how many distinct values are left. */
+int64_t spx__gen_sort_unique(int64_t *v, int64_t n);
 
 /* ------------------------------------------------------------- generators */
 

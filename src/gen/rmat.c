@@ -131,11 +131,8 @@ static void rmat_part(rmat_ctx *c, int64_t p, int64_t *tmp, int64_t *cnt)
     for (int64_t k = 0; k < n; k++) tmp[cnt[ent[k] >> c->scale]++] = ent[k] & colmask;
     memcpy(ent, tmp, (size_t)n * sizeof *ent);
     for (int64_t i = 0; i < span; i++) {
-        int64_t *v = c->col + c->start[row0 + i], len = cnt[i] - (c->start[row0 + i] - base), u = 0;
-        spx__gen_sort_i64(v, len);
-        for (int64_t t = 0; t < len; t++)
-            if (u == 0 || v[t] != v[u - 1]) v[u++] = v[t];
-        c->uniq[row0 + i] = u;
+        int64_t first = c->start[row0 + i];
+        c->uniq[row0 + i] = spx__gen_sort_unique(c->col + first, cnt[i] - (first - base));
     }
 }
 

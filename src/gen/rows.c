@@ -93,9 +93,50 @@ cleanup:
     return st;
 }
 
-static int64_t dedup_sorted(int64_t *v, int64_t n)
+static void insertion_sort(int64_t *v, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        int64_t x = v[i], j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+/* Quicksort with median-of-three pivots, recursing on the smaller side. */
+static void sort_i64(int64_t *v, int64_t n)
+{
+    while (n > 24) {
+        int64_t a = v[0], b = v[n / 2], c = v[n - 1];
+        int64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        int64_t i = 0, j = n - 1;
+        while (i <= j) {
+            while (v[i] < p) i++;
+            while (v[j] > p) j--;
+            if (i <= j) {
+                int64_t t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (j + 1 < n - i) {
+            sort_i64(v, j + 1);
+            v += i;
+            n -= i;
+        } else {
+            sort_i64(v + i, n - i);
+            n = j + 1;
+        }
+    }
+    insertion_sort(v, n);
+}
+
+int64_t spx__gen_sort_unique(int64_t *v, int64_t n)
 {
     int64_t k = 0;
+    sort_i64(v, n);
     for (int64_t i = 0; i < n; i++)
         if (k == 0 || v[i] != v[k - 1]) v[k++] = v[i];
     return k;
@@ -142,47 +183,6 @@ void spx__gen_sample_sorted(spx__rng *r, int64_t n, int64_t L, int64_t *col, int
     int64_t got = 0;
     while (got < L) {
         for (int64_t k = got; k < L; k++) col[k] = spx__rng_below(r, n);
-        spx__gen_sort_i64(col, L);
-        got = dedup_sorted(col, L);
+        got = spx__gen_sort_unique(col, L);
     }
-}
-
-static void insertion_sort(int64_t *v, int64_t n)
-{
-    for (int64_t i = 1; i < n; i++) {
-        int64_t x = v[i], j = i;
-        while (j > 0 && v[j - 1] > x) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
-}
-
-/* Quicksort with median-of-three pivots, recursing on the smaller side. */
-void spx__gen_sort_i64(int64_t *v, int64_t n)
-{
-    while (n > 24) {
-        int64_t a = v[0], b = v[n / 2], c = v[n - 1];
-        int64_t p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-        int64_t i = 0, j = n - 1;
-        while (i <= j) {
-            while (v[i] < p) i++;
-            while (v[j] > p) j--;
-            if (i <= j) {
-                int64_t t = v[i];
-                v[i++] = v[j];
-                v[j--] = t;
-            }
-        }
-        if (j + 1 < n - i) {
-            spx__gen_sort_i64(v, j + 1);
-            v += i;
-            n -= i;
-        } else {
-            spx__gen_sort_i64(v + i, n - i);
-            n = j + 1;
-        }
-    }
-    insertion_sort(v, n);
 }
