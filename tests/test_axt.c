@@ -12,6 +12,7 @@
  * the error grows with the depth of those sums, for which log2 of the longest
  * row stands, times a small constant. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,6 +282,11 @@ static void random_cases(void)
 {
     spx_matrix *A = random_matrix(700, 1300, len_varied, 11);
     run_matrix("random 700x1300 varied", A, 1);
+    vecs w;
+    vecs_make(A, &w, SPX_F64, 3);
+    if (A) /* more threads than the carries kept on the stack */
+        run_plan(A, &w, "axt-uh", SPX_F64, "th=2", 65, 16.0 * log2(62.0));
+    vecs_free(&w);
     spx_matrix_destroy(A);
     A = random_matrix(1500, 300, len_short, 12);
     run_matrix("random 1500x300 short", A, 1);
@@ -362,6 +368,60 @@ static void isa_fallback(void)
     spx_matrix_destroy(A);
 }
 
+/* A live plan is read-only during spmv: two threads may share it. */
+typedef struct shared_call {
+    const spx_plan *P;
+    const double *x;
+    double *y;
+    int64_t rows;
+    int same; /* every call gave the bits of the first */
+} shared_call;
+
+static void *call_many(void *arg)
+{
+    shared_call *c = arg;
+    double *first = malloc(sizeof *first * (size_t)(c->rows + 1));
+    spx_spmv(c->P, 1.0, c->x, 0.0, first);
+    c->same = 1;
+    for (int i = 0; i < 50; i++) {
+        spx_spmv(c->P, 1.0, c->x, 0.0, c->y);
+        c->same &= memcmp(first, c->y, sizeof *first * (size_t)c->rows) == 0;
+    }
+    free(first);
+    return NULL;
+}
+
+static void shared_plan(void)
+{
+    spx_matrix *A = random_matrix(2000, 2000, len_varied, 17);
+    vecs w;
+    if (!A) return;
+    vecs_make(A, &w, SPX_F64, 9);
+    for (int f = 0; f < 5; f++) {
+        spx_plan_opts o = spx_plan_opts_default();
+        spx_plan *P = NULL;
+        o.format = formats[f];
+        o.params = "x=live";
+        o.threads = 2;
+        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) continue;
+        double *y1 = malloc(sizeof *y1 * (size_t)(w.rows + 1)),
+               *y2 = malloc(sizeof *y2 * (size_t)(w.rows + 1));
+        shared_call c1 = {P, w.x1, y1, w.rows, 0}, c2 = {P, w.x2, y2, w.rows, 0};
+        pthread_t t1, t2;
+        pthread_create(&t1, NULL, call_many, &c1);
+        pthread_create(&t2, NULL, call_many, &c2);
+        pthread_join(t1, NULL);
+        pthread_join(t2, NULL);
+        CHECK(c1.same && c2.same);
+        memcpy(w.yt, y2, sizeof *y2 * (size_t)w.rows);
+        CHECK(check_result(A, &w, SPX_F64, 1.0, w.x2, 0.0, 16.0 * log2(64.0)));
+        free(y1), free(y2);
+        spx_plan_destroy(P);
+    }
+    vecs_free(&w);
+    spx_matrix_destroy(A);
+}
+
 /* The tuner picks a plan that is still correct. */
 static void tuned(void)
 {
@@ -396,6 +456,7 @@ int main(void)
     long_row();
     random_cases();
     shared_cases();
+    shared_plan();
     tuned();
     return spx_test_finish();
 }
