@@ -6,62 +6,84 @@
 #include "core/error.h"
 #include "core/matrix.h"
 
-/* Stable counting sort of the entry numbers in `in` (n of them) by key[],
- * keys in 0..nkeys-1: out receives them grouped by key, ptr the nkeys+1 starts. */
-static void counting_sort(const int64_t *key, const int64_t *in, int64_t n, int64_t nkeys,
-                          int64_t *ptr, int64_t *out)
+/* One entry of a row being sorted: its column and the triplet it came from. */
+typedef struct col_entry {
+    int64_t col, k;
+} col_entry;
+
+/* Sort a[0..n) by (col, k): insertion sort for short rows, bottom-up merge
+ * sort through tmp (n entries) for long ones. */
+static void sort_row(col_entry *a, col_entry *tmp, int64_t n)
 {
-    memset(ptr, 0, ((size_t)nkeys + 1) * sizeof *ptr);
-    for (int64_t t = 0; t < n; t++) ptr[key[in ? in[t] : t] + 1]++;
-    for (int64_t i = 0; i < nkeys; i++) ptr[i + 1] += ptr[i];
-    for (int64_t t = 0; t < n; t++) {
-        int64_t k = in ? in[t] : t;
-        out[ptr[key[k]]++] = k;
+    if (n <= 32) {
+        for (int64_t i = 1; i < n; i++) {
+            col_entry e = a[i];
+            int64_t j = i;
+            for (; j > 0 && (a[j - 1].col > e.col || (a[j - 1].col == e.col && a[j - 1].k > e.k)); j--)
+                a[j] = a[j - 1];
+            a[j] = e;
+        }
+        return;
     }
-    for (int64_t i = nkeys; i > 0; i--) ptr[i] = ptr[i - 1];
-    ptr[0] = 0;
+    col_entry *src = a, *dst = tmp;
+    for (int64_t w = 1; w < n; w *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * w) {
+            int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int64_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) dst[o++] = src[j].col < src[i].col ? src[j++] : src[i++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < hi) dst[o++] = src[j++];
+        }
+        col_entry *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
 }
 
-/* Entries sorted by column, then stably by row, so each row's columns ascend;
- * equal (row, column) neighbours are then summed. */
+/* Entries bucketed by row (counting sort, stable), each row sorted by column,
+ * then equal (row, column) neighbours summed. Memory is O(rows + nnz), never
+ * O(cols), so very wide matrices are fine. */
 spx_status spx__csr_from_triplets(int64_t rows, int64_t cols, int64_t nnz, const int64_t *ri,
                                   const int64_t *ci, const double *v, spx_matrix **out)
 {
-    int64_t *colptr = NULL, *by_col = NULL, *by_row = NULL, *rowptr = NULL;
+    int64_t *start = NULL;
+    col_entry *ent = NULL, *tmp = NULL;
     spx_matrix *A = NULL;
     spx_status st;
     *out = NULL;
-    SPX_TRY(spx__alloc((void **)&colptr, (size_t)cols + 1, sizeof(int64_t), "column counts"));
-    SPX_TRY(spx__alloc((void **)&rowptr, (size_t)rows + 1, sizeof(int64_t), "row counts"));
-    SPX_TRY(spx__alloc((void **)&by_col, (size_t)nnz, sizeof(int64_t), "entry order"));
-    SPX_TRY(spx__alloc((void **)&by_row, (size_t)nnz, sizeof(int64_t), "entry order"));
-    counting_sort(ci, NULL, nnz, cols, colptr, by_col);
-    counting_sort(ri, by_col, nnz, rows, rowptr, by_row);
-    spx__free(colptr);
-    colptr = NULL;
-    spx__free(by_col);
-    by_col = NULL;
-
+    SPX_TRY(spx__calloc((void **)&start, (size_t)rows + 2, sizeof(int64_t), "row counts"));
+    SPX_TRY(spx__alloc((void **)&ent, (size_t)nnz, sizeof(col_entry), "entry order"));
+    for (int64_t k = 0; k < nnz; k++) start[ri[k] + 2]++;
+    int64_t longest = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        if (start[i + 2] > longest) longest = start[i + 2];
+        start[i + 2] += start[i + 1];
+    }
+    for (int64_t k = 0; k < nnz; k++) ent[start[ri[k] + 1]++] = (col_entry){ci[k], k};
+    SPX_TRY(spx__alloc((void **)&tmp, (size_t)longest, sizeof(col_entry), "row sort buffer"));
     int64_t unique = 0;
-    for (int64_t i = 0; i < rows; i++)
-        for (int64_t t = rowptr[i]; t < rowptr[i + 1]; t++)
-            if (t == rowptr[i] || ci[by_row[t]] != ci[by_row[t - 1]]) unique++;
+    for (int64_t i = 0; i < rows; i++) {
+        col_entry *row = ent + start[i];
+        int64_t len = start[i + 1] - start[i];
+        sort_row(row, tmp, len);
+        for (int64_t t = 0; t < len; t++) unique += t == 0 || row[t].col != row[t - 1].col;
+    }
     SPX_TRY(spx__matrix_alloc(rows, cols, unique, SPX_F64, &A));
     double *val = A->values;
     int64_t w = -1;
     for (int64_t i = 0; i < rows; i++) {
-        for (int64_t t = rowptr[i]; t < rowptr[i + 1]; t++) {
-            int64_t k = by_row[t];
-            double x = v ? v[k] : 1.0;
-            if (t > rowptr[i] && ci[k] == ci[by_row[t - 1]]) {
+        for (int64_t t = start[i]; t < start[i + 1]; t++) {
+            double x = v ? v[ent[t].k] : 1.0;
+            if (t > start[i] && ent[t].col == ent[t - 1].col) {
                 val[w] += x;
                 continue;
             }
             w++;
             if (A->col_bits == 32)
-                A->col32[w] = (int32_t)ci[k];
+                A->col32[w] = (int32_t)ent[t].col;
             else
-                A->col64[w] = ci[k];
+                A->col64[w] = ent[t].col;
             val[w] = x;
         }
         A->rowptr[i + 1] = w + 1;
@@ -69,10 +91,9 @@ spx_status spx__csr_from_triplets(int64_t rows, int64_t cols, int64_t nnz, const
     *out = A;
     A = NULL;
 cleanup:
-    spx__free(colptr);
-    spx__free(rowptr);
-    spx__free(by_col);
-    spx__free(by_row);
+    spx__free(start);
+    spx__free(ent);
+    spx__free(tmp);
     spx_matrix_destroy(A);
     return st;
 }
