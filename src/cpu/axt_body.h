@@ -105,7 +105,6 @@ SPX__AXT_INLINE void SPX_SFX(uh_body)(const spx__axt *a, int64_t u0, int64_t u1,
     }
 }
 
-#ifndef SPX_AXT_SKIP_CH1
 /* ch1: blocks u0..u1 of BS entries. Each vector gets an in-register
  * segmented scan of its products (restarting at heads); cin[q] carries the
  * open segment into vector q, a scalar chain kept off the vector path. A
@@ -147,7 +146,6 @@ SPX__AXT_INLINE void SPX_SFX(ch1_body)(const spx__axt *a, int64_t u0, int64_t u1
             }
     }
 }
-#endif
 
 /* ch: tiles u0..u1; down each lane column a scan restarting at heads, then
  * each head's sum is read offset slabs below it. Heads are collected in a
@@ -227,23 +225,18 @@ SPX__AXT_ENTRY(axc)
 SPX__AXT_ENTRY(uh1)
 SPX__AXT_ENTRY(uh)
 SPX__AXT_ENTRY(ch)
-#ifndef SPX_AXT_SKIP_CH1
 SPX__AXT_ENTRY(ch1)
-#endif
 
 /* Override table entries of precision ti with this body's kernels. */
 static void SPX_SFX(fill)(spx__axt_kernels *k, int ti, spx__isa isa)
 {
     const spx__axt_run_fn fns[SPX__AXT_NVAR] = {
-        [SPX__AXC] = SPX_SFX(run_axc),     [SPX__AXT_UH1] = SPX_SFX(run_uh1),
-        [SPX__AXT_UH] = SPX_SFX(run_uh),
-#ifndef SPX_AXT_SKIP_CH1
-        [SPX__AXT_CH1] = SPX_SFX(run_ch1),
-#endif
+        [SPX__AXC] = SPX_SFX(run_axc),   [SPX__AXT_UH1] = SPX_SFX(run_uh1),
+        [SPX__AXT_UH] = SPX_SFX(run_uh), [SPX__AXT_CH1] = SPX_SFX(run_ch1),
         [SPX__AXT_CH] = SPX_SFX(run_ch),
     };
     for (int v = 0; v < SPX__AXT_NVAR; v++)
-        if (fns[v]) k->run[v][ti] = (spx__axt_kernel){fns[v], VL, isa};
+        k->run[v][ti] = (spx__axt_kernel){fns[v], VL, isa};
     k->refresh[ti] = SPX_SFX(refresh);
     k->refresh_vl[ti] = VL;
 }

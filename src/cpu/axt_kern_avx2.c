@@ -1,12 +1,11 @@
 /* AXC / AXT kernels for AVX2: one YMM per slab vector (THW a multiple of 4
- * for fp64, 8 for fp32), masked gathers by column >= 0. axt-ch1's in-register
- * segmented scan is left to the portable kernel. */
+ * for fp64, 8 for fp32), masked gathers by column >= 0, head masks as vector
+ * lane masks. The segmented scan is the AVX-512 one with lane permutes: at
+ * distance d a lane adds lane i-d unless a head lies in between (or i < d). */
 #include <immintrin.h>
 #include <stdint.h>
 
 #include "cpu/axt.h"
-
-#define SPX_AXT_SKIP_CH1 1
 
 /* ---- fp64: 4 lanes; head masks are 64-bit lane masks */
 static inline __m256d v64_gather(const double *x, const int32_t *idx)
@@ -28,6 +27,17 @@ static inline double v64_reduce(__m256d v)
     return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
 }
 
+static inline __m256d v64_segscan(__m256d v, __m256d f)
+{
+    const __m256d lo1 = _mm256_castsi256_pd(_mm256_setr_epi64x(-1, 0, 0, 0));
+    const __m256d lo2 = _mm256_castsi256_pd(_mm256_setr_epi64x(-1, -1, 0, 0));
+    __m256d up = _mm256_permute4x64_pd(v, _MM_SHUFFLE(2, 1, 0, 0));
+    v = _mm256_blendv_pd(_mm256_add_pd(v, up), v, _mm256_or_pd(f, lo1));
+    f = _mm256_or_pd(f, _mm256_permute4x64_pd(f, _MM_SHUFFLE(2, 1, 0, 0)));
+    up = _mm256_permute4x64_pd(v, _MM_SHUFFLE(1, 0, 0, 0));
+    return _mm256_blendv_pd(_mm256_add_pd(v, up), v, _mm256_or_pd(f, lo2));
+}
+
 #define VL 4
 #define MT __m256d
 #define SPX_VAL double
@@ -42,6 +52,8 @@ static inline double v64_reduce(__m256d v)
 #define v_gather(x, idx) v64_gather((x), (idx))
 #define v_head(h) v64_head(h)
 #define v_headbits(m) ((unsigned)_mm256_movemask_pd(m))
+#define v_segscan(p, m) v64_segscan((p), (m))
+#define v_last(v) _mm256_cvtsd_f64(_mm256_permute4x64_pd((v), 3))
 #define v_restart(m, acc, p) _mm256_blendv_pd(_mm256_add_pd((acc), (p)), (p), (m))
 #include "cpu/axt_body.h"
 
@@ -66,6 +78,25 @@ static inline double v32_reduce(__m256 v)
     return (double)_mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
 }
 
+/* Lanes i-d (clamped at 0) and the mask of lanes below d. */
+#define V32_UP(v, d)                                                                               \
+    _mm256_permutevar8x32_ps(                                                                      \
+        (v), _mm256_max_epi32(_mm256_sub_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),          \
+                                               _mm256_set1_epi32(d)),                              \
+                              _mm256_setzero_si256()))
+#define V32_LO(d)                                                                                  \
+    _mm256_castsi256_ps(                                                                           \
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(d), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)))
+
+static inline __m256 v32_segscan(__m256 v, __m256 f)
+{
+    v = _mm256_blendv_ps(_mm256_add_ps(v, V32_UP(v, 1)), v, _mm256_or_ps(f, V32_LO(1)));
+    f = _mm256_or_ps(f, V32_UP(f, 1));
+    v = _mm256_blendv_ps(_mm256_add_ps(v, V32_UP(v, 2)), v, _mm256_or_ps(f, V32_LO(2)));
+    f = _mm256_or_ps(f, V32_UP(f, 2));
+    return _mm256_blendv_ps(_mm256_add_ps(v, V32_UP(v, 4)), v, _mm256_or_ps(f, V32_LO(4)));
+}
+
 #define VL 8
 #define MT __m256
 #define SPX_VAL float
@@ -80,6 +111,8 @@ static inline double v32_reduce(__m256 v)
 #define v_gather(x, idx) v32_gather((x), (idx))
 #define v_head(h) v32_head(h)
 #define v_headbits(m) ((unsigned)_mm256_movemask_ps(m))
+#define v_segscan(p, m) v32_segscan((p), (m))
+#define v_last(v) _mm256_cvtss_f32(_mm256_permutevar8x32_ps((v), _mm256_set1_epi32(7)))
 #define v_restart(m, acc, p) _mm256_blendv_ps(_mm256_add_ps((acc), (p)), (p), (m))
 #include "cpu/axt_body.h"
 
