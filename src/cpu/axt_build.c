@@ -74,8 +74,11 @@ static spx_status alloc_layout(spx__axt *a)
     SPX_TRY(spx__mul_size((size_t)a->nslab, (size_t)a->thw, &cells, "axt slots"));
     SPX_TRY(spx__calloc((void **)&a->ax, (size_t)a->nslab, a->sb, "axt ax[]"));
     if (a->live) {
-        for (int64_t s = 0; s < a->nslab; s++)
-            memset(a->ax + (size_t)s * a->sb + vals, 0xff, idx);
+        for (int64_t s = 0; s < a->nslab; s++) {
+            int32_t *c = (int32_t *)(a->ax + (size_t)s * a->sb + vals);
+            for (int l = 0; l < a->thw; l++)
+                c[l] = -1;
+        }
     } else {
         SPX_TRY(spx__alloc((void **)&a->col, cells, sizeof(int32_t), "axt refresh columns"));
         memset(a->col, 0xff, cells * sizeof(int32_t));
@@ -98,7 +101,11 @@ static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *va
                 const int32_t *ci, int64_t k)
 {
     unsigned char *p = a->ax + (size_t)slab * a->sb;
-    memcpy(p + (size_t)lane * a->vsize, vals + (size_t)k * a->vsize, a->vsize);
+    if (a->vsize == sizeof(double)) /* constant sizes: the copies become moves */
+        memcpy(p + (size_t)lane * sizeof(double), vals + (size_t)k * sizeof(double),
+               sizeof(double));
+    else
+        memcpy(p + (size_t)lane * sizeof(float), vals + (size_t)k * sizeof(float), sizeof(float));
     if (a->live)
         memcpy(p + (size_t)a->thw * a->vsize + (size_t)lane * sizeof(int32_t), ci + k,
                sizeof(int32_t));
@@ -106,38 +113,48 @@ static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *va
         a->col[(size_t)slab * (size_t)a->thw + (size_t)lane] = ci[k];
 }
 
-static void place_rows(const spx_matrix *A, spx__axt *a, const unsigned char *vals)
+/* start[r]: row r's first slab (axc, uh1) or lane column (uh); start[rows]: the total. */
+static void row_starts(const spx_matrix *A, const spx__axt *a, int64_t *start)
 {
     const int64_t *rp = A->rowptr;
-    int64_t s = 0;
-    for (int64_t r = 0; r < A->rows; r++) {
-        int64_t len = rp[r + 1] - rp[r], ns = ceil_div(len, a->thw);
-        if (a->brp) a->brp[r] = s;
-        for (int64_t j = 0; j < len; j++)
-            put(a, s + j / a->thw, j % a->thw, vals, A->col32, rp[r] + j);
-        for (int64_t q = 0; a->rwp && q < ns; q++)
-            a->rwp[s + q] = (int32_t)r;
-        s += ns;
-    }
-    if (a->brp) a->brp[A->rows] = s;
+    int64_t per = a->variant == SPX__AXT_UH ? a->th : a->thw;
+    start[0] = 0;
+    for (int64_t r = 0; r < A->rows; r++)
+        start[r + 1] = start[r] + ceil_div(rp[r + 1] - rp[r], per);
 }
 
-static void place_uh(const spx_matrix *A, spx__axt *a, const unsigned char *vals)
+static void place_rows(const spx_matrix *A, spx__axt *a, const unsigned char *vals,
+                       const int64_t *start)
 {
     const int64_t *rp = A->rowptr;
-    int64_t c = 0, last = 0;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(a->nthreads)
     for (int64_t r = 0; r < A->rows; r++) {
-        int64_t len = rp[r + 1] - rp[r], nc = ceil_div(len, a->th);
-        for (int64_t j = 0; j < len; j++) {
-            int64_t col = c + j / a->th;
+        int64_t s = start[r];
+        for (int64_t j = 0; j < rp[r + 1] - rp[r]; j++)
+            put(a, s + j / a->thw, j % a->thw, vals, A->col32, rp[r] + j);
+        for (int64_t q = s; a->rwp && q < start[r + 1]; q++)
+            a->rwp[q] = (int32_t)r;
+    }
+    if (a->brp) memcpy(a->brp, start, ((size_t)A->rows + 1) * sizeof(int64_t));
+}
+
+static void place_uh(const spx_matrix *A, spx__axt *a, const unsigned char *vals,
+                     const int64_t *start)
+{
+    const int64_t *rp = A->rowptr;
+    int64_t last = 0;
+#pragma omp parallel for schedule(dynamic, 256) num_threads(a->nthreads)
+    for (int64_t r = 0; r < A->rows; r++) {
+        for (int64_t j = 0; j < rp[r + 1] - rp[r]; j++) {
+            int64_t col = start[r] + j / a->th;
             put(a, col / a->thw * a->th + j % a->th, col % a->thw, vals, A->col32, rp[r] + j);
         }
-        for (int64_t q = 0; q < nc; q++)
-            a->rwp[c + q] = (int32_t)r;
-        if (len) last = r;
-        c += nc;
+        for (int64_t q = start[r]; q < start[r + 1]; q++)
+            a->rwp[q] = (int32_t)r;
     }
-    for (; c < a->nunits * a->thw; c++)
+    for (int64_t r = A->rows - 1; r > 0 && last == 0; r--)
+        if (rp[r + 1] > rp[r]) last = r;
+    for (int64_t c = start[A->rows]; c < a->nunits * a->thw; c++)
         a->rwp[c] = (int32_t)last;
 }
 
@@ -153,10 +170,12 @@ static void place_packed(const spx_matrix *A, spx__axt *a, const unsigned char *
 {
     const int64_t *rp = A->rowptr;
     int64_t seg = a->variant == SPX__AXT_CH1 ? a->bs : a->th;
+#pragma omp parallel for schedule(static) num_threads(a->nthreads)
     for (int64_t k = 0; k < A->nnz; k++) {
         int64_t slot = packed_slot(a, k);
         put(a, slot / a->thw, slot % a->thw, vals, A->col32, k);
     }
+#pragma omp parallel for schedule(dynamic, 256) num_threads(a->nthreads)
     for (int64_t r = 0; r < A->rows; r++)
         for (int64_t e = rp[r]; e < rp[r + 1];) {
             int64_t end = (e / seg + 1) * seg;
@@ -232,6 +251,7 @@ spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
     spx_status st;
     const void *vals = NULL;
     void *owned = NULL;
+    int64_t *start = NULL;
     a->rows = A->rows;
     a->cols = A->cols;
     a->nnz = A->nnz;
@@ -246,15 +266,21 @@ spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
                           (long long)A->rows, a->obits);
     SPX_TRY(alloc_layout(a));
     SPX_TRY(spx__values_as(A, a->type, &vals, &owned));
+    if (a->variant == SPX__AXC || a->variant == SPX__AXT_UH1 || a->variant == SPX__AXT_UH) {
+        SPX_TRY(
+            spx__alloc((void **)&start, (size_t)A->rows + 1, sizeof(int64_t), "axt row starts"));
+        row_starts(A, a, start);
+    }
     if (a->variant == SPX__AXC || a->variant == SPX__AXT_UH1)
-        place_rows(A, a, vals);
+        place_rows(A, a, vals, start);
     else if (a->variant == SPX__AXT_UH)
-        place_uh(A, a, vals);
+        place_uh(A, a, vals, start);
     else
         place_packed(A, a, vals);
     SPX_TRY(partition(a));
     st = SPX_OK;
 cleanup:
     spx__free(owned);
+    spx__free(start);
     return st;
 }
