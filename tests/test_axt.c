@@ -190,6 +190,9 @@ static void run_matrix(const char *name, const spx_matrix *A, int full)
         run_plan(A, &w, "axt-ch", t, "isa=scalar,thw=5,th=3,x=refresh", 3, c);
         run_plan(A, &w, "axt-ch1", t, "isa=scalar,thw=6,bs=96", 2, c);
         run_plan(A, &w, "axc", t, "hbrs=16,x=refresh", 3, c);
+        /* half a vector: the next ISA's kernel (or the portable one) */
+        run_plan(A, &w, "axc", t, "hbrs=4", 2, c);
+        run_plan(A, &w, "axt-ch1", t, "thw=4,bs=64,x=refresh", 3, c);
         vecs_free(&w);
     }
     printf("%-28s %s (%d plans per precision, c = %.1f)\n", name,

@@ -69,25 +69,41 @@ static void kernels_for(spx__isa isa, spx__axt_kernels *k)
     if (isa >= SPX__ISA_AVX512) spx__axt_kernels_avx512(k);
 }
 
-/* A plan's fixed choices before layout: kernel, ISA, THW. */
+/* The kernels for a->thw: the highest ISA up to a->isa_top with a vector
+ * width dividing THW (the portable one divides every THW). */
+static void pick_kernels(spx__axt *a)
+{
+    int ti = a->type == SPX_F64 ? 0 : 1;
+    a->run = NULL;
+    a->refresh = NULL;
+    for (int i = (int)a->isa_top; i >= 0; i--) {
+        spx__axt_kernels k;
+        kernels_for((spx__isa)i, &k);
+        spx__axt_kernel kern = k.run[a->variant][ti];
+        if (!a->run && a->thw % kern.vl == 0) {
+            a->run = kern.run;
+            a->isa = kern.isa;
+        }
+        if (!a->refresh && a->thw % k.refresh_vl[ti] == 0) a->refresh = k.refresh[ti];
+    }
+}
+
+/* A plan's fixed choices before layout: ISA, THW, kernels, BS. */
 static spx_status choose(const axt_params *p, const spx_plan_opts *o, spx__axt *a)
 {
     spx__isa active = spx__isa_active();
-    spx__axt_kernels k, port;
+    spx__axt_kernels k;
     int ti = o->precision == SPX_F64 ? 0 : 1;
     a->isa_asked = p->isa >= 0 ? (spx__isa)p->isa : active;
     a->isa_lowered = a->isa_asked > active;
-    kernels_for(a->isa_lowered ? active : a->isa_asked, &k);
-    spx__axt_kernels_portable(&port);
-    spx__axt_kernel kern = k.run[p->variant][ti];
-    a->thw = (int)(p->thw > 0 ? p->thw : kern.vl > 1 ? kern.vl : ti == 0 ? 8 : 16);
-    if (a->thw % kern.vl != 0) kern = port.run[p->variant][ti];
-    a->run = kern.run;
-    a->isa = kern.isa;
-    a->refresh = a->thw % k.refresh_vl[ti] == 0 ? k.refresh[ti] : port.refresh[ti];
+    a->isa_top = a->isa_lowered ? active : a->isa_asked;
+    kernels_for(a->isa_top, &k);
+    int vl = k.run[p->variant][ti].vl;
     a->variant = p->variant;
     a->type = o->precision;
     a->vsize = o->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    a->thw = (int)(p->thw > 0 ? p->thw : vl > 1 ? vl : ti == 0 ? 8 : 16);
+    pick_kernels(a);
     a->th = 1;
     a->nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
     if (p->variant == SPX__AXT_CH1) {
@@ -117,13 +133,15 @@ static void axt_destroy(void *state)
 }
 
 /* A copy of the choices in base with th, bs and live set, laid out for A. */
-static spx_status build_one(const spx_matrix *A, const spx__axt *base, int th, int bs, int live,
-                            spx__axt **out)
+static spx_status build_one(const spx_matrix *A, const spx__axt *base, int thw, int th, int bs,
+                            int live, spx__axt **out)
 {
     spx_status st;
     spx__axt *a = NULL;
     SPX_TRY(spx__calloc((void **)&a, 1, sizeof *a, "axt plan"));
     *a = *base;
+    a->thw = thw;
+    pick_kernels(a);
     a->th = th;
     a->bs = bs;
     a->live = live;
@@ -245,7 +263,8 @@ static int candidates(const axt_params *p, const spx__axt *base, int *out)
     return n;
 }
 
-/* Try the candidate sizes and both x modes where not given; keep the fastest. */
+/* Try the candidate sizes, THW and THW/2, and both x modes, where not given;
+ * keep the fastest. */
 static spx_status tune(const spx_matrix *A, const axt_params *p, const spx__axt *base, int th,
                        spx__axt **best)
 {
@@ -263,23 +282,24 @@ static spx_status tune(const spx_matrix *A, const axt_params *p, const spx__axt 
         else
             ((float *)x)[j] = 1.0f + (float)(j % 7) / 8.0f;
     }
-    for (int m = 0; m < 2; m++) {
-        if (p->live >= 0 && m != p->live) continue;
-        for (int i = 0; i < nsize; i++) {
-            int cth = p->variant == SPX__AXT_CH1 ? 1 : sizes[i];
-            int cbs = p->variant == SPX__AXT_CH1 ? sizes[i] : base->bs;
-            SPX_TRY(build_one(A, base, cth, cbs, m, &cand));
-            double dt = time_plan(cand, x, y);
-            if (dt < best_t) {
-                best_t = dt;
-                axt_destroy(*best);
-                *best = cand;
-            } else {
-                axt_destroy(cand);
+    /* half a vector's lanes pads less: it runs the next ISA's kernel */
+    int thws[2] = {base->thw, base->thw / 2}, nthw = p->thw < 0 && base->thw >= 8 ? 2 : 1;
+    for (int m = 0; m < 2; m++)
+        for (int w = 0; w < nthw && (p->live < 0 || m == p->live); w++)
+            for (int i = 0; i < nsize; i++) {
+                int cth = p->variant == SPX__AXT_CH1 ? 1 : sizes[i];
+                int cbs = p->variant == SPX__AXT_CH1 ? sizes[i] : base->bs;
+                SPX_TRY(build_one(A, base, thws[w], cth, cbs, m, &cand));
+                double dt = time_plan(cand, x, y);
+                if (dt < best_t) {
+                    best_t = dt;
+                    axt_destroy(*best);
+                    *best = cand;
+                } else {
+                    axt_destroy(cand);
+                }
+                cand = NULL;
             }
-            cand = NULL;
-        }
-    }
     st = SPX_OK;
 cleanup:
     spx__free(x);
@@ -308,7 +328,7 @@ static spx_status axt_analyze(int variant, const spx_matrix *A, const spx_plan_o
     if (o->tune)
         SPX_TRY(tune(A, &p, &base, th, &a));
     else
-        SPX_TRY(build_one(A, &base, th, base.bs, live, &a));
+        SPX_TRY(build_one(A, &base, base.thw, th, base.bs, live, &a));
     *state = a;
     return SPX_OK;
 cleanup:
@@ -345,7 +365,8 @@ static void axt_describe(const void *state, char *buf, size_t len)
         snprintf(isa, sizeof isa, "%s", spx__isa_name(a->isa));
     else
         snprintf(isa, sizeof isa, "%s (asked %s: %s)", spx__isa_name(a->isa),
-                 spx__isa_name(a->isa_asked), a->isa_lowered ? "not available" : "no kernel");
+                 spx__isa_name(a->isa_asked),
+                 a->isa_lowered ? "not available" : "no kernel for this thw");
     const char *note = spx__isa_note();
     snprintf(buf, len, "%s %s x=%s isa=%s threads=%d beta=%.3f slabs=%lld%s%s",
              variant_names[a->variant], shape, a->live ? "live" : "refresh", isa, a->nthreads,

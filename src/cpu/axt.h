@@ -117,6 +117,7 @@ typedef struct spx__axt {
     spx__axt_refresh_fn refresh;
     spx__isa isa;       /* ISA of the run kernel */
     spx__isa isa_asked; /* ISA the plan asked for (param or active) */
+    spx__isa isa_top;   /* highest ISA kernels may use: min(asked, active) */
     int isa_lowered;    /* the isa param asked above what may run */
 } spx__axt;
 
