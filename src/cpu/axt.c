@@ -3,7 +3,10 @@
  *   y = alpha*A*x + beta*y.
  * Parameters: x=refresh|live, isa=scalar|avx2|avx512 (can only lower what may
  * run), thw (hbrs for axc) = lanes per slab, th (uh, ch) = slabs per tile,
- * bs (ch1) = entries per block.
+ * bs (ch1) = entries per block. Defaults: x=live (measured 2-5x faster than
+ * refresh on this project's CPU), thw = one vector (8 fp64 / 16 fp32 lanes on
+ * AVX-512, 4 / 8 on AVX2, 8 / 16 portable), th=4 (uh) or 64 (ch), bs=512.
+ * o->tune times a few th / bs, THW and THW/2, and both x modes at plan time.
  *
  * spmv: thread t takes units [ubound[t], ubound[t+1]) (with x=refresh it
  * first rewrites the x slots of those units); rows inside its range are

@@ -24,7 +24,14 @@
  *   axt-ch   packed like ch1 but column-major inside tiles of TH x THW; the
  *            hdr offset counts slabs down the column. Unit: tile.
  * Rows of a unit sequence never decrease, so each thread's contiguous range of
- * units yields (row, partial) pairs in row order (see spx__axt_sink). */
+ * units yields (row, partial) pairs in row order (see spx__axt_sink).
+ *
+ * Departures from the paper: no atomics (carries, see axt.c); hdr holds
+ * row + 1, since the paper's row 0 at offset 0 would read as "no head"; ch1
+ * and ch sum segments with a scan restarting at heads rather than the fast
+ * segmented sum (a difference of prefix sums loses accuracy to the whole
+ * block's magnitude); uh1 sums a row's consecutive slabs in one vector before
+ * reducing; x=live (column indices in the tile's second half) is added. */
 #ifndef SPX_CPU_AXT_H
 #define SPX_CPU_AXT_H
 
