@@ -7,10 +7,13 @@
  * width of the best kernel, 8 for fp64 and 16 for fp32 on AVX-512, 4 and 8 on
  * AVX2); sigma = sorting window in rows (default 4096: on power-law rows 256
  * leaves too much padding, a whole-matrix sort scatters x; 1 keeps the row
- * order and drops the permutation); isa = scalar|avx2|avx512 (default: what the CPU has).
+ * order and drops the permutation); isa = scalar|avx2|avx512 (default: what the
+ * CPU has); long = length above which a row is summed apart from the chunks
+ * (default max(4096, 256 * mean row length); 0: never).
  * A SIMD kernel serves C multiples of its width; otherwise a lower ISA's
- * kernel, down to the portable one, is used. The occupancy beta = nnz / stored
- * elements is in describe(). Threads share chunks by stored elements plus rows.
+ * kernel, down to the portable one, is used. describe() gives the occupancy
+ * beta = nonzeros in chunks / stored elements. Threads share chunks by stored
+ * elements plus rows, then the long rows' elements evenly.
  */
 #include <limits.h>
 #include <omp.h>
@@ -31,9 +34,13 @@
 #define SELL_ROW_COST 2
 /* Windows whose row lengths span fewer values than this are counting-sorted. */
 #define SELL_BUCKETS 64
+/* Default long-row length: at least this, and this many times the mean. */
+#define SELL_LONG_MIN 4096
+#define SELL_LONG_MEANS 256
 
 typedef struct sell_params {
     long C, sigma, isa; /* 0: default */
+    long lng;           /* -1: default */
 } sell_params;
 
 static spx_status sell_param(void *ctx, const char *key, const char *value)
@@ -46,6 +53,7 @@ static spx_status sell_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "sigma") == 0) return spx__param_int(key, value, 1, INT32_MAX, &p->sigma);
+    if (strcmp(key, "long") == 0) return spx__param_int(key, value, 0, INT32_MAX, &p->lng);
     if (strcmp(key, "isa") == 0) {
         p->isa = spx__isa_parse(value) + 1;
         if (p->isa == 0)
@@ -53,7 +61,7 @@ static spx_status sell_param(void *ctx, const char *key, const char *value)
                               value);
         return SPX_OK;
     }
-    return spx__error(SPX_ERR_BAD_PARAM, "sell: unknown parameter '%s' (c, sigma, isa)", key);
+    return spx__error(SPX_ERR_BAD_PARAM, "sell: unknown parameter '%s' (c, sigma, isa, long)", key);
 }
 
 /* The kernel of the highest ISA <= isa that serves (t, C); sets S->isa. */
@@ -67,7 +75,7 @@ static void sell_pick_kernel(spx__sell *S, int isa)
 
 static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_opts *o)
 {
-    sell_params p = {0, 0, 0};
+    sell_params p = {0, 0, 0, -1};
     spx_status st = spx__params_each(o->params, sell_param, &p);
     if (st != SPX_OK) return st;
     const int cpu = (int)spx__isa_active();
@@ -83,8 +91,21 @@ static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_o
     S->nnz = A->nnz;
     S->threads = o->threads > 0 ? o->threads : 0;
     S->nchunks = (A->rows + S->C - 1) / S->C;
+    const int64_t mean = A->rows > 0 ? A->nnz / A->rows : 0;
+    S->long_min = p.lng > 0    ? p.lng
+                  : p.lng == 0 ? INT64_MAX
+                               : (mean > SELL_LONG_MIN / SELL_LONG_MEANS ? mean * SELL_LONG_MEANS
+                                                                         : SELL_LONG_MIN);
+    S->long_kernel = spx__sell_long_portable(S->type);
     sell_pick_kernel(S, isa);
     return SPX_OK;
+}
+
+/* Row i's length in the chunks: 0 for a long row. */
+static inline int64_t sell_len(const spx__sell *S, const int64_t *rowptr, int64_t i)
+{
+    const int64_t len = rowptr[i + 1] - rowptr[i];
+    return len > S->long_min ? 0 : len;
 }
 
 /* k[r] moved down the max-heap k[0..end) to its place. */
@@ -118,15 +139,15 @@ static int sell_bucket_sort(spx__sell *S, const int64_t *rowptr, int64_t w0, int
 {
     int64_t lo = INT64_MAX, hi = -1, start[SELL_BUCKETS + 1] = {0};
     for (int64_t i = w0; i < w1; i++) {
-        const int64_t len = rowptr[i + 1] - rowptr[i];
+        const int64_t len = sell_len(S, rowptr, i);
         lo = len < lo ? len : lo;
         hi = len > hi ? len : hi;
     }
     if (hi - lo >= SELL_BUCKETS) return 0;
-    for (int64_t i = w0; i < w1; i++) start[hi - (rowptr[i + 1] - rowptr[i]) + 1]++;
+    for (int64_t i = w0; i < w1; i++) start[hi - sell_len(S, rowptr, i) + 1]++;
     for (int b = 0; b < SELL_BUCKETS; b++) start[b + 1] += start[b];
     for (int64_t i = w0; i < w1; i++) {
-        const int64_t len = rowptr[i + 1] - rowptr[i], p = w0 + start[hi - len]++;
+        const int64_t len = sell_len(S, rowptr, i), p = w0 + start[hi - len]++;
         S->perm[p] = (int32_t)i;
         S->rowlen[p] = (int32_t)len;
     }
@@ -139,7 +160,7 @@ static void sell_key_sort(spx__sell *S, const int64_t *rowptr, int64_t w0, int64
                           uint64_t *key)
 {
     for (int64_t i = w0; i < w1; i++)
-        key[i] = ((uint64_t)INT32_MAX - (uint64_t)(rowptr[i + 1] - rowptr[i])) << 32 | (uint64_t)i;
+        key[i] = ((uint64_t)INT32_MAX - (uint64_t)sell_len(S, rowptr, i)) << 32 | (uint64_t)i;
     sell_heapsort(key + w0, w1 - w0);
     for (int64_t p = w0; p < w1; p++) {
         S->perm[p] = (int32_t)(key[p] & 0xffffffffu);
@@ -155,7 +176,7 @@ static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
     uint64_t *key = NULL;
     spx_status st = SPX_OK;
     if (S->sigma == 1) {
-        for (int64_t i = 0; i < n; i++) S->rowlen[i] = (int32_t)(A->rowptr[i + 1] - A->rowptr[i]);
+        for (int64_t i = 0; i < n; i++) S->rowlen[i] = (int32_t)sell_len(S, A->rowptr, i);
         return SPX_OK;
     }
     SPX_TRY(spx__alloc((void **)&key, (size_t)n, sizeof *key, "sell sort keys"));
@@ -209,6 +230,38 @@ static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
     }
 }
 
+/* The long rows' own CSR (sell.h), values in the plan's type. */
+static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *vals)
+{
+    const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
+    spx_status st;
+    for (int64_t i = 0; i < A->rows; i++)
+        if (A->rowptr[i + 1] - A->rowptr[i] > S->long_min) {
+            S->nlong++;
+            S->long_nnz += A->rowptr[i + 1] - A->rowptr[i];
+        }
+    if (S->nlong == 0) return SPX_OK;
+    SPX_TRY(spx__alloc((void **)&S->long_row, (size_t)S->nlong, sizeof *S->long_row, "sell long rows"));
+    SPX_TRY(spx__alloc((void **)&S->long_ptr, (size_t)S->nlong + 1, sizeof *S->long_ptr,
+                       "sell long row offsets"));
+    SPX_TRY(spx__alloc((void **)&S->long_col, (size_t)S->long_nnz, sizeof *S->long_col,
+                       "sell long row columns"));
+    SPX_TRY(spx__alloc(&S->long_val, (size_t)S->long_nnz, vsize, "sell long row values"));
+    S->long_ptr[0] = 0;
+    for (int64_t i = 0, k = 0; i < A->rows; i++) {
+        const int64_t a = A->rowptr[i], len = A->rowptr[i + 1] - a;
+        if (len <= S->long_min) continue;
+        S->long_row[k] = (int32_t)i;
+        S->long_ptr[k + 1] = S->long_ptr[k] + len;
+        memcpy(S->long_col + S->long_ptr[k], A->col32 + a, (size_t)len * sizeof(int32_t));
+        memcpy((char *)S->long_val + (size_t)S->long_ptr[k] * vsize,
+               (const char *)vals + (size_t)a * vsize, (size_t)len * vsize);
+        k++;
+    }
+cleanup:
+    return st;
+}
+
 static void sell_destroy(void *state)
 {
     spx__sell *S = state;
@@ -218,6 +271,10 @@ static void sell_destroy(void *state)
     spx__free(S->val);
     spx__free(S->rowlen);
     spx__free(S->perm);
+    spx__free(S->long_row);
+    spx__free(S->long_ptr);
+    spx__free(S->long_col);
+    spx__free(S->long_val);
     spx__free(S);
 }
 
@@ -260,6 +317,7 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     SPX_TRY(spx__alloc(&S->val, (size_t)S->stored, vsize, "sell values"));
     SPX_TRY(spx__values_as(A, S->type, &vals, &owned));
     sell_fill(S, A, vals);
+    SPX_TRY(sell_long_rows(S, A, vals));
     spx__free(owned);
     *state = S;
     return SPX_OK;
@@ -293,12 +351,18 @@ static spx_status sell_spmv(void *state, double alpha, const void *x, double bet
     if ((!x && S->cols > 0) || (!y && S->rows > 0))
         return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL x or y");
     const int nt = S->threads > 0 ? S->threads : omp_get_max_threads();
-    const int par = nt > 1 && S->stored + S->rows >= SELL_PARALLEL_MIN;
+    const int par = nt > 1 && S->stored + S->rows + S->long_nnz >= SELL_PARALLEL_MIN;
 #pragma omp parallel num_threads(nt) if (par)
     {
         const int t = omp_get_thread_num(), n = omp_get_num_threads();
         const int64_t c0 = sell_split(S, t, n), c1 = sell_split(S, t + 1, n);
         if (c0 < c1) S->kernel(S, c0, c1, alpha, x, beta, y);
+        if (S->nlong > 0) {
+#pragma omp barrier
+            const int64_t e0 = (int64_t)((double)S->long_nnz * t / n);
+            const int64_t e1 = (int64_t)((double)S->long_nnz * (t + 1) / n);
+            if (e0 < e1) S->long_kernel(S, e0, e1, alpha, x, y);
+        }
     }
     return SPX_OK;
 }
@@ -310,16 +374,20 @@ static size_t sell_bytes(const void *state)
     const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
     return sizeof *S + ((size_t)S->nchunks + 1) * sizeof(int64_t) +
            (size_t)S->stored * (sizeof(int32_t) + vsize) +
-           padded * sizeof(int32_t) * (S->perm ? 2 : 1);
+           padded * sizeof(int32_t) * (S->perm ? 2 : 1) +
+           (S->nlong ? (size_t)S->nlong * (sizeof(int32_t) + sizeof(int64_t)) + sizeof(int64_t)
+                     : 0) +
+           (size_t)S->long_nnz * (sizeof(int32_t) + vsize);
 }
 
 static void sell_describe(const void *state, char *buf, size_t len)
 {
     const spx__sell *S = state;
-    const double occ = S->stored > 0 ? (double)S->nnz / (double)S->stored : 1.0;
-    snprintf(buf, len, "c=%lld sigma=%lld isa=%s beta=%.3f chunks=%lld",
+    const int64_t in_chunks = S->nnz - S->long_nnz;
+    const double occ = S->stored > 0 ? (double)in_chunks / (double)S->stored : 1.0;
+    snprintf(buf, len, "c=%lld sigma=%lld isa=%s beta=%.3f chunks=%lld long_rows=%lld",
              (long long)S->C, (long long)S->sigma, spx__isa_name((spx__isa)S->isa), occ,
-             (long long)S->nchunks);
+             (long long)S->nchunks, (long long)S->nlong);
 }
 
 const spx_format_ops spx__format_sell = {

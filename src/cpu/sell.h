@@ -11,6 +11,12 @@
  * rowlen[p]; kernels never load x for it, so Inf or NaN in x cannot reach a
  * row that does not hold that column. rowlen and perm are padded with zeros to
  * nchunks*C entries; perm is NULL when sigma == 1 (identity).
+ *
+ * Long rows (longer than long_min) would pad their whole chunk to their
+ * length and run with one lane of C busy; they stay in the chunks with length
+ * 0 (so the chunk pass writes beta*y there) and are kept as a small CSR of
+ * their own (long_row, long_ptr, long_col, long_val), summed after the chunk
+ * pass by threads sharing their elements evenly: y[r] += alpha * (row r) x.
  */
 #ifndef SPX_CPU_SELL_H
 #define SPX_CPU_SELL_H
@@ -29,6 +35,10 @@ typedef struct spx__sell spx__sell;
  * as S->type says. */
 typedef void (*spx__sell_kernel)(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
                                  const void *x, double beta, void *y);
+/* y[r] += alpha * (elements e0 .. e1-1 of the long rows' CSR, row r's part)
+ * for each long row r they touch; atomic, as slices may share a row. */
+typedef void (*spx__sell_long_kernel)(const spx__sell *S, int64_t e0, int64_t e1, double alpha,
+                                      const void *x, void *y);
 
 struct spx__sell {
     int64_t rows, cols, nnz;
@@ -43,6 +53,13 @@ struct spx__sell {
     int32_t *rowlen;           /* nchunks*C lengths of sorted rows */
     int32_t *perm;             /* nchunks*C original row of each sorted row, or NULL */
     spx__sell_kernel kernel;
+    int64_t long_min;          /* rows longer than this are long rows */
+    int64_t nlong, long_nnz;   /* long rows and their elements */
+    int32_t *long_row;         /* nlong original rows, increasing */
+    int64_t *long_ptr;         /* nlong+1 offsets into long_col and long_val */
+    int32_t *long_col;         /* long_nnz columns */
+    void *long_val;            /* long_nnz values, double or float */
+    spx__sell_long_kernel long_kernel;
 };
 
 /* Kernels by ISA and type; NULL where a kernel cannot serve this C (the SIMD
@@ -50,5 +67,6 @@ struct spx__sell {
 spx__sell_kernel spx__sell_kernel_portable(spx_type t, int64_t C);
 spx__sell_kernel spx__sell_kernel_avx2(spx_type t, int64_t C);
 spx__sell_kernel spx__sell_kernel_avx512(spx_type t, int64_t C);
+spx__sell_long_kernel spx__sell_long_portable(spx_type t);
 
 #endif

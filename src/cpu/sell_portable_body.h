@@ -1,6 +1,6 @@
-/* Portable SELL-C-sigma kernel body, stamped out once per value type by
- * sell_portable.c: define SELL_VAL (double or float) and SELL_FN (the
- * function's name) before including; both are undefined at the end. Accumulation is in double for both
+/* Portable SELL-C-sigma kernel bodies, stamped out once per value type by
+ * sell_portable.c: define SELL_VAL (double or float), SELL_FN and SELL_LONG_FN
+ * (the functions' names) before including; all are undefined at the end. Accumulation is in double for both
  * types. Layout: see sell.h. For each chunk, columns j < lo (the chunk's
  * shortest row) are full; columns lo <= j < hi skip lanes whose row has ended.
  */
@@ -37,5 +37,41 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
     }
 }
 
+/* The long rows' pass (sell.h): rows of the slice e0..e1, four partial sums
+ * per row to hide the add latency. */
+static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alpha,
+                         const void *xv, void *yv)
+{
+    const SELL_VAL *val = (const SELL_VAL *)S->long_val;
+    const SELL_VAL *x = (const SELL_VAL *)xv;
+    SELL_VAL *y = (SELL_VAL *)yv;
+    const int32_t *col = S->long_col;
+    int64_t k = 0, hi = S->nlong; /* first long row ending after e0 */
+    while (k < hi) {
+        const int64_t mid = k + (hi - k) / 2;
+        if (S->long_ptr[mid + 1] <= e0)
+            k = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; k < S->nlong && S->long_ptr[k] < e1; k++) {
+        const int64_t a = S->long_ptr[k] > e0 ? S->long_ptr[k] : e0;
+        const int64_t b = S->long_ptr[k + 1] < e1 ? S->long_ptr[k + 1] : e1;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int64_t e = a;
+        for (; e + 4 <= b; e += 4) {
+            s0 += (double)val[e] * (double)x[col[e]];
+            s1 += (double)val[e + 1] * (double)x[col[e + 1]];
+            s2 += (double)val[e + 2] * (double)x[col[e + 2]];
+            s3 += (double)val[e + 3] * (double)x[col[e + 3]];
+        }
+        for (; e < b; e++) s0 += (double)val[e] * (double)x[col[e]];
+        const SELL_VAL add = (SELL_VAL)(alpha * ((s0 + s1) + (s2 + s3)));
+#pragma omp atomic
+        y[S->long_row[k]] += add;
+    }
+}
+
 #undef SELL_VAL
 #undef SELL_FN
+#undef SELL_LONG_FN
