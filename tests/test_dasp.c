@@ -1,0 +1,430 @@
+/* DASP (src/cuda/dasp): the packing checked everywhere through a host
+ * emulation of its layout (every row written once, y against the reference),
+ * and, where a GPU is seen, the `dasp` plans in F64 and F16 against the
+ * long-double reference (tests/common.h) on hand cases hitting each class and
+ * each piecing case, rows of 1, 2, 3, 4, 5..256, exactly 256, 257, 10,000 and
+ * 100,000 entries, empty rows, rectangular and tiny shapes, random matrices
+ * with varied rows, and the shared matrices.
+ *
+ * Tolerances, |y - ref|_inf <= c * (|alpha||A||x| + |beta||y0|)_inf:
+ *   F64 (DMMA, fp64 sums): c = 32 * 2^-53 (a row's sum is split over 8
+ *       accumulator lanes and the task partials, so errors grow far slower
+ *       than with the row length; 32 leaves room over what is seen);
+ *   F16 (values rounded to half, products with x exact in fp32 up to 2^-22,
+ *       fp32 sums): c = 2^-11 + 128 * 2^-24, plus 2^-25 * sum |x_j| over the
+ *       entries below half's normal range (2^-14), which lose relative accuracy;
+ *   emulation (fp64 sums in the layout's order): c = 32 * 2^-53. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "cuda/dasp/dasp.h"
+
+#define C_F64 (32.0 * 0x1p-53)
+#define C_F16 (0x1p-11 + 128.0 * 0x1p-24)
+
+static int have_gpu;
+
+/* ------------------------------------------------------------ matrices */
+
+/* Rows of the given lengths; row i's columns are k*s + r (r < s = cols/len),
+ * sorted and distinct; values in [-1, 1) times scale. */
+static spx_matrix *rows_of(int64_t rows, int64_t cols, const int64_t *len, double scale,
+                           uint64_t seed)
+{
+    int64_t *rp = malloc(sizeof *rp * (size_t)(rows + 1)), nnz = 0;
+    rp[0] = 0;
+    for (int64_t i = 0; i < rows; i++) rp[i + 1] = (nnz += len[i]);
+    int32_t *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
+    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t s = len[i] ? cols / len[i] : 1;
+        for (int64_t k = 0; k < len[i]; k++) {
+            double u = 0.5 * (spx_test_rand(&seed) + 1.0);
+            ci[rp[i] + k] = (int32_t)(k * s + (int64_t)(u * (double)s));
+            v[rp[i] + k] = scale * spx_test_rand(&seed);
+        }
+    }
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(rows, cols, rp, ci, v, &A), SPX_OK);
+    free(rp);
+    free(ci);
+    free(v);
+    return A;
+}
+
+/* Lengths cycling through a pattern. */
+static spx_matrix *pattern(int64_t rows, int64_t cols, const int64_t *pat, int np,
+                           uint64_t seed)
+{
+    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
+    for (int64_t i = 0; i < rows; i++) len[i] = pat[i % np];
+    spx_matrix *A = rows_of(rows, cols, len, 1.0, seed);
+    free(len);
+    return A;
+}
+
+/* Varied rows: len = floor(exp(u * ln(maxlen))) - 1, u uniform (many short,
+ * a tail of long rows). */
+static spx_matrix *varied(int64_t rows, int64_t cols, double maxlen, uint64_t seed)
+{
+    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
+    uint64_t s = seed;
+    for (int64_t i = 0; i < rows; i++) {
+        double u = 0.5 * (spx_test_rand(&s) + 1.0);
+        len[i] = (int64_t)floor(exp(u * log(maxlen))) - 1;
+    }
+    spx_matrix *A = rows_of(rows, cols, len, 1.0, seed);
+    free(len);
+    return A;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static void dims(const spx_matrix *A, int64_t *m, int64_t *n)
+{
+    spx_matrix_dims(A, m, n, NULL);
+}
+
+/* Largest sum of 2^-25 |x_j| over a row's entries below half's normal range. */
+static double subnormal_term(const spx_matrix *A, const double *x, double alpha)
+{
+    const int64_t *rp;
+    const void *ci, *vv;
+    int bits;
+    spx_type vt;
+    int64_t m, n;
+    double worst = 0.0;
+    dims(A, &m, &n);
+    spx_matrix_csr(A, &rp, &ci, &bits, &vv, &vt);
+    for (int64_t i = 0; i < m; i++) {
+        double s = 0.0;
+        for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
+            double a = vt == SPX_F64 ? ((const double *)vv)[k] : ((const float *)vv)[k];
+            int64_t j = bits == 32 ? ((const int32_t *)ci)[k] : ((const int64_t *)ci)[k];
+            if (a != 0.0 && fabs(a) < 0x1p-14) s += 0x1p-25 * fabs(x[j]);
+        }
+        if (s > worst) worst = s;
+    }
+    return fabs(alpha) * worst;
+}
+
+/* The packed layout run on the host in fp64: y = alpha*A*x + beta*y, and
+ * hits[i] = how many times row i was written; returns the count of broken
+ * layout invariants (padding slots holding a value, heavy tasks not tiling
+ * their row-blocks, irregular parts over SPX__DASP_IRR_MAX). */
+static int64_t emulate(const spx__dasp_host *h, double alpha, const double *x, double beta,
+                       double *y, int *hits)
+{
+    double *acc = calloc((size_t)h->rows + 1, sizeof *acc);
+    int64_t bad = 0; /* layout invariants broken */
+#define TERM(e) (h->col[e] >= 0 ? h->val[e] * x[h->col[e]] : 0.0)
+    for (int64_t r = 0; r < h->n_long; r++) {
+        int32_t row = h->long_row[r];
+        hits[row]++;
+        for (int64_t t = h->long_task_ptr[r]; t < h->long_task_ptr[r + 1]; t++)
+            for (int64_t e = h->task_chunk[t] * 32; e < h->task_chunk[t + 1] * 32; e++)
+                acc[row] += TERM(e);
+    }
+    for (int64_t b = 0; b < h->n_heavy; b++) { /* tasks tile the heavy blocks' chunks */
+        int64_t t0 = h->n_tasks + h->hv_task_ptr[b], t1 = h->n_tasks + h->hv_task_ptr[b + 1];
+        bad += h->task_chunk[t0] != h->med_chunk0 + h->rb_ptr[b];
+        bad += h->task_chunk[t1] != h->med_chunk0 + h->rb_ptr[b + 1];
+        for (int64_t t = t0; t < t1; t++)
+            bad += h->hv_block[t - h->n_tasks] != b ||
+                   h->task_chunk[t + 1] - h->task_chunk[t] > SPX__DASP_TASK_CHUNKS;
+    }
+    for (int64_t b = 0; b < h->n_rowblocks; b++) {
+        bad += (h->rb_ptr[b + 1] - h->rb_ptr[b] > SPX__DASP_HEAVY_CHUNKS) != (b < h->n_heavy);
+        for (int i = 0; i < 8; i++)
+            bad += h->irr_ptr[8 * b + i + 1] - h->irr_ptr[8 * b + i] > SPX__DASP_IRR_MAX;
+    }
+    for (int64_t b = 0; b < h->n_rowblocks; b++)
+        for (int i = 0; i < 8; i++) {
+            int32_t row = h->med_row[8 * b + i];
+            double s = 0.0;
+            for (int64_t c = h->med_chunk0 + h->rb_ptr[b]; c < h->med_chunk0 + h->rb_ptr[b + 1]; c++)
+                for (int k = 0; k < 4; k++) s += TERM(c * 32 + i * 4 + k);
+            for (int64_t e = h->irr0 + h->irr_ptr[8 * b + i]; e < h->irr0 + h->irr_ptr[8 * b + i + 1]; e++)
+                s += TERM(e);
+            if (row >= 0) hits[row]++, acc[row] = s;
+            else bad += s != 0.0;
+        }
+    struct { const int32_t *rows; int64_t chunk0, n_blk; int first; } pieced[2] = {
+        {h->row13, h->chunk13, h->n_blk13, 1}, {h->row22, h->chunk22, h->n_blk22, 2}};
+    for (int q = 0; q < 2; q++)
+        for (int64_t p = 0; p < 8 * pieced[q].n_blk; p++)
+            for (int part = 0; part < 2; part++) {
+                int32_t row = pieced[q].rows[2 * p + part];
+                int k0 = part ? pieced[q].first : 0, k1 = part ? 4 : pieced[q].first;
+                double s = 0.0;
+                for (int k = k0; k < k1; k++) s += TERM((pieced[q].chunk0 + p / 8) * 32 + (p % 8) * 4 + k);
+                if (row >= 0) hits[row]++, acc[row] = s;
+                else bad += s != 0.0;
+            }
+    for (int64_t p = 0; p < 8 * h->n_blk4; p++) {
+        double s = 0.0;
+        for (int k = 0; k < 4; k++) s += TERM((h->chunk4 + p / 8) * 32 + (p % 8) * 4 + k);
+        if (h->row4[p] >= 0) hits[h->row4[p]]++, acc[h->row4[p]] = s;
+        else bad += s != 0.0;
+    }
+    for (int64_t s = 0; s < h->n_single; s++)
+        hits[h->single_row[s]]++, acc[h->single_row[s]] = TERM(h->single0 + s);
+    for (int64_t s = 0; s < h->n_empty; s++) hits[h->empty_row[s]]++;
+#undef TERM
+    for (int64_t i = 0; i < h->rows; i++) y[i] = alpha * acc[i] + (beta == 0.0 ? 0.0 : beta * y[i]);
+    free(acc);
+    return bad;
+}
+
+/* Vectors of a case: x, y0 and the reference. */
+typedef struct vecs {
+    double *x, *y0, *ref, *scale, *y;
+} vecs;
+
+static vecs make_vecs(const spx_matrix *A, double alpha, double beta, int as_float,
+                      uint64_t seed)
+{
+    int64_t m, n;
+    dims(A, &m, &n);
+    vecs v;
+    v.x = malloc(sizeof(double) * (size_t)(n + 1));
+    v.y0 = malloc(sizeof(double) * (size_t)(m + 1));
+    v.ref = malloc(sizeof(double) * (size_t)(m + 1));
+    v.scale = malloc(sizeof(double) * (size_t)(m + 1));
+    v.y = malloc(sizeof(double) * (size_t)(m + 1));
+    for (int64_t j = 0; j < n; j++) {
+        v.x[j] = spx_test_rand(&seed);
+        if (as_float) v.x[j] = (float)v.x[j];
+    }
+    for (int64_t i = 0; i < m; i++) {
+        v.y0[i] = beta == 0.0 ? NAN : spx_test_rand(&seed);
+        if (as_float && beta != 0.0) v.y0[i] = (float)v.y0[i];
+    }
+    spx_test_reference(A, SPX_OP_N, alpha, v.x, beta, v.y0, v.ref, v.scale);
+    return v;
+}
+
+static void free_vecs(vecs *v)
+{
+    free(v->x), free(v->y0), free(v->ref), free(v->scale), free(v->y);
+}
+
+/* ------------------------------------------------------------- checks */
+
+static void check_packing(const char *name, const spx_matrix *A, int thr, int loop)
+{
+    spx__dasp_host *h = NULL;
+    int64_t m, n;
+    dims(A, &m, &n);
+    if (!CHECK_STATUS(spx__dasp_pack(A, thr, loop, &h), SPX_OK)) return;
+    vecs v = make_vecs(A, 1.5, -0.5, 0, 7);
+    int *hits = calloc((size_t)m + 1, sizeof *hits);
+    memcpy(v.y, v.y0, sizeof(double) * (size_t)m);
+    int64_t broken = emulate(h, 1.5, v.x, -0.5, v.y, hits), bad = 0;
+    for (int64_t i = 0; i < m; i++) bad += hits[i] != 1;
+    double err = spx_test_rel_err(v.y, v.ref, v.scale, m);
+    if (!CHECK(bad == 0 && broken == 0 && err <= C_F64))
+        fprintf(stderr,
+                "  packing of %s (thr=%d loop=%d): %lld rows not written once, %lld broken "
+                "invariants, error %.3g\n",
+                name, thr, loop, (long long)bad, (long long)broken, err);
+    free(hits);
+    free_vecs(&v);
+    spx__dasp_host_free(h);
+}
+
+/* One dasp plan on the GPU against the reference. */
+static void check_gpu(const char *name, const spx_matrix *A, spx_type prec, const char *params,
+                      double alpha, double beta)
+{
+    int64_t m, n;
+    dims(A, &m, &n);
+    int f = prec == SPX_F16;
+    vecs v = make_vecs(A, alpha, beta, f, 11 + (uint64_t)m);
+    size_t es = f ? sizeof(float) : sizeof(double);
+    void *xv = malloc(es * (size_t)(n + 1)), *yv = malloc(es * (size_t)(m + 1));
+    for (int64_t j = 0; j < n; j++)
+        if (f) ((float *)xv)[j] = (float)v.x[j];
+        else ((double *)xv)[j] = v.x[j];
+    for (int64_t i = 0; i < m; i++)
+        if (f) ((float *)yv)[i] = (float)v.y0[i];
+        else ((double *)yv)[i] = v.y0[i];
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "dasp";
+    o.device = SPX_DEV_CUDA;
+    o.precision = prec;
+    o.params = params;
+    spx_plan *P = NULL;
+    if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) {
+        fprintf(stderr, "  plan on %s\n", name);
+        goto done;
+    }
+    CHECK(strstr(spx_plan_describe(P), "long=") != NULL);
+    CHECK(spx_plan_bytes(P) > 0);
+    if (!CHECK_STATUS(spx_spmv_host(P, alpha, xv, beta, yv), SPX_OK)) goto done;
+    if (beta == 0.0) { /* a second call gives the same bits (task counters reset) */
+        void *y2 = malloc(es * (size_t)(m + 1));
+        CHECK_STATUS(spx_spmv_host(P, alpha, xv, beta, y2), SPX_OK);
+        CHECK(memcmp(y2, yv, es * (size_t)m) == 0);
+        free(y2);
+    }
+    for (int64_t i = 0; i < m; i++) v.y[i] = f ? ((float *)yv)[i] : ((double *)yv)[i];
+    double c = f ? C_F16 : C_F64;
+    double smax = 0.0;
+    for (int64_t i = 0; i < m; i++) smax = v.scale[i] > smax ? v.scale[i] : smax;
+    if (f && smax > 0.0) c += subnormal_term(A, v.x, alpha) / smax;
+    double err = spx_test_rel_err(v.y, v.ref, v.scale, m);
+    if (!CHECK(err <= c))
+        fprintf(stderr, "  dasp %s %s alpha=%g beta=%g on %s: error %.3g > %.3g (%s)\n",
+                f ? "f16" : "f64", params ? params : "", alpha, beta, name, err, c,
+                spx_plan_describe(P));
+done:
+    spx_plan_destroy(P);
+    free(xv);
+    free(yv);
+    free_vecs(&v);
+}
+
+static void check_all(const char *name, spx_matrix *A)
+{
+    if (!A) return;
+    check_packing(name, A, 75, 0);
+    if (have_gpu) {
+        check_gpu(name, A, SPX_F64, NULL, 1.5, -0.5);
+        check_gpu(name, A, SPX_F64, NULL, 1.0, 0.0); /* y holds NaN: must not leak */
+        check_gpu(name, A, SPX_F16, NULL, 1.5, -0.5);
+        check_gpu(name, A, SPX_F16, NULL, -1.0, 0.0);
+    }
+    spx_matrix_destroy(A);
+}
+
+/* ---------------------------------------------------------------- cases */
+
+static void hand_cases(void)
+{
+    static const int64_t mix[] = {0, 1, 1, 1, 2, 2, 3, 3, 3, 3, 4, 5, 7, 16, 31,
+                                  100, 255, 256, 257, 300, 1000, 6, 2, 1};
+    check_all("mixed classes", pattern(1000, 4096, mix, 24, 1));
+    /* piecing: 1s and 3s in both surpluses, odd 2s, partial blocks of 4 */
+    static const int64_t p13[] = {1, 3, 3, 3}, p31[] = {1, 1, 1, 3}, p2[] = {2}, p4[] = {4};
+    check_all("1&3, more 3s", pattern(37, 50, p13, 4, 2));
+    check_all("1&3, more 1s", pattern(37, 50, p31, 4, 3));
+    check_all("2&2, odd count", pattern(17, 50, p2, 1, 4));
+    check_all("rows of 4, partial block", pattern(9, 50, p4, 1, 5));
+    static const int64_t one[] = {1}, three[] = {3};
+    check_all("one singleton", pattern(1, 1, one, 1, 6));
+    check_all("singletons", pattern(70, 90, one, 1, 7));
+    check_all("rows of 3 alone", pattern(11, 40, three, 1, 8));
+    static const int64_t medium[] = {5, 6, 7, 8, 9, 12, 17, 33, 64, 65, 127, 128, 200, 255, 256};
+    check_all("medium lengths", pattern(333, 1000, medium, 15, 9));
+    static const int64_t exact[] = {256}, just[] = {257};
+    check_all("rows of 256", pattern(20, 600, exact, 1, 10));
+    check_all("rows of 257", pattern(20, 600, just, 1, 11));
+    static const int64_t longs[] = {100000, 10000, 257, 1, 0, 4, 513, 2};
+    check_all("rows of 100000 and 10000", pattern(8, 200000, longs, 8, 12));
+    static const int64_t empty_mix[] = {0, 0, 0, 5, 0, 1};
+    check_all("empty rows", pattern(100, 30, empty_mix, 6, 13));
+    static const int64_t none[] = {0};
+    check_all("all empty", pattern(50, 20, none, 1, 14));
+    check_all("m x 0", pattern(7, 0, none, 1, 15));
+    check_all("0 x 0", pattern(0, 0, none, 1, 16));
+    check_all("0 x 5", pattern(0, 5, none, 1, 16));
+    check_all("1 x 1", pattern(1, 1, one, 1, 17));
+    static const int64_t wide[] = {3000, 40, 7, 2999};
+    check_all("rectangular 50 x 3000", pattern(50, 3000, wide, 4, 18));
+    static const int64_t tall[] = {50, 1, 9, 4, 0, 2, 3};
+    check_all("rectangular 3000 x 50", pattern(3000, 50, tall, 7, 19));
+    check_all("varied 20000 x 30000", varied(20000, 30000, 2000.0, 20));
+}
+
+/* Parameters and their limits, on one varied matrix. */
+static void param_cases(void)
+{
+    spx_matrix *A = varied(5000, 8000, 700.0, 21);
+    static const int thr[] = {0, 50, 75, 100}, loop[] = {1, 2, 4};
+    for (int t = 0; t < 4; t++)
+        for (int l = 0; l < 3; l++) check_packing("varied, params", A, thr[t], loop[l]);
+    spx__dasp_host *h = NULL;
+    CHECK_STATUS(spx__dasp_pack(A, 101, 0, &h), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx__dasp_pack(A, 75, 3, &h), SPX_ERR_BAD_PARAM);
+    if (have_gpu) {
+        check_gpu("varied, thr=0 loop=4", A, SPX_F64, "thr=0,loop=4", 2.0, 0.5);
+        check_gpu("varied, thr=100 loop=2", A, SPX_F64, "thr=100,loop=2", 2.0, 0.5);
+        check_gpu("varied, thr=50 loop=1", A, SPX_F16, "thr=50,loop=1", 2.0, 0.5);
+        check_gpu("varied, pass2=1", A, SPX_F64, "pass2=1", 1.0, 0.0);
+        check_gpu("varied, pass2=1", A, SPX_F16, "pass2=1", -0.5, 2.0);
+        spx_plan_opts o = spx_plan_opts_default();
+        spx_plan *P = NULL;
+        o.format = "dasp";
+        o.device = SPX_DEV_CUDA;
+        o.params = "loop=3";
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        o.params = "depth=2";
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        o.params = NULL;
+        o.precision = SPX_F32;
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_NO_FORMAT);
+        spx_matrix_destroy(A);
+        static const int64_t big[] = {3};
+        A = rows_of(1, 10, big, 1e6, 22); /* beyond half's range */
+        o.precision = SPX_F16;
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+    }
+    spx_matrix_destroy(A);
+}
+
+/* The shared matrices; for F16 the values are scaled to at most 1 in size. */
+static void shared_cases(void)
+{
+    static const char *names[] = {
+        "1138_bus", "NotreDame_www", "TSOPF_RS_b39_c30", "bcsstk13", "bcsstk21",
+        "bcsstk28", "bfly", "blckhole", "c-62", "cage11", "can_1072", "cavity19",
+        "cryg2500", "delaunay_n16", "dwt_2680", "gemat12", "lund_a", "olm1000",
+        "pores_1", "rajat01", "sherman3", "sinc18", "watt_2", "west0067", "xenon1", "zenios"};
+    const char *dir = spx_test_matrices_dir();
+    if (!dir) return;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        char path[4096];
+        spx_matrix *A = NULL;
+        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[k]);
+        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+        check_packing(names[k], A, 75, 0);
+        if (have_gpu) {
+            check_gpu(names[k], A, SPX_F64, NULL, 1.5, -0.5);
+            check_gpu(names[k], A, SPX_F64, NULL, 1.0, 0.0);
+            const int64_t *rp;
+            const void *ci, *vv;
+            int bits;
+            spx_type vt;
+            int64_t m, n, nnz;
+            spx_matrix_dims(A, &m, &n, &nnz);
+            spx_matrix_csr(A, &rp, &ci, &bits, &vv, &vt);
+            double *v = malloc(sizeof *v * (size_t)(nnz + 1)), big = 0.0;
+            for (int64_t e = 0; e < nnz; e++) {
+                v[e] = vt == SPX_F64 ? ((const double *)vv)[e] : ((const float *)vv)[e];
+                big = fabs(v[e]) > big ? fabs(v[e]) : big;
+            }
+            for (int64_t e = 0; e < nnz; e++) v[e] /= big > 0.0 ? big : 1.0;
+            spx_matrix *S = NULL;
+            if (bits == 32 &&
+                CHECK_STATUS(spx_matrix_create_csr(m, n, rp, ci, v, &S), SPX_OK))
+                check_gpu(names[k], S, SPX_F16, NULL, 1.5, -0.5);
+            spx_matrix_destroy(S);
+            free(v);
+        }
+        spx_matrix_destroy(A);
+    }
+}
+
+int main(void)
+{
+    have_gpu = spx_device_available(SPX_DEV_CUDA);
+    if (!have_gpu)
+        printf("SKIP: no CUDA device: dasp checked through its packing's host emulation only\n");
+    hand_cases();
+    param_cases();
+    shared_cases();
+    return spx_test_finish();
+}
