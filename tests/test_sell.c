@@ -27,7 +27,8 @@ static int64_t longest_row(const spx_matrix *A)
     int64_t rows, m = 0;
     spx_matrix_dims(A, &rows, NULL, NULL);
     spx_matrix_csr(A, &rp, &ci, &bits, &v, &t);
-    for (int64_t i = 0; i < rows; i++) m = rp[i + 1] - rp[i] > m ? rp[i + 1] - rp[i] : m;
+    for (int64_t i = 0; i < rows; i++)
+        m = rp[i + 1] - rp[i] > m ? rp[i + 1] - rp[i] : m;
     return m;
 }
 
@@ -71,12 +72,13 @@ static int check_plan(const matrix_case *mc, const char *params, spx_type t, int
                                     t == SPX_F64 ? (void *)y : (void *)yf),
                            SPX_OK);
         if (t == SPX_F32)
-            for (int64_t i = 0; i < rows; i++) y[i] = yf[i];
+            for (int64_t i = 0; i < rows; i++)
+                y[i] = yf[i];
         double err = spx_test_rel_err(y, ref, scale, rows);
         if (!CHECK(err <= tol))
             fprintf(stderr, "  %s params=%s %s threads=%d alpha=%g beta=%g: err %.3g > tol %.3g\n",
-                    mc->name, params, t == SPX_F64 ? "f64" : "f32", threads, alpha, beta, err,
-                    tol), ok = 0;
+                    mc->name, params, t == SPX_F64 ? "f64" : "f32", threads, alpha, beta, err, tol),
+                ok = 0;
     }
     free(x), free(y0), free(ref), free(scale), free(y), free(xf), free(yf);
     spx_plan_destroy(P);
@@ -96,8 +98,8 @@ static void check_sweep(const matrix_case *mc, int full)
         for (size_t a = 0; a < sizeof cs / sizeof *cs; a++)
             for (size_t b = 0; b < sizeof sigmas / sizeof *sigmas; b++) {
                 if (!full && (cs[a] == 1 || cs[a] == 64 || sigmas[b] == 4)) continue;
-                snprintf(params, sizeof params, "c=%d,sigma=%ld,isa=%s,long=%d", cs[a],
-                         sigmas[b], isas[i], full ? 16 * (int)(b % 2) : 4096 * (int)(b % 2));
+                snprintf(params, sizeof params, "c=%d,sigma=%ld,isa=%s,long=%d", cs[a], sigmas[b],
+                         isas[i], full ? 16 * (int)(b % 2) : 4096 * (int)(b % 2));
                 int th = 1 + (int)((a + b) % 3);
                 check_plan(mc, params, SPX_F64, th);
                 check_plan(mc, params, SPX_F32, th);
@@ -113,8 +115,10 @@ static spx_matrix *random_matrix(int64_t rows, int64_t cols, int64_t (*len)(int6
 {
     int64_t cap = 0;
     uint64_t s = seed;
-    for (int64_t i = 0; i < rows; i++) cap += len(i, &s);
-    int64_t *ri = malloc((size_t)(cap + 1) * sizeof *ri), *ci = malloc((size_t)(cap + 1) * sizeof *ci);
+    for (int64_t i = 0; i < rows; i++)
+        cap += len(i, &s);
+    int64_t *ri = malloc((size_t)(cap + 1) * sizeof *ri),
+            *ci = malloc((size_t)(cap + 1) * sizeof *ci);
     double *v = malloc((size_t)(cap + 1) * sizeof *v);
     int64_t k = 0;
     s = seed;
@@ -197,7 +201,8 @@ static void check_inf_isolated(void)
         if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) continue;
         CHECK_STATUS(spx_spmv(P, 1.0, x, 0.0, y), SPX_OK);
         CHECK(isinf(y[0]));
-        for (int r = 1; r < 9; r++) CHECK(y[r] == 1.0);
+        for (int r = 1; r < 9; r++)
+            CHECK(y[r] == 1.0);
         spx_plan_destroy(P);
     }
     spx_matrix_destroy(A);
@@ -230,8 +235,8 @@ static void check_params(void)
 
 static void check_shared(void)
 {
-    static const char *const names[] = {"1138_bus", "bcsstk13", "bfly",    "c-62",
-                                        "cage11",   "gemat12",  "rajat01", "sherman3",
+    static const char *const names[] = {"1138_bus", "bcsstk13", "bfly",         "c-62",
+                                        "cage11",   "gemat12",  "rajat01",      "sherman3",
                                         "west0067", "zenios",   "NotreDame_www"};
     const char *dir = spx_test_matrices_dir();
     if (!dir) return;
@@ -246,6 +251,25 @@ static void check_shared(void)
         check_plan(&mc, "c=16,sigma=1048576,isa=scalar", SPX_F64, 2);
         spx_matrix_destroy(mc.A);
     }
+}
+
+/* AUTO on the CPU (src/cpu/auto_cpu.c): sell, csr when few calls are expected. */
+static void check_auto(void)
+{
+    int64_t rp[] = {0, 1, 2};
+    int32_t ci[] = {0, 1};
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(2, 2, rp, ci, NULL, &A), SPX_OK);
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+        CHECK(strcmp(spx_plan_format(P), "sell") == 0);
+    spx_plan_destroy(P);
+    o.expected_calls = 10;
+    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+        CHECK(strcmp(spx_plan_format(P), "csr") == 0);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
 }
 
 /* Which kernels this CPU runs: a plan with isa=X fails with BAD_PARAM if not. */
@@ -274,6 +298,7 @@ int main(void)
 {
     probe_isas();
     check_params();
+    check_auto();
     check_empty();
     check_inf_isolated();
     check_generated();

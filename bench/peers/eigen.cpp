@@ -24,7 +24,8 @@ extern "C" {
 #include "peers.h"
 }
 
-namespace {
+namespace
+{
 
 typedef Eigen::SparseMatrix<double, Eigen::RowMajor, int> EigenCsr;
 
@@ -39,7 +40,8 @@ void eigen_fill(const spx_matrix *A, EigenCsr &M)
     M.resizeNonZeros((Eigen::Index)A->nnz);
     int *outer = M.outerIndexPtr(), *inner = M.innerIndexPtr();
     double *val = M.valuePtr();
-    for (int64_t i = 0; i <= A->rows; i++) outer[i] = (int)A->rowptr[i];
+    for (int64_t i = 0; i <= A->rows; i++)
+        outer[i] = (int)A->rowptr[i];
     for (int64_t k = 0; k < A->nnz; k++) {
         inner[k] = A->col32[k];
         val[k] = spx__val(A, k);
@@ -97,7 +99,10 @@ size_t eigen_bytes(const void *state)
            (size_t)s->A.nonZeros() * (sizeof(int) + sizeof(double));
 }
 
-void eigen_destroy(void *state) { delete static_cast<EigenState *>(state); }
+void eigen_destroy(void *state)
+{
+    delete static_cast<EigenState *>(state);
+}
 
 void eigen_describe(const void *state, char *buf, size_t len)
 {
@@ -109,6 +114,7 @@ void eigen_describe(const void *state, char *buf, size_t len)
 } // namespace
 
 extern "C" const spx_format_ops spx_peer_eigen = {
-    "peer-eigen",          SPX_DEV_CPU,  SPX__TYPE_BIT(SPX_F64), eigen_analyze, eigen_spmv,
-    eigen_bytes,           eigen_destroy, eigen_describe,         0,
+    "peer-eigen",  SPX_DEV_CPU,    SPX__TYPE_BIT(SPX_F64),
+    eigen_analyze, eigen_spmv,     eigen_bytes,
+    eigen_destroy, eigen_describe, 0,
 };

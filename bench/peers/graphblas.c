@@ -61,10 +61,10 @@ static spx_status grb_fail(GrB_Info info, const char *call)
                       "peer-graphblas: %s failed: %s (%d)", call, grb_info_name(info), (int)info);
 }
 
-#define GRB_TRY(call)                                                                    \
-    do {                                                                                 \
-        GrB_Info info_ = (call);                                                         \
-        if (info_ != GrB_SUCCESS) SPX_TRY(grb_fail(info_, #call));                       \
+#define GRB_TRY(call)                                                                              \
+    do {                                                                                           \
+        GrB_Info info_ = (call);                                                                   \
+        if (info_ != GrB_SUCCESS) SPX_TRY(grb_fail(info_, #call));                                 \
     } while (0)
 
 static spx_status grb_init_once(void)
@@ -97,11 +97,11 @@ static spx_status grb_build(const spx_matrix *A, grb_state *s)
     spx_status st;
     SPX_TRY(spx__values_as(A, SPX_F64, &vals, &owned));
     SPX_TRY(spx__alloc((void **)&cols, (size_t)A->nnz, sizeof *cols, "peer-graphblas columns"));
-    for (int64_t k = 0; k < A->nnz; k++) cols[k] = (GrB_Index)spx__col(A, k);
+    for (int64_t k = 0; k < A->nnz; k++)
+        cols[k] = (GrB_Index)spx__col(A, k);
     GRB_TRY(GrB_Matrix_import_FP64(&s->A, GrB_FP64, (GrB_Index)A->rows, (GrB_Index)A->cols,
-                                   (const GrB_Index *)A->rowptr, cols, vals,
-                                   (GrB_Index)A->rows + 1, (GrB_Index)A->nnz,
-                                   (GrB_Index)A->nnz, GrB_CSR_FORMAT));
+                                   (const GrB_Index *)A->rowptr, cols, vals, (GrB_Index)A->rows + 1,
+                                   (GrB_Index)A->nnz, (GrB_Index)A->nnz, GrB_CSR_FORMAT));
     GRB_TRY(GrB_Matrix_wait(s->A, GrB_MATERIALIZE));
 cleanup:
     spx__free(cols);
@@ -165,7 +165,8 @@ cleanup:
 static void scale(double *y, int64_t n, double beta)
 {
 #pragma omp parallel for schedule(static) if (n > 100000)
-    for (int64_t i = 0; i < n; i++) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+    for (int64_t i = 0; i < n; i++)
+        y[i] = beta == 0.0 ? 0.0 : beta * y[i];
 }
 
 /* y += A*x through GrB_mxv with the PLUS accumulator. */
@@ -193,7 +194,8 @@ static spx_status grb_spmv(void *state, double alpha, const void *x, double beta
     SPX_TRY(grb_accumulate(s, x, t));
     double *yd = y;
 #pragma omp parallel for schedule(static) if (s->rows > 100000)
-    for (int64_t i = 0; i < s->rows; i++) yd[i] += alpha * t[i];
+    for (int64_t i = 0; i < s->rows; i++)
+        yd[i] += alpha * t[i];
 cleanup:
     spx__free(t);
     return st;

@@ -73,12 +73,12 @@ static spx_status rsb_build(const spx_matrix *A, rsb_state *s)
     spx_status st;
     SPX_TRY(spx__values_as(A, SPX_F64, &vals, &owned));
     SPX_TRY(spx__alloc((void **)&rp, (size_t)A->rows + 1, sizeof *rp, "peer-librsb offsets"));
-    for (int64_t i = 0; i <= A->rows; i++) rp[i] = (rsb_coo_idx_t)A->rowptr[i];
-    s->mtx = rsb_mtx_alloc_from_csr_const(vals, rp, A->col32, (rsb_nnz_idx_t)A->nnz,
-                                          RSB_NUMERICAL_TYPE_DOUBLE, (rsb_coo_idx_t)A->rows,
-                                          (rsb_coo_idx_t)A->cols, RSB_DEFAULT_BLOCKING,
-                                          RSB_DEFAULT_BLOCKING,
-                                          RSB_FLAG_DEFAULT_RSB_MATRIX_FLAGS, &e);
+    for (int64_t i = 0; i <= A->rows; i++)
+        rp[i] = (rsb_coo_idx_t)A->rowptr[i];
+    s->mtx = rsb_mtx_alloc_from_csr_const(
+        vals, rp, A->col32, (rsb_nnz_idx_t)A->nnz, RSB_NUMERICAL_TYPE_DOUBLE,
+        (rsb_coo_idx_t)A->rows, (rsb_coo_idx_t)A->cols, RSB_DEFAULT_BLOCKING, RSB_DEFAULT_BLOCKING,
+        RSB_FLAG_DEFAULT_RSB_MATRIX_FLAGS, &e);
     if (!s->mtx) st = rsb_fail(e, "rsb_mtx_alloc_from_csr_const");
 cleanup:
     spx__free(rp);

@@ -28,7 +28,8 @@
 #include "plan/format.h"
 
 #define SELL_SIGMA_DEFAULT 4096
-/* Below this many stored elements plus rows one thread does the product. */
+/* Below this many stored elements plus rows (rows to sort) one thread does the
+ * product (the sort): a parallel region costs more than the work. */
 #define SELL_PARALLEL_MIN 32768
 /* A row costs about as much as this many stored elements (y, perm, rowlen). */
 #define SELL_ROW_COST 2
@@ -101,6 +102,12 @@ static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_o
     return SPX_OK;
 }
 
+/* Threads of the plan's parallel regions. */
+static int sell_threads(const spx__sell *S)
+{
+    return S->threads > 0 ? S->threads : omp_get_max_threads();
+}
+
 /* Row i's length in the chunks: 0 for a long row. */
 static inline int64_t sell_len(const spx__sell *S, const int64_t *rowptr, int64_t i)
 {
@@ -123,7 +130,8 @@ static void sell_sift(uint64_t *k, int64_t r, int64_t end)
 /* k[0..n) ascending, in place: heapsort, no allocation, no callbacks. */
 static void sell_heapsort(uint64_t *k, int64_t n)
 {
-    for (int64_t i = n / 2 - 1; i >= 0; i--) sell_sift(k, i, n);
+    for (int64_t i = n / 2 - 1; i >= 0; i--)
+        sell_sift(k, i, n);
     for (int64_t end = n - 1; end > 0; end--) {
         uint64_t t = k[0];
         k[0] = k[end];
@@ -144,8 +152,10 @@ static int sell_bucket_sort(spx__sell *S, const int64_t *rowptr, int64_t w0, int
         hi = len > hi ? len : hi;
     }
     if (hi - lo >= SELL_BUCKETS) return 0;
-    for (int64_t i = w0; i < w1; i++) start[hi - sell_len(S, rowptr, i) + 1]++;
-    for (int b = 0; b < SELL_BUCKETS; b++) start[b + 1] += start[b];
+    for (int64_t i = w0; i < w1; i++)
+        start[hi - sell_len(S, rowptr, i) + 1]++;
+    for (int b = 0; b < SELL_BUCKETS; b++)
+        start[b + 1] += start[b];
     for (int64_t i = w0; i < w1; i++) {
         const int64_t len = sell_len(S, rowptr, i), p = w0 + start[hi - len]++;
         S->perm[p] = (int32_t)i;
@@ -176,11 +186,13 @@ static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
     uint64_t *key = NULL;
     spx_status st = SPX_OK;
     if (S->sigma == 1) {
-        for (int64_t i = 0; i < n; i++) S->rowlen[i] = (int32_t)sell_len(S, A->rowptr, i);
+        for (int64_t i = 0; i < n; i++)
+            S->rowlen[i] = (int32_t)sell_len(S, A->rowptr, i);
         return SPX_OK;
     }
     SPX_TRY(spx__alloc((void **)&key, (size_t)n, sizeof *key, "sell sort keys"));
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16)                                                     \
+    num_threads(sell_threads(S)) if (n >= SELL_PARALLEL_MIN)
     for (int64_t w0 = 0; w0 < n; w0 += sigma) {
         const int64_t w1 = w0 + sigma < n ? w0 + sigma : n;
         if (!sell_bucket_sort(S, A->rowptr, w0, w1)) sell_key_sort(S, A->rowptr, w0, w1, key);
@@ -198,8 +210,8 @@ static spx_status sell_chunk_offsets(spx__sell *S)
         int64_t w = 0;
         for (int64_t l = 0; l < S->C; l++)
             w = S->rowlen[c * S->C + l] > w ? S->rowlen[c * S->C + l] : w;
-        spx_status st = spx__add_i64(S->chunk_ptr[c], w * S->C, &S->chunk_ptr[c + 1],
-                                     "sell stored elements");
+        spx_status st =
+            spx__add_i64(S->chunk_ptr[c], w * S->C, &S->chunk_ptr[c + 1], "sell stored elements");
         if (st != SPX_OK) return st;
     }
     S->stored = S->chunk_ptr[S->nchunks];
@@ -211,7 +223,8 @@ static spx_status sell_chunk_offsets(spx__sell *S)
 static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
 {
     const int64_t C = S->C;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static)                                                          \
+    num_threads(sell_threads(S)) if (S->stored >= SELL_PARALLEL_MIN)
     for (int64_t c = 0; c < S->nchunks; c++) {
         int64_t src[SPX__SELL_CMAX], d = S->chunk_ptr[c];
         const int64_t w = (S->chunk_ptr[c + 1] - d) / C;
@@ -241,7 +254,8 @@ static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *
             S->long_nnz += A->rowptr[i + 1] - A->rowptr[i];
         }
     if (S->nlong == 0) return SPX_OK;
-    SPX_TRY(spx__alloc((void **)&S->long_row, (size_t)S->nlong, sizeof *S->long_row, "sell long rows"));
+    SPX_TRY(
+        spx__alloc((void **)&S->long_row, (size_t)S->nlong, sizeof *S->long_row, "sell long rows"));
     SPX_TRY(spx__alloc((void **)&S->long_ptr, (size_t)S->nlong + 1, sizeof *S->long_ptr,
                        "sell long row offsets"));
     SPX_TRY(spx__alloc((void **)&S->long_col, (size_t)S->long_nnz, sizeof *S->long_col,
@@ -350,7 +364,7 @@ static spx_status sell_spmv(void *state, double alpha, const void *x, double bet
     if (!S) return spx__error(SPX_ERR_BAD_HANDLE, "sell: NULL state");
     if ((!x && S->cols > 0) || (!y && S->rows > 0))
         return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL x or y");
-    const int nt = S->threads > 0 ? S->threads : omp_get_max_threads();
+    const int nt = sell_threads(S);
     const int par = nt > 1 && S->stored + S->rows + S->long_nnz >= SELL_PARALLEL_MIN;
 #pragma omp parallel num_threads(nt) if (par)
     {

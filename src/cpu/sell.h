@@ -43,22 +43,22 @@ typedef void (*spx__sell_long_kernel)(const spx__sell *S, int64_t e0, int64_t e1
 struct spx__sell {
     int64_t rows, cols, nnz;
     int64_t C, sigma, nchunks;
-    int64_t stored;            /* chunk_ptr[nchunks]: elements incl. padding */
-    spx_type type;             /* SPX_F64 or SPX_F32 values, x and y */
-    int isa;                   /* kernel in use: 0 portable, 1 avx2, 2 avx512 */
-    int threads;               /* OpenMP threads, 0 = default */
-    int64_t *chunk_ptr;        /* nchunks+1 element offsets, multiples of C */
-    int32_t *col;              /* stored column indices */
-    void *val;                 /* stored values, double or float */
-    int32_t *rowlen;           /* nchunks*C lengths of sorted rows */
-    int32_t *perm;             /* nchunks*C original row of each sorted row, or NULL */
+    int64_t stored;     /* chunk_ptr[nchunks]: elements incl. padding */
+    spx_type type;      /* SPX_F64 or SPX_F32 values, x and y */
+    int isa;            /* kernel in use: 0 portable, 1 avx2, 2 avx512 */
+    int threads;        /* OpenMP threads, 0 = default */
+    int64_t *chunk_ptr; /* nchunks+1 element offsets, multiples of C */
+    int32_t *col;       /* stored column indices */
+    void *val;          /* stored values, double or float */
+    int32_t *rowlen;    /* nchunks*C lengths of sorted rows */
+    int32_t *perm;      /* nchunks*C original row of each sorted row, or NULL */
     spx__sell_kernel kernel;
-    int64_t long_min;          /* rows longer than this are long rows */
-    int64_t nlong, long_nnz;   /* long rows and their elements */
-    int32_t *long_row;         /* nlong original rows, increasing */
-    int64_t *long_ptr;         /* nlong+1 offsets into long_col and long_val */
-    int32_t *long_col;         /* long_nnz columns */
-    void *long_val;            /* long_nnz values, double or float */
+    int64_t long_min;        /* rows longer than this are long rows */
+    int64_t nlong, long_nnz; /* long rows and their elements */
+    int32_t *long_row;       /* nlong original rows, increasing */
+    int64_t *long_ptr;       /* nlong+1 offsets into long_col and long_val */
+    int32_t *long_col;       /* long_nnz columns */
+    void *long_val;          /* long_nnz values, double or float */
     spx__sell_long_kernel long_kernel;
 };
 

@@ -15,7 +15,7 @@
 #define SELL_LOAD(p) _mm256_loadu_pd(p)
 #define SELL_STORE(p, v) _mm256_storeu_pd(p, v)
 #define SELL_LOAD_IDX(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define SELL_GT(len, j)                                                                  \
+#define SELL_GT(len, j)                                                                            \
     _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpgt_epi32(len, _mm_set1_epi32(j))))
 #define SELL_GATHER_MASK(m, i, x) _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, i, m, 8)
 #define SELL_FMA(a, b, acc) _mm256_fmadd_pd(a, b, acc)

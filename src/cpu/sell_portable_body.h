@@ -1,11 +1,11 @@
 /* Portable SELL-C-sigma kernel bodies, stamped out once per value type by
  * sell_portable.c: define SELL_VAL (double or float), SELL_FN and SELL_LONG_FN
- * (the functions' names) before including; all are undefined at the end. Accumulation is in double for both
- * types. Layout: see sell.h. For each chunk, columns j < lo (the chunk's
- * shortest row) are full; columns lo <= j < hi skip lanes whose row has ended.
+ * (the functions' names) before including; all are undefined at the end.
+ * Accumulation is in double for both types. Layout: see sell.h. For each chunk, columns j < lo (the
+ * chunk's shortest row) are full; columns lo <= j < hi skip lanes whose row has ended.
  */
-static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
-                    const void *xv, double beta, void *yv)
+static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, const void *xv,
+                    double beta, void *yv)
 {
     const SELL_VAL *val = (const SELL_VAL *)S->val;
     const SELL_VAL *x = (const SELL_VAL *)xv;
@@ -39,8 +39,8 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
 
 /* The long rows' pass (sell.h): rows of the slice e0..e1, four partial sums
  * per row to hide the add latency. */
-static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alpha,
-                         const void *xv, void *yv)
+static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alpha, const void *xv,
+                         void *yv)
 {
     const SELL_VAL *val = (const SELL_VAL *)S->long_val;
     const SELL_VAL *x = (const SELL_VAL *)xv;
@@ -65,7 +65,8 @@ static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alph
             s2 += (double)val[e + 2] * (double)x[col[e + 2]];
             s3 += (double)val[e + 3] * (double)x[col[e + 3]];
         }
-        for (; e < b; e++) s0 += (double)val[e] * (double)x[col[e]];
+        for (; e < b; e++)
+            s0 += (double)val[e] * (double)x[col[e]];
         const SELL_VAL add = (SELL_VAL)(alpha * ((s0 + s1) + (s2 + s3)));
 #pragma omp atomic
         y[S->long_row[k]] += add;

@@ -15,8 +15,8 @@
  * chunk's columns with a mask of the lanes whose row is still going, so that
  * no padding entry loads x (a masked gather costs what a full one does).
  */
-static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
-                    const void *xv, double beta, void *yv)
+static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, const void *xv,
+                    double beta, void *yv)
 {
     const SELL_VAL *val = (const SELL_VAL *)S->val;
     const SELL_VAL *x = (const SELL_VAL *)xv;
