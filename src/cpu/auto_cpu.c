@@ -2,7 +2,7 @@
  *
  * The rule, from measurements on AVX-512 (bench/results/cpu-auto.md):
  *   0 < expected_calls < AUTO_REPAY_CALLS  -> csr   (sell's preparation, about
- *                                                   5-15 ns per nonzero, is not
+ *                                                   3-15 ns per nonzero, is not
  *                                                   repaid in so few calls)
  *   otherwise                              -> sell
  * SELL-C-sigma (sigma = 4096, long rows summed apart) was the fastest CPU
@@ -17,7 +17,7 @@
 #include "core/matrix.h"
 #include "plan/format.h"
 
-/* Median measured break-even of sell against csr was 40-80 calls. */
+/* Median of 31 measured break-evens of sell against csr: 46 calls. */
 #define AUTO_REPAY_CALLS 50
 
 const char *spx__auto_cpu(const spx_matrix *A, const spx_plan_opts *o)
