@@ -1,10 +1,12 @@
 /* AUTO on the CPU: the format `format = auto` prepares.
  *
  * The rule, from measurements on AVX-512 (bench/results/cpu-auto.md):
- *   0 < expected_calls < AUTO_REPAY_CALLS  -> csr   (sell's preparation, about
- *                                                   3-15 ns per nonzero, is not
- *                                                   repaid in so few calls)
- *   otherwise                              -> sell
+ *   no AVX2 or AVX-512 kernels may run        -> csr   (sell's portable kernel
+ *                                                      is about 1.3x slower)
+ *   0 < expected_calls < AUTO_REPAY_CALLS     -> csr   (sell's preparation,
+ *                                                      3-15 ns per nonzero, is
+ *                                                      not repaid in so few calls)
+ *   otherwise                                 -> sell
  * SELL-C-sigma (sigma = 4096, long rows summed apart) was the fastest CPU
  * format on every matrix measured: regular stencils, FEM, circuit and
  * power-law rows, 294 to 7.6M nonzeros. The row statistics that could steer a
@@ -15,6 +17,7 @@
  * lacks the plan's precision (src/plan/plan.c).
  */
 #include "core/matrix.h"
+#include "cpu/isa.h"
 #include "plan/format.h"
 
 /* Median of 31 measured break-evens of sell against csr: 46 calls. */
@@ -23,6 +26,7 @@
 const char *spx__auto_cpu(const spx_matrix *A, const spx_plan_opts *o)
 {
     (void)A;
+    if (spx__isa_active() == SPX__ISA_SCALAR) return "csr";
     if (o->expected_calls > 0 && o->expected_calls < AUTO_REPAY_CALLS) return "csr";
     return "sell";
 }
