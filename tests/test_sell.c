@@ -19,18 +19,11 @@ typedef struct matrix_case {
     spx_matrix *A;
 } matrix_case;
 
+/* The longest row of A. */
 static int64_t longest_row(const spx_matrix *A)
 {
-    const int64_t *rp;
-    const void *ci, *v;
-    int bits;
-    spx_type t;
-    int64_t rows, m = 0;
-    spx_matrix_dims(A, &rows, NULL, NULL);
-    spx_matrix_csr(A, &rp, &ci, &bits, &v, &t);
-    for (int64_t i = 0; i < rows; i++)
-        m = rp[i + 1] - rp[i] > m ? rp[i + 1] - rp[i] : m;
-    return m;
+    spx_stats s;
+    return spx_matrix_stats(A, &s) == SPX_OK ? s.rmax : 0;
 }
 
 /* One plan (format sell, params, precision t, threads) checked for three
