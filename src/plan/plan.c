@@ -138,8 +138,11 @@ void spx_plan_destroy(spx_plan *P)
     spx__free(P);
 }
 
-static spx_status check_vectors(const spx_plan *P, const void *x, const void *y)
+/* Entry checks of a product: a live plan, and vectors wherever they have entries. */
+static spx_status check_call(const spx_plan *P, const void *x, const void *y)
 {
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
     if ((P->in_len > 0 && !x) || (P->out_len > 0 && !y))
         return spx__error(SPX_ERR_INVALID_ARG, "x or y is NULL");
     return SPX_OK;
@@ -147,11 +150,8 @@ static spx_status check_vectors(const spx_plan *P, const void *x, const void *y)
 
 spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta, void *y)
 {
-    spx_status st = check_plan(P);
-    if (st != SPX_OK) return st;
-    st = check_vectors(P, x, y);
-    if (st != SPX_OK) return st;
-    if (P->out_len == 0) return SPX_OK;
+    spx_status st = check_call(P, x, y);
+    if (st != SPX_OK || P->out_len == 0) return st;
     return P->ops->spmv(P->state, alpha, x, beta, y);
 }
 
@@ -180,11 +180,8 @@ cleanup:
 
 spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double beta, void *y)
 {
-    spx_status st = check_plan(P);
-    if (st != SPX_OK) return st;
-    st = check_vectors(P, x, y);
-    if (st != SPX_OK) return st;
-    if (P->out_len == 0) return SPX_OK;
+    spx_status st = check_call(P, x, y);
+    if (st != SPX_OK || P->out_len == 0) return st;
     if (P->opts.device == SPX_DEV_CPU) return P->ops->spmv(P->state, alpha, x, beta, y);
     return spmv_staged(P, alpha, x, beta, y);
 }
