@@ -22,7 +22,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 int cli_library_error(const char *cmd, const char *what, spx_status st)
 {
-    fprintf(stderr, "spx %s: %s: %s: %s\n", cmd, what, spx_status_name(st), spx_last_error());
+    const char *msg = spx_last_error();
+    if (strncmp(msg, what, strlen(what)) == 0) /* the library already named it */
+        fprintf(stderr, "spx %s: %s: %s\n", cmd, spx_status_name(st), msg);
+    else
+        fprintf(stderr, "spx %s: %s: %s: %s\n", cmd, what, spx_status_name(st), msg);
     return CLI_RUNTIME;
 }
 
