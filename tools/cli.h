@@ -69,8 +69,25 @@ typedef struct cli_load_info {
 
 spx_status cli_load_matrix(const char *source, spx_matrix **A, cli_load_info *info);
 
+/* spx_matrix_write with a progress line. */
+spx_status cli_write_matrix(const spx_matrix *A, const char *path);
+
 /* Short name of a source for tables: a file's base name, or the spec. */
 void cli_matrix_label(const char *source, char *buf, size_t len);
+
+/* ---- progress: "spx: STEP ..." on stderr once a step passes one second */
+#include <pthread.h>
+typedef struct cli_progress {
+    char what[256];
+    double t0;
+    int done, shown, watching;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} cli_progress;
+
+void cli_progress_begin(cli_progress *p, const char *fmt, ...) SPX__PRINTF(2, 3);
+void cli_progress_end(cli_progress *p);
 
 /* ---- dense vectors as text, one value per line (tools/vecio.c) */
 /* Read exactly n values into v; a different count is an error naming both

@@ -21,7 +21,7 @@ int spx_cmd_convert(int argc, char **argv)
     int64_t rows, cols, nnz;
     spx_status st = cli_load_matrix(pos[0], &A, &info);
     if (st != SPX_OK) return cli_library_error("convert", pos[0], st);
-    st = spx_matrix_write(A, pos[1]);
+    st = cli_write_matrix(A, pos[1]);
     spx_matrix_dims(A, &rows, &cols, &nnz);
     spx_matrix_destroy(A);
     if (st != SPX_OK) return cli_library_error("convert", pos[1], st);

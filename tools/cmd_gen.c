@@ -20,12 +20,14 @@ int spx_cmd_gen(int argc, char **argv)
     if (rc != CLI_PARSED) return rc;
     if (!out) return cli_usage_error("gen", "--out FILE is required");
 
-    const char *spec = strncmp(pos[0], "gen:", 4) == 0 ? pos[0] + 4 : pos[0];
+    char source[1024];
+    snprintf(source, sizeof source, "%s%s", strncmp(pos[0], "gen:", 4) == 0 ? "" : "gen:", pos[0]);
     spx_matrix *A = NULL;
+    cli_load_info info;
     int64_t rows, cols, nnz;
-    spx_status st = spx_generate(spec, &A);
-    if (st != SPX_OK) return cli_library_error("gen", spec, st);
-    st = spx_matrix_write(A, out);
+    spx_status st = cli_load_matrix(source, &A, &info);
+    if (st != SPX_OK) return cli_library_error("gen", source + 4, st);
+    st = cli_write_matrix(A, out);
     spx_matrix_dims(A, &rows, &cols, &nnz);
     spx_matrix_destroy(A);
     if (st != SPX_OK) return cli_library_error("gen", out, st);

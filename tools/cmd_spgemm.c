@@ -7,6 +7,16 @@ static const char usage[] =
     ".spx). Prints the nonzero count of C as \"nnz(C) = N\". A and B are files or\n"
     "gen:SPEC. The CPU method is Gustavson's (OpenMP, symbolic then numeric).\n";
 
+static spx_status timed_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
+                               spx_matrix **C)
+{
+    cli_progress pr;
+    cli_progress_begin(&pr, "computing C = A*B");
+    spx_status st = spx_spgemm(A, B, o, C);
+    cli_progress_end(&pr);
+    return st;
+}
+
 static int multiply(const char *const pos[2], const char *out, spx_device device)
 {
     spx_matrix *A = NULL, *B = NULL, *C = NULL;
@@ -20,9 +30,9 @@ static int multiply(const char *const pos[2], const char *out, spx_device device
         rc = cli_library_error("spgemm", pos[0], st);
     } else if (pos[1] && (st = cli_load_matrix(pos[1], &B, &info)) != SPX_OK) {
         rc = cli_library_error("spgemm", pos[1], st);
-    } else if ((st = spx_spgemm(A, B ? B : A, &o, &C)) != SPX_OK) {
+    } else if ((st = timed_spgemm(A, B ? B : A, &o, &C)) != SPX_OK) {
         rc = cli_library_error("spgemm", "C = A*B", st);
-    } else if ((st = spx_matrix_write(C, out)) != SPX_OK) {
+    } else if ((st = cli_write_matrix(C, out)) != SPX_OK) {
         rc = cli_library_error("spgemm", out, st);
     } else {
         spx_matrix_dims(C, NULL, NULL, &nnz);

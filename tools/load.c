@@ -21,12 +21,24 @@ spx_status cli_load_matrix(const char *source, spx_matrix **A, cli_load_info *in
     size_t plen = sizeof gen_prefix - 1;
     int generated = strncmp(source, gen_prefix, plen) == 0;
     struct stat sb;
+    cli_progress pr;
+    cli_progress_begin(&pr, "%s %s", generated ? "generating" : "reading", source);
     double t0 = now_seconds();
     spx_status st = generated ? spx_generate(source + plen, A) : spx_matrix_read(source, A);
     info->seconds = now_seconds() - t0;
+    cli_progress_end(&pr);
     info->file_bytes = -1;
     if (!generated && st == SPX_OK && stat(source, &sb) == 0)
         info->file_bytes = (int64_t)sb.st_size;
+    return st;
+}
+
+spx_status cli_write_matrix(const spx_matrix *A, const char *path)
+{
+    cli_progress pr;
+    cli_progress_begin(&pr, "writing %s", path);
+    spx_status st = spx_matrix_write(A, path);
+    cli_progress_end(&pr);
     return st;
 }
 
