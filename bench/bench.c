@@ -82,18 +82,36 @@ static int run_group(const spx__bench_group *g, const spx_bench_opts *o, spx_ben
     return n;
 }
 
-/* Calls after which each record's extra preparation is paid by its faster
- * calls, against the csr record of the same group. */
+static int is_peer(const spx_bench_record *r) { return strncmp(r->format, "peer-", 5) == 0; }
+
+/* Calls after which r's extra preparation is paid by its faster calls against
+ * base: INFINITY when r is not faster. */
+static double calls_to_pay(const spx_bench_record *r, const spx_bench_record *base)
+{
+    double gain = base->median_ms - r->median_ms;
+    double extra = r->prep_ms - base->prep_ms;
+    return gain <= 0.0 ? INFINITY : extra <= 0.0 ? 0.0 : ceil(extra / gain);
+}
+
+/* Each SpX record's break-even against the csr record of the same group and
+ * against the group's fastest peer (what the user would otherwise call). */
 static void breakeven(spx_bench_record *r, int n)
 {
-    const spx_bench_record *csr = NULL;
-    for (int i = 0; i < n; i++)
-        if (strcmp(r[i].format, "csr") == 0 && r[i].status == SPX_OK) csr = &r[i];
-    for (int i = 0; csr && i < n; i++) {
-        if (&r[i] == csr || r[i].status != SPX_OK) continue;
-        double gain = csr->median_ms - r[i].median_ms;
-        double extra = r[i].prep_ms - csr->prep_ms;
-        r[i].breakeven = gain <= 0.0 ? INFINITY : extra <= 0.0 ? 0.0 : ceil(extra / gain);
+    const spx_bench_record *csr = NULL, *peer = NULL;
+    for (int i = 0; i < n; i++) {
+        if (r[i].status != SPX_OK) continue;
+        if (strcmp(r[i].format, "csr") == 0) csr = &r[i];
+        if (is_peer(&r[i]) && (!peer || r[i].median_ms < peer->median_ms)) peer = &r[i];
+    }
+    for (int i = 0; i < n; i++) {
+        r[i].breakeven_peer = NAN;
+        r[i].fastest_peer = NULL;
+        if (r[i].status != SPX_OK) continue;
+        if (csr && &r[i] != csr) r[i].breakeven = calls_to_pay(&r[i], csr);
+        if (peer && !is_peer(&r[i])) {
+            r[i].breakeven_peer = calls_to_pay(&r[i], peer);
+            r[i].fastest_peer = peer->format;
+        }
     }
 }
 

@@ -18,7 +18,8 @@
  *   bytes        memory the prepared form holds
  *   breakeven    calls after which the format has paid its extra preparation
  *                against csr on the same device and precision:
- *                (prep - prep_csr) / (t_csr - t) when faster, else never */
+ *                (prep - prep_csr) / (t_csr - t) when faster, else never
+ *   breakeven_peer  the same against the fastest peer of the run (SpX formats) */
 #ifndef SPX_BENCH_BENCH_H
 #define SPX_BENCH_BENCH_H
 
@@ -51,6 +52,8 @@ typedef struct spx_bench_record {
     double max_rel_err;
     int ok;            /* status == SPX_OK and max_rel_err within tolerance */
     double breakeven;  /* calls; INFINITY: never; NAN: not applicable (csr, no csr) */
+    double breakeven_peer;    /* the same against the fastest peer of the group; NAN: none */
+    const char *fastest_peer; /* that peer's name, or NULL */
     spx_status status; /* SPX_OK, or the failure that left the record without numbers */
     char error[256];   /* spx_last_error() of that failure */
 } spx_bench_record;

@@ -49,7 +49,7 @@ static int name_width(const char *matrix, const spx_bench_record *r, int n)
 static void print_row(FILE *f, int w, const char *matrix, const spx_bench_record *r,
                       double stream_gbs)
 {
-    char be[32];
+    char be[32], bp[32];
     fprintf(f, "%-*s %-*s %-6s %-4s %12lld ", w, matrix, w, r->format,
             spx_bench_device_name(r->device), spx_bench_precision_name(r->precision),
             (long long)r->nnz);
@@ -58,9 +58,10 @@ static void print_row(FILE *f, int w, const char *matrix, const spx_bench_record
         return;
     }
     breakeven_text(r->breakeven, be, sizeof be);
+    breakeven_text(r->breakeven_peer, bp, sizeof bp);
     fprintf(f, "%10.4f %8.2f %8.2f ", r->median_ms, r->gflops, r->gbs);
     if (stream_gbs > 0.0) fprintf(f, "%7.1f ", 100.0 * r->gbs / stream_gbs);
-    fprintf(f, "%10.3f %12zu %9s %11.2e %s\n", r->prep_ms, r->bytes, be, r->max_rel_err,
+    fprintf(f, "%10.3f %12zu %9s %9s %11.2e %s\n", r->prep_ms, r->bytes, be, bp, r->max_rel_err,
             r->ok ? "yes" : "NO");
 }
 
@@ -71,9 +72,22 @@ void spx_bench_print_table(FILE *f, const char *matrix, const spx_bench_record *
     fprintf(f, "%-*s %-*s %-6s %-4s %12s %10s %8s %8s ", w, "matrix", w, "format", "device", "prec",
             "nnz", "median_ms", "gflops", "gbs");
     if (stream_gbs > 0.0) fprintf(f, "%7s ", "%stream");
-    fprintf(f, "%10s %12s %9s %11s %s\n", "prep_ms", "bytes", "breakeven", "max_rel_err", "ok");
+    fprintf(f, "%10s %12s %9s %9s %11s %s\n", "prep_ms", "bytes", "breakeven", "be_peer",
+            "max_rel_err", "ok");
     for (int i = 0; i < n; i++)
         print_row(f, w, matrix, &r[i], stream_gbs);
+}
+
+/* A break-even as JSON: a count, "never", or null when not applicable. */
+static void json_calls(FILE *f, const char *key, double calls)
+{
+    fprintf(f, ", \"%s\": ", key);
+    if (isinf(calls))
+        fputs("\"never\"", f);
+    else if (isnan(calls))
+        fputs("null", f);
+    else
+        fprintf(f, "%.0f", calls);
 }
 
 static void json_field(FILE *f, const char *key, double v)
@@ -100,13 +114,10 @@ static void write_record(FILE *f, const char *matrix, const spx_bench_record *r)
     else
         fputs(", \"bytes\": null", f);
     json_field(f, "max_rel_err", r->max_rel_err);
-    fprintf(f, ", \"ok\": %s, \"breakeven_calls\": ", r->ok ? "true" : "false");
-    if (isinf(r->breakeven))
-        fputs("\"never\"", f);
-    else if (isnan(r->breakeven))
-        fputs("null", f);
-    else
-        fprintf(f, "%.0f", r->breakeven);
+    fprintf(f, ", \"ok\": %s", r->ok ? "true" : "false");
+    json_calls(f, "breakeven_calls", r->breakeven);
+    json_calls(f, "breakeven_peer_calls", r->breakeven_peer);
+    if (r->fastest_peer) fprintf(f, ", \"fastest_peer\": \"%s\"", r->fastest_peer);
     if (r->status != SPX_OK) {
         fprintf(f, ", \"status\": \"%s\", \"error\": ", spx_status_name(r->status));
         spx_bench_json_string(f, r->error);
