@@ -14,9 +14,14 @@
 #                       .matrices/matrices.tar.xz into /tmp
 #   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only)
 #   SPX_GPU_STEPS       steps to run (default "build copy bench test sanitize")
-#   SPX_GPU_BENCH       bench runs "input@precisions", space separated (input a file or
-#                       gen:SPEC, precisions as for spx bench: f64,f32,f16), instead of
-#                       the shared matrices in f64 and the generated list below
+#   SPX_GPU_BENCH       bench runs "input@precisions[@params[@formats]]", space
+#                       separated (input a file or gen:SPEC, precisions as for spx
+#                       bench: f64,f32,f16; params for --param, formats for --format,
+#                       both comma separated), instead of the shared matrices in f64
+#                       and the generated list below
+#   SPX_GPU_FORMATS     formats and peers for spx bench --format (default: every
+#                       format and peer)
+#   SPX_GPU_CTEST       ctest -R regular expression (default: every test)
 #   SPX_GPU_JOBS        build jobs (default 16)
 #   SPX_GPU_DEADLINE    seconds after the start past which remaining bench runs are
 #                       skipped, leaving time for the tests (default 330)
@@ -27,6 +32,8 @@ STEPS=${SPX_GPU_STEPS:-"build copy bench test sanitize"}
 QUICK=${SPX_GPU_QUICK:-0}
 JOBS=${SPX_GPU_JOBS:-16}
 DEADLINE=${SPX_GPU_DEADLINE:-330}
+FORMATS=${SPX_GPU_FORMATS:-}
+CTEST_RE=${SPX_GPU_CTEST:-}
 BUILD=build-gpu
 failed=""
 
@@ -134,18 +141,24 @@ fi
 if step bench; then
     : >"$WORK/bench.txt"
     n=0
-    run_bench() { # input precision
+    run_bench() { # input precision [params [formats]]
+        local fmts=${4:-$FORMATS}
         n=$((n + 1))
         if ((SECONDS > DEADLINE)); then
             say "bench $1 $2 skipped: past the ${DEADLINE}s deadline" | tee -a "$LOG"
             return
         fi
-        say "bench $1 $2" | tee -a "$LOG"
+        say "bench $1 $2 ${3:-}" | tee -a "$LOG"
+        echo "${3:-}" >"$WORK/b$n.params"
         timeout 150 $BUILD/spx bench "$1" --device cuda --peers --precision "$2" \
+            ${fmts:+--format "$fmts"} ${3:+--param "$3"} \
             --json "$WORK/b$n.json" >>"$WORK/bench.txt" 2>>"$WORK/bench.err" || fail "bench $1 $2"
     }
     RUNS=${SPX_GPU_BENCH:-"$(for m in $SHARED; do echo "$m@f64"; done) $GEN"}
-    for e in $RUNS; do run_bench "${e%@*}" "${e##*@}"; done
+    for e in $RUNS; do
+        IFS=@ read -r in prec params fmts <<<"$e"
+        run_bench "$in" "$prec" "$params" "$fmts"
+    done
     tail -20 "$WORK/bench.err" >>"$LOG"
     python3 - "$WORK" "$BASE" "$GPU" "$COPY_GBS" "$L2_MB" <<'EOF'
 # Join the bench records; write JSON, CSV and a table of each format against cuSPARSE CSR.
@@ -155,7 +168,13 @@ recs = []
 for f in sorted(glob.glob(work + "/b*.json"), key=lambda p: int(os.path.basename(p)[1:-5])):
     try:
         d = json.load(open(f))
-        recs += d if isinstance(d, list) else [d]
+        d = d if isinstance(d, list) else [d]
+        pf = f[:-5] + ".params"
+        params = open(pf).read().strip() if os.path.exists(pf) else ""
+        for r in d:
+            if params:
+                r["params"] = params
+        recs += d
     except Exception as e:
         print("unreadable", f, e)
 meta = {"gpu": gpu, "copy_gbs": copy_gbs, "l2_mb": l2_mb,
@@ -175,9 +194,9 @@ groups = {}
 for r in recs:
     if r.get("device", "cuda") != "cuda":
         continue
-    groups.setdefault((r["matrix"], r["precision"]), []).append(r)
+    groups.setdefault((r["matrix"], r["precision"], r.get("params", "")), []).append(r)
 ratios = {}
-for (m, p), rs in groups.items():
+for (m, p, params), rs in groups.items():
     base_r = next((r for r in rs if r["format"] == "peer-cusparse-csr" and r.get("ok")), None)
     name = os.path.basename(m)
     model_mb = 0
@@ -185,18 +204,20 @@ for (m, p), rs in groups.items():
         if r.get("gbs") and r.get("median_ms"):
             model_mb = r["gbs"] * r["median_ms"] * 1e-3 * 1e3
             break
-    out.append("%s %s nnz=%s%s" % (name, p, rs[0].get("nnz"), " (L2)" if 0 < model_mb < l2_mb else ""))
+    out.append("%s %s nnz=%s%s%s" % (name, p, rs[0].get("nnz"), " (L2)" if 0 < model_mb < l2_mb else "",
+                                     " [param %s]" % params if params else ""))
     for r in sorted(rs, key=lambda r: -(r.get("gflops") or 0)):
         ratio = ""
         if base_r and r.get("gflops") and base_r.get("gflops"):
             x = r["gflops"] / base_r["gflops"]
             ratio = "%.2fx" % x
-            if r.get("ok"):
+            if r.get("ok") and not params:
                 ratios.setdefault((r["format"], p), []).append(x)
         bw = "%.0f%%bw" % (100 * r["gbs"] / copy_gbs) if copy_gbs and r.get("gbs") else ""
         out.append("  %-20s %8.1f gflops %7s %6s  %8.4f ms  prep %8.1f ms  err %.1e %s" % (
             r["format"], r.get("gflops") or 0, ratio, bw, r.get("median_ms") or 0,
-            r.get("prep_ms") or 0, r.get("max_rel_err") or 0, "ok" if r.get("ok") else "FAILED"))
+            r.get("prep_ms") or 0, r.get("max_rel_err") or 0,
+            "ok" if r.get("ok") else "declined" if r.get("status") == "SPX_ERR_UNSUPPORTED" else "FAILED"))
 out.append("")
 out.append("geometric mean over cuSPARSE CSR (matrices where both ran and passed):")
 for (fmt, p), xs in sorted(ratios.items()):
@@ -213,7 +234,7 @@ fi
 # ---- tests
 if step test; then
     say "ctest" | tee -a "$LOG"
-    (cd $BUILD && SPX_MATRICES="$MAT" timeout 170 ctest --output-on-failure -j8 --timeout 160) \
+    (cd $BUILD && SPX_MATRICES="$MAT" timeout 170 ctest --output-on-failure -j8 --timeout 160 ${CTEST_RE:+-R "$CTEST_RE"}) \
         >"$WORK/ctest.log" 2>&1 || fail ctest
     grep -E "tests passed|Failed|\*\*\*|SKIP" "$WORK/ctest.log" >>"$LOG"
     grep -B2 -A20 "Failed\|\*\*\*Timeout\|check failed" "$WORK/ctest.log" | head -150 >>"$LOG"

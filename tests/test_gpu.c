@@ -312,6 +312,21 @@ static void test_csr_params(void)
     spx_matrix_destroy(B);
 }
 
+/* The stream kernel with fewer thread blocks than row blocks (ctas=1: one per
+ * multiprocessor, at most 132 on an H100, for about 235 row blocks of up to
+ * 256 rows): each thread block loops, reusing its shared memory and loading
+ * the next block's record ahead. Also run under SPX_TEST_QUICK, so that
+ * compute-sanitizer's racecheck sees the loop. */
+static void test_csr_loop(void)
+{
+    spx_matrix *A = random_matrix(60000, 60000, 12, 21);
+    static const char *params[] = {"ctas=1", "ctas=3,long=9"};
+    for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
+        for (int t = SPX_F64; t <= SPX_F16; t++)
+            check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);
+    spx_matrix_destroy(A);
+}
+
 /* spx_spmv with device vectors, and the gateway's error reports. */
 static void test_device_vectors(void)
 {
@@ -397,6 +412,7 @@ int main(void)
     test_row_lengths();
     test_device_vectors();
     test_shared();
+    test_csr_loop();
     if (quick()) {
         printf("SPX_TEST_QUICK: random and per-parameter cases skipped\n");
         return spx_test_finish();

@@ -6,16 +6,24 @@
  *                       fastest of those tried, chosen at analyze by timing
  *                       10 calls each after a warm-up; a size whose blocks
  *                       hold more than 4x the nonzeros is not tried.
- * fp64 and fp32 run in their own type. No fp16 entry: SpX's fp16 is half
- * values with fp32 x and y, and cuSPARSE 13.0 refuses that combination
+ * fp64 and fp32 run in their own type. fp16 (peer-cusparse-csr only): SpX's
+ * fp16 is half values with fp32 x and y, a combination cuSPARSE 13.0 refuses
  * ("type combination of matA (CUDA_R_16F), vecX (CUDA_R_32F), vecY
- * (CUDA_R_32F), compute (CUDA_R_32F) is not supported", H100, 2026-11-22);
- * converting x and y to half on each call would not be the same product.
+ * (CUDA_R_32F), compute (CUDA_R_32F) is not supported", H100, 2026-11-22).
+ * The peer runs the supported one instead: A, x and y in half, fp32 compute.
+ * Each call converts the float x to a half copy, with beta != 0 the float y
+ * to a half copy, runs cusparseSpMV on the copies and converts the half y
+ * back to float: two or three small kernels counted in the peer's time
+ * (6n + 6m bytes more, 12m with beta, plus the launches). x and y rounded to half make
+ * its result differ from SpX's fp16 by about 2^-11 relative. Like SpX's
+ * fp16 formats it declines (SPX_ERR_UNSUPPORTED) a matrix with a value beyond
+ * half's range (65504) rather than compute with infinities.
  * 32-bit indices (nnz below 2^31). The handle, descriptors, buffer (its size
  * asked first) and cusparseSpMV_preprocess are done at analyze and freed at
  * destroy. For BSR, x and y are copied through padded vectors when m or n is
  * not a multiple of the block size, and that copy is part of each call. */
 #define DISABLE_CUSPARSE_DEPRECATED /* csr2bsr is the documented conversion */
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 #include <stdio.h>
@@ -27,6 +35,7 @@ extern "C" {
 #include "core/matrix.h"
 #include "plan/format.h"
 }
+#include "cuda/csr/csr_kernels.h" /* spx__cuda_check_half_range */
 #include "cuda/gateway.h"
 
 namespace
@@ -39,11 +48,11 @@ struct peer {
     cusparseSpMatDescr_t A;
     cusparseDnVecDescr_t x, y;
     void *rp, *ci, *val, *buf; /* device */
-    void *xpad, *ypad;         /* BSR: padded x and y, or NULL */
+    void *xpad, *ypad;         /* BSR: padded x and y; fp16: half x and y; or NULL */
     int64_t m, n, mpad, npad;
     int bs; /* BSR block size, 0 for CSR */
     spx_type prec;
-    cudaDataType vt, ct; /* value type, x/y/compute type */
+    cudaDataType vt, ct, xt; /* value type, compute type, x/y descriptors' type */
     cusparseSpMVAlg_t alg;
     cudaStream_t stream;
     size_t bytes;
@@ -78,10 +87,36 @@ spx_status cu_fail(cudaError_t e, const char *call)
         }                                                                                          \
     } while (0)
 
+/* Bytes of one element of the caller's x and y (fp16: float). */
 size_t vsize(spx_type t)
 {
     return t == SPX_F64 ? 8 : 4;
-} /* values, x and y */
+}
+
+/* Bytes of one value of A and of the vectors cuSPARSE is given. */
+size_t esize(spx_type t)
+{
+    return t == SPX_F64 ? 8 : t == SPX_F32 ? 4 : 2;
+}
+
+/* fp16: float -> half and half -> float conversions of the vectors, one
+ * element per thread (the peer's own, see the header). */
+__global__ void to_half(int64_t n, const float *__restrict__ in, __half *__restrict__ out)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = __float2half_rn(in[i]);
+}
+
+__global__ void to_float(int64_t n, const __half *__restrict__ in, float *__restrict__ out)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = __half2float(in[i]);
+}
+
+unsigned blocks_for(int64_t n)
+{
+    return (unsigned)((n + 255) / 256);
+}
 
 void peer_free(peer *p)
 {
@@ -131,11 +166,12 @@ spx_status finish_setup(peer *p)
     float a32 = 1.0f, b32 = 0.0f;
     const void *alpha = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
     const void *beta = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
-    SPX_TRY(spx__cuda_alloc(&p->xpad, (size_t)(p->npad + 1) * vsize(p->prec), "cuSPARSE x"));
-    SPX_TRY(spx__cuda_alloc(&p->ypad, (size_t)(p->mpad + 1) * vsize(p->prec), "cuSPARSE y"));
-    CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * vsize(p->prec)));
-    SP_TRY(cusparseCreateDnVec(&p->x, p->npad, p->xpad, p->ct));
-    SP_TRY(cusparseCreateDnVec(&p->y, p->mpad, p->ypad, p->ct));
+    size_t es = p->prec == SPX_F16 ? 2 : vsize(p->prec); /* fp16: half copies */
+    SPX_TRY(spx__cuda_alloc(&p->xpad, (size_t)(p->npad + 1) * es, "cuSPARSE x"));
+    SPX_TRY(spx__cuda_alloc(&p->ypad, (size_t)(p->mpad + 1) * es, "cuSPARSE y"));
+    CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * es));
+    SP_TRY(cusparseCreateDnVec(&p->x, p->npad, p->xpad, p->xt));
+    SP_TRY(cusparseCreateDnVec(&p->y, p->mpad, p->ypad, p->xt));
     SP_TRY(cusparseSpMV_bufferSize(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, p->A, p->x, beta,
                                    p->y, p->ct, p->alg, &bytes));
     SPX_TRY(spx__cuda_alloc(&p->buf, bytes, "cuSPARSE SpMV buffer"));
@@ -149,12 +185,13 @@ spx_status finish_setup(peer *p)
         }
     }
     p->bytes += bytes;
-    if (p->mpad == p->m && p->npad == p->n) { /* no padding: run on the caller's vectors */
+    if (p->prec != SPX_F16 && p->mpad == p->m && p->npad == p->n) {
+        /* no padding: run on the caller's vectors */
         spx__cuda_free(p->xpad);
         spx__cuda_free(p->ypad);
         p->xpad = p->ypad = NULL;
     } else {
-        p->bytes += (size_t)(p->npad + p->mpad) * vsize(p->prec);
+        p->bytes += (size_t)(p->npad + p->mpad) * es;
     }
 cleanup:
     return st;
@@ -166,7 +203,8 @@ spx_status new_peer(const spx_plan_opts *o, peer **out)
     if (st != SPX_OK) return st;
     peer *p = *out;
     p->prec = o->precision;
-    p->vt = p->ct = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
+    p->vt = p->ct = p->xt = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
+    if (o->precision == SPX_F16) p->vt = p->xt = CUDA_R_16F; /* fp32 compute */
     p->stream = (cudaStream_t)o->stream;
     SP_TRY(cusparseCreate(&p->h));
     SP_TRY(cusparseSetStream(p->h, p->stream));
@@ -180,12 +218,14 @@ spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state
     peer *p = NULL;
     spx_status st;
     *state = NULL;
+    if (o->precision == SPX_F16 && (st = spx__cuda_check_half_range(A, "cuSPARSE peer")) != SPX_OK)
+        return st;
     SPX_TRY(new_peer(o, &p));
     p->alg = alg;
     p->m = p->mpad = A->rows;
     p->n = p->npad = A->cols;
     SPX_TRY(upload_csr32(A, o->precision, &p->rp, &p->ci, &p->val));
-    p->bytes = ((size_t)A->rows + 1) * 4 + (size_t)A->nnz * (4 + vsize(o->precision));
+    p->bytes = ((size_t)A->rows + 1) * 4 + (size_t)A->nnz * (4 + esize(o->precision));
     SP_TRY(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->rp, p->ci, p->val,
                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                              p->vt));
@@ -207,6 +247,25 @@ spx_status csr_alg2_analyze(const spx_matrix *A, const spx_plan_opts *o, void **
     return csr_analyze(A, o, state, CUSPARSE_SPMV_CSR_ALG2);
 }
 
+/* fp16: x (and y when beta != 0) to half, cuSPARSE on the half copies, y back. */
+spx_status half_spmv(peer *p, const void *pa, const void *x, const void *pb, void *y)
+{
+    spx_status st = SPX_OK;
+    const bool beta0 = *(const float *)pb == 0.0f;
+    if (p->n > 0)
+        to_half<<<blocks_for(p->n), 256, 0, p->stream>>>(p->n, (const float *)x, (__half *)p->xpad);
+    if (!beta0 && p->m > 0)
+        to_half<<<blocks_for(p->m), 256, 0, p->stream>>>(p->m, (const float *)y, (__half *)p->ypad);
+    CU_TRY(cudaGetLastError());
+    SP_TRY(cusparseSpMV(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, pa, p->A, p->x, pb, p->y, p->ct,
+                        p->alg, p->buf));
+    if (p->m > 0)
+        to_float<<<blocks_for(p->m), 256, 0, p->stream>>>(p->m, (const __half *)p->ypad, (float *)y);
+    CU_TRY(cudaGetLastError());
+cleanup:
+    return st;
+}
+
 spx_status peer_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     peer *p = (peer *)state;
@@ -216,6 +275,7 @@ spx_status peer_spmv(void *state, double alpha, const void *x, double beta, void
     const void *pa = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
     const void *pb = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
     size_t es = vsize(p->prec);
+    if (p->prec == SPX_F16) return half_spmv(p, pa, x, pb, y);
     if (p->xpad) { /* BSR with padding: x and y through the padded vectors */
         CU_TRY(cudaMemcpyAsync(p->xpad, x, (size_t)p->n * es, cudaMemcpyDeviceToDevice, p->stream));
         if (beta != 0.0)
@@ -371,7 +431,8 @@ void peer_describe(const void *state, char *buf, size_t len)
     if (p->bs)
         snprintf(buf, len, "bs=%d%s", p->bs, p->xpad ? " padded" : "");
     else
-        snprintf(buf, len, "alg=%s", p->alg == CUSPARSE_SPMV_CSR_ALG2 ? "csr_alg2" : "default");
+        snprintf(buf, len, "alg=%s%s", p->alg == CUSPARSE_SPMV_CSR_ALG2 ? "csr_alg2" : "default",
+                 p->prec == SPX_F16 ? " half x,y (converted each call)" : "");
 }
 
 const unsigned peer_precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32);
@@ -379,7 +440,7 @@ const unsigned peer_precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32)
 } // namespace
 
 extern "C" const spx_format_ops spx_peer_cusparse_csr = {
-    "peer-cusparse-csr", SPX_DEV_CUDA,  peer_precisions,
+    "peer-cusparse-csr", SPX_DEV_CUDA,  peer_precisions | SPX__TYPE_BIT(SPX_F16),
     csr_default_analyze, peer_spmv,     peer_bytes,
     peer_destroy,        peer_describe, 0};
 extern "C" const spx_format_ops spx_peer_cusparse_csr2 = {

@@ -7,7 +7,8 @@
  * Params: kernel=stream|vector; group=1..32 (vector kernel's lanes per row, a
  * power of two; default the one at or above the mean row length); long=N
  * (rows longer than N are chunked; default 256 for stream (at most 2048),
- * 32*group for vector). */
+ * 32*group for vector); ctas=N (stream kernel: N thread blocks per
+ * multiprocessor looping over the row blocks; default 0, one per row block). */
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ typedef struct csr_params {
     int vector;    /* kernel=vector */
     long group;    /* 0: from the mean row length */
     long long_len; /* -1: the kernel's default */
+    long ctas;     /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -40,6 +42,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 1, 1L << 40, &p->long_len);
+    if (strcmp(key, "ctas") == 0) return spx__param_int(key, value, 0, 64, &p->ctas);
     if (strcmp(key, "kernel") == 0) {
         if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
             return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=%s is not stream or vector",
@@ -60,8 +63,9 @@ static int group_for(double rave)
 
 /* Row blocks for the stream kernel: runs of consecutive rows of length <=
  * long_len, at most SPX__CUDA_CSR_BLOCK rows and SPX__CUDA_CSR_STREAM_NNZ
- * nonzeros each. One pass counts, the second fills. */
-static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *first, int64_t *end)
+ * nonzeros each. One pass counts, the second fills blk with 4 entries per
+ * block: first row, end row, first nonzero, end nonzero. */
+static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *blk)
 {
     const int64_t *rp = A->rowptr;
     int64_t n = 0, i = 0;
@@ -74,9 +78,11 @@ static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *first,
         while (i < A->rows && i - start < SPX__CUDA_CSR_BLOCK && rp[i + 1] - rp[i] <= long_len &&
                rp[i + 1] - rp[start] <= SPX__CUDA_CSR_STREAM_NNZ)
             i++;
-        if (first) {
-            first[n] = start;
-            end[n] = i;
+        if (blk) {
+            blk[4 * n] = start;
+            blk[4 * n + 1] = i;
+            blk[4 * n + 2] = rp[start];
+            blk[4 * n + 3] = rp[i];
         }
         n++;
     }
@@ -85,31 +91,26 @@ static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *first,
 
 static spx_status build_row_blocks(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
-    int64_t *first = NULL, *end = NULL;
+    int64_t *blk = NULL;
     spx_status st = SPX_OK;
-    p->n_blocks = row_blocks(A, p->long_len, NULL, NULL);
+    p->n_blocks = row_blocks(A, p->long_len, NULL);
     if (p->n_blocks == 0) return SPX_OK;
-    SPX_TRY(spx__alloc((void **)&first, (size_t)p->n_blocks, sizeof *first, "cuda csr row blocks"));
-    SPX_TRY(spx__alloc((void **)&end, (size_t)p->n_blocks, sizeof *end, "cuda csr row blocks"));
-    row_blocks(A, p->long_len, first, end);
-    SPX_TRY(spx__cuda_upload((void **)&p->blk_first, first, (size_t)p->n_blocks * sizeof *first,
-                             "cuda csr row blocks"));
-    SPX_TRY(spx__cuda_upload((void **)&p->blk_end, end, (size_t)p->n_blocks * sizeof *end,
+    SPX_TRY(spx__alloc((void **)&blk, (size_t)p->n_blocks * 4, sizeof *blk, "cuda csr row blocks"));
+    row_blocks(A, p->long_len, blk);
+    SPX_TRY(spx__cuda_upload((void **)&p->blk, blk, (size_t)p->n_blocks * 4 * sizeof *blk,
                              "cuda csr row blocks"));
 cleanup:
-    spx__free(first);
-    spx__free(end);
+    spx__free(blk);
     return st;
 }
 
-/* fp16 plans: every value must be finite in half (|v| <= 65504). */
-static spx_status check_half_range(const spx_matrix *A)
+spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who)
 {
     for (int64_t k = 0; k < A->nnz; k++) {
         double v = spx__val(A, k);
         if (!(v <= 65504.0 && v >= -65504.0))
             return spx__error(SPX_ERR_UNSUPPORTED,
-                              "csr (cuda) f16: value %g (entry %lld) is beyond half's range", v,
+                              "%s f16: value %g (entry %lld) is beyond half's range", who, v,
                               (long long)k);
     }
     return SPX_OK;
@@ -170,8 +171,7 @@ static void csr_destroy(void *state)
     spx__cuda_csr_plan *p = state;
     if (!p) return;
     spx__cuda_csr_free(&p->A);
-    spx__cuda_free(p->blk_first);
-    spx__cuda_free(p->blk_end);
+    spx__cuda_free(p->blk);
     spx__cuda_free(p->long_rows);
     spx__cuda_free(p->long_first);
     spx__cuda_free(p->chunk_beg);
@@ -183,11 +183,11 @@ static void csr_destroy(void *state)
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1};
+    csr_params prm = {0, 0, -1, 0};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
-    if (o->precision == SPX_F16) SPX_TRY(check_half_range(A));
+    if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
     p->precision = o->precision;
     p->stream = o->stream;
@@ -203,6 +203,11 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->long_len = STREAM_LONG;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
     if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
+    if (prm.ctas > 0) {
+        int sms = 0;
+        SPX_TRY(spx__cuda_device_info(NULL, 0, &sms, NULL));
+        p->grid = prm.ctas * (int64_t)(sms > 0 ? sms : 1);
+    }
     SPX_TRY(build_long_rows(A, p));
     *state = p;
     return SPX_OK;
@@ -220,7 +225,7 @@ static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
     size_t acc = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    return spx__cuda_csr_bytes(&p->A) + (size_t)p->n_blocks * 2 * sizeof(int64_t) +
+    return spx__cuda_csr_bytes(&p->A) + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
            (size_t)p->n_long * 2 * sizeof(int64_t) +
            (size_t)p->n_chunks * (2 * sizeof(int64_t) + acc);
 }
@@ -229,9 +234,10 @@ static void csr_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_csr_plan *p = state;
     if (p->kernel == SPX__CUDA_CSR_STREAM)
-        snprintf(buf, len, "kernel=stream row_blocks=%lld long=%lld long_rows=%lld chunks=%lld",
-                 (long long)p->n_blocks, (long long)p->long_len, (long long)p->n_long,
-                 (long long)p->n_chunks);
+        snprintf(buf, len,
+                 "kernel=stream row_blocks=%lld grid=%lld long=%lld long_rows=%lld chunks=%lld",
+                 (long long)p->n_blocks, (long long)p->grid, (long long)p->long_len,
+                 (long long)p->n_long, (long long)p->n_chunks);
     else
         snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld", p->group,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);

@@ -4,14 +4,17 @@
  * y = alpha*A*x + beta*y over the device CSR, rows split by length:
  *  - stream kernel (default): rows of length <= long_len (256) are cut, in order,
  *    into row blocks of at most SPX__CUDA_CSR_BLOCK rows and
- *    SPX__CUDA_CSR_STREAM_NNZ nonzeros. A thread block reads its block's
- *    nonzeros with coalesced loads (8 per thread, all in flight at once), puts
- *    the products a_k * x[col_k] in shared memory, then sums each row with
- *    2^j lanes per row (as many as the block's row count allows, at most 32);
+ *    SPX__CUDA_CSR_STREAM_NNZ nonzeros, each described by 4 int64 (first row,
+ *    end row, first nonzero, end nonzero) so that a thread block issues its
+ *    nonzeros' loads (coalesced, 8 per thread, all in flight at once) and its
+ *    row offsets' in the same round trip. It puts the products a_k * x[col_k]
+ *    in shared memory, then sums each row with 2^j lanes per row (as many as
+ *    the block's row count allows, at most 32);
  *  - vector kernel (kernel=vector): rows of length <= long_len are done by
  *    groups of `group` lanes (1..32, a power of two from the mean row length);
  *  - long rows (> long_len) are cut into chunks of at most
- *    SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c],
+ *    SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c]
+ *    (with the stream kernel, in the same launch: its first thread blocks),
  *    then a warp per long row adds its chunks in order and writes y.
  * Every sum has a fixed order: results do not change from call to call. */
 #ifndef SPX_CUDA_CSR_KERNELS_H
@@ -37,8 +40,10 @@ typedef struct spx__cuda_csr_plan {
     int group;           /* vector kernel: lanes per row, 1, 2, 4, 8, 16, 32 */
     int64_t long_len;    /* rows longer than this go to the chunk kernels */
     int64_t n_blocks;    /* stream kernel: row blocks */
-    int64_t *blk_first;  /* device, n_blocks: first row of each row block */
-    int64_t *blk_end;    /* device, n_blocks: one past its last row */
+    int64_t grid;        /* stream kernel: thread blocks (looping over the row
+                            blocks), 0 for one per row block */
+    int64_t *blk;        /* device, 4 * n_blocks: first row, end row, first nonzero,
+                            end nonzero of each row block */
     int64_t n_long;      /* number of long rows */
     int64_t n_chunks;    /* chunks over all long rows */
     int64_t *long_rows;  /* device, n_long: row index of each long row */
@@ -50,6 +55,11 @@ typedef struct spx__cuda_csr_plan {
                             ordered by its one stream */
     void *stream;        /* cudaStream_t of the plan (NULL = default stream) */
 } spx__cuda_csr_plan;
+
+/* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
+ * when a value of A is beyond half's range (|v| > 65504) or not a number,
+ * rather than computing with infinities. Host code (csr_format.c). */
+spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
 
 /* Launch the kernels for y = alpha*A*x + beta*y on p->stream (asynchronous);
  * beta == 0 never reads y. x and y are device vectors of the plan's precision. */

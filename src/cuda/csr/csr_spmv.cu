@@ -17,6 +17,10 @@ extern "C" {
 #define STREAM_NNZ SPX__CUDA_CSR_STREAM_NNZ
 #define ITEMS (STREAM_NNZ / BLOCK)
 #define CHUNK_ITEMS (SPX__CUDA_CSR_CHUNK / 32)
+/* Thread blocks per multiprocessor the stream kernel with chunks is built
+ * for: 64 registers for fp64 (what the row blocks alone take; left free, the
+ * compiler would take 74 and fit only 3), 48 for float sums. */
+#define STREAM_MIN_BLOCKS(T) (sizeof(T) == 8 ? 4 : 5)
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -55,26 +59,40 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-/* Rows up to long_len, in row blocks (csr_kernels.h): all loads of the
- * block's nonzeros are issued before the first product, products go to shared
- * memory, then each row is summed by nt = 2^j lanes (nt * rows <= BLOCK). */
+/* Rows up to long_len, in row blocks (csr_kernels.h): this thread block's
+ * row blocks first, first + step, ... The block's bounds come from one
+ * 32-byte record (every thread reads it: a broadcast), so the loads of its
+ * nonzeros and of its row offsets (as offsets into the block, int32 in shared
+ * memory) go out together; then the x gathers; products go to shared memory
+ * and each row is summed by nt = 2^j lanes (nt * rows <= BLOCK). Three round
+ * trips to memory per row block instead of four; with fewer thread blocks
+ * than row blocks (p->grid), each loads the record of its next row block
+ * while it works on this one: two. */
 template <typename V, typename T>
-__global__ void __launch_bounds__(BLOCK)
-    csr_stream_kernel(int64_t n_blocks, const int64_t *__restrict__ blk_first,
-                      const int64_t *__restrict__ blk_end, const int64_t *__restrict__ rp,
-                      const int32_t *__restrict__ ci, const V *__restrict__ val,
-                      const T *__restrict__ x, T *__restrict__ y, T alpha, T beta)
+__device__ __forceinline__ void stream_blocks(int64_t first, int64_t step, int64_t n_blocks,
+                                              const longlong2 *__restrict__ blk,
+                                              const int64_t *__restrict__ rp,
+                                              const int32_t *__restrict__ ci,
+                                              const V *__restrict__ val, const T *__restrict__ x,
+                                              T *__restrict__ y, T alpha, T beta)
 {
     __shared__ T prod[STREAM_NNZ];
-    __shared__ int64_t off[BLOCK + 1];
-    for (int64_t b = blockIdx.x; b < n_blocks; b += gridDim.x) {
-        const int64_t r0 = blk_first[b];
-        const int nrows = (int)(blk_end[b] - r0);
-        for (int i = threadIdx.x; i <= nrows; i += BLOCK)
-            off[i] = __ldg(rp + r0 + i);
-        __syncthreads();
-        const int64_t base = off[0];
-        const int nnz = (int)(off[nrows] - base);
+    __shared__ int off[BLOCK + 1];
+    int64_t b = first;
+    longlong2 rows, nz, next_rows = {0, 0}, next_nz = {0, 0};
+    if (b < n_blocks) {
+        next_rows = __ldg(blk + 2 * b);
+        next_nz = __ldg(blk + 2 * b + 1);
+    }
+    for (; b < n_blocks; b += step) {
+        rows = next_rows;
+        nz = next_nz;
+        if (b + step < n_blocks) { /* the next row block's record, while this one runs */
+            next_rows = __ldg(blk + 2 * (b + step));
+            next_nz = __ldg(blk + 2 * (b + step) + 1);
+        }
+        const int64_t r0 = rows.x, base = nz.x;
+        const int nrows = (int)(rows.y - r0), nnz = (int)(nz.y - base);
         int col[ITEMS];
         V v[ITEMS];
 #pragma unroll
@@ -85,6 +103,8 @@ __global__ void __launch_bounds__(BLOCK)
                 v[j] = __ldcs(val + base + k);
             }
         }
+        for (int i = threadIdx.x; i <= nrows; i += BLOCK)
+            off[i] = (int)(__ldcs(rp + r0 + i) - base);
         T xg[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
@@ -102,9 +122,9 @@ __global__ void __launch_bounds__(BLOCK)
         if (row < nrows) { /* the same for the nt lanes of a row */
             const unsigned mask =
                 nt == 32 ? 0xffffffffu : ((1u << nt) - 1u) << ((threadIdx.x & 31) & ~(nt - 1));
-            const int end = (int)(off[row + 1] - base);
+            const int end = off[row + 1];
             T sum = T(0);
-            for (int k = (int)(off[row] - base) + lane; k < end; k += nt)
+            for (int k = off[row] + lane; k < end; k += nt)
                 sum += prod[k];
             for (int d = nt / 2; d > 0; d >>= 1)
                 sum += __shfl_down_sync(mask, sum, d, nt);
@@ -115,16 +135,19 @@ __global__ void __launch_bounds__(BLOCK)
 }
 
 /* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK
- * nonzeros, CHUNK_ITEMS per lane, all loads in flight before the first product. */
+ * nonzeros, CHUNK_ITEMS per lane, all loads in flight before the first
+ * product; thread block `block` of `n_block` doing chunks. */
 template <typename V, typename T>
-__global__ void __launch_bounds__(BLOCK)
-    csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
-                     const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
-                     const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
+__device__ __forceinline__ void chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks,
+                                            const int64_t *__restrict__ cbeg,
+                                            const int64_t *__restrict__ cend,
+                                            const int32_t *__restrict__ ci,
+                                            const V *__restrict__ val, const T *__restrict__ x,
+                                            T *__restrict__ partial)
 {
     const int lane = threadIdx.x & 31;
-    const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
-    for (int64_t c = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; c < n_chunks; c += step) {
+    const int64_t step = n_block * (BLOCK / 32);
+    for (int64_t c = (block * BLOCK + threadIdx.x) / 32; c < n_chunks; c += step) {
         const int64_t beg = cbeg[c] + lane, end = cend[c];
         int col[CHUNK_ITEMS];
         V v[CHUNK_ITEMS];
@@ -145,6 +168,47 @@ __global__ void __launch_bounds__(BLOCK)
         sum = group_sum<32>(sum, 0xffffffffu);
         if (lane == 0) partial[c] = sum;
     }
+}
+
+/* The row blocks alone (no long rows). */
+template <typename V, typename T>
+__global__ void __launch_bounds__(BLOCK)
+    csr_stream_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
+                      const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                      const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
+                      T alpha, T beta)
+{
+    stream_blocks<V, T>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
+}
+
+/* Row blocks and long rows' chunks in one launch: thread blocks [0,
+ * chunk_grid) do the chunks (first, as a long row's may be the last to end),
+ * the others the row blocks. The branch is the same for a whole thread
+ * block, so the row blocks' __syncthreads are safe. */
+template <typename V, typename T>
+__global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T))
+    csr_stream_chunk_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
+                      const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                      const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
+                      T alpha, T beta, unsigned chunk_grid, int64_t n_chunks,
+                      const int64_t *__restrict__ cbeg, const int64_t *__restrict__ cend,
+                      T *__restrict__ partial)
+{
+    if (blockIdx.x < chunk_grid)
+        chunk_warps<V, T>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
+    else
+        stream_blocks<V, T>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk, rp, ci,
+                            val, x, y, alpha, beta);
+}
+
+/* The chunks alone (after the vector kernel). */
+template <typename V, typename T>
+__global__ void __launch_bounds__(BLOCK)
+    csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
+                     const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
+                     const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
+{
+    chunk_warps<V, T>(blockIdx.x, gridDim.x, n_chunks, cbeg, cend, ci, val, x, partial);
 }
 
 /* Long rows, second pass: a warp per row adds its chunks in a fixed order. */
@@ -205,16 +269,29 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     T *y = (T *)yv;
     const T alpha = (T)alpha_d, beta = (T)beta_d;
     cudaStream_t s = (cudaStream_t)p->stream;
-    if (p->kernel == SPX__CUDA_CSR_VECTOR)
+    const unsigned chunk_grid = p->n_long ? grid_for(p->n_chunks, BLOCK / 32) : 0;
+    if (p->kernel == SPX__CUDA_CSR_VECTOR) {
         launch_vector<V, T>(p, x, y, alpha, beta);
-    else if (p->n_blocks > 0)
-        csr_stream_kernel<V, T><<<grid_for(p->n_blocks, 1), BLOCK, 0, s>>>(
-            p->n_blocks, p->blk_first, p->blk_end, p->A.rowptr, p->A.colidx, (const V *)p->A.values,
-            x, y, alpha, beta);
+        if (p->n_long)
+            csr_chunk_kernel<V, T><<<chunk_grid, BLOCK, 0, s>>>(
+                p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
+                (T *)p->partial);
+    } else {
+        const unsigned stream_grid = p->n_blocks == 0 ? 0
+                                     : p->grid > 0 && p->grid < p->n_blocks
+                                         ? (unsigned)p->grid
+                                         : grid_for(p->n_blocks, 1);
+        if (chunk_grid == 0 && stream_grid > 0)
+            csr_stream_kernel<V, T><<<stream_grid, BLOCK, 0, s>>>(
+                p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+                (const V *)p->A.values, x, y, alpha, beta);
+        else if (chunk_grid > 0)
+            csr_stream_chunk_kernel<V, T><<<chunk_grid + stream_grid, BLOCK, 0, s>>>(
+                p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+                (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks, p->chunk_beg,
+                p->chunk_end, (T *)p->partial);
+    }
     if (p->n_long == 0) return;
-    csr_chunk_kernel<V, T><<<grid_for(p->n_chunks, BLOCK / 32), BLOCK, 0, s>>>(
-        p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
-        (T *)p->partial);
     csr_long_finish_kernel<T><<<grid_for(p->n_long, BLOCK / 32), BLOCK, 0, s>>>(
         p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
 }
