@@ -280,12 +280,20 @@ static void test_random(void)
 static void test_csr_params(void)
 {
     spx_matrix *A = random_matrix(5000, 6000, 90, 9);
-    static const char *params[] = {"kernel=vector,group=1",         "kernel=vector,group=2",
-                                   "kernel=vector,group=4",         "kernel=vector,group=8",
-                                   "kernel=vector,group=16",        "kernel=vector,group=32",
-                                   "kernel=vector,group=1,long=3",  "kernel=vector,group=4,long=40",
-                                   "kernel=vector,group=32,long=1", "kernel=stream",
-                                   "kernel=stream,long=1",          "kernel=stream,long=50"};
+    static const char *params[] = {"kernel=vector,group=1",
+                                   "kernel=vector,group=2",
+                                   "kernel=vector,group=4",
+                                   "kernel=vector,group=8",
+                                   "kernel=vector,group=16",
+                                   "kernel=vector,group=32",
+                                   "kernel=vector,group=1,long=3",
+                                   "kernel=vector,group=4,long=40",
+                                   "kernel=vector,group=32,long=1",
+                                   "kernel=stream",
+                                   "kernel=stream,long=1",
+                                   "kernel=stream,long=50",
+                                   "blocknnz=1024",
+                                   "blocknnz=1024,long=50"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
@@ -298,6 +306,8 @@ static void test_csr_params(void)
     spx_matrix *B = random_matrix(10, 10, 3, 1);
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "kernel=scalar";
+    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "blocknnz=4096";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     spx_matrix_destroy(B);
     /* fp16 declines values beyond half's range instead of making infinities. */
@@ -320,7 +330,8 @@ static void test_csr_params(void)
 static void test_csr_loop(void)
 {
     spx_matrix *A = random_matrix(60000, 60000, 12, 21);
-    static const char *params[] = {"ctas=1", "ctas=3,long=9"};
+    static const char *params[] = {"ctas=1", "ctas=3,long=9", "ctas=1,blocknnz=1024",
+                                   "ctas=2,blocknnz=1024,long=9"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);

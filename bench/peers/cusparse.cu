@@ -260,7 +260,8 @@ spx_status half_spmv(peer *p, const void *pa, const void *x, const void *pb, voi
     SP_TRY(cusparseSpMV(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, pa, p->A, p->x, pb, p->y, p->ct,
                         p->alg, p->buf));
     if (p->m > 0)
-        to_float<<<blocks_for(p->m), 256, 0, p->stream>>>(p->m, (const __half *)p->ypad, (float *)y);
+        to_float<<<blocks_for(p->m), 256, 0, p->stream>>>(p->m, (const __half *)p->ypad,
+                                                          (float *)y);
     CU_TRY(cudaGetLastError());
 cleanup:
     return st;

@@ -8,7 +8,10 @@
  * power of two; default the one at or above the mean row length); long=N
  * (rows longer than N are chunked; default 256 for stream (at most 2048),
  * 32*group for vector); ctas=N (stream kernel: N thread blocks per
- * multiprocessor looping over the row blocks; default 0, one per row block). */
+ * multiprocessor looping over the row blocks; default 0, one per row block);
+ * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block, default
+ * 2048; 1024 takes 40 registers for fp64, 32 for fp16, so more thread blocks
+ * fit a multiprocessor). */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,10 +28,11 @@
 #define STREAM_LONG 256
 
 typedef struct csr_params {
-    int vector;    /* kernel=vector */
-    long group;    /* 0: from the mean row length */
-    long long_len; /* -1: the kernel's default */
-    long ctas;     /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
+    int vector;     /* kernel=vector */
+    long group;     /* 0: from the mean row length */
+    long long_len;  /* -1: the kernel's default */
+    long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
+    long block_nnz; /* stream kernel: row block nonzeros, 0: the default */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -43,6 +47,15 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     }
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 1, 1L << 40, &p->long_len);
     if (strcmp(key, "ctas") == 0) return spx__param_int(key, value, 0, 64, &p->ctas);
+    if (strcmp(key, "blocknnz") == 0) {
+        spx_status st = spx__param_int(key, value, SPX__CUDA_CSR_STREAM_NNZ_MIN,
+                                       SPX__CUDA_CSR_STREAM_NNZ, &p->block_nnz);
+        if (st == SPX_OK && p->block_nnz != SPX__CUDA_CSR_STREAM_NNZ_MIN &&
+            p->block_nnz != SPX__CUDA_CSR_STREAM_NNZ)
+            return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): blocknnz=%ld is not 1024 or 2048",
+                              p->block_nnz);
+        return st;
+    }
     if (strcmp(key, "kernel") == 0) {
         if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
             return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=%s is not stream or vector",
@@ -65,7 +78,7 @@ static int group_for(double rave)
  * long_len, at most SPX__CUDA_CSR_BLOCK rows and SPX__CUDA_CSR_STREAM_NNZ
  * nonzeros each. One pass counts, the second fills blk with 4 entries per
  * block: first row, end row, first nonzero, end nonzero. */
-static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *blk)
+static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t *blk)
 {
     const int64_t *rp = A->rowptr;
     int64_t n = 0, i = 0;
@@ -76,7 +89,7 @@ static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t *blk)
         }
         int64_t start = i;
         while (i < A->rows && i - start < SPX__CUDA_CSR_BLOCK && rp[i + 1] - rp[i] <= long_len &&
-               rp[i + 1] - rp[start] <= SPX__CUDA_CSR_STREAM_NNZ)
+               rp[i + 1] - rp[start] <= cap)
             i++;
         if (blk) {
             blk[4 * n] = start;
@@ -93,10 +106,10 @@ static spx_status build_row_blocks(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
     int64_t *blk = NULL;
     spx_status st = SPX_OK;
-    p->n_blocks = row_blocks(A, p->long_len, NULL);
+    p->n_blocks = row_blocks(A, p->long_len, p->block_nnz, NULL);
     if (p->n_blocks == 0) return SPX_OK;
     SPX_TRY(spx__alloc((void **)&blk, (size_t)p->n_blocks * 4, sizeof *blk, "cuda csr row blocks"));
-    row_blocks(A, p->long_len, blk);
+    row_blocks(A, p->long_len, p->block_nnz, blk);
     SPX_TRY(spx__cuda_upload((void **)&p->blk, blk, (size_t)p->n_blocks * 4 * sizeof *blk,
                              "cuda csr row blocks"));
 cleanup:
@@ -183,7 +196,7 @@ static void csr_destroy(void *state)
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0};
+    csr_params prm = {0, 0, -1, 0, 0};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -192,6 +205,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->precision = o->precision;
     p->stream = o->stream;
     p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
+    p->block_nnz = prm.block_nnz ? prm.block_nnz : SPX__CUDA_CSR_STREAM_NNZ;
     p->group =
         prm.group ? (int)prm.group : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
@@ -235,9 +249,10 @@ static void csr_describe(const void *state, char *buf, size_t len)
     const spx__cuda_csr_plan *p = state;
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
-                 "kernel=stream row_blocks=%lld grid=%lld long=%lld long_rows=%lld chunks=%lld",
-                 (long long)p->n_blocks, (long long)p->grid, (long long)p->long_len,
-                 (long long)p->n_long, (long long)p->n_chunks);
+                 "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
+                 "chunks=%lld",
+                 (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
+                 (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);
     else
         snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld", p->group,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);

@@ -4,9 +4,10 @@
  * y = alpha*A*x + beta*y over the device CSR, rows split by length:
  *  - stream kernel (default): rows of length <= long_len (256) are cut, in order,
  *    into row blocks of at most SPX__CUDA_CSR_BLOCK rows and
- *    SPX__CUDA_CSR_STREAM_NNZ nonzeros, each described by 4 int64 (first row,
- *    end row, first nonzero, end nonzero) so that a thread block issues its
- *    nonzeros' loads (coalesced, 8 per thread, all in flight at once) and its
+ *    SPX__CUDA_CSR_STREAM_NNZ nonzeros (or _NNZ_MIN with blocknnz=1024), each
+ *    described by 4 int64 (first row, end row, first nonzero, end nonzero) so
+ *    that a thread block issues its nonzeros' loads (coalesced, 8 or 4 per
+ *    thread, all in flight at once) and its
  *    row offsets' in the same round trip. It puts the products a_k * x[col_k]
  *    in shared memory, then sums each row with 2^j lanes per row (as many as
  *    the block's row count allows, at most 32);
@@ -28,9 +29,10 @@
 extern "C" {
 #endif
 
-#define SPX__CUDA_CSR_CHUNK 256       /* a multiple of 32 */
-#define SPX__CUDA_CSR_BLOCK 256       /* threads per block, rows per row block */
-#define SPX__CUDA_CSR_STREAM_NNZ 2048 /* nonzeros per row block */
+#define SPX__CUDA_CSR_CHUNK 256           /* a multiple of 32 */
+#define SPX__CUDA_CSR_BLOCK 256           /* threads per block, rows per row block */
+#define SPX__CUDA_CSR_STREAM_NNZ 2048     /* nonzeros per row block (default) */
+#define SPX__CUDA_CSR_STREAM_NNZ_MIN 1024 /* blocknnz=1024 */
 enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1 };
 
 typedef struct spx__cuda_csr_plan {
@@ -39,6 +41,8 @@ typedef struct spx__cuda_csr_plan {
     int kernel;          /* for rows up to long_len: SPX__CUDA_CSR_STREAM or _VECTOR */
     int group;           /* vector kernel: lanes per row, 1, 2, 4, 8, 16, 32 */
     int64_t long_len;    /* rows longer than this go to the chunk kernels */
+    int64_t block_nnz;   /* stream kernel: most nonzeros of a row block (2048, or
+                            1024 with blocknnz=1024) */
     int64_t n_blocks;    /* stream kernel: row blocks */
     int64_t grid;        /* stream kernel: thread blocks (looping over the row
                             blocks), 0 for one per row block */

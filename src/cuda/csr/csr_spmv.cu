@@ -14,13 +14,12 @@ extern "C" {
 #include "cuda/csr/csr_kernels.h"
 
 #define BLOCK SPX__CUDA_CSR_BLOCK
-#define STREAM_NNZ SPX__CUDA_CSR_STREAM_NNZ
-#define ITEMS (STREAM_NNZ / BLOCK)
 #define CHUNK_ITEMS (SPX__CUDA_CSR_CHUNK / 32)
 /* Thread blocks per multiprocessor the stream kernel with chunks is built
- * for: 64 registers for fp64 (what the row blocks alone take; left free, the
- * compiler would take 74 and fit only 3), 48 for float sums. */
-#define STREAM_MIN_BLOCKS(T) (sizeof(T) == 8 ? 4 : 5)
+ * for: with row blocks of 2048, 64 registers for fp64 (what the row blocks
+ * alone take; left free, the compiler would take 74 and fit only 3), 48 for
+ * float sums; with 1024, 48. */
+#define STREAM_MIN_BLOCKS(T, NNZ) (NNZ < 2048 ? 5 : sizeof(T) == 8 ? 4 : 5)
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -68,15 +67,15 @@ __global__ void __launch_bounds__(BLOCK)
  * trips to memory per row block instead of four; with fewer thread blocks
  * than row blocks (p->grid), each loads the record of its next row block
  * while it works on this one: two. */
-template <typename V, typename T>
-__device__ __forceinline__ void stream_blocks(int64_t first, int64_t step, int64_t n_blocks,
-                                              const longlong2 *__restrict__ blk,
-                                              const int64_t *__restrict__ rp,
-                                              const int32_t *__restrict__ ci,
-                                              const V *__restrict__ val, const T *__restrict__ x,
-                                              T *__restrict__ y, T alpha, T beta)
+template <typename V, typename T, int NNZ>
+__device__ __forceinline__ void
+stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__restrict__ blk,
+              const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+              const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha,
+              T beta)
 {
-    __shared__ T prod[STREAM_NNZ];
+    constexpr int ITEMS = NNZ / BLOCK;
+    __shared__ T prod[NNZ];
     __shared__ int off[BLOCK + 1];
     int64_t b = first;
     longlong2 rows, nz, next_rows = {0, 0}, next_nz = {0, 0};
@@ -138,12 +137,10 @@ __device__ __forceinline__ void stream_blocks(int64_t first, int64_t step, int64
  * nonzeros, CHUNK_ITEMS per lane, all loads in flight before the first
  * product; thread block `block` of `n_block` doing chunks. */
 template <typename V, typename T>
-__device__ __forceinline__ void chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks,
-                                            const int64_t *__restrict__ cbeg,
-                                            const int64_t *__restrict__ cend,
-                                            const int32_t *__restrict__ ci,
-                                            const V *__restrict__ val, const T *__restrict__ x,
-                                            T *__restrict__ partial)
+__device__ __forceinline__ void
+chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__restrict__ cbeg,
+            const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
+            const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = n_block * (BLOCK / 32);
@@ -171,34 +168,34 @@ __device__ __forceinline__ void chunk_warps(int64_t block, int64_t n_block, int6
 }
 
 /* The row blocks alone (no long rows). */
-template <typename V, typename T>
+template <typename V, typename T, int NNZ>
 __global__ void __launch_bounds__(BLOCK)
     csr_stream_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                       const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
                       const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
                       T alpha, T beta)
 {
-    stream_blocks<V, T>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
+    stream_blocks<V, T, NNZ>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
 }
 
 /* Row blocks and long rows' chunks in one launch: thread blocks [0,
  * chunk_grid) do the chunks (first, as a long row's may be the last to end),
  * the others the row blocks. The branch is the same for a whole thread
  * block, so the row blocks' __syncthreads are safe. */
-template <typename V, typename T>
-__global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T))
+template <typename V, typename T, int NNZ>
+__global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, NNZ))
     csr_stream_chunk_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
-                      const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
-                      const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
-                      T alpha, T beta, unsigned chunk_grid, int64_t n_chunks,
-                      const int64_t *__restrict__ cbeg, const int64_t *__restrict__ cend,
-                      T *__restrict__ partial)
+                            const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                            const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
+                            T alpha, T beta, unsigned chunk_grid, int64_t n_chunks,
+                            const int64_t *__restrict__ cbeg, const int64_t *__restrict__ cend,
+                            T *__restrict__ partial)
 {
     if (blockIdx.x < chunk_grid)
         chunk_warps<V, T>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
     else
-        stream_blocks<V, T>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk, rp, ci,
-                            val, x, y, alpha, beta);
+        stream_blocks<V, T, NNZ>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk, rp,
+                                 ci, val, x, y, alpha, beta);
 }
 
 /* The chunks alone (after the vector kernel). */
@@ -261,6 +258,26 @@ static void launch_vector(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
     }
 }
 
+/* The stream kernel, with the long rows' chunks when there are any. */
+template <typename V, typename T, int NNZ>
+static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta,
+                          unsigned chunk_grid)
+{
+    cudaStream_t s = (cudaStream_t)p->stream;
+    const unsigned stream_grid = p->n_blocks == 0                       ? 0
+                                 : p->grid > 0 && p->grid < p->n_blocks ? (unsigned)p->grid
+                                                                        : grid_for(p->n_blocks, 1);
+    if (chunk_grid == 0 && stream_grid > 0)
+        csr_stream_kernel<V, T, NNZ>
+            <<<stream_grid, BLOCK, 0, s>>>(p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr,
+                                           p->A.colidx, (const V *)p->A.values, x, y, alpha, beta);
+    else if (chunk_grid > 0)
+        csr_stream_chunk_kernel<V, T, NNZ><<<chunk_grid + stream_grid, BLOCK, 0, s>>>(
+            p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+            (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks, p->chunk_beg,
+            p->chunk_end, (T *)p->partial);
+}
+
 template <typename V, typename T>
 static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv, double beta_d,
                        void *yv)
@@ -273,23 +290,13 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     if (p->kernel == SPX__CUDA_CSR_VECTOR) {
         launch_vector<V, T>(p, x, y, alpha, beta);
         if (p->n_long)
-            csr_chunk_kernel<V, T><<<chunk_grid, BLOCK, 0, s>>>(
-                p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
-                (T *)p->partial);
+            csr_chunk_kernel<V, T>
+                <<<chunk_grid, BLOCK, 0, s>>>(p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx,
+                                              (const V *)p->A.values, x, (T *)p->partial);
+    } else if (p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ) {
+        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, x, y, alpha, beta, chunk_grid);
     } else {
-        const unsigned stream_grid = p->n_blocks == 0 ? 0
-                                     : p->grid > 0 && p->grid < p->n_blocks
-                                         ? (unsigned)p->grid
-                                         : grid_for(p->n_blocks, 1);
-        if (chunk_grid == 0 && stream_grid > 0)
-            csr_stream_kernel<V, T><<<stream_grid, BLOCK, 0, s>>>(
-                p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
-                (const V *)p->A.values, x, y, alpha, beta);
-        else if (chunk_grid > 0)
-            csr_stream_chunk_kernel<V, T><<<chunk_grid + stream_grid, BLOCK, 0, s>>>(
-                p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
-                (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks, p->chunk_beg,
-                p->chunk_end, (T *)p->partial);
+        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ>(p, x, y, alpha, beta, chunk_grid);
     }
     if (p->n_long == 0) return;
     csr_long_finish_kernel<T><<<grid_for(p->n_long, BLOCK / 32), BLOCK, 0, s>>>(
