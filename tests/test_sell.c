@@ -81,7 +81,8 @@ static int check_plan(const matrix_case *mc, const char *params, spx_type t, int
 
 /* Every (C, sigma, isa) combination the CPU runs, fp64 and fp32, 1-3 threads,
  * with long rows kept in the chunks (long=0) or summed apart (rows above 16,
- * or above 4096 for the matrix with the row of 100000). */
+ * or above 4096 for the matrix with the row of 100000), with and without the
+ * x prefetch (xpf). */
 static void check_sweep(const matrix_case *mc, int full)
 {
     static const int cs[] = {1, 2, 4, 8, 16, 32, 64};
@@ -92,8 +93,9 @@ static void check_sweep(const matrix_case *mc, int full)
         for (size_t a = 0; a < sizeof cs / sizeof *cs; a++)
             for (size_t b = 0; b < sizeof sigmas / sizeof *sigmas; b++) {
                 if (!full && (cs[a] == 1 || cs[a] == 64 || sigmas[b] == 4)) continue;
-                snprintf(params, sizeof params, "c=%d,sigma=%ld,isa=%s,long=%d", cs[a], sigmas[b],
-                         isas[i], full ? 16 * (int)(b % 2) : 4096 * (int)(b % 2));
+                snprintf(params, sizeof params, "c=%d,sigma=%ld,isa=%s,long=%d,xpf=%d", cs[a],
+                         sigmas[b], isas[i], full ? 16 * (int)(b % 2) : 4096 * (int)(b % 2),
+                         (int)(a % 2));
                 int th = 1 + (int)((a + b) % 3);
                 check_plan(mc, params, SPX_F64, th);
                 check_plan(mc, params, SPX_F32, th);
@@ -208,7 +210,7 @@ static void check_params(void)
     int32_t ci[] = {0, 1};
     spx_matrix *A = NULL;
     CHECK_STATUS(spx_matrix_create_csr(2, 2, rp, ci, NULL, &A), SPX_OK);
-    static const char *const bad[] = {"c=3", "c=0", "c=128", "sigma=0", "isa=sse", "k=1"};
+    static const char *const bad[] = {"c=3", "c=0", "c=128", "sigma=0", "isa=sse", "k=1", "xpf=2"};
     spx_plan_opts o = spx_plan_opts_default();
     o.format = "sell";
     spx_plan *P = NULL;

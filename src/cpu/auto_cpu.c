@@ -9,7 +9,9 @@
  *   otherwise                                 -> sell
  * SELL-C-sigma (sigma = 4096, long rows summed apart) was the fastest CPU
  * format on every matrix measured: regular stencils, FEM, circuit and
- * power-law rows, 294 to 7.6M nonzeros. The row statistics that could steer a
+ * power-law rows, 294 to 7.6M nonzeros, and again on five generated
+ * matrices of 26M to 56M nonzeros (bench/results/cpu-large-2026-11-22.md;
+ * break-even against csr 5 to 78 calls there). The row statistics that could steer a
  * choice (mean, spread and longest row) are absorbed inside sell: the sorting
  * window takes the spread, the long-row pass the longest rows. axc and the AXT
  * variants (axt-uh1, axt-uh, axt-ch1, axt-ch) were measured too and were never

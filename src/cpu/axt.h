@@ -47,6 +47,17 @@
 #define SPX__AXT_INLINE static inline
 #endif
 
+/* Software prefetch distance along ax[] (and col[] of x=refresh): the
+ * kernels prefetch every slab line this many bytes ahead, past the 4 KiB page
+ * boundaries where the hardware prefetchers stop; ax[] and col[] hold that
+ * much slack beyond their last slab. */
+#define SPX__AXT_PF_BYTES 2048
+#if defined(__GNUC__)
+#define SPX__AXT_PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#else
+#define SPX__AXT_PREFETCH(p) ((void)(p))
+#endif
+
 enum { SPX__AXC = 0, SPX__AXT_UH1, SPX__AXT_UH, SPX__AXT_CH1, SPX__AXT_CH, SPX__AXT_NVAR };
 
 #define SPX__AXT_MAX_THW 64    /* lanes per slab */

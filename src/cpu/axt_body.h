@@ -15,10 +15,14 @@
  * stored columns (x=live). Each kernel handles units [u0, u1) of one thread
  * and hands (row, partial) pairs to the sink in row order. */
 
-/* x operand of vector v of the slab at p. */
+/* x operand of vector v of the slab at p; prefetches the vector's value and
+ * x-slot lines SPX__AXT_PF_BYTES ahead (axt.h). */
 SPX__AXT_INLINE VT SPX_SFX(xop)(const unsigned char *p, int thw, int v, const SPX_VAL *x, int live)
 {
     const unsigned char *second = p + (size_t)thw * sizeof(SPX_VAL);
+    SPX__AXT_PREFETCH(p + (size_t)v * VL * sizeof(SPX_VAL) + SPX__AXT_PF_BYTES);
+    SPX__AXT_PREFETCH(second + (size_t)v * VL * (live ? sizeof(int32_t) : sizeof(SPX_VAL)) +
+                      SPX__AXT_PF_BYTES);
     if (live) return v_gather(x, (const int32_t *)second + (size_t)v * VL);
     return v_load((const SPX_VAL *)second + (size_t)v * VL);
 }
@@ -194,8 +198,10 @@ static void SPX_SFX(refresh)(const spx__axt *a, int64_t s0, int64_t s1, const vo
     for (int64_t sl = s0; sl < s1; sl++) {
         SPX_VAL *dst = (SPX_VAL *)(a->ax + (size_t)sl * a->sb) + thw;
         const int32_t *c = a->col + (size_t)sl * (size_t)thw;
-        for (int v = 0; v < nv; v++)
+        for (int v = 0; v < nv; v++) {
+            SPX__AXT_PREFETCH(c + v * VL + SPX__AXT_PF_BYTES / sizeof(int32_t));
             v_store(dst + v * VL, v_gather(x, c + v * VL));
+        }
     }
 }
 

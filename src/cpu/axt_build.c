@@ -72,7 +72,8 @@ static spx_status alloc_layout(spx__axt *a)
     /* x=live: the column half is padded to whole values so values stay aligned. */
     a->sb = vals + (a->live ? (idx + a->vsize - 1) / a->vsize * a->vsize : vals);
     SPX_TRY(spx__mul_size((size_t)a->nslab, (size_t)a->thw, &cells, "axt slots"));
-    SPX_TRY(spx__calloc((void **)&a->ax, (size_t)a->nslab, a->sb, "axt ax[]"));
+    const size_t slack = (SPX__AXT_PF_BYTES + a->sb - 1) / a->sb; /* slabs of prefetch slack */
+    SPX_TRY(spx__calloc((void **)&a->ax, (size_t)a->nslab + slack, a->sb, "axt ax[]"));
     if (a->live) {
         for (int64_t s = 0; s < a->nslab; s++) {
             int32_t *c = (int32_t *)(a->ax + (size_t)s * a->sb + vals);
@@ -80,7 +81,8 @@ static spx_status alloc_layout(spx__axt *a)
                 c[l] = -1;
         }
     } else {
-        SPX_TRY(spx__alloc((void **)&a->col, cells, sizeof(int32_t), "axt refresh columns"));
+        SPX_TRY(spx__alloc((void **)&a->col, cells + SPX__AXT_PF_BYTES / sizeof(int32_t),
+                           sizeof(int32_t), "axt refresh columns"));
         memset(a->col, 0xff, cells * sizeof(int32_t));
     }
     if (a->variant == SPX__AXT_UH1)

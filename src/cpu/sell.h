@@ -17,6 +17,14 @@
  * 0 (so the chunk pass writes beta*y there) and are kept as a small CSR of
  * their own (long_row, long_ptr, long_col, long_val), summed after the chunk
  * pass by threads sharing their elements evenly: y[r] += alpha * (row r) x.
+ *
+ * Kernels prefetch col and val (and long_col, long_val) SPX__SELL_PF_AHEAD
+ * elements ahead of the element they read: past 4 KiB page boundaries, where
+ * the hardware prefetchers stop. The arrays hold that many elements of slack
+ * beyond their end, so the prefetch addresses stay inside them (col's slack
+ * is column 0). With xpf they also prefetch x through the columns
+ * SPX__SELL_XPF_AHEAD elements ahead: a gather of x values that miss the cache
+ * waits for all its lanes, a prefetch does not.
  */
 #ifndef SPX_CPU_SELL_H
 #define SPX_CPU_SELL_H
@@ -27,6 +35,16 @@
 
 /* C is a power of two up to this (a chunk's lanes fit one stack array). */
 #define SPX__SELL_CMAX 64
+/* Prefetch distance in elements (2 KiB of fp64 values, 1 KiB of columns). */
+#define SPX__SELL_PF_AHEAD 256
+/* With xpf, x[col[k]] is prefetched for the element this many ahead (its
+ * column was prefetched SPX__SELL_PF_AHEAD - SPX__SELL_XPF_AHEAD before). */
+#define SPX__SELL_XPF_AHEAD 64
+#if defined(__GNUC__)
+#define SPX__SELL_PREFETCH(p) __builtin_prefetch((p), 0, 3)
+#else
+#define SPX__SELL_PREFETCH(p) ((void)(p))
+#endif
 
 typedef struct spx__sell spx__sell;
 
@@ -47,6 +65,7 @@ struct spx__sell {
     spx_type type;      /* SPX_F64 or SPX_F32 values, x and y */
     int isa;            /* kernel in use: 0 portable, 1 avx2, 2 avx512 */
     int threads;        /* OpenMP threads, 0 = default */
+    int xpf;            /* 1: kernels prefetch x[col] ahead (x far beyond the cache) */
     int64_t *chunk_ptr; /* nchunks+1 element offsets, multiples of C */
     int32_t *col;       /* stored column indices */
     void *val;          /* stored values, double or float */

@@ -38,7 +38,8 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, co
 }
 
 /* The long rows' pass (sell.h): rows of the slice e0..e1, four partial sums
- * per row to hide the add latency. */
+ * per row to hide the add latency, a prefetch per 8 elements (one line of
+ * fp64 values). */
 static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alpha, const void *xv,
                          void *yv)
 {
@@ -59,11 +60,19 @@ static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alph
         const int64_t b = S->long_ptr[k + 1] < e1 ? S->long_ptr[k + 1] : e1;
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
         int64_t e = a;
-        for (; e + 4 <= b; e += 4) {
-            s0 += (double)val[e] * (double)x[col[e]];
-            s1 += (double)val[e + 1] * (double)x[col[e + 1]];
-            s2 += (double)val[e + 2] * (double)x[col[e + 2]];
-            s3 += (double)val[e + 3] * (double)x[col[e + 3]];
+        for (; e + 8 <= b; e += 8) {
+            SPX__SELL_PREFETCH(val + e + SPX__SELL_PF_AHEAD);
+            SPX__SELL_PREFETCH(col + e + SPX__SELL_PF_AHEAD);
+            if (S->xpf)
+                for (int l = 0; l < 8; l++)
+                    SPX__SELL_PREFETCH(x + col[e + SPX__SELL_XPF_AHEAD + l]);
+            s0 += (double)val[e] * (double)x[col[e]] + (double)val[e + 4] * (double)x[col[e + 4]];
+            s1 += (double)val[e + 1] * (double)x[col[e + 1]] +
+                  (double)val[e + 5] * (double)x[col[e + 5]];
+            s2 += (double)val[e + 2] * (double)x[col[e + 2]] +
+                  (double)val[e + 6] * (double)x[col[e + 6]];
+            s3 += (double)val[e + 3] * (double)x[col[e + 3]] +
+                  (double)val[e + 7] * (double)x[col[e + 7]];
         }
         for (; e < b; e++)
             s0 += (double)val[e] * (double)x[col[e]];

@@ -14,6 +14,8 @@
  * Layout: see sell.h. A chunk is C/W vector groups; each group runs the
  * chunk's columns with a mask of the lanes whose row is still going, so that
  * no padding entry loads x (a masked gather costs what a full one does).
+ * Each column step prefetches val and col SPX__SELL_PF_AHEAD elements ahead
+ * (one line of fp64 values at C = 8; sell.h).
  */
 static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, const void *xv,
                     double beta, void *yv)
@@ -22,6 +24,7 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, co
     const SELL_VAL *x = (const SELL_VAL *)xv;
     SELL_VAL *y = (SELL_VAL *)yv;
     const int64_t C = S->C;
+    const int xpf = S->xpf;
     SELL_VAL out[SELL_W];
     for (int64_t c = c0; c < c1; c++) {
         for (int64_t g = 0; g < C; g += SELL_W) {
@@ -35,6 +38,11 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, co
             const SELL_IDX lenv = SELL_LOAD_IDX(len);
             SELL_VEC acc = SELL_ZERO();
             for (int32_t j = 0; j < w; j++) {
+                SPX__SELL_PREFETCH(v + j * C + SPX__SELL_PF_AHEAD);
+                SPX__SELL_PREFETCH(col + j * C + SPX__SELL_PF_AHEAD);
+                if (xpf)
+                    for (int l = 0; l < SELL_W; l++)
+                        SPX__SELL_PREFETCH(x + col[j * C + SPX__SELL_XPF_AHEAD + l]);
                 const SELL_MASK m = SELL_GT(lenv, j);
                 acc = SELL_FMA(SELL_LOAD(v + j * C),
                                SELL_GATHER_MASK(m, SELL_LOAD_IDX(col + j * C), x), acc);
