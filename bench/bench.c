@@ -61,6 +61,18 @@ static int peer_count(void)
     return n;
 }
 
+/* Registered formats plus their bench variants: the rows one group can have. */
+static int format_rows(void)
+{
+    int n = 0;
+    for (int i = 0; spx__formats[i]; i++) {
+        n++;
+        for (const char *const *v = spx__formats[i]->bench_variants; v && *v; v++)
+            n++;
+    }
+    return n;
+}
+
 /* Registered formats to run on g's device and precision, then the peers. */
 static int run_group(const spx__bench_group *g, const spx_bench_opts *o, spx_bench_record *r)
 {
@@ -71,13 +83,15 @@ static int run_group(const spx__bench_group *g, const spx_bench_opts *o, spx_ben
         unsigned dev, prec;
         if (spx_format_get(i, &name, &dev, &prec) != SPX_OK) continue;
         if (!(dev & (unsigned)g->device) || !(prec & tbit)) continue;
-        if (selected(o, name) || strcmp(name, "csr") == 0)
-            spx__bench_case(g, o, name, NULL, &r[n++]);
+        if (!selected(o, name) && strcmp(name, "csr") != 0) continue;
+        spx__bench_case(g, o, name, NULL, NULL, &r[n++]);
+        for (const char *const *v = spx__formats[i]->bench_variants; v && *v && !o->params; v++)
+            if (selected(o, name)) spx__bench_case(g, o, name, *v, NULL, &r[n++]);
     }
     for (int i = 0; o->peers && spx_bench_peers[i]; i++) {
         const spx_format_ops *p = spx_bench_peers[i];
         if ((p->devices & (unsigned)g->device) && (p->precisions & tbit) && selected(o, p->name))
-            spx__bench_case(g, o, NULL, p, &r[n++]);
+            spx__bench_case(g, o, NULL, NULL, p, &r[n++]);
     }
     return n;
 }
@@ -100,7 +114,7 @@ static void breakeven(spx_bench_record *r, int n)
     const spx_bench_record *csr = NULL, *peer = NULL;
     for (int i = 0; i < n; i++) {
         if (r[i].status != SPX_OK) continue;
-        if (strcmp(r[i].format, "csr") == 0) csr = &r[i];
+        if (strcmp(r[i].format, "csr") == 0 && !r[i].params) csr = &r[i];
         if (is_peer(&r[i]) && (!peer || r[i].median_ms < peer->median_ms)) peer = &r[i];
     }
     for (int i = 0; i < n; i++) {
@@ -149,7 +163,7 @@ cleanup:
 spx_status spx_bench_run(const spx_matrix *A, const spx_bench_opts *o, spx_bench_record **records,
                          int *count)
 {
-    size_t most = (size_t)(spx_format_count() + peer_count()) * 2 * 3;
+    size_t most = (size_t)(format_rows() + peer_count()) * 2 * 3;
     spx_status st = spx__check_matrix(A);
     *records = NULL;
     *count = 0;

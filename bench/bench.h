@@ -44,6 +44,7 @@ typedef struct spx_bench_opts {
 
 typedef struct spx_bench_record {
     const char *format; /* registry or peer name (static storage) */
+    const char *params; /* a format's bench variant ("x=refresh", static), or NULL */
     spx_device device;
     spx_type precision;
     int64_t nnz;
@@ -57,6 +58,9 @@ typedef struct spx_bench_record {
     spx_status status; /* SPX_OK, or the failure that left the record without numbers */
     char error[256];   /* spx_last_error() of that failure */
 } spx_bench_record;
+
+/* A record's name for tables: "axc" or, for a bench variant, "axc[x=refresh]". */
+void spx_bench_label(const spx_bench_record *r, char *buf, size_t len);
 
 /* "f64", "f32", "f16"; "cpu", "cuda". */
 const char *spx_bench_precision_name(spx_type t);
@@ -124,8 +128,9 @@ spx_status spx__bench_reference(const spx_matrix *A, spx_type t, double **x_ref,
 spx_status spx__bench_group_init(spx__bench_group *g);
 void spx__bench_group_free(spx__bench_group *g);
 
-/* Measure one case into r: the SpX format named `format`, or the peer. */
+/* Measure one case into r: the SpX format named `format` (with a bench
+ * variant's parameters, or NULL for the run's), or the peer. */
 void spx__bench_case(const spx__bench_group *g, const spx_bench_opts *o, const char *format,
-                     const spx_format_ops *peer, spx_bench_record *r);
+                     const char *variant, const spx_format_ops *peer, spx_bench_record *r);
 
 #endif

@@ -35,19 +35,21 @@ static spx_status target_sync(const bench_target *t)
 
 static void progress(const spx_bench_opts *o, const spx_bench_record *r, const char *stage)
 {
+    char label[96];
     if (!o->progress) return;
+    spx_bench_label(r, label, sizeof label);
     if (o->progress_tty) {
-        fprintf(o->progress, "\rbench: %s %s %s: %-12s", r->format,
+        fprintf(o->progress, "\rbench: %s %s %s: %-12s", label,
                 spx_bench_precision_name(r->precision), spx_bench_device_name(r->device), stage);
     } else if (strcmp(stage, "prepare") == 0) {
-        fprintf(o->progress, "bench: %s %s %s ...\n", r->format,
+        fprintf(o->progress, "bench: %s %s %s ...\n", label,
                 spx_bench_precision_name(r->precision), spx_bench_device_name(r->device));
     }
     fflush(o->progress);
 }
 
 static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o, const char *format,
-                          bench_target *t, spx_bench_record *r)
+                          const char *variant, bench_target *t, spx_bench_record *r)
 {
     spx_plan_opts po = spx_plan_opts_default();
     po.format = format;
@@ -57,7 +59,7 @@ static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o, co
     po.tune = o->tune;
     t->device = g->device;
     if (!t->peer) {
-        po.params = o->params;
+        po.params = variant ? variant : o->params;
         spx_status st = spx_plan_create(g->A, &po, &t->plan);
         r->prep_ms = spx_plan_prep_ms(t->plan);
         r->bytes = spx_plan_bytes(t->plan);
@@ -160,19 +162,20 @@ static void record_failure(spx_bench_record *r, spx_status st)
 }
 
 void spx__bench_case(const spx__bench_group *g, const spx_bench_opts *o, const char *format,
-                     const spx_format_ops *peer, spx_bench_record *r)
+                     const char *variant, const spx_format_ops *peer, spx_bench_record *r)
 {
     bench_target t = {NULL, peer, NULL, g->device};
     double median_s = NAN;
     spx_status st;
     memset(r, 0, sizeof *r);
     r->format = peer ? peer->name : format;
+    r->params = variant;
     r->device = g->device;
     r->precision = g->precision;
     r->nnz = g->nnz;
     r->median_ms = r->gflops = r->gbs = r->max_rel_err = r->breakeven = NAN;
     progress(o, r, "prepare");
-    SPX_TRY(prepare(g, o, format, &t, r));
+    SPX_TRY(prepare(g, o, format, variant, &t, r));
     progress(o, r, "check");
     SPX_TRY(check(&t, g, &r->max_rel_err));
     r->ok = r->max_rel_err <= spx_bench_tolerance(g->precision);

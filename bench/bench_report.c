@@ -38,19 +38,31 @@ static void breakeven_text(double b, char *buf, size_t len)
         snprintf(buf, len, "%.0f", b);
 }
 
+void spx_bench_label(const spx_bench_record *r, char *buf, size_t len)
+{
+    if (r->params)
+        snprintf(buf, len, "%s[%s]", r->format, r->params);
+    else
+        snprintf(buf, len, "%s", r->format);
+}
+
 static int name_width(const char *matrix, const spx_bench_record *r, int n)
 {
+    char label[96];
     int w = (int)strlen(matrix);
-    for (int i = 0; i < n; i++)
-        if ((int)strlen(r[i].format) > w) w = (int)strlen(r[i].format);
+    for (int i = 0; i < n; i++) {
+        spx_bench_label(&r[i], label, sizeof label);
+        if ((int)strlen(label) > w) w = (int)strlen(label);
+    }
     return w < 6 ? 6 : w;
 }
 
 static void print_row(FILE *f, int w, const char *matrix, const spx_bench_record *r,
                       double stream_gbs)
 {
-    char be[32], bp[32];
-    fprintf(f, "%-*s %-*s %-6s %-4s %12lld ", w, matrix, w, r->format,
+    char be[32], bp[32], label[96];
+    spx_bench_label(r, label, sizeof label);
+    fprintf(f, "%-*s %-*s %-6s %-4s %12lld ", w, matrix, w, label,
             spx_bench_device_name(r->device), spx_bench_precision_name(r->precision),
             (long long)r->nnz);
     if (r->status != SPX_OK) {
@@ -102,6 +114,10 @@ static void write_record(FILE *f, const char *matrix, const spx_bench_record *r)
     spx_bench_json_string(f, matrix);
     fputs(", \"format\": ", f);
     spx_bench_json_string(f, r->format);
+    if (r->params) {
+        fputs(", \"params\": ", f);
+        spx_bench_json_string(f, r->params);
+    }
     fprintf(f, ", \"device\": \"%s\", \"precision\": \"%s\", \"nnz\": %lld",
             spx_bench_device_name(r->device), spx_bench_precision_name(r->precision),
             (long long)r->nnz);

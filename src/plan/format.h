@@ -27,6 +27,10 @@ typedef struct spx_format_ops {
     /* Optional: write a one-line description of the prepared form into buf. */
     void (*describe)(const void *state, char *buf, size_t len);
     int borrows_matrix;   /* nonzero: state points into A's arrays */
+    /* Optional, NULL-terminated: parameter sets `spx bench` also runs, as rows
+     * of their own beside the defaults (e.g. {"x=refresh", NULL}), so that
+     * modes a user may choose are measured in the same run. */
+    const char *const *bench_variants;
 } spx_format_ops;
 
 /* The registry, in order; NULL-terminated. */
