@@ -3,7 +3,7 @@
 # against cuSPARSE. Expects build-dasp/ (built with -DSPX_CUDA=ON, sm_90, plus
 # build-dasp/dasp_vs_cusparse, see its header) and .matrices/matrices.tar.xz;
 # logs go to $OUT (or /tmp/dasp-out).
-#   sh src/cuda/dasp/bench/run_gpu.sh [test] [conf] [sanitize] [bench] [bench16] [thr=N,loop=N,pass2=N]
+#   sh bench/dasp/run_gpu.sh [test] [conf] [sanitize] [bench] [bench16] [thr=N,loop=N,pass2=N]
 OUT=${OUT:-/tmp/dasp-out}
 B=$(pwd)/build-dasp
 mkdir -p /tmp/mtx "$OUT" && tar -C /tmp/mtx -xJf .matrices/matrices.tar.xz
