@@ -192,7 +192,12 @@ void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
 
 /* y = alpha*op(A)*x + beta*y. Vectors live where the plan's device is (host
  * memory for CPU plans, device memory for CUDA plans) and are of the plan's
- * precision (double for F64, float for F32 and F16). beta == 0: y is not read. */
+ * precision (double for F64, float for F32 and F16). beta == 0: y is not read.
+ * Several threads may call one CPU plan at once (ref, csr, coo, sell, axc and
+ * axt-* with the default x=live: the plan is read-only during the call), and
+ * for a fixed thread count the result is the same bits every call. Not so
+ * for axt-* with x=refresh (it rewrites its copy of x) or for CUDA plans
+ * (their scratch is per plan: one call at a time per plan). */
 spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta, void *y);
 
 /* The same with host vectors whatever the plan's device (copies for CUDA plans). */

@@ -20,7 +20,6 @@ typedef struct coo_state {
     void *owned_values;
     spx_type precision;
     int threads;
-    coo_carry *carry; /* 2 per thread, scratch written by spmv */
 } coo_state;
 
 #define SPX_FN coo_f64
@@ -40,7 +39,6 @@ static void coo_destroy(void *state)
     if (!s) return;
     spx__free(s->row);
     spx__free(s->owned_values);
-    spx__free(s->carry);
     spx__free(s);
 }
 
@@ -58,7 +56,6 @@ static spx_status coo_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
     SPX_TRY(spx__alloc((void **)&s->row, (size_t)A->nnz, sizeof(int64_t), "coo row indices"));
-    SPX_TRY(spx__alloc((void **)&s->carry, 2 * (size_t)s->threads, sizeof(coo_carry), "coo carries"));
     for (int64_t i = 0; i < A->rows; i++)
         for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) s->row[k] = i;
     *state = s;
@@ -68,14 +65,18 @@ cleanup:
     return st;
 }
 
-/* Writes the carry scratch: one plan serves one call at a time. */
+/* The carries live in a per-call buffer: one plan serves concurrent calls. */
 static spx_status coo_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     const coo_state *s = state;
+    coo_carry *carry = NULL;
+    spx_status st = spx__alloc((void **)&carry, 2 * (size_t)s->threads, sizeof *carry, "coo carries");
+    if (st != SPX_OK) return st;
     if (s->precision == SPX_F64)
-        coo_f64(s, alpha, x, beta, y);
+        coo_f64(s, alpha, x, beta, y, carry);
     else
-        coo_f32(s, alpha, x, beta, y);
+        coo_f32(s, alpha, x, beta, y, carry);
+    spx__free(carry);
     return SPX_OK;
 }
 
@@ -83,8 +84,7 @@ static size_t coo_bytes(const void *state)
 {
     const coo_state *s = state;
     size_t vs = s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    return sizeof *s + (size_t)s->nnz * (sizeof(int64_t) + sizeof(int32_t) + vs) +
-           2 * (size_t)s->threads * sizeof(coo_carry);
+    return sizeof *s + (size_t)s->nnz * (sizeof(int64_t) + sizeof(int32_t) + vs);
 }
 
 const spx_format_ops spx__format_coo = {

@@ -6,7 +6,7 @@
  * with a neighbour, so each slice's first and last runs go to carry[] and are
  * added after the parallel loop in thread order: reproducible for fixed T. */
 static void SPX_FN(const coo_state *s, double alpha, const SPX_VAL *restrict x, double beta,
-                   SPX_VAL *restrict y)
+                   SPX_VAL *restrict y, coo_carry *restrict carry)
 {
     const int64_t *restrict row = s->row;
     const int32_t *restrict col = s->col;
@@ -21,8 +21,8 @@ static void SPX_FN(const coo_state *s, double alpha, const SPX_VAL *restrict x, 
         for (int t = omp_get_thread_num(); t < T; t += nt) {
             int64_t b = nnz / T * t + nnz % T * t / T;
             int64_t e = nnz / T * (t + 1) + nnz % T * (t + 1) / T;
-            s->carry[2 * t].row = -1;
-            s->carry[2 * t + 1].row = -1;
+            carry[2 * t].row = -1;
+            carry[2 * t + 1].row = -1;
             int64_t k = b;
             while (k < e) {
                 int64_t r = row[k], rb = k;
@@ -30,7 +30,7 @@ static void SPX_FN(const coo_state *s, double alpha, const SPX_VAL *restrict x, 
                 for (; k < e && row[k] == r; k++) sum += val[k] * x[col[k]];
                 int shared_left = rb == b && b > 0 && row[b - 1] == r;
                 int shared_right = k == e && e < nnz && row[e] == r;
-                coo_carry *c = shared_left ? &s->carry[2 * t] : &s->carry[2 * t + 1];
+                coo_carry *c = shared_left ? &carry[2 * t] : &carry[2 * t + 1];
                 if (shared_left || shared_right) {
                     c->row = r;
                     c->sum = sum;
@@ -41,5 +41,5 @@ static void SPX_FN(const coo_state *s, double alpha, const SPX_VAL *restrict x, 
         }
     }
     for (int t = 0; t < 2 * T; t++)
-        if (s->carry[t].row >= 0) y[s->carry[t].row] += (SPX_VAL)(alpha * s->carry[t].sum);
+        if (carry[t].row >= 0) y[carry[t].row] += (SPX_VAL)(alpha * carry[t].sum);
 }

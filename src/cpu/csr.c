@@ -23,7 +23,6 @@ typedef struct csr_state {
     int64_t long_len; /* rows longer than this are split across threads */
     int64_t nlong;
     int64_t *long_rows;
-    double *partial; /* nlong * threads slice sums, scratch written by spmv */
 } csr_state;
 
 /* Prefetch distance and block of the kernel (csr_kernel.h), in elements, and
@@ -90,7 +89,6 @@ static void csr_destroy(void *state)
     spx__free(s->owned_values);
     spx__free(s->part);
     spx__free(s->long_rows);
-    spx__free(s->partial);
     spx__free(s);
 }
 
@@ -107,9 +105,7 @@ static spx_status find_long_rows(csr_state *s)
     for (int64_t i = 0; i < s->rows; i++)
         if (s->rowptr[i + 1] - s->rowptr[i] > s->long_len) s->long_rows[n++] = i;
     size_t cells;
-    st = spx__mul_size((size_t)s->nlong, (size_t)s->threads, &cells, "csr partial sums");
-    if (st != SPX_OK) return st;
-    return spx__alloc((void **)&s->partial, cells, sizeof(double), "csr partial sums");
+    return spx__mul_size((size_t)s->nlong, (size_t)s->threads, &cells, "csr partial sums");
 }
 
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
@@ -139,22 +135,27 @@ cleanup:
     return st;
 }
 
-/* The plan is read-only during spmv except for the partial-sum scratch of
- * long rows: concurrent calls on one plan are safe only without long rows. */
+/* The plan is read-only during spmv: the long rows' slice sums live in a
+ * per-call buffer, so one plan serves concurrent calls. */
 static spx_status csr_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     const csr_state *s = state;
+    double *partial = NULL;
+    spx_status st = spx__alloc((void **)&partial, (size_t)s->nlong * (size_t)s->threads,
+                               sizeof(double), "csr partial sums");
+    if (st != SPX_OK) return st;
     if (s->precision == SPX_F64) {
         if (s->col_bits == 32)
-            csr_f64_i32(s, alpha, x, beta, y);
+            csr_f64_i32(s, alpha, x, beta, y, partial);
         else
-            csr_f64_i64(s, alpha, x, beta, y);
+            csr_f64_i64(s, alpha, x, beta, y, partial);
     } else {
         if (s->col_bits == 32)
-            csr_f32_i32(s, alpha, x, beta, y);
+            csr_f32_i32(s, alpha, x, beta, y, partial);
         else
-            csr_f32_i64(s, alpha, x, beta, y);
+            csr_f32_i64(s, alpha, x, beta, y, partial);
     }
+    spx__free(partial);
     return SPX_OK;
 }
 
@@ -165,7 +166,7 @@ static size_t csr_bytes(const void *state)
     size_t nnz = (size_t)s->rowptr[s->rows];
     return sizeof *s + (size_t)(s->rows + 1) * sizeof(int64_t) + nnz * (size_t)(s->col_bits / 8) +
            nnz * vs + (size_t)(s->threads + 1) * sizeof(int64_t) +
-           (size_t)s->nlong * (sizeof(int64_t) + (size_t)s->threads * sizeof(double));
+           (size_t)s->nlong * sizeof(int64_t);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)

@@ -3,7 +3,7 @@
  *
  * y[i] = alpha * sum_k val[k] * x[col[k]] + beta * y[i], rows rowptr[i]..rowptr[i+1].
  * Thread t writes the rows it owns, [part[t], part[t+1]), except long rows,
- * which every thread sums a slice of (partial[l*T + t]) and one thread
+ * which every thread sums a slice of (partial[l*T + t], the caller's buffer) and one thread
  * combines in thread order: the result depends on T but not on scheduling.
  *
  * Software prefetch: val and col are read CSR_PF_AHEAD elements ahead of the
@@ -40,7 +40,7 @@ static inline SPX_VAL CSR_DOT(const SPX_VAL *restrict val, const SPX_IDX *restri
 }
 
 static void SPX_FN(const csr_state *s, double alpha, const SPX_VAL *restrict x, double beta,
-                   SPX_VAL *restrict y)
+                   SPX_VAL *restrict y, double *restrict partial)
 {
     const int64_t *restrict rp = s->rowptr;
     const SPX_IDX *restrict col = s->colidx;
@@ -74,7 +74,7 @@ static void SPX_FN(const csr_state *s, double alpha, const SPX_VAL *restrict x, 
             for (int64_t l = 0; l < s->nlong; l++) {
                 int64_t i = s->long_rows[l], len = rp[i + 1] - rp[i];
                 int64_t b = rp[i] + len * t / T, e = rp[i] + len * (t + 1) / T;
-                s->partial[l * T + t] = CSR_DOT(val, col, x, b, e, nnz);
+                partial[l * T + t] = CSR_DOT(val, col, x, b, e, nnz);
             }
         }
 #pragma omp barrier
@@ -83,7 +83,7 @@ static void SPX_FN(const csr_state *s, double alpha, const SPX_VAL *restrict x, 
             int64_t i = s->long_rows[l];
             double sum = 0.0;
             for (int t = 0; t < T; t++)
-                sum += s->partial[l * T + t];
+                sum += partial[l * T + t];
             y[i] = beta == 0.0 ? (SPX_VAL)(alpha * sum) : (SPX_VAL)(alpha * sum + beta * y[i]);
         }
     }

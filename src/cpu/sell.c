@@ -369,26 +369,47 @@ static int64_t sell_split(const spx__sell *S, int t, int nt)
     return lo;
 }
 
+/* Long rows cut between slices are added after the parallel region, in slice
+ * order, from a per-call buffer: the plan stays read-only during spmv. */
+static void add_carries(const spx__sell *S, const spx__sell_carry *carry, int n, void *y)
+{
+    for (int j = 0; j < 2 * n; j++) {
+        if (carry[j].row < 0) continue;
+        if (S->type == SPX_F64)
+            ((double *)y)[carry[j].row] += carry[j].sum;
+        else
+            ((float *)y)[carry[j].row] += (float)carry[j].sum;
+    }
+}
+
 static spx_status sell_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     const spx__sell *S = state;
+    spx__sell_carry *carry = NULL;
     if (!S) return spx__error(SPX_ERR_BAD_HANDLE, "sell: NULL state");
     if ((!x && S->cols > 0) || (!y && S->rows > 0))
         return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL x or y");
     const int nt = sell_threads(S);
     const int par = nt > 1 && S->stored + S->rows + S->long_nnz >= SELL_PARALLEL_MIN;
+    spx_status st = spx__alloc((void **)&carry, 2 * (size_t)nt, sizeof *carry, "sell carries");
+    if (st != SPX_OK) return st;
+    for (int j = 0; j < 2 * nt; j++) carry[j].row = -1;
+    int used = 1;
 #pragma omp parallel num_threads(nt) if (par)
     {
         const int t = omp_get_thread_num(), n = omp_get_num_threads();
         const int64_t c0 = sell_split(S, t, n), c1 = sell_split(S, t + 1, n);
         if (c0 < c1) S->kernel(S, c0, c1, alpha, x, beta, y);
+        if (t == 0) used = n;
         if (S->nlong > 0) {
 #pragma omp barrier
             const int64_t e0 = (int64_t)((double)S->long_nnz * t / n);
             const int64_t e1 = (int64_t)((double)S->long_nnz * (t + 1) / n);
-            if (e0 < e1) S->long_kernel(S, e0, e1, alpha, x, y);
+            if (e0 < e1) S->long_kernel(S, e0, e1, alpha, x, y, carry + 2 * t);
         }
     }
+    add_carries(S, carry, used, y);
+    spx__free(carry);
     return SPX_OK;
 }
 

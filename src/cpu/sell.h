@@ -53,10 +53,18 @@ typedef struct spx__sell spx__sell;
  * as S->type says. */
 typedef void (*spx__sell_kernel)(const spx__sell *S, int64_t c0, int64_t c1, double alpha,
                                  const void *x, double beta, void *y);
+/* A long row's partial sum from a slice that shares the row with a neighbour. */
+typedef struct spx__sell_carry {
+    int64_t row; /* -1: none */
+    double sum;  /* alpha * the slice's part of the row */
+} spx__sell_carry;
+
 /* y[r] += alpha * (elements e0 .. e1-1 of the long rows' CSR, row r's part)
- * for each long row r they touch; atomic, as slices may share a row. */
+ * for each long row r the slice holds whole; a row cut by e0 goes to
+ * carry[0], one cut by e1 to carry[1] (row -1 when none), for the caller to
+ * add in slice order: the result does not depend on scheduling. */
 typedef void (*spx__sell_long_kernel)(const spx__sell *S, int64_t e0, int64_t e1, double alpha,
-                                      const void *x, void *y);
+                                      const void *x, void *y, spx__sell_carry carry[2]);
 
 struct spx__sell {
     int64_t rows, cols, nnz;

@@ -41,7 +41,7 @@ static void SELL_FN(const spx__sell *S, int64_t c0, int64_t c1, double alpha, co
  * per row to hide the add latency, a prefetch per 8 elements (one line of
  * fp64 values). */
 static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alpha, const void *xv,
-                         void *yv)
+                         void *yv, spx__sell_carry carry[2])
 {
     const SELL_VAL *val = (const SELL_VAL *)S->long_val;
     const SELL_VAL *x = (const SELL_VAL *)xv;
@@ -76,9 +76,12 @@ static void SELL_LONG_FN(const spx__sell *S, int64_t e0, int64_t e1, double alph
         }
         for (; e < b; e++)
             s0 += (double)val[e] * (double)x[col[e]];
-        const SELL_VAL add = (SELL_VAL)(alpha * ((s0 + s1) + (s2 + s3)));
-#pragma omp atomic
-        y[S->long_row[k]] += add;
+        const double add = alpha * ((s0 + s1) + (s2 + s3));
+        const int cut_left = S->long_ptr[k] < e0, cut_right = S->long_ptr[k + 1] > e1;
+        if (cut_left || cut_right)
+            carry[cut_left ? 0 : 1] = (spx__sell_carry){S->long_row[k], add};
+        else
+            y[S->long_row[k]] += (SELL_VAL)add;
     }
 }
 
