@@ -293,7 +293,9 @@ static void test_csr_params(void)
                                    "kernel=stream,long=1",
                                    "kernel=stream,long=50",
                                    "blocknnz=1024",
-                                   "blocknnz=1024,long=50"};
+                                   "blocknnz=1024,long=50",
+                                   "blocknnz=2048",
+                                   "blocknnz=2048,long=50"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
@@ -330,8 +332,9 @@ static void test_csr_params(void)
 static void test_csr_loop(void)
 {
     spx_matrix *A = random_matrix(60000, 60000, 12, 21);
-    static const char *params[] = {"ctas=1", "ctas=3,long=9", "ctas=1,blocknnz=1024",
-                                   "ctas=2,blocknnz=1024,long=9"};
+    static const char *params[] = {"ctas=1,blocknnz=2048", "ctas=3,long=9,blocknnz=2048",
+                                   "ctas=1,blocknnz=1024", "ctas=2,blocknnz=1024,long=9",
+                                   "blocknnz=2048"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);

@@ -9,9 +9,9 @@
  * (rows longer than N are chunked; default 256 for stream (at most 2048),
  * 32*group for vector); ctas=N (stream kernel: N thread blocks per
  * multiprocessor looping over the row blocks; default 0, one per row block);
- * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block, default
- * 2048; 1024 takes 40 registers for fp64, 32 for fp16, so more thread blocks
- * fit a multiprocessor). */
+ * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block; 1024 takes
+ * 40 registers for fp64, 32 for fp16, so more thread blocks fit a
+ * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048). */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +26,16 @@
  * block waits (R-MAT lost 0.84x -> 0.73x to this with 2048), where chunks
  * keep every warp loading. */
 #define STREAM_LONG 256
+
+/* Default row blocks of 1024 nonzeros up to this many nonzeros, 2048 above.
+ * Measured on an H100 (bench/results/gpu-lead-sweep-2026-11-22.md), fp64
+ * GFLOP/s with 2048 -> 1024: on eight of the ten shared matrices of 131k-1.2M
+ * nonzeros 4-19% faster (NotreDame_www 177 -> 210, xenon1 268 -> 297), bfly
+ * and sinc18 4% slower; at 3.2M-3.7M even (+-2%); at 7M-12M 1024 lost 5-7%
+ * (xenon1 x6 384 -> 356, x10 413 -> 389). Small matrices are latency-bound, so
+ * more resident thread blocks help; large ones stream and prefer fewer, longer
+ * blocks. */
+#define SMALL_NNZ 2000000
 
 typedef struct csr_params {
     int vector;     /* kernel=vector */
@@ -205,7 +215,9 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->precision = o->precision;
     p->stream = o->stream;
     p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
-    p->block_nnz = prm.block_nnz ? prm.block_nnz : SPX__CUDA_CSR_STREAM_NNZ;
+    p->block_nnz = prm.block_nnz               ? prm.block_nnz
+                   : A->nnz <= SMALL_NNZ ? SPX__CUDA_CSR_STREAM_NNZ_MIN
+                                         : SPX__CUDA_CSR_STREAM_NNZ;
     p->group =
         prm.group ? (int)prm.group : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
