@@ -89,6 +89,15 @@ void spx_bench_write_json(FILE *f, const char *matrix, const spx_bench_record *r
  * per element (write-allocate would add a fourth). */
 spx_status spx_bench_stream_triad(double *gbs, size_t *array_bytes);
 
+/* The gather bound (bench/bench_gather.c): s += x[col[k]] over every nonzero
+ * of A (of P A P^T with params' reorder=rcm|degree) on threads (0: OpenMP's),
+ * timed like a format, as record "gather" (params "reorder=MODE" or NULL):
+ * median_ms, gflops = 2 nnz / t, gbs = bytes model / t (the SpMV's rate at
+ * the speed of its gather alone), prep_ms = the ordering, bytes = 4 nnz + 8 n.
+ * A failure is also in the record. */
+spx_status spx_bench_gather(const spx_matrix *A, const char *params, int threads,
+                            spx_bench_record *r);
+
 /* Bytes of the highest-level cache of CPU 0 (Linux sysfs), 0 if unknown. */
 size_t spx_bench_llc_bytes(void);
 

@@ -14,7 +14,8 @@
 static const char usage[] =
     "Usage: spx bench M [--format F[,F...]] [--device cpu|cuda|all]\n"
     "                 [--precision f64|f32|f16|all[,...]] [--json FILE|-] [--calls N]\n"
-    "                 [--peers] [--threads T] [--param k=v,...] [--tune] [--stream]\n\n"
+    "                 [--peers] [--threads T] [--param k=v,...[;k=v,...]] [--tune]\n"
+    "                 [--stream] [--gather]\n\n"
     "Time SpMV y = A*x of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC,\n"
     "e.g. gen:lap3d27:64) with every registered format on every available device\n"
     "and precision asked. For each: prepare a plan (prep_ms), multiply once with x\n"
@@ -36,19 +37,32 @@ static const char usage[] =
     "  --calls N         calls per timed batch instead of enough for 50 ms\n"
     "  --peers           also run the peers compiled in (bench/peers.h)\n"
     "  --threads T       OpenMP threads (default: OpenMP's)\n"
-    "  --param k=v,...   format parameters given to every SpX format run\n"
+    "  --param k=v,...   format parameters given to every SpX format run; sets\n"
+    "                    separated by ';' run one after the other in this process,\n"
+    "                    rows labelled format[set] (reorder=rcm|degree|none: every\n"
+    "                    CPU format on P A P^T, gather and scatter in the timing)\n"
     "  --tune            let formats tune their parameters (counted in prep_ms)\n"
     "  --stream          measure STREAM triad bandwidth first (arrays of max(3 x\n"
     "                    LLC, 64M) doubles, best of 10, 3 arrays of traffic\n"
-    "                    counted, not write-allocate) and show gbs as % of it\n\n"
+    "                    counted, not write-allocate) and show gbs as % of it\n"
+    "  --gather          add rows `gather`: s += x[col[k]] over the nonzeros with\n"
+    "                    the same threads (col streamed, no values, no y), for A\n"
+    "                    and for each reorder= of --param; its gbs is the bytes\n"
+    "                    model over that time, the SpMV's rate if only the\n"
+    "                    gather cost anything\n\n"
     "Exit: 0 all ok, 3 a result failed its check, 1 a format failed to run\n"
     "(its row says why; a format declining the matrix or precision with\n"
     "SPX_ERR_UNSUPPORTED is not a failure), 2 usage error.\n";
 
+enum { MAX_PARAM_SETS = 8 };
+
 typedef struct bench_args {
     const char *matrix, *formats, *device, *precision, *json, *calls, *threads;
-    int peers, tune, stream;
+    int peers, tune, stream, gather;
     spx_bench_opts o;
+    char pbuf[1024];                  /* --param, split at ';' into sets */
+    const char *sets[MAX_PARAM_SETS]; /* NULL: the formats' defaults */
+    int nsets;
 } bench_args;
 
 /* Is name a registered format (or, with --peers, a peer)? */
@@ -128,6 +142,24 @@ static int parse_numbers(bench_args *a)
     return rc;
 }
 
+/* --param "S1;S2;..." into a->sets (one NULL set without --param). */
+static int split_param_sets(bench_args *a)
+{
+    a->nsets = 0;
+    a->sets[a->nsets++] = NULL;
+    if (!a->o.params) return CLI_PARSED;
+    if (strlen(a->o.params) >= sizeof a->pbuf)
+        return cli_usage_error("bench", "--param is too long");
+    memcpy(a->pbuf, a->o.params, strlen(a->o.params) + 1);
+    a->nsets = 0;
+    for (char *tok = strtok(a->pbuf, ";"); tok; tok = strtok(NULL, ";")) {
+        if (a->nsets == MAX_PARAM_SETS)
+            return cli_usage_error("bench", "--param has more than %d sets", MAX_PARAM_SETS);
+        a->sets[a->nsets++] = tok;
+    }
+    return a->nsets ? CLI_PARSED : cli_usage_error("bench", "--param needs k=v pairs");
+}
+
 static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t fbuf_len,
                       const char **names, int max_names)
 {
@@ -141,6 +173,7 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
                             {"--peers", NULL, &a->peers},
                             {"--tune", NULL, &a->tune},
                             {"--stream", NULL, &a->stream},
+                            {"--gather", NULL, &a->gather},
                             {NULL, NULL, NULL}};
     const cli_command cmd = {"bench", usage, opts, 1, 1};
     int rc = cli_parse(&cmd, argc, argv, &a->matrix);
@@ -148,6 +181,7 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
     if ((rc = parse_devices(a->device, &a->o.devices)) != CLI_PARSED) return rc;
     if ((rc = parse_precisions(a->precision, &a->o.precisions)) != CLI_PARSED) return rc;
     if ((rc = parse_numbers(a)) != CLI_PARSED) return rc;
+    if ((rc = split_param_sets(a)) != CLI_PARSED) return rc;
     a->o.peers = a->peers;
     a->o.tune = a->tune;
     if (!a->formats) return CLI_PARSED;
@@ -235,6 +269,56 @@ static int exit_code(const spx_bench_record *r, int n)
     return failed ? CLI_RUNTIME : CLI_OK;
 }
 
+/* *r (*n records) followed by more (m): a new array, the old one freed. */
+static spx_status append_records(spx_bench_record **r, int *n, const spx_bench_record *more, int m)
+{
+    spx_bench_record *all = NULL;
+    spx_status st = spx__calloc((void **)&all, (size_t)(*n + m), sizeof *all, "bench records");
+    if (st != SPX_OK) return st;
+    if (*n) memcpy(all, *r, (size_t)*n * sizeof *all);
+    if (m) memcpy(all + *n, more, (size_t)m * sizeof *all);
+    spx__free(*r);
+    *r = all;
+    *n += m;
+    return SPX_OK;
+}
+
+/* One pass of the driver per --param set, rows labelled by their set when
+ * there are several. */
+static spx_status run_sets(bench_args *a, const spx_matrix *A, spx_bench_record **r, int *n)
+{
+    spx_status st = SPX_OK;
+    for (int s = 0; s < a->nsets && st == SPX_OK; s++) {
+        spx_bench_opts o = a->o;
+        spx_bench_record *part = NULL;
+        int m = 0;
+        o.params = a->sets[s];
+        st = spx_bench_run(A, &o, &part, &m);
+        for (int i = 0; i < m && a->nsets > 1; i++)
+            if (!part[i].params) part[i].params = a->sets[s];
+        if (st == SPX_OK) st = append_records(r, n, part, m);
+        spx__free(part);
+    }
+    return st;
+}
+
+/* --gather: the bound of A in its order, then of each set's reorder= mode. A
+ * failed bound is a record with its error, like a failed format. */
+static spx_status add_gathers(bench_args *a, const spx_matrix *A, spx_bench_record **r, int *n)
+{
+    spx_status st = SPX_OK;
+    for (int s = -1; s < a->nsets && st == SPX_OK; s++) {
+        const char *set = s < 0 ? NULL : a->sets[s];
+        if (s >= 0 && (!set || (!strstr(set, "reorder=rcm") && !strstr(set, "reorder=degree"))))
+            continue;
+        spx_bench_record g;
+        fprintf(stderr, "bench: gather bound%s%s ...\n", set ? " " : "", set ? set : "");
+        spx_bench_gather(A, set, a->o.threads, &g);
+        st = append_records(r, n, &g, 1);
+    }
+    return st;
+}
+
 static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE *out)
 {
     spx_bench_record *r = NULL;
@@ -243,7 +327,8 @@ static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE
     if (a->stream && (rc = measure_stream(out, &stream_gbs)) != CLI_OK) return rc;
     a->o.progress = stderr;
     a->o.progress_tty = isatty(fileno(stderr));
-    spx_status st = spx_bench_run(A, &a->o, &r, &n);
+    spx_status st = run_sets(a, A, &r, &n);
+    if (st == SPX_OK && a->gather) st = add_gathers(a, A, &r, &n);
     if (st != SPX_OK) {
         rc = cli_library_error("bench", label, st);
     } else {

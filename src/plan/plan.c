@@ -10,6 +10,7 @@
 #include "core/matrix.h"
 #include "cuda/gateway.h"
 #include "plan/format.h"
+#include "plan/reorder.h"
 
 #define SPX__PLAN_MAGIC 0x5350585f504c414eull /* "SPX_PLAN" */
 
@@ -20,6 +21,7 @@ struct spx_plan_s {
     spx_plan_opts opts;
     int64_t out_len, in_len;  /* length of y and x: rows and cols of op(A) */
     spx_matrix *transposed;   /* A^T for op T, kept while the state may borrow it */
+    spx__reorder *reorder;    /* params reorder=: P and A' = P op(A) P^T, or NULL */
     double prep_ms;
     char describe[256];
 };
@@ -112,10 +114,17 @@ spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *opts, spx_p
         SPX_TRY(spx_matrix_transpose(A, &P->transposed));
         M = P->transposed;
     }
+    SPX_TRY(spx__reorder_create(M, &o, &P->reorder)); /* strips reorder= from o.params */
+    if (spx__reorder_matrix(P->reorder)) {
+        M = spx__reorder_matrix(P->reorder);
+        spx_matrix_destroy(P->transposed);
+        P->transposed = NULL;
+    }
     SPX_TRY(resolve_format(M, &o, &P->ops));
     P->out_len = M->rows;
     P->in_len = M->cols;
     SPX_TRY(P->ops->analyze(M, &o, &P->state));
+    spx__reorder_prepared(P->reorder, P->ops->borrows_matrix);
     P->prep_ms = now_ms() - t0;
     if (!P->ops->borrows_matrix && P->transposed) {
         spx_matrix_destroy(P->transposed);
@@ -133,6 +142,7 @@ void spx_plan_destroy(spx_plan *P)
 {
     if (!P || P->magic != SPX__PLAN_MAGIC) return;
     if (P->state) P->ops->destroy(P->state);
+    spx__reorder_destroy(P->reorder);
     spx_matrix_destroy(P->transposed);
     P->magic = 0;
     spx__free(P);
@@ -152,7 +162,7 @@ spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta,
 {
     spx_status st = check_call(P, x, y);
     if (st != SPX_OK || P->out_len == 0) return st;
-    return P->ops->spmv(P->state, alpha, x, beta, y);
+    return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, beta, y);
 }
 
 /* Device plans with host vectors: copy x (and y when beta reads it) over on
@@ -182,7 +192,8 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
 {
     spx_status st = check_call(P, x, y);
     if (st != SPX_OK || P->out_len == 0) return st;
-    if (P->opts.device == SPX_DEV_CPU) return P->ops->spmv(P->state, alpha, x, beta, y);
+    if (P->opts.device == SPX_DEV_CPU)
+        return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, beta, y);
     return spmv_staged(P, alpha, x, beta, y);
 }
 
@@ -191,7 +202,7 @@ double spx_plan_prep_ms(const spx_plan *P) { return check_plan(P) == SPX_OK ? P-
 size_t spx_plan_bytes(const spx_plan *P)
 {
     if (check_plan(P) != SPX_OK) return 0;
-    size_t held = P->ops->bytes(P->state);
+    size_t held = P->ops->bytes(P->state) + spx__reorder_bytes(P->reorder);
     if (P->transposed)
         held += (size_t)(P->transposed->rows + 1) * sizeof(int64_t) +
                 (size_t)P->transposed->nnz * (sizeof(int32_t) + sizeof(double));
@@ -214,6 +225,7 @@ const char *spx_plan_describe(const spx_plan *P)
     spx_plan *mut = (spx_plan *)P; /* the description buffer is a cache */
     mut->describe[0] = '\0';
     if (P->ops->describe) P->ops->describe(P->state, mut->describe, sizeof mut->describe);
+    spx__reorder_describe(P->reorder, mut->describe, sizeof mut->describe);
     return P->describe;
 }
 

@@ -1,0 +1,423 @@
+/* Symmetric orderings of a square matrix (contract in order.h).
+ *
+ * RCM: G is the pattern of A + A^T without the diagonal, in CSR with sorted
+ * neighbours (A's rows are sorted, and so are those of A^T built by a counting
+ * sort; a merge gives their union). Components are taken in the order of
+ * their lowest unnumbered vertex. In each, the start is pseudo-peripheral
+ * (George and Liu): from the component's vertex of least degree, breadth-first
+ * levels are built again from a vertex of least degree in the last level as
+ * long as the number of levels grows. Cuthill-McKee then numbers breadth
+ * first, the unnumbered neighbours of each vertex by increasing degree (ties
+ * by index), and the whole sequence is reversed at the end.
+ *
+ * Degree: vertices by decreasing degree = entries in row i plus entries in
+ * column i of A (the diagonal counts twice), ties by increasing index (a
+ * stable counting sort). On a symmetric pattern this is the row length order.
+ *
+ * Permute: row k of B = P A P^T is row perm[k] of A; its renamed columns are
+ * sorted as 64-bit keys (new column << 32 | position in the row), which carry
+ * each value along.
+ */
+#include "core/order.h"
+
+#include <limits.h>
+#include <omp.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+
+/* At most this many level structures after the first per component. */
+#define ORDER_PERIPHERAL_ROUNDS 8
+/* Keys up to this many are insertion-sorted. */
+#define ORDER_SMALL_SORT 24
+
+typedef struct order_graph {
+    int64_t n;
+    int64_t *ptr; /* n+1 offsets */
+    int32_t *adj; /* ptr[n] neighbours, sorted per vertex, no self loops */
+} order_graph;
+
+/* Work arrays of the breadth-first searches, n entries each. */
+typedef struct order_bfs {
+    int64_t *queue;
+    int64_t *mark; /* stamp of the last search that reached the vertex */
+    int64_t stamp;
+    uint8_t *numbered;
+    uint64_t *keys; /* (degree << 32 | vertex) of one vertex's new neighbours */
+} order_bfs;
+
+spx_status spx__order_parse(const char *value, spx__order_mode *mode)
+{
+    static const spx__order_mode modes[] = {SPX__ORDER_NONE, SPX__ORDER_RCM, SPX__ORDER_DEGREE};
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        if (strcmp(value, spx__order_name(modes[k])) == 0) {
+            *mode = modes[k];
+            return SPX_OK;
+        }
+    }
+    return spx__error(SPX_ERR_BAD_PARAM, "reorder=%s is not rcm, degree or none", value);
+}
+
+const char *spx__order_name(spx__order_mode mode)
+{
+    return mode == SPX__ORDER_RCM ? "rcm" : mode == SPX__ORDER_DEGREE ? "degree" : "none";
+}
+
+static spx_status check_orderable(const spx_matrix *A)
+{
+    if (A->rows != A->cols)
+        return spx__error(SPX_ERR_BAD_PARAM, "reorder needs a square matrix, not %lld x %lld",
+                          (long long)A->rows, (long long)A->cols);
+    if (A->rows > INT32_MAX)
+        return spx__error(SPX_ERR_UNSUPPORTED, "reorder handles fewer than 2^31 rows, not %lld",
+                          (long long)A->rows);
+    return SPX_OK;
+}
+
+static int omp_threads(int threads)
+{
+    return threads > 0 ? threads : omp_get_max_threads();
+}
+
+static uint64_t median3(uint64_t a, uint64_t b, uint64_t c)
+{
+    return a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+}
+
+/* k[0..n) ascending (keys are distinct): quicksort (Hoare partition around a
+ * median of three, recursion on the smaller part only) down to insertion
+ * sort. No callbacks and no allocation, unlike qsort. */
+static void sort_keys(uint64_t *k, int64_t n)
+{
+    while (n > ORDER_SMALL_SORT) {
+        const uint64_t pivot = median3(k[0], k[n / 2], k[n - 1]);
+        int64_t i = -1, j = n;
+        for (;;) {
+            do
+                i++;
+            while (k[i] < pivot);
+            do
+                j--;
+            while (k[j] > pivot);
+            if (i >= j) break;
+            uint64_t t = k[i];
+            k[i] = k[j];
+            k[j] = t;
+        }
+        if (j + 1 < n - j - 1) { /* [0, j] is the smaller part */
+            sort_keys(k, j + 1);
+            k += j + 1;
+            n -= j + 1;
+        } else {
+            sort_keys(k + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t v = k[i];
+        int64_t j = i;
+        for (; j > 0 && k[j - 1] > v; j--)
+            k[j] = k[j - 1];
+        k[j] = v;
+    }
+}
+
+/* The pattern of A^T: tptr (n+1) and tidx (nnz), rows sorted. */
+static spx_status pattern_transpose(const spx_matrix *A, int64_t **tptr, int32_t **tidx)
+{
+    const int64_t n = A->rows;
+    spx_status st;
+    SPX_TRY(spx__calloc((void **)tptr, (size_t)n + 1, sizeof **tptr, "reorder: A^T offsets"));
+    SPX_TRY(spx__alloc((void **)tidx, (size_t)A->nnz, sizeof **tidx, "reorder: A^T pattern"));
+    int64_t *p = *tptr;
+    for (int64_t k = 0; k < A->nnz; k++)
+        p[A->col32[k] + 1]++;
+    for (int64_t c = 0; c < n; c++)
+        p[c + 1] += p[c];
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+            (*tidx)[p[A->col32[k]]++] = (int32_t)i;
+    for (int64_t c = n; c > 0; c--)
+        p[c] = p[c - 1];
+    p[0] = 0;
+cleanup:
+    return st;
+}
+
+/* The union of sorted lists a and b without skip, into out (NULL: count only). */
+static int64_t merge_row(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int32_t skip,
+                         int32_t *out)
+{
+    int64_t i = 0, j = 0, n = 0;
+    while (i < na || j < nb) {
+        int32_t v = j >= nb || (i < na && a[i] <= b[j]) ? a[i] : b[j];
+        if (i < na && a[i] == v) i++;
+        if (j < nb && b[j] == v) j++;
+        if (v == skip) continue;
+        if (out) out[n] = v;
+        n++;
+    }
+    return n;
+}
+
+/* G = pattern of A + A^T without the diagonal. */
+static spx_status graph_build(const spx_matrix *A, int threads, order_graph *g)
+{
+    const int64_t n = A->rows;
+    int64_t *tptr = NULL;
+    int32_t *tidx = NULL;
+    spx_status st;
+    g->n = n;
+    SPX_TRY(pattern_transpose(A, &tptr, &tidx));
+    SPX_TRY(spx__calloc((void **)&g->ptr, (size_t)n + 1, sizeof *g->ptr, "reorder: graph offsets"));
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(omp_threads(threads))
+    for (int64_t i = 0; i < n; i++)
+        g->ptr[i + 1] = merge_row(A->col32 + A->rowptr[i], A->rowptr[i + 1] - A->rowptr[i],
+                                  tidx + tptr[i], tptr[i + 1] - tptr[i], (int32_t)i, NULL);
+    for (int64_t i = 0; i < n; i++)
+        g->ptr[i + 1] += g->ptr[i];
+    SPX_TRY(spx__alloc((void **)&g->adj, (size_t)g->ptr[n], sizeof *g->adj, "reorder: graph"));
+#pragma omp parallel for schedule(dynamic, 4096) num_threads(omp_threads(threads))
+    for (int64_t i = 0; i < n; i++)
+        merge_row(A->col32 + A->rowptr[i], A->rowptr[i + 1] - A->rowptr[i], tidx + tptr[i],
+                  tptr[i + 1] - tptr[i], (int32_t)i, g->adj + g->ptr[i]);
+cleanup:
+    spx__free(tptr);
+    spx__free(tidx);
+    return st;
+}
+
+static int64_t degree(const order_graph *g, int64_t v)
+{
+    return g->ptr[v + 1] - g->ptr[v];
+}
+
+/* Breadth-first levels from root: returns the number of levels; the search
+ * reaches root's component, left in queue[0..*size), its last level from
+ * queue[*last]. */
+static int64_t bfs_levels(const order_graph *g, int64_t root, order_bfs *w, int64_t *last,
+                          int64_t *size)
+{
+    int64_t head = 0, tail = 0, levels = 0, stamp = ++w->stamp;
+    w->queue[tail++] = root;
+    w->mark[root] = stamp;
+    while (head < tail) {
+        int64_t end = tail;
+        *last = head;
+        for (; head < end; head++) {
+            int64_t u = w->queue[head];
+            for (int64_t k = g->ptr[u]; k < g->ptr[u + 1]; k++) {
+                int64_t v = g->adj[k];
+                if (w->mark[v] == stamp) continue;
+                w->mark[v] = stamp;
+                w->queue[tail++] = v;
+            }
+        }
+        levels++;
+    }
+    *size = tail;
+    return levels;
+}
+
+/* The vertex of least degree (then least index) in queue[from..to). */
+static int64_t least_degree(const order_graph *g, const int64_t *queue, int64_t from, int64_t to)
+{
+    int64_t best = queue[from];
+    for (int64_t k = from + 1; k < to; k++) {
+        int64_t v = queue[k], dv = degree(g, v), db = degree(g, best);
+        if (dv < db || (dv == db && v < best)) best = v;
+    }
+    return best;
+}
+
+/* A pseudo-peripheral vertex of the component of v. */
+static int64_t peripheral(const order_graph *g, int64_t v, order_bfs *w)
+{
+    int64_t last, size;
+    bfs_levels(g, v, w, &last, &size);
+    int64_t root = least_degree(g, w->queue, 0, size);
+    int64_t levels = bfs_levels(g, root, w, &last, &size);
+    for (int r = 0; r < ORDER_PERIPHERAL_ROUNDS; r++) {
+        int64_t cand = least_degree(g, w->queue, last, size);
+        int64_t cand_levels = bfs_levels(g, cand, w, &last, &size);
+        if (cand_levels <= levels) break;
+        root = cand;
+        levels = cand_levels;
+    }
+    return root;
+}
+
+/* Cuthill-McKee numbering of root's component into order[pos..]; returns the
+ * next free position. */
+static int64_t cuthill_mckee(const order_graph *g, int64_t root, order_bfs *w, int64_t *order,
+                             int64_t pos)
+{
+    int64_t head = pos;
+    order[pos++] = root;
+    w->numbered[root] = 1;
+    while (head < pos) {
+        int64_t u = order[head++], nk = 0;
+        for (int64_t k = g->ptr[u]; k < g->ptr[u + 1]; k++) {
+            int64_t v = g->adj[k];
+            if (w->numbered[v]) continue;
+            w->numbered[v] = 1;
+            w->keys[nk++] = (uint64_t)degree(g, v) << 32 | (uint64_t)v;
+        }
+        sort_keys(w->keys, nk);
+        for (int64_t j = 0; j < nk; j++)
+            order[pos++] = (int64_t)(w->keys[j] & 0xffffffffu);
+    }
+    return pos;
+}
+
+static spx_status order_rcm(const spx_matrix *A, int threads, int64_t *perm)
+{
+    const int64_t n = A->rows;
+    order_graph g = {0, NULL, NULL};
+    order_bfs w = {NULL, NULL, 0, NULL, NULL};
+    spx_status st;
+    SPX_TRY(graph_build(A, threads, &g));
+    SPX_TRY(spx__alloc((void **)&w.queue, (size_t)n, sizeof *w.queue, "reorder: queue"));
+    SPX_TRY(spx__calloc((void **)&w.mark, (size_t)n, sizeof *w.mark, "reorder: marks"));
+    SPX_TRY(spx__calloc((void **)&w.numbered, (size_t)n, 1, "reorder: numbered flags"));
+    SPX_TRY(spx__alloc((void **)&w.keys, (size_t)n, sizeof *w.keys, "reorder: sort keys"));
+    int64_t pos = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (w.numbered[i]) continue;
+        int64_t root = degree(&g, i) == 0 ? i : peripheral(&g, i, &w);
+        pos = cuthill_mckee(&g, root, &w, perm, pos);
+    }
+    for (int64_t k = 0; k < n / 2; k++) {
+        int64_t t = perm[k];
+        perm[k] = perm[n - 1 - k];
+        perm[n - 1 - k] = t;
+    }
+cleanup:
+    spx__free(g.ptr);
+    spx__free(g.adj);
+    spx__free(w.queue);
+    spx__free(w.mark);
+    spx__free(w.numbered);
+    spx__free(w.keys);
+    return st;
+}
+
+static spx_status order_degree(const spx_matrix *A, int64_t *perm)
+{
+    const int64_t n = A->rows;
+    int64_t *deg = NULL, *start = NULL, most = 0;
+    spx_status st;
+    SPX_TRY(spx__alloc((void **)&deg, (size_t)n, sizeof *deg, "reorder: degrees"));
+    for (int64_t i = 0; i < n; i++)
+        deg[i] = A->rowptr[i + 1] - A->rowptr[i];
+    for (int64_t k = 0; k < A->nnz; k++)
+        deg[A->col32[k]]++;
+    for (int64_t i = 0; i < n; i++)
+        most = deg[i] > most ? deg[i] : most;
+    /* Bucket most - deg: decreasing degree; filled in index order (stable). */
+    SPX_TRY(spx__calloc((void **)&start, (size_t)most + 2, sizeof *start, "reorder: buckets"));
+    for (int64_t i = 0; i < n; i++)
+        start[most - deg[i] + 1]++;
+    for (int64_t b = 0; b <= most; b++)
+        start[b + 1] += start[b];
+    for (int64_t i = 0; i < n; i++)
+        perm[start[most - deg[i]]++] = i;
+cleanup:
+    spx__free(deg);
+    spx__free(start);
+    return st;
+}
+
+spx_status spx__order_compute(const spx_matrix *A, spx__order_mode mode, int threads, int64_t *perm)
+{
+    spx_status st = check_orderable(A);
+    if (st != SPX_OK) return st;
+    if (mode == SPX__ORDER_RCM) return order_rcm(A, threads, perm);
+    if (mode == SPX__ORDER_DEGREE) return order_degree(A, perm);
+    for (int64_t i = 0; i < A->rows; i++)
+        perm[i] = i;
+    return SPX_OK;
+}
+
+spx_status spx__order_check(const int64_t *perm, int64_t n)
+{
+    uint8_t *seen = NULL;
+    spx_status st;
+    SPX_TRY(spx__calloc((void **)&seen, (size_t)n, 1, "reorder: permutation check"));
+    for (int64_t k = 0; k < n; k++) {
+        if (perm[k] < 0 || perm[k] >= n || seen[perm[k]]) {
+            st = spx__error(SPX_ERR_INVALID_ARG, "perm[%lld] = %lld is %s", (long long)k,
+                            (long long)perm[k],
+                            perm[k] < 0 || perm[k] >= n ? "out of range" : "repeated");
+            goto cleanup;
+        }
+        seen[perm[k]] = 1;
+    }
+cleanup:
+    spx__free(seen);
+    return st;
+}
+
+/* Row k of B from row perm[k] of A: renamed columns sorted, values along. */
+static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t *inv, spx_matrix *B,
+                        uint64_t *keys, int64_t k)
+{
+    const int64_t src = A->rowptr[perm[k]], len = A->rowptr[perm[k] + 1] - src;
+    const int64_t dst = B->rowptr[k];
+    uint64_t *key = keys + dst;
+    for (int64_t j = 0; j < len; j++)
+        key[j] = (uint64_t)inv[A->col32[src + j]] << 32 | (uint64_t)j;
+    sort_keys(key, len);
+    for (int64_t j = 0; j < len; j++) {
+        const int64_t from = src + (int64_t)(key[j] & 0xffffffffu);
+        B->col32[dst + j] = (int32_t)(key[j] >> 32);
+        if (A->vtype == SPX_F64)
+            ((double *)B->values)[dst + j] = ((const double *)A->values)[from];
+        else
+            ((float *)B->values)[dst + j] = ((const float *)A->values)[from];
+    }
+}
+
+spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int threads,
+                              spx_matrix **out)
+{
+    const int64_t n = A->rows;
+    int64_t *inv = NULL;
+    uint64_t *keys = NULL;
+    spx_matrix *B = NULL;
+    spx_status st;
+    *out = NULL;
+    SPX_TRY(check_orderable(A));
+    SPX_TRY(spx__alloc((void **)&inv, (size_t)n, sizeof *inv, "reorder: inverse permutation"));
+    SPX_TRY(spx__alloc((void **)&keys, (size_t)A->nnz, sizeof *keys, "reorder: row sort keys"));
+    SPX_TRY(spx__matrix_alloc(n, n, A->nnz, A->vtype, &B));
+    for (int64_t k = 0; k < n; k++) {
+        inv[perm[k]] = k;
+        B->rowptr[k + 1] = B->rowptr[k] + (A->rowptr[perm[k] + 1] - A->rowptr[perm[k]]);
+    }
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(omp_threads(threads))
+    for (int64_t k = 0; k < n; k++)
+        permute_row(A, perm, inv, B, keys, k);
+    *out = B;
+    B = NULL;
+cleanup:
+    spx__free(inv);
+    spx__free(keys);
+    spx_matrix_destroy(B);
+    return st;
+}
+
+int64_t spx__order_bandwidth(const spx_matrix *A)
+{
+    int64_t bw = 0;
+    for (int64_t i = 0; i < A->rows; i++) {
+        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+            int64_t d = spx__col(A, k) - i;
+            d = d < 0 ? -d : d;
+            bw = d > bw ? d : bw;
+        }
+    }
+    return bw;
+}

@@ -1,0 +1,41 @@
+/* Symmetric orderings of a square matrix: a permutation P of its rows and
+ * columns, given as perm[k] = the original index of new row (and column) k,
+ * and B = P A P^T, whose row k is row perm[k] of A with every column c
+ * renamed inv[c] (inv[perm[k]] = k). Used by plans with reorder=rcm|degree
+ * (src/plan/reorder.c) and by the bench's gather bound. */
+#ifndef SPX_CORE_ORDER_H
+#define SPX_CORE_ORDER_H
+
+#include <stdint.h>
+
+#include "spx.h"
+
+typedef enum spx__order_mode {
+    SPX__ORDER_NONE = 0,  /* identity */
+    SPX__ORDER_RCM = 1,   /* reverse Cuthill-McKee on the pattern of A + A^T */
+    SPX__ORDER_DEGREE = 2 /* decreasing degree (row plus column entries), ties by index */
+} spx__order_mode;
+
+/* "none", "rcm", "degree" to a mode; SPX_ERR_BAD_PARAM naming the value otherwise. */
+spx_status spx__order_parse(const char *value, spx__order_mode *mode);
+const char *spx__order_name(spx__order_mode mode);
+
+/* perm (A->rows entries, caller's) for mode, with threads OpenMP threads (0:
+ * OpenMP's default) where parallel. A must be square (SPX_ERR_BAD_PARAM) with
+ * fewer than 2^31 rows (SPX_ERR_UNSUPPORTED). */
+spx_status spx__order_compute(const spx_matrix *A, spx__order_mode mode, int threads,
+                              int64_t *perm);
+
+/* *B = P A P^T as a new matrix (rows sorted, A's value type). perm must be a
+ * bijection of 0..rows-1 (spx__order_check). */
+spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int threads,
+                              spx_matrix **B);
+
+/* SPX_OK when perm[0..n) is a bijection of 0..n-1, else SPX_ERR_INVALID_ARG
+ * naming the first entry out of range or repeated. */
+spx_status spx__order_check(const int64_t *perm, int64_t n);
+
+/* max |i - j| over the entries (i, j) of A; 0 for no entries. */
+int64_t spx__order_bandwidth(const spx_matrix *A);
+
+#endif

@@ -1,0 +1,215 @@
+/* reorder=rcm|degree|none for CPU plans (contract in reorder.h):
+ *
+ *   A' = P M P^T             perm[k] = the index in M of row k of A'
+ *   x'[k] = x[perm[k]]       y'[k] = y[perm[k]] (only when beta != 0)
+ *   y' = alpha A' x' + beta y'     the format's kernel
+ *   y[perm[k]] = y'[k]
+ *
+ * M is A for op N and A^T for op T: P A^T P^T = (P A P^T)^T, and both orderings
+ * depend only on what A and A^T share (rcm: the pattern of A + A^T; degree:
+ * row plus column counts), so op T uses the same P as op N.
+ * Gather and scatter are OpenMP loops with a static schedule on the plan's
+ * threads, inside the timed call. x' and y' belong to the plan and are first
+ * touched by those threads; a call that finds them taken (atomic try-lock)
+ * uses a pair allocated for itself, so concurrent calls on one plan stay
+ * correct and give the same bits.
+ */
+#include "plan/reorder.h"
+
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "core/order.h"
+
+/* Below this many entries a vector is gathered by the calling thread alone. */
+#define REORDER_PARALLEL_MIN 32768
+
+struct spx__reorder {
+    spx__order_mode mode;
+    char *params; /* the plan's params without reorder= ("" when none is left) */
+    size_t params_len;
+    int seen;             /* the key was given */
+    spx_matrix *permuted; /* A'; dropped after analyze unless the format borrows it */
+    int32_t *perm;        /* n entries; NULL for reorder=none */
+    int64_t n;
+    size_t elem; /* bytes per vector entry: 8 (f64) or 4 (f32, f16: float) */
+    int threads;
+    void *xbuf, *ybuf; /* the plan's x' and y' */
+    atomic_flag busy;  /* set while one call uses xbuf and ybuf */
+};
+
+/* spx__params_each callback: keeps every pair but reorder= in R->params. */
+static spx_status split_param(void *ctx, const char *key, const char *value)
+{
+    spx__reorder *R = ctx;
+    if (strcmp(key, "reorder") != 0) {
+        size_t used = strlen(R->params); /* the buffer can hold the whole input */
+        snprintf(R->params + used, R->params_len - used, "%s%s=%s", used ? "," : "", key, value);
+        return SPX_OK;
+    }
+    if (R->seen) return spx__error(SPX_ERR_BAD_PARAM, "parameter reorder is given twice");
+    R->seen = 1;
+    return spx__order_parse(value, &R->mode);
+}
+
+static int reorder_threads(const spx__reorder *R)
+{
+    return R->threads > 0 ? R->threads : omp_get_max_threads();
+}
+
+/* Gather dst[k] = src[perm[k]] or scatter dst[perm[k]] = src[k], k < n, for
+ * doubles or floats (the type test is loop-invariant: the compiler unswitches). */
+static void move_vector(const spx__reorder *R, void *dst, const void *src, int scatter)
+{
+    const int32_t *p = R->perm;
+    const int64_t n = R->n;
+    const int f64 = R->elem == sizeof(double);
+#pragma omp parallel for schedule(static)                                                          \
+    num_threads(reorder_threads(R)) if (n >= REORDER_PARALLEL_MIN)
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t to = scatter ? p[k] : k, from = scatter ? k : p[k];
+        if (f64)
+            ((double *)dst)[to] = ((const double *)src)[from];
+        else
+            ((float *)dst)[to] = ((const float *)src)[from];
+    }
+}
+
+/* The plan's x' and y', zeroed by the threads that will use them. */
+static spx_status alloc_vectors(spx__reorder *R)
+{
+    spx_status st;
+    SPX_TRY(spx__alloc(&R->xbuf, (size_t)R->n, R->elem, "reorder: x'"));
+    SPX_TRY(spx__alloc(&R->ybuf, (size_t)R->n, R->elem, "reorder: y'"));
+    char *xb = R->xbuf, *yb = R->ybuf;
+    const int64_t n = R->n;
+    const size_t e = R->elem;
+#pragma omp parallel for schedule(static)                                                          \
+    num_threads(reorder_threads(R)) if (n >= REORDER_PARALLEL_MIN)
+    for (int64_t k = 0; k < n; k++) {
+        memset(xb + (size_t)k * e, 0, e);
+        memset(yb + (size_t)k * e, 0, e);
+    }
+cleanup:
+    return st;
+}
+
+/* P, A' = P M P^T and the vectors, for rcm or degree. */
+static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opts *o)
+{
+    const char *name = spx__order_name(R->mode);
+    int64_t *perm = NULL;
+    spx_status st;
+    if (o->device != SPX_DEV_CPU)
+        return spx__error(SPX_ERR_UNSUPPORTED, "reorder=%s: CUDA plans cannot reorder yet", name);
+    if (M->rows != M->cols)
+        return spx__error(SPX_ERR_BAD_PARAM, "reorder=%s needs a square matrix, not %lld x %lld",
+                          name, (long long)M->rows, (long long)M->cols);
+    R->n = M->rows;
+    R->elem = o->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    R->threads = o->threads;
+    SPX_TRY(spx__alloc((void **)&perm, (size_t)R->n, sizeof *perm, "reorder: permutation"));
+    SPX_TRY(spx__order_compute(M, R->mode, o->threads, perm));
+    SPX_TRY(spx__order_permute(M, perm, o->threads, &R->permuted));
+    SPX_TRY(spx__alloc((void **)&R->perm, (size_t)R->n, sizeof *R->perm, "reorder: permutation"));
+    for (int64_t k = 0; k < R->n; k++)
+        R->perm[k] = (int32_t)perm[k];
+    SPX_TRY(alloc_vectors(R));
+cleanup:
+    spx__free(perm);
+    return st;
+}
+
+spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reorder **out)
+{
+    spx__reorder *R = NULL;
+    spx_status st;
+    *out = NULL;
+    if (!o->params || !strstr(o->params, "reorder")) return SPX_OK;
+    SPX_TRY(spx__calloc((void **)&R, 1, sizeof *R, "reorder plan"));
+    atomic_flag_clear(&R->busy);
+    R->params_len = strlen(o->params) + 1;
+    SPX_TRY(spx__calloc((void **)&R->params, R->params_len, 1, "reorder: parameters"));
+    SPX_TRY(spx__params_each(o->params, split_param, R));
+    if (!R->seen) { /* "reorder" was part of another key or value */
+        spx__reorder_destroy(R);
+        return SPX_OK;
+    }
+    o->params = R->params[0] ? R->params : NULL;
+    if (R->mode != SPX__ORDER_NONE) SPX_TRY(build(R, M, o));
+    *out = R;
+    return SPX_OK;
+cleanup:
+    spx__reorder_destroy(R);
+    return st;
+}
+
+const spx_matrix *spx__reorder_matrix(const spx__reorder *R)
+{
+    return R ? R->permuted : NULL;
+}
+
+void spx__reorder_prepared(spx__reorder *R, int format_borrows)
+{
+    if (!R || format_borrows) return;
+    spx_matrix_destroy(R->permuted);
+    R->permuted = NULL;
+}
+
+spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
+                             const void *x, double beta, void *y)
+{
+    if (!R || !R->perm) return ops->spmv(state, alpha, x, beta, y);
+    void *xp = R->xbuf, *yp = R->ybuf, *own_x = NULL, *own_y = NULL;
+    const int mine = !atomic_flag_test_and_set_explicit(&R->busy, memory_order_acquire);
+    spx_status st;
+    if (!mine) {
+        SPX_TRY(spx__alloc(&own_x, (size_t)R->n, R->elem, "reorder: x' of a concurrent call"));
+        SPX_TRY(spx__alloc(&own_y, (size_t)R->n, R->elem, "reorder: y' of a concurrent call"));
+        xp = own_x;
+        yp = own_y;
+    }
+    move_vector(R, xp, x, 0);
+    if (beta != 0.0) move_vector(R, yp, y, 0);
+    SPX_TRY(ops->spmv(state, alpha, xp, beta, yp));
+    move_vector(R, y, yp, 1);
+cleanup:
+    if (mine) atomic_flag_clear_explicit(&R->busy, memory_order_release);
+    spx__free(own_x);
+    spx__free(own_y);
+    return st;
+}
+
+size_t spx__reorder_bytes(const spx__reorder *R)
+{
+    if (!R) return 0;
+    size_t held = R->params_len + (size_t)R->n * (R->perm ? sizeof *R->perm + 2 * R->elem : 0);
+    const spx_matrix *B = R->permuted;
+    if (B)
+        held += (size_t)(B->rows + 1) * sizeof(int64_t) +
+                (size_t)B->nnz * (sizeof(int32_t) + (B->vtype == SPX_F64 ? 8u : 4u));
+    return held;
+}
+
+void spx__reorder_describe(const spx__reorder *R, char *buf, size_t len)
+{
+    size_t used = strlen(buf);
+    if (!R || used + 1 >= len) return;
+    snprintf(buf + used, len - used, "%sreorder=%s", used ? " " : "", spx__order_name(R->mode));
+}
+
+void spx__reorder_destroy(spx__reorder *R)
+{
+    if (!R) return;
+    spx__free(R->params);
+    spx_matrix_destroy(R->permuted);
+    spx__free(R->perm);
+    spx__free(R->xbuf);
+    spx__free(R->ybuf);
+    spx__free(R);
+}

@@ -1,0 +1,41 @@
+/* The plan parameter reorder=rcm|degree|none, handled once for every CPU
+ * format: the plan stores A' = P A P^T (src/core/order.h) and builds its
+ * format on A'; each product gathers x' = P x (and y' = P y when beta reads
+ * y), runs y' = alpha A' x' + beta y', and scatters y = P^T y'. */
+#ifndef SPX_PLAN_REORDER_H
+#define SPX_PLAN_REORDER_H
+
+#include <stddef.h>
+
+#include "plan/format.h"
+#include "spx.h"
+
+typedef struct spx__reorder spx__reorder;
+
+/* When o->params has the key reorder: *R holds o->params without it (o->params
+ * then points there, or is NULL when nothing is left) and, for rcm and degree,
+ * A' = P M P^T. Without the key, *R = NULL and o is unchanged. Errors:
+ * SPX_ERR_BAD_PARAM for an unknown mode, a repeated key or a non-square M;
+ * SPX_ERR_UNSUPPORTED for rcm or degree on a CUDA plan. */
+spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reorder **R);
+
+/* A' to prepare the format on, or NULL (R NULL or reorder=none). */
+const spx_matrix *spx__reorder_matrix(const spx__reorder *R);
+
+/* After the format's analyze: frees A' unless the format borrows it. */
+void spx__reorder_prepared(spx__reorder *R, int format_borrows);
+
+/* y = alpha*op(A)*x + beta*y through the format's spmv on A'. Thread-safe:
+ * the plan's vectors x', y' go to one caller at a time (atomic try-lock),
+ * the others use vectors allocated for the call. */
+spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
+                             const void *x, double beta, void *y);
+
+size_t spx__reorder_bytes(const spx__reorder *R);
+
+/* Appends " reorder=MODE" to buf (NUL-terminated, len bytes). */
+void spx__reorder_describe(const spx__reorder *R, char *buf, size_t len);
+
+void spx__reorder_destroy(spx__reorder *R); /* NULL is a no-op */
+
+#endif
