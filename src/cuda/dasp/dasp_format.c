@@ -8,7 +8,10 @@
  * default: a second launch when there are more than DASP_TWO_PASS_TASKS tasks.
  * Measured on an H100: the second launch costs about 2 us on small matrices,
  * the fences cost more than that past a few thousand tasks: R-MAT scale 20
- * took 325 us with pass2=0 and 263 us with pass2=1, c-62 8.1 against 10.8). */
+ * took 325 us with pass2=0 and 263 us with pass2=1, c-62 8.1 against 10.8).
+ * mma=4|8|16: F64 chunks per mma.sync, m8n8k4 (the default), m16n8k8 or
+ * m16n8k16 (F16 keeps its tf32 m16n8k4): the same bits on an H100, slower
+ * there (64 registers instead of 54: bench/results/gpu-dasp-mma-2026-11-22.md). */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,13 +24,23 @@
 #define DASP_TWO_PASS_TASKS 8192
 
 typedef struct dasp_params {
-    long threshold, loop, two_pass;
+    long threshold, loop, two_pass, mma;
 } dasp_params;
 
 typedef struct dasp_state {
     spx__dasp_dev *dev;
     spx__dasp_host shape; /* counts only: the arrays are freed after upload */
 } dasp_state;
+
+/* A power of two in [lo, hi]. */
+static spx_status param_pow2(const char *key, const char *value, long lo, long hi, long *out)
+{
+    spx_status st = spx__param_int(key, value, lo, hi, out);
+    if (st == SPX_OK && (*out & (*out - 1)) != 0)
+        return spx__error(SPX_ERR_BAD_PARAM, "dasp: %s=%ld (a power of two, %ld to %ld)", key,
+                          *out, lo, hi);
+    return st;
+}
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
 {
@@ -40,6 +53,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "pass2") == 0) return spx__param_int(key, value, -1, 1, &p->two_pass);
+    if (strcmp(key, "mma") == 0) return param_pow2(key, value, 4, 16, &p->mma);
     return spx__error(SPX_ERR_BAD_PARAM, "dasp: unknown parameter '%s'", key);
 }
 
@@ -53,7 +67,7 @@ static void dasp_destroy(void *state)
 
 static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    dasp_params prm = {75, 0, -1};
+    dasp_params prm = {75, 0, -1, 4};
     spx__dasp_host *h = NULL;
     dasp_state *s = NULL;
     spx_status st;
@@ -63,6 +77,7 @@ static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     SPX_TRY(spx__dasp_pack(A, (int)prm.threshold, (int)prm.loop, &h));
     h->two_pass = prm.two_pass >= 0 ? (int)prm.two_pass
                                      : h->n_tasks + h->n_htasks > DASP_TWO_PASS_TASKS;
+    h->mma = (int)prm.mma;
     SPX_TRY(spx__dasp_upload(h, o->precision, o->stream, &s->dev));
     s->shape = *h;
     *state = s;

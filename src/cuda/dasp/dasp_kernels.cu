@@ -10,7 +10,18 @@
  * Lane l of a warp loads entry l of an 8x4 block: A[l/4][l%4] = value,
  * B[l%4][l/4] = x[column]; the product's diagonal C[i][i] (lane 4i + i/2,
  * accumulator i%2) is row i's dot product.
- *   F64: mma.sync m8n8k4 f64 (DMMA), accumulation in fp64.
+ *   F64: mma.sync f64 (DMMA), accumulation in fp64, in one of three shapes
+ *        (param mma=4|8|16): m8n8k4, a chunk per mma; or m16n8k8 (m16n8k16)
+ *        with A's rows 8..15 zero, 2 (4) chunks of a batch per mma. With g =
+ *        lane/4 and t = lane%4 the m16n8kK fragments are a[2q] = A[g][t+4q],
+ *        a[2q+1] = A[g+8][t+4q], b[q] = B[t+4q][g], c[0] = C[g][2t], c[1] =
+ *        C[g][2t+1] (c[2], c[3]: rows g+8): entry `lane` of the batch's chunk
+ *        q is A[g][t+4q] and x of its column B[t+4q][g], so the loads are the
+ *        same and the diagonal is in the same lane and register as m8n8k4's.
+ *        The PTX ISA leaves the order of the sums inside one mma to the
+ *        hardware (on an H100 the three shapes give the same bits). A batch's
+ *        last 1 or 2 chunks take the smaller shapes. Not faster on an H100
+ *        (64 registers instead of 54), so m8n8k4 is the default.
  *   F16: values stored in IEEE half; x and y are float. A half is exact in
  *        tf32, and x is split into two tf32 parts (hi + lo, |x - hi - lo| <=
  *        2^-22 |x|), so mma.sync m16n8k4 tf32 with fp32 accumulators (rows 8..15
@@ -36,7 +47,7 @@ extern "C" {
 
 /* ------------------------------------------------------------ precisions */
 
-struct F64 {
+template <int K> struct F64 {
     typedef double val_t; /* stored matrix value */
     typedef double vec_t; /* x and y */
     typedef double acc_t;
@@ -56,6 +67,37 @@ struct F64 {
         asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
             : "+d"(f.c[0]), "+d"(f.c[1])
             : "d"(a), "d"(b));
+    }
+    /* Chunks a[0..1], b[0..1] in one m16n8k8 (rows 8..15 zero, their sums dropped). */
+    static __device__ void mma2(frag &f, const a_t *a, const b_t *b)
+    {
+        double lo0, lo1;
+        asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+            "{%4, %7, %5, %7}, {%6, %8}, {%0, %1, %7, %7};"
+            : "+d"(f.c[0]), "+d"(f.c[1]), "=d"(lo0), "=d"(lo1)
+            : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(0.0), "d"(b[1]));
+    }
+    /* Chunks a[0..3], b[0..3] in one m16n8k16. */
+    static __device__ void mma4(frag &f, const a_t *a, const b_t *b)
+    {
+        double lo0, lo1;
+        asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+            "{%4, %8, %5, %8, %6, %8, %7, %8}, {%9, %10, %11, %12}, {%0, %1, %8, %8};"
+            : "+d"(f.c[0]), "+d"(f.c[1]), "=d"(lo0), "=d"(lo1)
+            : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(0.0), "d"(b[0]), "d"(b[1]),
+              "d"(b[2]), "d"(b[3]));
+    }
+    /* f += chunks u < n of a batch (n is the same in every lane). */
+    static __device__ void batch(frag &f, const a_t *a, const b_t *b, int n)
+    {
+#pragma unroll
+        for (int u = 0; u < BATCH; u += K / 4) {
+            int left = n - u;
+            if (left <= 0) break;
+            if (K == 16 && left > 2) mma4(f, a + u, b + u);
+            else if (K >= 8 && left > 1) mma2(f, a + u, b + u);
+            else mma(f, a[u], b[u]);
+        }
     }
     static __device__ acc_t diag(const frag &f, int e) { return e ? f.c[1] : f.c[0]; }
 };
@@ -100,6 +142,12 @@ struct F16 {
         mma1(f, a, b.hi);
         mma1(f, a, b.lo);
     }
+    static __device__ void batch(frag &f, const a_t *a, const b_t *b, int n)
+    {
+#pragma unroll
+        for (int u = 0; u < BATCH; u++)
+            if (u < n) mma(f, a[u], b[u]);
+    }
     static __device__ acc_t diag(const frag &f, int e) { return e ? f.c[1] : f.c[0]; }
 };
 
@@ -117,6 +165,7 @@ struct layout {
     int64_t n_long, n_tasks, n_rowblocks, med_chunk0, irr0, n_heavy, n_htasks;
     int64_t n_blk13, n_blk22, n_blk4, chunk13, chunk22, chunk4, n_single, single0, n_empty;
     int loop_num;
+    int mma; /* F64 chunks per mma: 4 (m8n8k4), 8 (m16n8k8), 16 (m16n8k16) */
     /* end of each class's warps in the main launch */
     int64_t w_long, w_heavy, w_med, w_13, w_22, w_4, w_single, w_empty;
 };
@@ -179,9 +228,7 @@ static __device__ __forceinline__ void batch_mma(typename T::frag &f,
         b[u] = T::b_zero();
         if (c + u < c1) load_entry<T>(val, col, x, (c + u) * SPX__DASP_CHUNK + lane, a[u], b[u]);
     }
-#pragma unroll
-    for (int u = 0; u < BATCH; u++)
-        if (c + u < c1) T::mma(f, a[u], b[u]);
+    T::batch(f, a, b, (int)(c1 - c < BATCH ? c1 - c : BATCH));
 }
 
 /* f += the blocks of chunks [c0, c1), a batch at a time. */
@@ -696,6 +743,7 @@ static void set_counts(layout &L, const spx__dasp_host *h)
     L.n_empty = h->n_empty;
     L.loop_num = h->loop_num;
     L.two_pass = h->two_pass;
+    L.mma = h->mma == 8 || h->mma == 16 ? h->mma : 4;
     L.w_long = h->n_tasks;
     L.w_heavy = L.w_long + h->n_htasks;
     L.w_med = L.w_heavy + div_up(h->n_rowblocks - h->n_heavy, h->loop_num);
@@ -768,8 +816,10 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
 extern "C" spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x,
                                      double beta, void *y)
 {
-    return d->prec == SPX_F16 ? launch<F16>(d, alpha, x, beta, y)
-                              : launch<F64>(d, alpha, x, beta, y);
+    if (d->prec == SPX_F16) return launch<F16>(d, alpha, x, beta, y);
+    if (d->L.mma == 16) return launch<F64<16> >(d, alpha, x, beta, y);
+    if (d->L.mma == 8) return launch<F64<8> >(d, alpha, x, beta, y);
+    return launch<F64<4> >(d, alpha, x, beta, y);
 }
 
 extern "C" size_t spx__dasp_bytes(const spx__dasp_dev *d) { return d ? d->bytes : 0; }

@@ -1,0 +1,334 @@
+/* The dasp F64 mma shapes (src/cuda/dasp/dasp_kernels.cu, param mma) on a
+ * GPU: mma=8|16 put 2 or 4 chunks of a batch through one mma.sync m16n8k8 /
+ * m16n8k16 (A's rows 8..15 zero) instead of one m8n8k4 per chunk: the same
+ * products, summed in an order the PTX ISA leaves to the hardware, so y may
+ * differ from mma=4's by rounding: each must be within C_F64 of the long-double
+ * reference (tests/common.h) and within 2 C_F64 of mma=4; the rows that differ
+ * from mma=4 at all are counted and printed (none on an H100). A second plan
+ * of the same params gives the same bits; F16 ignores mma (its default's
+ * bits). On matrices with long rows (several tasks, partial batches), heavy
+ * row-blocks, medium rows of 5..68 (light row-blocks of 1..17 chunks, every
+ * batch remainder), short rows, a varied random matrix, with pass2 and loop
+ * variants, and the shared matrices (not with SPX_TEST_QUICK=1, the mode for
+ * compute-sanitizer). Bad values are refused. Without a GPU, CUDA plans must
+ * be refused.
+ *
+ * Tolerance, |y - ref|_inf <= c * (|alpha||A||x| + |beta||y0|)_inf: F64
+ * c = C_F64 = 32 * 2^-53 (as tests/test_dasp.c); F16 (values in half, fp32
+ * sums) c = C_F16 = 2^-11 + 128 * 2^-24 on matrices with values far from
+ * half's subnormals. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+#define C_F64 (32.0 * 0x1p-53)
+#define C_F16 (0x1p-11 + 128.0 * 0x1p-24)
+
+static int quick(void)
+{
+    const char *q = getenv("SPX_TEST_QUICK");
+    return q && *q == '1';
+}
+
+/* Rows of the given lengths; row i's columns spread over cols, distinct and
+ * sorted; values in [0.25, 1) with a random sign (no half subnormals). */
+static spx_matrix *rows_of(int64_t rows, int64_t cols, const int64_t *len, uint64_t seed)
+{
+    int64_t *rp = malloc(sizeof *rp * (size_t)(rows + 1)), nnz = 0;
+    rp[0] = 0;
+    for (int64_t i = 0; i < rows; i++) rp[i + 1] = (nnz += len[i]);
+    int32_t *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
+    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t s = len[i] ? cols / len[i] : 1;
+        for (int64_t k = 0; k < len[i]; k++) {
+            double u = 0.5 * (spx_test_rand(&seed) + 1.0), w = spx_test_rand(&seed);
+            ci[rp[i] + k] = (int32_t)(k * s + (int64_t)(u * (double)s));
+            v[rp[i] + k] = (w < 0 ? -1.0 : 1.0) * (0.25 + 0.75 * fabs(w));
+        }
+    }
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(rows, cols, rp, ci, v, &A), SPX_OK);
+    free(rp);
+    free(ci);
+    free(v);
+    return A;
+}
+
+/* Lengths cycling through a pattern. */
+static spx_matrix *pattern(int64_t rows, int64_t cols, const int64_t *pat, int np,
+                           uint64_t seed)
+{
+    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
+    for (int64_t i = 0; i < rows; i++) len[i] = pat[i % np];
+    spx_matrix *A = rows_of(rows, cols, len, seed);
+    free(len);
+    return A;
+}
+
+/* Lengths floor(exp(u ln maxlen)) - 1, u uniform: many short rows, a long tail. */
+static spx_matrix *varied(int64_t rows, int64_t cols, double maxlen, uint64_t seed)
+{
+    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
+    uint64_t s = seed;
+    for (int64_t i = 0; i < rows; i++)
+        len[i] = (int64_t)floor(exp(0.5 * (spx_test_rand(&s) + 1.0) * log(maxlen))) - 1;
+    spx_matrix *A = rows_of(rows, cols, len, seed);
+    free(len);
+    return A;
+}
+
+/* One problem: x, y0, the reference and its scale, in double. */
+typedef struct problem {
+    const spx_matrix *A;
+    const char *name;
+    int64_t m, n;
+    double alpha, beta, smax;
+    double *x, *y0, *ref, *scale;
+} problem;
+
+static void problem_init(problem *p, const spx_matrix *A, const char *name, double alpha,
+                         double beta)
+{
+    uint64_t seed = 77;
+    p->A = A;
+    p->name = name;
+    p->alpha = alpha;
+    p->beta = beta;
+    spx_matrix_dims(A, &p->m, &p->n, NULL);
+    p->x = malloc(sizeof(double) * (size_t)(p->n + 1));
+    p->y0 = malloc(sizeof(double) * (size_t)(p->m + 1));
+    p->ref = malloc(sizeof(double) * (size_t)(p->m + 1));
+    p->scale = malloc(sizeof(double) * (size_t)(p->m + 1));
+    /* float-exact x and y0, so that the F16 plans see the same vectors */
+    for (int64_t j = 0; j < p->n; j++) p->x[j] = (float)spx_test_rand(&seed);
+    for (int64_t i = 0; i < p->m; i++)
+        p->y0[i] = beta == 0.0 ? NAN : (float)spx_test_rand(&seed);
+    spx_test_reference(A, SPX_OP_N, alpha, p->x, beta, p->y0, p->ref, p->scale);
+    p->smax = 0.0;
+    for (int64_t i = 0; i < p->m; i++) p->smax = p->scale[i] > p->smax ? p->scale[i] : p->smax;
+}
+
+static void problem_free(problem *p)
+{
+    free(p->x), free(p->y0), free(p->ref), free(p->scale);
+}
+
+/* y (double, m) of a dasp plan with params at precision t; 0 if it failed. */
+static int run(const problem *p, spx_type t, const char *params, double *y)
+{
+    int f = t == SPX_F16;
+    size_t es = f ? sizeof(float) : sizeof(double);
+    void *xv = malloc(es * (size_t)(p->n + 1)), *yv = malloc(es * (size_t)(p->m + 1));
+    for (int64_t j = 0; j < p->n; j++)
+        if (f) ((float *)xv)[j] = (float)p->x[j];
+        else ((double *)xv)[j] = p->x[j];
+    for (int64_t i = 0; i < p->m; i++)
+        if (f) ((float *)yv)[i] = (float)p->y0[i];
+        else ((double *)yv)[i] = p->y0[i];
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "dasp";
+    o.device = SPX_DEV_CUDA;
+    o.precision = t;
+    o.params = params;
+    spx_plan *P = NULL;
+    int ok = CHECK_STATUS(spx_plan_create(p->A, &o, &P), SPX_OK) &&
+             CHECK_STATUS(spx_spmv_host(P, p->alpha, xv, p->beta, yv), SPX_OK);
+    if (!ok) fprintf(stderr, "  dasp %s on %s failed: %s\n", params, p->name, spx_last_error());
+    for (int64_t i = 0; ok && i < p->m; i++) y[i] = f ? ((float *)yv)[i] : ((double *)yv)[i];
+    spx_plan_destroy(P);
+    free(xv);
+    free(yv);
+    return ok;
+}
+
+/* max |a - b| / smax, NaN if either has a NaN; *differ: rows not bit-equal. */
+static double distance(const problem *p, const double *a, const double *b, int64_t *differ)
+{
+    double d = 0.0;
+    *differ = 0;
+    for (int64_t i = 0; i < p->m; i++) {
+        if (isnan(a[i]) || isnan(b[i])) return NAN;
+        if (memcmp(&a[i], &b[i], sizeof a[i]) != 0) ++*differ;
+        double e = fabs(a[i] - b[i]);
+        d = e > d ? e : d;
+    }
+    return p->smax > 0.0 ? d / p->smax : d;
+}
+
+/* The F64 shapes on p: each against the reference, mma=8|16 within 2 C_F64
+ * of mma=4 (differing rows counted and shown), a second plan bit-equal. */
+static void check_f64(const problem *p)
+{
+    static const char *const shapes[] = {"mma=4", "mma=8", "mma=16"};
+    double *base = malloc(sizeof(double) * (size_t)(p->m + 1));
+    double *y = malloc(sizeof(double) * (size_t)(p->m + 1));
+    double *v = malloc(sizeof(double) * (size_t)(p->m + 1));
+    for (int k = 0; k < 3; k++) {
+        double *out = k == 0 ? base : y;
+        if (!run(p, SPX_F64, shapes[k], out)) continue;
+        double err = spx_test_rel_err(out, p->ref, p->scale, p->m);
+        if (!CHECK(err <= C_F64))
+            fprintf(stderr, "  %s on %s: error %.3g > %.3g\n", shapes[k], p->name, err, C_F64);
+        int64_t differ = 0;
+        if (k > 0) {
+            double d = distance(p, y, base, &differ);
+            if (!CHECK(d <= 2 * C_F64))
+                fprintf(stderr, "  %s on %s: %.3g from mma=4\n", shapes[k], p->name, d);
+            printf("  %-22s %-7s error %.2e, %lld of %lld rows differ from mma=4 (%.2e)\n",
+                   p->name, shapes[k], err, (long long)differ, (long long)p->m, d);
+        }
+        if (!run(p, SPX_F64, shapes[k], v)) continue;
+        double d = distance(p, v, out, &differ);
+        if (!CHECK(differ == 0))
+            fprintf(stderr, "  %s on %s: %lld rows differ in a second plan (%.3g)\n", shapes[k],
+                    p->name, (long long)differ, d);
+    }
+    free(base);
+    free(y);
+    free(v);
+}
+
+/* F16 ignores mma: its default's bits. */
+static void check_f16(const problem *p)
+{
+    static const char *const params[] = {"mma=8", "mma=16"};
+    double *base = malloc(sizeof(double) * (size_t)(p->m + 1));
+    double *v = malloc(sizeof(double) * (size_t)(p->m + 1));
+    if (run(p, SPX_F16, NULL, base)) {
+        double err = spx_test_rel_err(base, p->ref, p->scale, p->m);
+        if (!CHECK(err <= C_F16))
+            fprintf(stderr, "  f16 on %s: error %.3g > %.3g\n", p->name, err, C_F16);
+        for (int k = 0; k < 2; k++) {
+            int64_t differ = 0;
+            if (!run(p, SPX_F16, params[k], v)) continue;
+            double d = distance(p, v, base, &differ);
+            if (!CHECK(differ == 0))
+                fprintf(stderr, "  f16 %s on %s: %lld rows differ (%.3g)\n", params[k], p->name,
+                        (long long)differ, d);
+        }
+    }
+    free(base);
+    free(v);
+}
+
+/* Both precisions, beta != 0 and beta == 0 (y0 NaN: must not leak). */
+static void check_all(const char *name, spx_matrix *A, int f16)
+{
+    if (!A) return;
+    problem p;
+    problem_init(&p, A, name, 1.5, -0.5);
+    check_f64(&p);
+    if (f16) check_f16(&p);
+    problem_free(&p);
+    problem_init(&p, A, name, -1.0, 0.0);
+    check_f64(&p);
+    problem_free(&p);
+    spx_matrix_destroy(A);
+}
+
+/* Also with the task partials added by a second launch, and loop_num 1 and 4. */
+static void check_modes(void)
+{
+    spx_matrix *A = varied(6000, 9000, 900.0, 31);
+    static const char *const params[] = {"mma=16,pass2=1", "mma=8,pass2=1", "mma=16,pass2=0",
+                                         "mma=16,loop=1",       "mma=16,loop=4", "mma=8,loop=2"};
+    problem p;
+    problem_init(&p, A, "varied 6000, modes", 2.0, 0.5);
+    double *y = malloc(sizeof(double) * (size_t)(p.m + 1));
+    for (int k = 0; k < 6; k++) {
+        if (!run(&p, SPX_F64, params[k], y)) continue;
+        double err = spx_test_rel_err(y, p.ref, p.scale, p.m);
+        if (!CHECK(err <= C_F64))
+            fprintf(stderr, "  %s: error %.3g > %.3g\n", params[k], err, C_F64);
+    }
+    free(y);
+    problem_free(&p);
+    spx_matrix_destroy(A);
+}
+
+static void check_bad_params(void)
+{
+    static const int64_t one[] = {7};
+    spx_matrix *A = pattern(16, 16, one, 1, 5);
+    static const char *const bad[] = {"mma=0", "mma=2", "mma=6", "mma=12", "mma=32", "mma=-4",
+                                      "mma=", "mma=x"};
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "dasp";
+    o.device = SPX_DEV_CUDA;
+    for (int k = 0; k < 8; k++) {
+        spx_plan *P = NULL;
+        o.params = bad[k];
+        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM))
+            fprintf(stderr, "  %s accepted\n", bad[k]);
+        CHECK(P == NULL);
+        spx_plan_destroy(P);
+    }
+    spx_matrix_destroy(A);
+}
+
+static void hand_cases(void)
+{
+    /* long rows: several tasks, a last task of 1..7 chunks, short rows beside */
+    static const int64_t longs[] = {100000, 10000, 3000, 257, 1, 1000, 4, 2337, 300, 0};
+    check_all("long rows", pattern(40, 200000, longs, 10, 1), 1);
+    /* heavy row-blocks: rows of 129..256, 8 of them are >16 chunks */
+    static const int64_t heavy[] = {256, 250, 240, 230, 200, 180, 150, 129};
+    check_all("heavy row-blocks", pattern(400, 5000, heavy, 8, 2), 1);
+    /* medium rows: light row-blocks of 1..16 chunks, all batch remainders */
+    static const int64_t medium[] = {5, 6, 7, 8, 9, 12, 13, 16, 17, 20, 24, 28, 31, 33, 40, 64};
+    check_all("medium rows", pattern(2000, 3000, medium, 16, 3), 1);
+    for (int64_t len = 5; len <= 68; len += 9) { /* one length each: 2..17 chunks a block */
+        int64_t l[1] = {len};
+        check_all("medium, one length", pattern(96, 800, l, 1, 4 + (uint64_t)len), 0);
+    }
+    /* short rows: every piecing case, singletons, empty rows */
+    static const int64_t shorts[] = {1, 2, 3, 4, 3, 1, 2, 0, 1, 3, 4, 4};
+    check_all("short rows", pattern(1000, 700, shorts, 12, 5), 1);
+    check_all("varied 20000", varied(20000, 30000, 2000.0, 6), 1);
+}
+
+static void shared_cases(void)
+{
+    static const char *const names[] = {"xenon1", "TSOPF_RS_b39_c30", "cage11", "NotreDame_www",
+                                        "sinc18", "c-62", "bcsstk28", "delaunay_n16"};
+    const char *dir = spx_test_matrices_dir();
+    if (!dir) return;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        char path[4096];
+        spx_matrix *A = NULL;
+        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[k]);
+        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+        problem p;
+        problem_init(&p, A, names[k], 1.5, -0.5);
+        check_f64(&p);
+        problem_free(&p);
+        spx_matrix_destroy(A);
+    }
+}
+
+int main(void)
+{
+    if (!spx_device_available(SPX_DEV_CUDA)) {
+        static const int64_t one[] = {5};
+        spx_matrix *A = pattern(8, 8, one, 1, 9);
+        spx_plan_opts o = spx_plan_opts_default();
+        spx_plan *P = NULL;
+        o.format = "dasp";
+        o.device = SPX_DEV_CUDA;
+        o.params = "mma=16";
+        spx_status st = spx_plan_create(A, &o, &P);
+        CHECK(st != SPX_OK && P == NULL);
+        spx_matrix_destroy(A);
+        printf("SKIP: no CUDA device: dasp kernel variants not run\n");
+        return spx_test_finish();
+    }
+    check_bad_params();
+    hand_cases();
+    check_modes();
+    if (quick()) printf("SPX_TEST_QUICK: shared matrices skipped\n");
+    else shared_cases();
+    return spx_test_finish();
+}
