@@ -30,9 +30,16 @@
  * 4i + i/2, accumulator i%2). Padding entries have column -1 and value 0 and
  * contribute exactly 0 (x is not read for them, so inf in x cannot leak).
  *
- * The packing is done on the host (OpenMP) by spx__dasp_pack into one value
- * array and one column array with a segment per class; spx__dasp_upload moves
- * it to the device (values converted to fp16 for SPX_F16). */
+ * The row-level layout is computed on the host (OpenMP), with a map of where
+ * each row's entries go: entry s (0 <= s < len) of row i is at slot
+ *   map_slot[i] + 32 * (s / 4) + s % 4   for s < map_reg[i] (medium rows'
+ *                                        regular part: 4 of each 32 slots),
+ *   map_rest[i] + s - map_reg[i]          otherwise (contiguous);
+ * every other slot is padding. The values and columns are then scattered by
+ * that map either on the host (spx__dasp_pack: the reference) or on the
+ * device from A's CSR (spx__dasp_pack_layout, then spx__dasp_upload, which
+ * fills by dasp_fill.cu when the packing has no val/col); the two give the
+ * same bits. Values are converted to fp16 for SPX_F16. */
 #ifndef SPX_CUDA_DASP_H
 #define SPX_CUDA_DASP_H
 
@@ -90,14 +97,50 @@ typedef struct spx__dasp_host {
     int64_t n_short, n_len1, n_len2, n_len3, n_len4;
     int64_t n_empty;
     int32_t *empty_row;
+    /* where each row's entries go (see above); rows entries each */
+    int64_t *map_slot, *map_rest;
+    uint16_t *map_reg;              /* 0..SPX__DASP_MAX_LEN */
+    const spx_matrix *A;            /* borrowed: the matrix packed, for a device fill */
 } spx__dasp_host;
+
+#ifdef __CUDACC__
+#define SPX__DASP_HD __host__ __device__
+#else
+#define SPX__DASP_HD
+#endif
+
+/* Slot of entry s of a row mapped to (slot, rest, reg), as above: the one
+ * placement rule of the host and device fills. */
+static inline SPX__DASP_HD int64_t spx__dasp_slot(int64_t slot, int64_t rest, int64_t reg,
+                                                  int64_t s)
+{
+    return s < reg ? slot + SPX__DASP_CHUNK * (s >> 2) + (s & 3) : rest + (s - reg);
+}
 
 /* Pack A (rows and columns must fit int32). threshold: percent (0..100, the
  * paper's 75); loop_num: 0 picks the paper's rule (1, 2, 4 at 59,990 and
  * 400,000 medium rows). */
 spx_status spx__dasp_pack(const spx_matrix *A, int threshold, int loop_num,
                           spx__dasp_host **h);
+/* The same without val/col (NULL): the layout and the row map only, h->A = A
+ * (borrowed until the upload), for the device fill. */
+spx_status spx__dasp_pack_layout(const spx_matrix *A, int threshold, int loop_num,
+                                 spx__dasp_host **h);
 void spx__dasp_host_free(spx__dasp_host *h);
+
+/* Device fill (dasp_fill.cu): val (n_entries doubles for SPX_F64, halves for
+ * SPX_F16) and col (n_entries), device arrays, from h->A's CSR uploaded once
+ * and scattered by h's row map, padding (column -1, value 0) elsewhere; on
+ * stream, finished on return. A value beyond half's range for SPX_F16 is
+ * SPX_ERR_UNSUPPORTED naming it. */
+spx_status spx__dasp_fill(const spx__dasp_host *h, spx_type t, void *stream, void *val,
+                          int32_t *col);
+/* Device memory of the dasp layer (*p NULL for 0 bytes); a failure is
+ * SPX_ERR_OOM with the bytes. */
+spx_status spx__dasp_dev_alloc(void **p, size_t bytes, const char *what);
+/* Test hook: the n-th dasp device allocation from now fails as out of memory
+ * (n >= 1; 0 disables). Returns the count made since the last call. */
+long spx__dasp_dev_fail_at(long n);
 
 /* Device copy of a packing; opaque to C. */
 typedef struct spx__dasp_dev spx__dasp_dev;
@@ -114,6 +157,10 @@ spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void *stream,
 spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x, double beta,
                           void *y);
 size_t spx__dasp_bytes(const spx__dasp_dev *d);
+/* For tests: the device's val (8 or 2 bytes each, by precision) and col
+ * arrays into host buffers of *n entries (*n = the count held; NULL buffers:
+ * only *n). */
+spx_status spx__dasp_download(const spx__dasp_dev *d, void *val, int32_t *col, int64_t *n);
 void spx__dasp_free(spx__dasp_dev *d);
 
 #ifdef __cplusplus

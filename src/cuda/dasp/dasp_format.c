@@ -1,6 +1,12 @@
-/* The `dasp` format on SPX_DEV_CUDA, F64 and F16 (layout in dasp.h): packed
- * on the host at analyze, uploaded, the host copy dropped.
- * Params: thr=0..100 (percent of an 8x4 block's slots a regular medium block
+/* The `dasp` format on SPX_DEV_CUDA, F64 and F16 (layout in dasp.h): the
+ * layout computed on the host at analyze, the values and columns placed on the
+ * device, the host copy dropped.
+ * Params: prep=gpu|host (where the values and columns are scattered into
+ * their slots: gpu, the default, uploads A's CSR once and scatters it on the
+ * device, converting to half there for F16; host scatters them on the host
+ * and uploads the packed arrays, the reference: both give the same bits;
+ * the layout itself, O(rows), is computed on the host either way),
+ * thr=0..100 (percent of an 8x4 block's slots a regular medium block
  * must exceed; the paper's 75), loop=0|1|2|4 (medium row-blocks per warp;
  * 0: the paper's rule on the count of medium rows), pass2=-1|0|1 (1: a second
  * launch adds the partial sums of long rows and heavy row-blocks; 0: the last
@@ -25,11 +31,13 @@
 
 typedef struct dasp_params {
     long threshold, loop, two_pass, mma;
+    int prep_host; /* prep=host */
 } dasp_params;
 
 typedef struct dasp_state {
     spx__dasp_dev *dev;
     spx__dasp_host shape; /* counts only: the arrays are freed after upload */
+    int prep_host;
 } dasp_state;
 
 /* A power of two in [lo, hi]. */
@@ -53,6 +61,12 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "pass2") == 0) return spx__param_int(key, value, -1, 1, &p->two_pass);
+    if (strcmp(key, "prep") == 0) {
+        if (strcmp(value, "gpu") != 0 && strcmp(value, "host") != 0)
+            return spx__error(SPX_ERR_BAD_PARAM, "dasp: prep=%s is not gpu or host", value);
+        p->prep_host = strcmp(value, "host") == 0;
+        return SPX_OK;
+    }
     if (strcmp(key, "mma") == 0) return param_pow2(key, value, 4, 16, &p->mma);
     return spx__error(SPX_ERR_BAD_PARAM, "dasp: unknown parameter '%s'", key);
 }
@@ -67,19 +81,22 @@ static void dasp_destroy(void *state)
 
 static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    dasp_params prm = {75, 0, -1, 4};
+    dasp_params prm = {75, 0, -1, 4, 0};
     spx__dasp_host *h = NULL;
     dasp_state *s = NULL;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "dasp plan"));
-    SPX_TRY(spx__dasp_pack(A, (int)prm.threshold, (int)prm.loop, &h));
+    SPX_TRY((prm.prep_host ? spx__dasp_pack : spx__dasp_pack_layout)(A, (int)prm.threshold,
+                                                                      (int)prm.loop, &h));
     h->two_pass = prm.two_pass >= 0 ? (int)prm.two_pass
                                      : h->n_tasks + h->n_htasks > DASP_TWO_PASS_TASKS;
     h->mma = (int)prm.mma;
     SPX_TRY(spx__dasp_upload(h, o->precision, o->stream, &s->dev));
     s->shape = *h;
+    s->shape.A = NULL;
+    s->prep_host = prm.prep_host;
     *state = s;
     s = NULL;
 cleanup:
@@ -102,13 +119,14 @@ static size_t dasp_bytes(const void *state)
 
 static void dasp_describe(const void *state, char *buf, size_t len)
 {
-    const spx__dasp_host *h = &((const dasp_state *)state)->shape;
+    const dasp_state *s = state;
+    const spx__dasp_host *h = &s->shape;
     double slots = (double)h->n_entries;
     snprintf(buf, len,
              "long=%lld tasks=%lld medium=%lld rowblocks=%lld heavy=%lld htasks=%lld "
              "regular_blocks=%lld "
              "irregular_nnz=%lld loop=%d thr=%d pass2=%d short=%lld pieces13=%lld pieces22=%lld "
-             "rows4=%lld single=%lld empty=%lld fill=%.3f",
+             "rows4=%lld single=%lld empty=%lld fill=%.3f prep=%s",
              (long long)h->n_long, (long long)h->n_tasks, (long long)h->n_medium,
              (long long)h->n_rowblocks, (long long)h->n_heavy, (long long)h->n_htasks,
              (long long)h->n_regular, (long long)h->n_irreg,
@@ -117,7 +135,7 @@ static void dasp_describe(const void *state, char *buf, size_t len)
              (long long)((h->n_len2 + 1) / 2), (long long)(h->n_len4 + h->n_len3 -
                          (h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3)),
              (long long)h->n_single, (long long)h->n_empty,
-             slots > 0 ? (double)h->nnz / slots : 1.0);
+             slots > 0 ? (double)h->nnz / slots : 1.0, s->prep_host ? "host" : "gpu");
 }
 
 const spx_format_ops spx__format_dasp = {

@@ -180,6 +180,7 @@ struct spx__dasp_dev {
     void *partial; /* n_tasks partial sums of long rows, then 8 per heavy task */
     unsigned *count;
     size_t bytes;
+    int64_t n_entries; /* slots of val and col */
 };
 
 /* ---------------------------------------------------------- warp pieces */
@@ -571,20 +572,9 @@ static int64_t div_up(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 static spx_status dev_alloc(spx__dasp_dev *d, void **p, size_t bytes, const char *what)
 {
-    *p = NULL;
-    if (bytes == 0) return SPX_OK;
-    cudaError_t e = cudaMalloc(p, bytes);
-    if (e != cudaSuccess) {
-        *p = NULL;
-        if (e == cudaErrorMemoryAllocation) {
-            cudaGetLastError();
-            return spx__error(SPX_ERR_OOM, "dasp: cudaMalloc of %zu bytes for %s failed: %s",
-                              bytes, what, cudaGetErrorString(e));
-        }
-        return cuda_error(e, what);
-    }
-    d->bytes += bytes;
-    return SPX_OK;
+    spx_status st = spx__dasp_dev_alloc(p, bytes, what);
+    if (st == SPX_OK) d->bytes += bytes;
+    return st;
 }
 
 /* Append n elements of src at dst[*at] (host to device). */
@@ -688,6 +678,8 @@ cleanup:
     return st;
 }
 
+/* val/col: scattered on the device (dasp_fill.cu) when the packing has none,
+ * else uploaded. */
 static spx_status upload_values(spx__dasp_dev *d, const spx__dasp_host *h)
 {
     spx_status st;
@@ -695,8 +687,15 @@ static spx_status upload_values(spx__dasp_dev *d, const spx__dasp_host *h)
     const int32_t *cv;
     SPX_TRY(dev_alloc(d, (void **)&d->col, (size_t)h->n_entries * sizeof(int32_t),
                       "dasp columns"));
+    d->L.col = d->col;
+    d->n_entries = h->n_entries;
+    if (!h->val || !h->col) {
+        size_t vb = d->prec == SPX_F16 ? sizeof(__half) : sizeof(double);
+        SPX_TRY(dev_alloc(d, &d->val, (size_t)h->n_entries * vb, "dasp values"));
+        SPX_TRY(spx__dasp_fill(h, d->prec, d->stream, d->val, d->col));
+        goto cleanup;
+    }
     SPX_TRY(put_array(d->col, &at, h->col, h->n_entries, &cv));
-    d->L.col = cv;
     if (d->prec == SPX_F16) {
         SPX_TRY(upload_half(d, h));
     } else {
@@ -823,3 +822,17 @@ extern "C" spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const
 }
 
 extern "C" size_t spx__dasp_bytes(const spx__dasp_dev *d) { return d ? d->bytes : 0; }
+
+extern "C" spx_status spx__dasp_download(const spx__dasp_dev *d, void *val, int32_t *col,
+                                         int64_t *n)
+{
+    size_t vb = d->prec == SPX_F16 ? sizeof(__half) : sizeof(double);
+    cudaError_t e = cudaStreamSynchronize(d->stream);
+    *n = d->n_entries;
+    if (e == cudaSuccess && val && d->n_entries)
+        e = cudaMemcpy(val, d->val, (size_t)d->n_entries * vb, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess && col && d->n_entries)
+        e = cudaMemcpy(col, d->col, (size_t)d->n_entries * sizeof(int32_t),
+                       cudaMemcpyDeviceToHost);
+    return e == cudaSuccess ? SPX_OK : cuda_error(e, "dasp download");
+}
