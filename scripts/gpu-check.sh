@@ -1,37 +1,52 @@
 #!/usr/bin/env bash
 # The GPU machine's one script, run from the repository root on a Hopper GPU:
 #   build for sm_90; the device-to-device copy bandwidth; `spx bench --device
-#   cuda --peers` on the shared matrices with >= 100k nonzeros and generated
-#   ones of 10M-100M nonzeros; ctest (the GPU tests run because a GPU is
-#   present); compute-sanitizer memcheck and racecheck on tests/test_gpu (small
-#   matrices). The whole fits one 10-minute call (see SPX_GPU_DEADLINE).
-# Results: bench/results/gpu-<gpu>-<date>.{txt,json,csv} and -log.txt, copied to
-# $OUT when it is set. Exit status: 0 when every step passed, else 1 (all steps
-# run regardless, so one failure still leaves the other results).
+#   cuda --peers` on the shared matrices with >= 100k nonzeros, generated ones
+#   of 10M-100M nonzeros and, in fp64 with csr, dasp, auto and cuSPARSE CSR
+#   only, scaled and generated ones of 3M-12M nonzeros (around AUTO's fp64
+#   dasp bound, src/cuda/auto_cuda.c); `spx bench --device cpu` of SpX's CPU
+#   formats on the host's CPU (step cpu); ctest (the GPU tests run because a
+#   GPU is present); compute-sanitizer memcheck and racecheck on tests/test_gpu
+#   (small matrices). The whole fits one 10-minute call (see SPX_GPU_DEADLINE).
+# With the default formats each bench run has `auto` (AUTO's pick as a row of
+# its own, bench/peers.c; the table names the format it picked) and, in fp16,
+# two cuSPARSE rows: peer-cusparse-csr (float x and y converted to half in each
+# call, counted) and peer-cusparse-csr-h (x in half once, cusparseSpMV alone).
+# Results: bench/results/gpu-<gpu>-<date>.{txt,json,csv} and -log.txt, and
+# bench/results/cpu-<cpu>-<date>.txt, copied to $OUT when it is set (8 files
+# with the build, ctest and sanitizer logs). Exit status: 0 when every step
+# passed, else 1 (all steps run regardless, so one failure still leaves the
+# other results).
 #
 # Environment:
 #   SPX_MATRICES        folder of the shared .mtx files; default: extract
 #                       .matrices/matrices.tar.xz into /tmp
-#   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only)
-#   SPX_GPU_STEPS       steps to run (default "build copy bench test sanitize")
+#   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only;
+#                       step cpu: 1 matrix)
+#   SPX_GPU_STEPS       steps to run (default "build copy bench cpu test sanitize")
 #   SPX_GPU_BENCH       bench runs "input@precisions[@params[@formats]]", space
 #                       separated (input a file or gen:SPEC, precisions as for spx
 #                       bench: f64,f32,f16; params for --param, formats for --format,
 #                       both comma separated), instead of the shared matrices in f64
-#                       and the generated list below
+#                       and the generated and 3M-12M lists below
 #   SPX_GPU_FORMATS     formats and peers for spx bench --format (default: every
 #                       format and peer)
 #   SPX_GPU_CTEST       ctest -R regular expression (default: every test)
 #   SPX_GPU_JOBS        build jobs (default 16)
 #   SPX_GPU_DEADLINE    seconds after the start past which remaining bench runs are
 #                       skipped, leaving time for the tests (default 330)
+#   SPX_GPU_CPU_DEADLINE  the same for the cpu step's runs (default the bench's
+#                       deadline + 60: that step takes about 60 s)
+#   SPX_GPU_CPU_THREADS OpenMP threads of the cpu step (default 16)
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_GPU_STEPS:-"build copy bench test sanitize"}
+STEPS=${SPX_GPU_STEPS:-"build copy bench cpu test sanitize"}
 QUICK=${SPX_GPU_QUICK:-0}
 JOBS=${SPX_GPU_JOBS:-16}
 DEADLINE=${SPX_GPU_DEADLINE:-330}
+CPU_DEADLINE=${SPX_GPU_CPU_DEADLINE:-$((DEADLINE + 60))}
+CPU_THREADS=${SPX_GPU_CPU_THREADS:-16}
 FORMATS=${SPX_GPU_FORMATS:-}
 CTEST_RE=${SPX_GPU_CTEST:-}
 BUILD=build-gpu
@@ -130,18 +145,32 @@ shared_big() { # shared matrices with >= 100k nonzeros after symmetric expansion
              { n = $3; if (sym) n = 2 * n - $1; if (n >= 100000) print FILENAME; exit }' "$f"
     done
 }
-GEN="gen:lap3d7:200@f64 gen:lap3d27:96@f64,f32,f16 gen:rmat:scale=20,ef=16,sym=1@f64,f32,f16
-     gen:circuit:n=2000000,avg=5,long=20,longlen=200000@f64"
+GEN="gen:lap3d7:200@f64,f16 gen:lap3d27:96@f64,f32,f16 gen:rmat:scale=20,ef=16,sym=1@f64,f32,f16
+     gen:circuit:n=2000000,avg=5,long=20,longlen=200000@f64,f16"
+# 3M-12M nonzeros, fp64: AUTO's dasp rule for mean rows of 16..32 without rows
+# over 256 stops at 4M (xenon1, TSOPF and lap3d27 below and above it), and has
+# no bound with such rows (R-MAT scale 17, c-62 x 10 at 3.7M and 5.6M).
+scaled() { # file copies...: scale-ups of a shared matrix, when it is there
+    local f=$MAT/$1.mtx
+    shift
+    [[ -f "$f" ]] && for c in "$@"; do echo "gen:scale:file=$f,copies=$c"; done
+}
+MID="$(scaled xenon1 3 6 10) $(scaled TSOPF_RS_b39_c30 3 6 10) gen:lap3d27:50 gen:lap3d27:64
+     gen:rmat:scale=17,ef=16,sym=1 $(scaled c-62 10)"
+MID=$(for m in $MID; do echo "$m@f64@@csr,dasp,auto,peer-cusparse-csr"; done)
 if [[ "$QUICK" == 1 ]]; then
     SHARED=$(for m in cage11 xenon1 NotreDame_www; do [[ -f "$MAT/$m.mtx" ]] && echo "$MAT/$m.mtx"; done)
     GEN="gen:lap3d27:96@f64"
 else
     SHARED=$(shared_big)
 fi
+if [[ "$QUICK" == 1 || -n "${SPX_GPU_BENCH:-}" ]]; then
+    MID=""
+fi
 if step bench; then
     : >"$WORK/bench.txt"
     n=0
-    run_bench() { # input precision [params [formats]]
+    run_bench() { # input precision [params [formats [set]]]
         local fmts=${4:-$FORMATS}
         n=$((n + 1))
         if ((SECONDS > DEADLINE)); then
@@ -150,6 +179,7 @@ if step bench; then
         fi
         say "bench $1 $2 ${3:-}" | tee -a "$LOG"
         echo "${3:-}" >"$WORK/b$n.params"
+        echo "${5:-}" >"$WORK/b$n.set"
         timeout 150 $BUILD/spx bench "$1" --device cuda --peers --precision "$2" \
             ${fmts:+--format "$fmts"} ${3:+--param "$3"} \
             --json "$WORK/b$n.json" >>"$WORK/bench.txt" 2>>"$WORK/bench.err" || fail "bench $1 $2"
@@ -158,6 +188,10 @@ if step bench; then
     for e in $RUNS; do
         IFS=@ read -r in prec params fmts <<<"$e"
         run_bench "$in" "$prec" "$params" "$fmts"
+    done
+    for e in $MID; do # set "mid": kept out of the geometric means
+        IFS=@ read -r in prec params fmts <<<"$e"
+        run_bench "$in" "$prec" "$params" "$fmts" mid
     done
     tail -20 "$WORK/bench.err" >>"$LOG"
     python3 - "$WORK" "$BASE" "$GPU" "$COPY_GBS" "$L2_MB" <<'EOF'
@@ -169,11 +203,14 @@ for f in sorted(glob.glob(work + "/b*.json"), key=lambda p: int(os.path.basename
     try:
         d = json.load(open(f))
         d = d if isinstance(d, list) else [d]
-        pf = f[:-5] + ".params"
-        params = open(pf).read().strip() if os.path.exists(pf) else ""
+        extra = {}
+        for key in ("params", "set"):
+            pf = f[:-5] + "." + key
+            v = open(pf).read().strip() if os.path.exists(pf) else ""
+            if v:
+                extra[key] = v
         for r in d:
-            if params:
-                r["params"] = params
+            r.update(extra)
         recs += d
     except Exception as e:
         print("unreadable", f, e)
@@ -189,46 +226,147 @@ with open(base + ".csv", "w", newline="") as f:
         w.writerow([r.get(k, "") for k in keys])
 out = ["GPU: %s; device-to-device copy %.0f GB/s (read + write); L2 %.0f MB" % (gpu, copy_gbs, l2_mb),
        "gflops per format; x = ratio to peer-cusparse-csr in the same process; %bw = gbs / copy",
-       "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM", ""]
+       "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM",
+       "auto=F: AUTO's pick F, the format whose plan holds the same bytes in this group",
+       "fp16: h = ratio to peer-cusparse-csr-h (x in half once, cusparseSpMV alone timed)",
+       "[mid]: the 3M-12M fp64 runs around AUTO's dasp bound, kept out of the means", ""]
 groups = {}
 for r in recs:
     if r.get("device", "cuda") != "cuda":
         continue
-    groups.setdefault((r["matrix"], r["precision"], r.get("params", "")), []).append(r)
-ratios = {}
-for (m, p, params), rs in groups.items():
-    base_r = next((r for r in rs if r["format"] == "peer-cusparse-csr" and r.get("ok")), None)
+    groups.setdefault((r["matrix"], r["precision"], r.get("params", ""), r.get("set", "")), []).append(r)
+
+def ok_rec(rs, fmt):
+    return next((r for r in rs if r["format"] == fmt and r.get("ok") and r.get("gflops")), None)
+
+def auto_pick(rs):
+    a = ok_rec(rs, "auto")
+    if not a:
+        return None
+    same = [r["format"] for r in rs if r["format"] != "auto" and not r["format"].startswith("peer-")
+            and r.get("ok") and r.get("bytes") == a.get("bytes")]
+    return same[0] if len(same) == 1 else "?"
+
+ratios, ratios_h, sizes = {}, {}, []
+for (m, p, params, rset), rs in groups.items():
+    base_r = ok_rec(rs, "peer-cusparse-csr")
+    half_r = ok_rec(rs, "peer-cusparse-csr-h") if p == "f16" else None
+    pick = auto_pick(rs)
     name = os.path.basename(m)
     model_mb = 0
     for r in rs:
         if r.get("gbs") and r.get("median_ms"):
             model_mb = r["gbs"] * r["median_ms"] * 1e-3 * 1e3
             break
-    out.append("%s %s nnz=%s%s%s" % (name, p, rs[0].get("nnz"), " (L2)" if 0 < model_mb < l2_mb else "",
-                                     " [param %s]" % params if params else ""))
+    in_l2 = 0 < model_mb < l2_mb
+    out.append("%s %s nnz=%s%s%s%s" % (name, p, rs[0].get("nnz"), " (L2)" if in_l2 else "",
+                                       " [param %s]" % params if params else "",
+                                       " [%s]" % rset if rset else ""))
     for r in sorted(rs, key=lambda r: -(r.get("gflops") or 0)):
-        ratio = ""
-        if base_r and r.get("gflops") and base_r.get("gflops"):
+        ratio, hratio = "", ""
+        if base_r and r.get("gflops"):
             x = r["gflops"] / base_r["gflops"]
             ratio = "%.2fx" % x
-            if r.get("ok") and not params:
+            if r.get("ok") and not params and not rset:
                 ratios.setdefault((r["format"], p), []).append(x)
+        if half_r and r.get("gflops"):
+            x = r["gflops"] / half_r["gflops"]
+            hratio = " h %.2fx" % x
+            if r.get("ok") and not params and not rset:
+                ratios_h.setdefault((r["format"], p), []).append(x)
+        label = "auto=%s" % pick if r["format"] == "auto" and pick else r["format"]
         bw = "%.0f%%bw" % (100 * r["gbs"] / copy_gbs) if copy_gbs and r.get("gbs") else ""
-        out.append("  %-20s %8.1f gflops %7s %6s  %8.4f ms  prep %8.1f ms  err %.1e %s" % (
-            r["format"], r.get("gflops") or 0, ratio, bw, r.get("median_ms") or 0,
+        out.append("  %-20s %8.1f gflops %7s %6s  %8.4f ms  prep %8.1f ms  err %.1e %s%s" % (
+            label, r.get("gflops") or 0, ratio, bw, r.get("median_ms") or 0,
             r.get("prep_ms") or 0, r.get("max_rel_err") or 0,
-            "ok" if r.get("ok") else "declined" if r.get("status") == "SPX_ERR_UNSUPPORTED" else "FAILED"))
+            "ok" if r.get("ok") else "declined" if r.get("status") == "SPX_ERR_UNSUPPORTED" else "FAILED",
+            hratio))
+    csr, dasp = ok_rec(rs, "csr"), ok_rec(rs, "dasp")
+    if p == "f64" and not params and csr and dasp:
+        sizes.append((rs[0].get("nnz") or 0, name, in_l2, csr, dasp, pick, base_r))
+
+def means(title, table):
+    out.append("")
+    out.append(title)
+    for (fmt, p), xs in sorted(table.items()):
+        g = 1.0
+        for x in xs:
+            g *= x
+        out.append("  %-20s %s %.2fx over %d matrices" % (fmt, p, g ** (1.0 / len(xs)), len(xs)))
+
+means("geometric mean over cuSPARSE CSR (matrices where both ran and passed):", ratios)
+if ratios_h:
+    means("fp16, geometric mean over peer-cusparse-csr-h (cuSPARSE with x kept in half):", ratios_h)
 out.append("")
-out.append("geometric mean over cuSPARSE CSR (matrices where both ran and passed):")
-for (fmt, p), xs in sorted(ratios.items()):
-    g = 1.0
-    for x in xs:
-        g *= x
-    out.append("  %-20s %s %.2fx over %d matrices" % (fmt, p, g ** (1.0 / len(xs)), len(xs)))
+out.append("fp64 by size: dasp against csr (time csr / time dasp: > 1 dasp faster), AUTO's pick")
+out.append("  %-44s %10s %5s %7s %7s %9s %-6s" % ("matrix", "nnz", "", "csr", "dasp", "dasp/csr", "auto"))
+for nnz, name, in_l2, csr, dasp, pick, base_r in sorted(sizes, key=lambda t: t[0]):
+    rel = lambda r: "%.2fx" % (r["gflops"] / base_r["gflops"]) if base_r else "-"
+    best = "dasp" if dasp["gflops"] > csr["gflops"] else "csr"
+    out.append("  %-44s %10d %5s %7s %7s %9.2f %-6s%s" % (
+        name[:44], nnz, "(L2)" if in_l2 else "", rel(csr), rel(dasp), dasp["gflops"] / csr["gflops"],
+        pick or "-", "" if not pick or pick in ("?", best) else "  (best: %s)" % best))
 open(base + ".txt", "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 EOF
     cat "$WORK/bench.txt" >>"$BASE.txt"
+fi
+
+# ---- SpX's CPU formats on this machine's CPU (peers are not installed here)
+if step cpu; then
+    CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+    CTAG=$(echo "${CPU:-unknown cpu}" | tr 'A-Z' 'a-z' |
+        sed -e 's/([a-z]*)//g' -e 's/ cpu / /' -e 's/@.*//' -e 's/[^a-z0-9]\+/-/g' -e 's/^-//' -e 's/-$//')
+    CPUOUT=bench/results/cpu-$CTAG-$DATE.txt
+    CPUF=csr,sell,axc,axt-uh1,axt-uh,axt-ch1,axt-ch
+    CPUM="$MAT/xenon1.mtx $MAT/NotreDame_www.mtx gen:lap3d27:64 gen:rmat:scale=18,ef=16,sym=1
+          gen:circuit:n=1000000,avg=5,long=20,longlen=100000"
+    if [[ "$QUICK" == 1 ]]; then
+        CPUM=gen:lap3d27:64
+    fi
+    BIND=${OMP_PROC_BIND:-close}
+    PLACES=${OMP_PLACES:-cores} # for this step's runs only (ctest runs 8 programs at once)
+    say "cpu bench: $CPU, $CPU_THREADS threads; $CPUOUT" | tee -a "$LOG"
+    {
+        echo "# SpX CPU formats on the GPU machine's host CPU, $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "#"
+        echo "# Written by scripts/gpu-check.sh (step cpu) on the lent GPU machine ($GPU), after"
+        echo "# its GPU bench (the steps run one after another: the GPU is idle here). Build:"
+        echo "# $BUILD (Release, CUDA on; CPU kernels chosen at run time by the ISA found)."
+        echo "# Peers: none. librsb, SuiteSparse:GraphBLAS and Eigen are not installed on that"
+        echo "# machine, so each table has SpX's formats only (csr is SpX's own, the baseline"
+        echo "# of breakeven; be_peer is '-'). Compare ratios within one table (one process)."
+        echo "# Command, one process per matrix M:"
+        echo "#   OMP_PROC_BIND=$BIND OMP_PLACES=$PLACES $BUILD/spx bench M --device cpu \\"
+        echo "#       --threads $CPU_THREADS --format $CPUF --stream"
+        echo "# %stream = gbs / STREAM triad measured in the same process before the formats."
+        echo "#"
+        lscpu 2>/dev/null | grep -E "^(Model name|CPU\(s\)|On-line|Thread|Core|Socket|NUMA node\(|L[123])" |
+            sed 's/^/# /'
+        echo "# AVX-512: $(grep -ow 'avx512[a-z_0-9]*' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+        echo "# nproc: $(nproc); memory: $(free -g | awk '/^Mem:/ { print $2 " GiB" }');" \
+            "cgroup cpu.max: $(cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo none);" \
+            "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "# $(gcc --version | head -1)"
+        echo
+    } >"$CPUOUT"
+    for m in $CPUM; do
+        if [[ "$m" != gen:* && ! -f "$m" ]]; then
+            say "cpu bench $m skipped: no such file" | tee -a "$LOG" "$CPUOUT"
+            continue
+        fi
+        if ((SECONDS > CPU_DEADLINE)); then
+            say "cpu bench $m skipped: past the ${CPU_DEADLINE}s deadline" | tee -a "$LOG" "$CPUOUT"
+            continue
+        fi
+        say "cpu bench $m" | tee -a "$LOG"
+        echo "## $m" >>"$CPUOUT"
+        OMP_PROC_BIND=$BIND OMP_PLACES=$PLACES timeout 40 $BUILD/spx bench "$m" --device cpu \
+            --threads "$CPU_THREADS" --format "$CPUF" --stream >>"$CPUOUT" 2>>"$WORK/cpu.err" ||
+            fail "cpu bench $m"
+        echo >>"$CPUOUT"
+    done
+    tail -5 "$WORK/cpu.err" >>"$LOG"
 fi
 
 # ---- tests
@@ -258,10 +396,14 @@ if step sanitize; then
 fi
 
 say "failed steps:${failed:- none}" | tee -a "$LOG"
-if [[ -n "${OUT:-}" ]]; then
-    cp "$BASE".txt "$BASE".json "$BASE".csv "$LOG" "$OUT"/ 2>/dev/null
-    for f in ctest memcheck racecheck build; do
+if [[ -n "${OUT:-}" ]]; then # at most 8 files come back
+    cp "$BASE".txt "$BASE".json "$BASE".csv "$LOG" ${CPUOUT:+"$CPUOUT"} "$OUT"/ 2>/dev/null
+    for f in ctest build; do
         [[ -f "$WORK/$f.log" ]] && tail -c 2000000 "$WORK/$f.log" >"$OUT/$f.log"
     done
+    for f in memcheck racecheck; do
+        [[ -f "$WORK/$f.log" ]] && { echo "==== $f"; tail -c 1000000 "$WORK/$f.log"; }
+    done >"$OUT/sanitize.log"
+    [[ -s "$OUT/sanitize.log" ]] || rm -f "$OUT/sanitize.log"
 fi
 [[ -z "$failed" ]]
