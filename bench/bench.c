@@ -88,6 +88,8 @@ static int run_group(const spx__bench_group *g, const spx_bench_opts *o, spx_ben
         for (const char *const *v = spx__formats[i]->bench_variants; v && *v && !o->params; v++)
             if (selected(o, name)) spx__bench_case(g, o, name, *v, NULL, &r[n++]);
     }
+    if (o->formats ? selected(o, "auto") : !o->params)
+        spx__bench_case(g, o, "auto", NULL, NULL, &r[n++]);
     for (int i = 0; o->peers && spx_bench_peers[i]; i++) {
         const spx_format_ops *p = spx_bench_peers[i];
         if ((p->devices & (unsigned)g->device) && (p->precisions & tbit) && selected(o, p->name))
@@ -163,7 +165,7 @@ cleanup:
 spx_status spx_bench_run(const spx_matrix *A, const spx_bench_opts *o, spx_bench_record **records,
                          int *count)
 {
-    size_t most = (size_t)(format_rows() + peer_count()) * 2 * 3;
+    size_t most = (size_t)(format_rows() + 1 + peer_count()) * 2 * 3; /* + auto */
     spx_status st = spx__check_matrix(A);
     *records = NULL;
     *count = 0;

@@ -2,7 +2,9 @@
  * request, every peer of bench/peers.h) on every device and precision asked,
  * on one matrix and one x, each checked against the `ref` format and timed.
  *
- * One record per format, device and precision:
+ * One record per format, device and precision; `auto` (SpX's AUTO rule, not a
+ * registered format) runs when --format names it or no --format is given
+ * without --param, and its record names the format it picked:
  *   prep_ms      plan creation (spx_plan_prep_ms; peers: analyze, own clock)
  *   max_rel_err  |y - y_ref|_inf / (|A| |x|)_inf, x uniform in [-1, 1] (fixed
  *                seed) rounded to the precision, y_ref from `ref` in fp64
@@ -45,6 +47,7 @@ typedef struct spx_bench_opts {
 typedef struct spx_bench_record {
     const char *format; /* registry or peer name (static storage) */
     const char *params; /* a format's bench variant ("x=refresh", static), or NULL */
+    const char *chosen; /* format "auto": the format AUTO picked (static), else NULL */
     spx_device device;
     spx_type precision;
     int64_t nnz;
@@ -59,7 +62,8 @@ typedef struct spx_bench_record {
     char error[256];   /* spx_last_error() of that failure */
 } spx_bench_record;
 
-/* A record's name for tables: "axc" or, for a bench variant, "axc[x=refresh]". */
+/* A record's name for tables: "axc", for a bench variant "axc[x=refresh]", for
+ * AUTO "auto:sell" (its pick). */
 void spx_bench_label(const spx_bench_record *r, char *buf, size_t len);
 
 /* "f64", "f32", "f16"; "cpu", "cuda". */

@@ -63,6 +63,7 @@ static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o, co
         spx_status st = spx_plan_create(g->A, &po, &t->plan);
         r->prep_ms = spx_plan_prep_ms(t->plan);
         r->bytes = spx_plan_bytes(t->plan);
+        if (st == SPX_OK && strcmp(format, "auto") == 0) r->chosen = spx_plan_format(t->plan);
         return st;
     }
     double t0 = spx_bench_now();

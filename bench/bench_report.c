@@ -42,6 +42,8 @@ void spx_bench_label(const spx_bench_record *r, char *buf, size_t len)
 {
     if (r->params)
         snprintf(buf, len, "%s[%s]", r->format, r->params);
+    else if (r->chosen)
+        snprintf(buf, len, "%s:%s", r->format, r->chosen);
     else
         snprintf(buf, len, "%s", r->format);
 }
@@ -114,6 +116,10 @@ static void write_record(FILE *f, const char *matrix, const spx_bench_record *r)
     spx_bench_json_string(f, matrix);
     fputs(", \"format\": ", f);
     spx_bench_json_string(f, r->format);
+    if (r->chosen) {
+        fputs(", \"chosen\": ", f);
+        spx_bench_json_string(f, r->chosen);
+    }
     if (r->params) {
         fputs(", \"params\": ", f);
         spx_bench_json_string(f, r->params);

@@ -2,8 +2,7 @@
  * so that `spx bench --peers` runs them in the same process, on the same
  * matrix and the same x, checked against the same reference. Each peer is
  * one file in bench/peers/ defining a spx_format_ops (name "peer-lib-variant"),
- * compiled in when its library is found (bench/CMakeLists.txt). The list also
- * holds `auto`, SpX's AUTO rule as a row of its own (bench/peers.c). */
+ * compiled in when its library is found (bench/CMakeLists.txt). */
 #ifndef SPX_BENCH_PEERS_H
 #define SPX_BENCH_PEERS_H
 

@@ -9,7 +9,7 @@
 #   GPU is present); compute-sanitizer memcheck and racecheck on tests/test_gpu
 #   (small matrices). The whole fits one 10-minute call (see SPX_GPU_DEADLINE).
 # With the default formats each bench run has `auto` (AUTO's pick as a row of
-# its own, bench/peers.c; the table names the format it picked) and, in fp16,
+# its own; the table names the format it picked) and, in fp16,
 # two cuSPARSE rows: peer-cusparse-csr (float x and y converted to half in each
 # call, counted) and peer-cusparse-csr-h (x in half once, cusparseSpMV alone).
 # Results: bench/results/gpu-<gpu>-<date>.{txt,json,csv} and -log.txt, and
@@ -227,7 +227,7 @@ with open(base + ".csv", "w", newline="") as f:
 out = ["GPU: %s; device-to-device copy %.0f GB/s (read + write); L2 %.0f MB" % (gpu, copy_gbs, l2_mb),
        "gflops per format; x = ratio to peer-cusparse-csr in the same process; %bw = gbs / copy",
        "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM",
-       "auto=F: AUTO's pick F, the format whose plan holds the same bytes in this group",
+       "auto:F: AUTO's pick F (spx_plan_format of the auto plan)",
        "fp16: h = ratio to peer-cusparse-csr-h (x in half once, cusparseSpMV alone timed)",
        "[mid]: the 3M-12M fp64 runs around AUTO's dasp bound, kept out of the means", ""]
 groups = {}
@@ -241,11 +241,7 @@ def ok_rec(rs, fmt):
 
 def auto_pick(rs):
     a = ok_rec(rs, "auto")
-    if not a:
-        return None
-    same = [r["format"] for r in rs if r["format"] != "auto" and not r["format"].startswith("peer-")
-            and r.get("ok") and r.get("bytes") == a.get("bytes")]
-    return same[0] if len(same) == 1 else "?"
+    return a.get("chosen") if a else None
 
 ratios, ratios_h, sizes = {}, {}, []
 for (m, p, params, rset), rs in groups.items():
@@ -274,7 +270,7 @@ for (m, p, params, rset), rs in groups.items():
             hratio = " h %.2fx" % x
             if r.get("ok") and not params and not rset:
                 ratios_h.setdefault((r["format"], p), []).append(x)
-        label = "auto=%s" % pick if r["format"] == "auto" and pick else r["format"]
+        label = "auto:%s" % pick if r["format"] == "auto" and pick else r["format"]
         bw = "%.0f%%bw" % (100 * r["gbs"] / copy_gbs) if copy_gbs and r.get("gbs") else ""
         out.append("  %-20s %8.1f gflops %7s %6s  %8.4f ms  prep %8.1f ms  err %.1e %s%s" % (
             label, r.get("gflops") or 0, ratio, bw, r.get("median_ms") or 0,

@@ -104,3 +104,6 @@ spx_cli_test(gen_info 0 ARGS info ${SPX_CLI_OUT}/lap.mtx --json STDOUT "\"nnz\":
 spx_cli_test(bench 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64,f32 --calls 3 --json -
              STDOUT "\"format\": \"csr\", \"device\": \"cpu\", \"precision\": \"f32\", \"nnz\": 1216, .*\"ok\": true"
              STDERR "matrix lap2d5:16: 256 x 256, nnz 1216")
+# ---- bench: `auto` is a row of its own and names the format AUTO picked
+spx_cli_test(bench_auto 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64 --format auto --calls 3 --json -
+             STDOUT "\"format\": \"auto\", \"chosen\": \"[a-z0-9-]+\", \"device\": \"cpu\".*\"ok\": true")

@@ -65,9 +65,10 @@ typedef struct bench_args {
     int nsets;
 } bench_args;
 
-/* Is name a registered format (or, with --peers, a peer)? */
+/* Is name a registered format, `auto` (or, with --peers, a peer)? */
 static int known_format(const char *name, int peers)
 {
+    if (strcmp(name, "auto") == 0) return 1;
     for (int i = 0; i < spx_format_count(); i++) {
         const char *f;
         if (spx_format_get(i, &f, NULL, NULL) == SPX_OK && strcmp(f, name) == 0) return 1;
