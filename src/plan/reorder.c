@@ -3,16 +3,17 @@
  *   A' = P M P^T             perm[k] = the index in M of row k of A'
  *   x'[k] = x[perm[k]]       y'[k] = y[perm[k]] (only when beta != 0)
  *   y' = alpha A' x' + beta y'     the format's kernel
- *   y[perm[k]] = y'[k]
+ *   y[i] = y'[inv[i]]        inv[perm[k]] = k
  *
  * M is A for op N and A^T for op T: P A^T P^T = (P A P^T)^T, and both orderings
  * depend only on what A and A^T share (rcm: the pattern of A + A^T; degree:
  * row plus column counts), so op T uses the same P as op N.
  * Gather and scatter are OpenMP loops with a static schedule on the plan's
- * threads, inside the timed call. x' and y' belong to the plan and are first
- * touched by those threads; a call that finds them taken (atomic try-lock)
- * uses a pair allocated for itself, so concurrent calls on one plan stay
- * correct and give the same bits.
+ * threads, inside the timed call. Both read at random and write in order (y
+ * through inv, not y[perm[k]] = y'[k]: a random write also reads its line).
+ * x' and y' belong to the plan and are first touched by those threads; a
+ * call that finds them taken (atomic try-lock) uses a pair allocated for
+ * itself, so concurrent calls on one plan stay correct and give the same bits.
  */
 #include "plan/reorder.h"
 
@@ -36,6 +37,7 @@ struct spx__reorder {
     int seen;             /* the key was given */
     spx_matrix *permuted; /* A'; dropped after analyze unless the format borrows it */
     int32_t *perm;        /* n entries; NULL for reorder=none */
+    int32_t *inv;         /* n entries, inv[perm[k]] = k */
     int64_t n;
     size_t elem; /* bytes per vector entry: 8 (f64) or 4 (f32, f16: float) */
     int threads;
@@ -62,21 +64,19 @@ static int reorder_threads(const spx__reorder *R)
     return R->threads > 0 ? R->threads : omp_get_max_threads();
 }
 
-/* Gather dst[k] = src[perm[k]] or scatter dst[perm[k]] = src[k], k < n, for
- * doubles or floats (the type test is loop-invariant: the compiler unswitches). */
-static void move_vector(const spx__reorder *R, void *dst, const void *src, int scatter)
+/* dst[k] = src[map[k]], k < n, for doubles or floats (the type test is
+ * loop-invariant: the compiler unswitches the loop). */
+static void gather(const spx__reorder *R, const int32_t *map, void *dst, const void *src)
 {
-    const int32_t *p = R->perm;
     const int64_t n = R->n;
     const int f64 = R->elem == sizeof(double);
 #pragma omp parallel for schedule(static)                                                          \
     num_threads(reorder_threads(R)) if (n >= REORDER_PARALLEL_MIN)
     for (int64_t k = 0; k < n; k++) {
-        const int64_t to = scatter ? p[k] : k, from = scatter ? k : p[k];
         if (f64)
-            ((double *)dst)[to] = ((const double *)src)[from];
+            ((double *)dst)[k] = ((const double *)src)[map[k]];
         else
-            ((float *)dst)[to] = ((const float *)src)[from];
+            ((float *)dst)[k] = ((const float *)src)[map[k]];
     }
 }
 
@@ -117,8 +117,11 @@ static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opt
     SPX_TRY(spx__order_compute(M, R->mode, o->threads, perm));
     SPX_TRY(spx__order_permute(M, perm, o->threads, &R->permuted));
     SPX_TRY(spx__alloc((void **)&R->perm, (size_t)R->n, sizeof *R->perm, "reorder: permutation"));
-    for (int64_t k = 0; k < R->n; k++)
+    SPX_TRY(spx__alloc((void **)&R->inv, (size_t)R->n, sizeof *R->inv, "reorder: inverse"));
+    for (int64_t k = 0; k < R->n; k++) {
         R->perm[k] = (int32_t)perm[k];
+        R->inv[perm[k]] = (int32_t)k;
+    }
     SPX_TRY(alloc_vectors(R));
 cleanup:
     spx__free(perm);
@@ -174,10 +177,10 @@ spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *s
         xp = own_x;
         yp = own_y;
     }
-    move_vector(R, xp, x, 0);
-    if (beta != 0.0) move_vector(R, yp, y, 0);
+    gather(R, R->perm, xp, x);
+    if (beta != 0.0) gather(R, R->perm, yp, y);
     SPX_TRY(ops->spmv(state, alpha, xp, beta, yp));
-    move_vector(R, y, yp, 1);
+    gather(R, R->inv, y, yp);
 cleanup:
     if (mine) atomic_flag_clear_explicit(&R->busy, memory_order_release);
     spx__free(own_x);
@@ -188,7 +191,7 @@ cleanup:
 size_t spx__reorder_bytes(const spx__reorder *R)
 {
     if (!R) return 0;
-    size_t held = R->params_len + (size_t)R->n * (R->perm ? sizeof *R->perm + 2 * R->elem : 0);
+    size_t held = R->params_len + (size_t)R->n * (R->perm ? 2 * sizeof *R->perm + 2 * R->elem : 0);
     const spx_matrix *B = R->permuted;
     if (B)
         held += (size_t)(B->rows + 1) * sizeof(int64_t) +
@@ -209,6 +212,7 @@ void spx__reorder_destroy(spx__reorder *R)
     spx__free(R->params);
     spx_matrix_destroy(R->permuted);
     spx__free(R->perm);
+    spx__free(R->inv);
     spx__free(R->xbuf);
     spx__free(R->ybuf);
     spx__free(R);
