@@ -17,7 +17,17 @@
  * took 325 us with pass2=0 and 263 us with pass2=1, c-62 8.1 against 10.8).
  * mma=4|8|16: F64 chunks per mma.sync, m8n8k4 (the default), m16n8k8 or
  * m16n8k16 (F16 keeps its tf32 m16n8k4): the same bits on an H100, slower
- * there (64 registers instead of 54: bench/results/gpu-dasp-mma-2026-11-22.md). */
+ * there (64 registers instead of 54: bench/results/gpu-dasp-mma-2026-11-22.md).
+ * regs=auto|54|48|40: registers of the F64 m8n8k4 main kernel: 54 is the kernel
+ * as compiled (no cap; 54 on sm_90), 48 and 40 capped through __launch_bounds__
+ * (40 and 48 resident warps per SM instead of 36, a few bytes of spills), the
+ * same bits; auto (the default) takes 48 where the uncapped kernel needs just
+ * over one wave of warps on this GPU and the capped one fits in one (the rule
+ * in dasp_kernels.cu, pick_regs; measured on an H100: cage11 +8-10%, and 40
+ * registers slower everywhere: bench/results/gpu-dasp-regs-2026-11-22.md);
+ * F16 and mma=8|16 are never capped.
+ * (dasp.h has no field for it: it travels in bits 8 and up of the packing's
+ * mma.) */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +41,7 @@
 
 typedef struct dasp_params {
     long threshold, loop, two_pass, mma;
+    long regs; /* 0 (auto), 54, 48 or 40 */
     int prep_host; /* prep=host */
 } dasp_params;
 
@@ -68,6 +79,13 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return SPX_OK;
     }
     if (strcmp(key, "mma") == 0) return param_pow2(key, value, 4, 16, &p->mma);
+    if (strcmp(key, "regs") == 0) {
+        if (strcmp(value, "auto") == 0) return p->regs = 0, SPX_OK;
+        spx_status st = spx__param_int(key, value, 40, 54, &p->regs);
+        if (st == SPX_OK && p->regs != 40 && p->regs != 48 && p->regs != 54)
+            return spx__error(SPX_ERR_BAD_PARAM, "dasp: regs=%ld (auto, 54, 48 or 40)", p->regs);
+        return st;
+    }
     return spx__error(SPX_ERR_BAD_PARAM, "dasp: unknown parameter '%s'", key);
 }
 
@@ -81,18 +99,20 @@ static void dasp_destroy(void *state)
 
 static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    dasp_params prm = {75, 0, -1, 4, 0};
+    dasp_params prm = {75, 0, -1, 4, 0, 0};
     spx__dasp_host *h = NULL;
     dasp_state *s = NULL;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
+    if (prm.mma != 4 && (prm.regs == 48 || prm.regs == 40))
+        SPX_TRY(spx__error(SPX_ERR_BAD_PARAM, "dasp: regs=%ld needs mma=4", prm.regs));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "dasp plan"));
     SPX_TRY((prm.prep_host ? spx__dasp_pack : spx__dasp_pack_layout)(A, (int)prm.threshold,
                                                                       (int)prm.loop, &h));
     h->two_pass = prm.two_pass >= 0 ? (int)prm.two_pass
                                      : h->n_tasks + h->n_htasks > DASP_TWO_PASS_TASKS;
-    h->mma = (int)prm.mma;
+    h->mma = (int)(prm.mma | prm.regs << 8);
     SPX_TRY(spx__dasp_upload(h, o->precision, o->stream, &s->dev));
     s->shape = *h;
     s->shape.A = NULL;

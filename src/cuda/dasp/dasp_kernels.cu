@@ -28,7 +28,9 @@
  *        of A zero) gives the products of the fp16 values with x in fp32:
  *        |y - A x| <= (2^-11 + c 2^-24) (|A||x|) for values in half's normal range.
  * The matrix arrays are read with streaming (evict-first) loads, x through the
- * read-only cache. */
+ * read-only cache. The F64 m8n8k4 main kernel is also compiled with its
+ * registers capped (48 and 40 instead of 54, more warps resident per SM), the
+ * same code and bits: pick_regs takes 48 where that saves a wave of warps. */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <math.h>
@@ -44,6 +46,11 @@ extern "C" {
 #define SHORT_BLOCKS_PER_WARP 2 /* 1&3 and 2&2 blocks: 4 mma per warp */
 #define FOUR_BLOCKS_PER_WARP 4  /* blocks of rows of 4 */
 #define BATCH 4                 /* chunks loaded before their mma */
+/* Resident blocks per SM asked of ptxas by the capped F64 main kernels: 65536
+ * registers / (10 * 128 threads) = 51, allocated in steps of 8: 48 registers;
+ * 12 blocks: 40 (the uncapped kernel takes 54 on sm_90, 9 blocks). */
+#define CAP_48 10
+#define CAP_40 12
 
 /* ------------------------------------------------------------ precisions */
 
@@ -166,6 +173,7 @@ struct layout {
     int64_t n_blk13, n_blk22, n_blk4, chunk13, chunk22, chunk4, n_single, single0, n_empty;
     int loop_num;
     int mma; /* F64 chunks per mma: 4 (m8n8k4), 8 (m16n8k8), 16 (m16n8k16) */
+    int min_blocks; /* F64 m8n8k4 main kernel: 0 (no register cap), CAP_48 or CAP_40 */
     /* end of each class's warps in the main launch */
     int64_t w_long, w_heavy, w_med, w_13, w_22, w_4, w_single, w_empty;
 };
@@ -522,8 +530,10 @@ static __device__ void empty_rows(const layout &L, typename T::vec_t *y,
 
 /* ------------------------------------------------------------- kernels */
 
-template <class T>
-__global__ void __launch_bounds__(32 * WARPS_PER_BLOCK)
+/* MINB > 0: at least MINB blocks resident per SM, so ptxas caps the registers
+ * (see pick_regs); 0 leaves them to ptxas (1 would not: 56 registers, not 54). */
+template <class T, int MINB>
+__global__ void __launch_bounds__(32 * WARPS_PER_BLOCK, MINB)
     dasp_main(layout L, const typename T::val_t *__restrict__ val,
               const typename T::vec_t *__restrict__ x, typename T::vec_t *__restrict__ y,
               typename T::acc_t *__restrict__ partial, typename T::acc_t alpha,
@@ -742,7 +752,9 @@ static void set_counts(layout &L, const spx__dasp_host *h)
     L.n_empty = h->n_empty;
     L.loop_num = h->loop_num;
     L.two_pass = h->two_pass;
-    L.mma = h->mma == 8 || h->mma == 16 ? h->mma : 4;
+    int shape = h->mma & 0xff, regs = h->mma >> 8; /* see pick_regs */
+    L.mma = shape == 8 || shape == 16 ? shape : 4;
+    L.min_blocks = regs == 48 ? CAP_48 : regs == 40 ? CAP_40 : regs == 54 ? 0 : -1;
     L.w_long = h->n_tasks;
     L.w_heavy = L.w_long + h->n_htasks;
     L.w_med = L.w_heavy + div_up(h->n_rowblocks - h->n_heavy, h->loop_num);
@@ -751,6 +763,51 @@ static void set_counts(layout &L, const spx__dasp_host *h)
     L.w_4 = L.w_22 + div_up(h->n_blk4, FOUR_BLOCKS_PER_WARP);
     L.w_single = L.w_4 + div_up(h->n_single, 32);
     L.w_empty = L.w_single + div_up(h->n_empty, 32);
+}
+
+/* *waves: how many times `blocks` blocks of dasp_main<F64<4>, MINB> fill
+ * every SM, rounded up (0 for none). */
+template <int MINB>
+static spx_status waves_of(int64_t blocks, int sms, int64_t *waves)
+{
+    int per_sm = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, dasp_main<F64<4>, MINB>, 32 * WARPS_PER_BLOCK, 0);
+    if (e != cudaSuccess) return cuda_error(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    *waves = per_sm > 0 ? div_up(blocks, (int64_t)per_sm * sms) : INT64_MAX;
+    return SPX_OK;
+}
+
+/* Register cap of the F64 m8n8k4 main kernel (param regs, carried in bits 8
+ * and up of spx__dasp_host.mma: 0 auto, else 54, 48 or 40). The L2-resident
+ * matrices are about one wave of warps (a wave: every SM full of blocks), and
+ * a second, nearly empty wave costs up to a warp's whole time; the caps' spills
+ * cost every warp (measured on an H100: 48 registers 2-11% slower at the same
+ * waves, 40 registers 4-28%: bench/results/gpu-dasp-regs-2026-11-22.md).
+ * So auto takes 48 registers only where the uncapped kernel needs 2 waves and
+ * the capped one 1 (blocks in (9, 10] x SMs on sm_90: cage11, +8%), never
+ * 40 (xenon1, 1.28 waves uncapped, 0.96 at 40: 6-12% slower). The SM count and
+ * the resident blocks come from the device once, here, at upload. */
+static spx_status pick_regs(layout &L, spx_type t)
+{
+    int dev = 0, sms = 0;
+    int64_t blocks = div_up(L.w_empty, WARPS_PER_BLOCK), w0 = 0, w48 = 0;
+    spx_status st = SPX_OK;
+    if (t != SPX_F64 || L.mma != 4) {
+        L.min_blocks = 0;
+        return SPX_OK;
+    }
+    if (L.min_blocks >= 0) return SPX_OK;
+    L.min_blocks = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess) return cuda_error(e, "cudaDeviceGetAttribute(SM count)");
+    SPX_TRY(waves_of<0>(blocks, sms, &w0));
+    if (w0 != 2) return SPX_OK;
+    SPX_TRY(waves_of<CAP_48>(blocks, sms, &w48));
+    if (w48 == 1) L.min_blocks = CAP_48;
+cleanup:
+    return st;
 }
 
 extern "C" void spx__dasp_free(spx__dasp_dev *d)
@@ -777,6 +834,7 @@ extern "C" spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void
     d->prec = t;
     d->stream = (cudaStream_t)stream;
     set_counts(d->L, h);
+    SPX_TRY(pick_regs(d->L, t));
     SPX_TRY(upload_values(d, h));
     SPX_TRY(alloc_scratch(d, h));
     SPX_TRY(upload_rows(d, h));
@@ -788,7 +846,7 @@ cleanup:
     return st;
 }
 
-template <class T>
+template <class T, int MINB>
 static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, double beta,
                          void *y)
 {
@@ -802,7 +860,7 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
                           (long long)blocks);
     int64_t finish = L.two_pass ? div_up(L.n_long + L.n_heavy, WARPS_PER_BLOCK) : 0;
     if (blocks > 0)
-        dasp_main<T><<<(unsigned)blocks, 32 * WARPS_PER_BLOCK, 0, d->stream>>>(
+        dasp_main<T, MINB><<<(unsigned)blocks, 32 * WARPS_PER_BLOCK, 0, d->stream>>>(
             L, (const typename T::val_t *)d->val, xv, yv, (acc_t *)d->partial, (acc_t)alpha,
             (acc_t)beta);
     if (finish > 0)
@@ -815,10 +873,12 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
 extern "C" spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x,
                                      double beta, void *y)
 {
-    if (d->prec == SPX_F16) return launch<F16>(d, alpha, x, beta, y);
-    if (d->L.mma == 16) return launch<F64<16> >(d, alpha, x, beta, y);
-    if (d->L.mma == 8) return launch<F64<8> >(d, alpha, x, beta, y);
-    return launch<F64<4> >(d, alpha, x, beta, y);
+    if (d->prec == SPX_F16) return launch<F16, 0>(d, alpha, x, beta, y);
+    if (d->L.mma == 16) return launch<F64<16>, 0>(d, alpha, x, beta, y);
+    if (d->L.mma == 8) return launch<F64<8>, 0>(d, alpha, x, beta, y);
+    if (d->L.min_blocks == CAP_48) return launch<F64<4>, CAP_48>(d, alpha, x, beta, y);
+    if (d->L.min_blocks == CAP_40) return launch<F64<4>, CAP_40>(d, alpha, x, beta, y);
+    return launch<F64<4>, 0>(d, alpha, x, beta, y);
 }
 
 extern "C" size_t spx__dasp_bytes(const spx__dasp_dev *d) { return d ? d->bytes : 0; }
