@@ -61,10 +61,11 @@ static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o, co
     if (!t->peer) {
         po.params = variant ? variant : o->params;
         spx_status st = spx_plan_create(g->A, &po, &t->plan);
+        if (st != SPX_OK) return st; /* its message stays spx_last_error's */
         r->prep_ms = spx_plan_prep_ms(t->plan);
         r->bytes = spx_plan_bytes(t->plan);
-        if (st == SPX_OK && strcmp(format, "auto") == 0) r->chosen = spx_plan_format(t->plan);
-        return st;
+        if (strcmp(format, "auto") == 0) r->chosen = spx_plan_format(t->plan);
+        return SPX_OK;
     }
     double t0 = spx_bench_now();
     spx_status st = t->peer->analyze(g->A, &po, &t->state);

@@ -25,9 +25,7 @@
  * over one wave of warps on this GPU and the capped one fits in one (the rule
  * in dasp_kernels.cu, pick_regs; measured on an H100: cage11 +8-10%, and 40
  * registers slower everywhere: bench/results/gpu-dasp-regs-2026-11-22.md);
- * F16 and mma=8|16 are never capped.
- * (dasp.h has no field for it: it travels in bits 8 and up of the packing's
- * mma.) */
+ * F16 and mma=8|16 are never capped. */
 #include <stdio.h>
 #include <string.h>
 
@@ -112,7 +110,8 @@ static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void
                                                                       (int)prm.loop, &h));
     h->two_pass = prm.two_pass >= 0 ? (int)prm.two_pass
                                      : h->n_tasks + h->n_htasks > DASP_TWO_PASS_TASKS;
-    h->mma = (int)(prm.mma | prm.regs << 8);
+    h->mma = (int)prm.mma;
+    h->regs = (int)prm.regs;
     SPX_TRY(spx__dasp_upload(h, o->precision, o->stream, &s->dev));
     s->shape = *h;
     s->shape.A = NULL;

@@ -752,9 +752,8 @@ static void set_counts(layout &L, const spx__dasp_host *h)
     L.n_empty = h->n_empty;
     L.loop_num = h->loop_num;
     L.two_pass = h->two_pass;
-    int shape = h->mma & 0xff, regs = h->mma >> 8; /* see pick_regs */
-    L.mma = shape == 8 || shape == 16 ? shape : 4;
-    L.min_blocks = regs == 48 ? CAP_48 : regs == 40 ? CAP_40 : regs == 54 ? 0 : -1;
+    L.mma = h->mma == 8 || h->mma == 16 ? h->mma : 4;
+    L.min_blocks = h->regs == 48 ? CAP_48 : h->regs == 40 ? CAP_40 : h->regs == 54 ? 0 : -1;
     L.w_long = h->n_tasks;
     L.w_heavy = L.w_long + h->n_htasks;
     L.w_med = L.w_heavy + div_up(h->n_rowblocks - h->n_heavy, h->loop_num);
@@ -778,8 +777,8 @@ static spx_status waves_of(int64_t blocks, int sms, int64_t *waves)
     return SPX_OK;
 }
 
-/* Register cap of the F64 m8n8k4 main kernel (param regs, carried in bits 8
- * and up of spx__dasp_host.mma: 0 auto, else 54, 48 or 40). The L2-resident
+/* Register cap of the F64 m8n8k4 main kernel (param regs, spx__dasp_host.regs:
+ * 0 auto, else 54, 48 or 40). The L2-resident
  * matrices are about one wave of warps (a wave: every SM full of blocks), and
  * a second, nearly empty wave costs up to a warp's whole time; the caps' spills
  * cost every warp (measured on an H100: 48 registers 2-11% slower at the same
