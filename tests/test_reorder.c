@@ -239,6 +239,25 @@ static void check_rcm_band(void)
     free(lab), free(perm), free(ri), free(ci);
 }
 
+/* 1500 components of two vertices (more breadth-first searches than the
+ * 1-byte marks have stamps): each pair stays adjacent, bandwidth 1. */
+static void check_rcm_pairs(void)
+{
+    const int64_t n = 3000;
+    int64_t *ri = malloc(sizeof *ri * (size_t)n), *ci = malloc(sizeof *ci * (size_t)n);
+    int64_t *perm = malloc(sizeof *perm * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        ri[i] = i, ci[i] = i ^ 1;
+    spx_matrix *A = from_coo(n, n, n, ri, ci, NULL), *B = NULL;
+    if (CHECK_STATUS(spx__order_compute(A, SPX__ORDER_RCM, 0, perm), SPX_OK) &&
+        CHECK_STATUS(spx__order_check(perm, n), SPX_OK) &&
+        CHECK_STATUS(spx__order_permute(A, perm, 0, &B), SPX_OK))
+        CHECK(spx__order_bandwidth(B) == 1);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+    free(ri), free(ci), free(perm);
+}
+
 static void check_permutation_check(void)
 {
     int64_t good[] = {2, 0, 1}, repeated[] = {0, 0, 2}, outside[] = {0, 3, 1};
@@ -409,6 +428,7 @@ int main(void)
                  {none, "0x0"}};
     check_permutation_check();
     check_rcm_band();
+    check_rcm_pairs();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         check_orderings(cases[c].A, cases[c].name);
         run_formats(cases[c].A, cases[c].name, 1);

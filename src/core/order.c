@@ -42,8 +42,8 @@ typedef struct order_graph {
 /* Work arrays of the breadth-first searches, n entries each. */
 typedef struct order_bfs {
     int64_t *queue;
-    int64_t *mark; /* stamp of the last search that reached the vertex */
-    int64_t stamp;
+    uint8_t *mark; /* stamp of the last search that reached the vertex: 1 byte, so */
+    uint8_t stamp; /* that n marks stay in a core's L2 longer; cleared on wrap */
     uint8_t *numbered;
     uint64_t *keys; /* (degree << 32 | vertex) of one vertex's new neighbours */
 } order_bfs;
@@ -200,7 +200,12 @@ static int64_t degree(const order_graph *g, int64_t v)
 static int64_t bfs_levels(const order_graph *g, int64_t root, order_bfs *w, int64_t *last,
                           int64_t *size)
 {
-    int64_t head = 0, tail = 0, levels = 0, stamp = ++w->stamp;
+    if (w->stamp == UINT8_MAX) {
+        memset(w->mark, 0, (size_t)g->n);
+        w->stamp = 0;
+    }
+    const uint8_t stamp = ++w->stamp;
+    int64_t head = 0, tail = 0, levels = 0;
     w->queue[tail++] = root;
     w->mark[root] = stamp;
     while (head < tail) {
@@ -280,7 +285,7 @@ static spx_status order_rcm(const spx_matrix *A, int threads, int64_t *perm)
     spx_status st;
     SPX_TRY(graph_build(A, threads, &g));
     SPX_TRY(spx__alloc((void **)&w.queue, (size_t)n, sizeof *w.queue, "reorder: queue"));
-    SPX_TRY(spx__calloc((void **)&w.mark, (size_t)n, sizeof *w.mark, "reorder: marks"));
+    SPX_TRY(spx__calloc((void **)&w.mark, (size_t)n, 1, "reorder: marks"));
     SPX_TRY(spx__calloc((void **)&w.numbered, (size_t)n, 1, "reorder: numbered flags"));
     SPX_TRY(spx__alloc((void **)&w.keys, (size_t)n, sizeof *w.keys, "reorder: sort keys"));
     int64_t pos = 0;
