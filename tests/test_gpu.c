@@ -295,21 +295,17 @@ static void test_csr_params(void)
                                    "blocknnz=1024",
                                    "blocknnz=1024,long=50",
                                    "blocknnz=2048",
-                                   "blocknnz=2048,long=50",
-                                   "pipe=1",
-                                   "pipe=1,long=1",
-                                   "pipe=1,long=50",
-                                   "pipe=1,blocknnz=1024",
-                                   "pipe=1,blocknnz=1024,long=50",
-                                   "pipe=1,blocknnz=2048,ctas=2",
-                                   "pipe=2",
-                                   "pipe=2,long=1",
-                                   "pipe=2,blocknnz=1024,long=50",
-                                   "pipe=2,blocknnz=2048,ctas=2",
-                                   "pipe=0,blocknnz=2048"};
+                                   "blocknnz=2048,long=50"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
+    spx_matrix_destroy(A);
+    /* long above blocknnz: a row of 1500 must still go to the chunks (it used
+     * to make the row-block builder loop forever) */
+    static const int64_t lens[] = {3, 1500, 7, 1024, 1025, 0, 2};
+    A = rows_of_lengths(lens, 7, 3000, 5);
+    for (int t = SPX_F64; A && t <= SPX_F16; t++)
+        check_one(A, "rows up to 1500", "csr", (spx_type)t, "blocknnz=1024,long=2000");
     spx_matrix_destroy(A);
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
@@ -321,10 +317,6 @@ static void test_csr_params(void)
     o.params = "kernel=scalar";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "blocknnz=4096";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
-    o.params = "pipe=3";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
-    o.params = "kernel=vector,pipe=1";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     spx_matrix_destroy(B);
     /* fp16 declines values beyond half's range instead of making infinities. */
@@ -347,81 +339,13 @@ static void test_csr_params(void)
 static void test_csr_loop(void)
 {
     spx_matrix *A = random_matrix(60000, 60000, 12, 21);
-    static const char *params[] = {"ctas=1,blocknnz=2048",
-                                   "ctas=3,long=9,blocknnz=2048",
-                                   "ctas=1,blocknnz=1024",
-                                   "ctas=2,blocknnz=1024,long=9",
-                                   "blocknnz=2048",
-                                   "pipe=1,blocknnz=2048",
-                                   "pipe=1,ctas=1,blocknnz=1024",
-                                   "pipe=1,ctas=1,long=9",
-                                   "pipe=2,blocknnz=2048",
-                                   "pipe=2,ctas=1,blocknnz=1024"};
+    static const char *params[] = {"ctas=1,blocknnz=2048", "ctas=3,long=9,blocknnz=2048",
+                                   "ctas=1,blocknnz=1024", "ctas=2,blocknnz=1024,long=9",
+                                   "blocknnz=2048"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);
     spx_matrix_destroy(A);
-}
-
-/* The pipelined stream kernel (pipe=1), which copies each row block's values,
- * columns and row offsets as 16-byte granules from the aligned start below
- * the block's first entry: a row block starting at every residue of its first
- * nonzero mod 8 (a half granule) and of its first row mod 2 (the offsets'),
- * with empty rows and an array end off a granule (zero-filled, never read);
- * rows filling a whole block (long=blocknnz) next to chunked longer ones;
- * no entries at all; looping thread blocks (ctas=1). In SPX_TEST_QUICK too,
- * for compute-sanitizer. */
-static void test_csr_pipe(void)
-{
-    /* 64 groups of 256 rows: row 0 of group g has 4 + g % 8 entries, every
-     * fifth row none, the others 4, so blocks of 256 rows start at nonzero
-     * offsets of every residue mod 8 (sums of 0..7); with blocknnz=1024 the
-     * cut by nonzeros moves them and the first rows to odd ones. Then a row
-     * of 3 and an empty one: 52707 nonzeros and 16387 row offsets, so each
-     * array (values of 2, 4, 8 bytes, columns, offsets) ends inside a granule. */
-    const int64_t groups = 64, m = groups * 256 + 2;
-    int64_t *len = malloc((size_t)m * sizeof *len);
-    for (int64_t i = 0; i < m - 2; i++)
-        len[i] = i % 256 == 0 ? 4 + (i / 256) % 8 : i % 5 == 2 ? 0 : 4;
-    len[m - 2] = 3;
-    len[m - 1] = 0;
-    spx_matrix *A = rows_of_lengths(len, m, 5000, 31);
-    static const char *params[] = {"pipe=1,blocknnz=2048",        "pipe=1,blocknnz=1024",
-                                   "pipe=1,ctas=1,blocknnz=2048", "pipe=1,ctas=1,blocknnz=1024",
-                                   "pipe=2,blocknnz=2048",        "pipe=2,blocknnz=1024",
-                                   "pipe=2,ctas=1,blocknnz=2048", "pipe=2,ctas=1,blocknnz=1024"};
-    for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
-        for (int t = SPX_F64; t <= SPX_F16; t++)
-            check_one(A, "pipe alignments", "csr", (spx_type)t, params[i]);
-    spx_plan_opts o = spx_plan_opts_default();
-    spx_plan *P = NULL;
-    o.device = SPX_DEV_CUDA;
-    o.format = "csr";
-    o.params = "pipe=2";
-    if (A && CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
-        CHECK(strstr(spx_plan_describe(P), "pipe=2") != NULL);
-    spx_plan_destroy(P);
-    spx_matrix_destroy(A);
-    static const int64_t longs[] = {0,    2048, 5, 2047, 2049, 0, 1024, 1023, 1025,
-                                    3000, 1,    0, 2048, 2048, 7, 1000, 4097, 3};
-    const int64_t nl = (int64_t)(sizeof longs / sizeof longs[0]);
-    A = rows_of_lengths(longs, nl, 6000, 33);
-    static const char *lparams[] = {
-        "pipe=1,long=2048", "pipe=1,blocknnz=1024,long=1024", "pipe=1,ctas=1,long=2048", "pipe=1",
-        "pipe=2,long=2048", "pipe=2,blocknnz=1024,long=1024", "pipe=2,ctas=1,long=2048", "pipe=2"};
-    for (size_t i = 0; A && i < sizeof lparams / sizeof lparams[0]; i++)
-        for (int t = SPX_F64; t <= SPX_F16; t++)
-            check_one(A, "pipe long rows", "csr", (spx_type)t, lparams[i]);
-    spx_matrix_destroy(A);
-    static const int64_t rp0[] = {0, 0, 0, 0};
-    static const int32_t ci0[] = {0};
-    A = NULL;
-    CHECK_STATUS(spx_matrix_create_csr(3, 3, rp0, ci0, NULL, &A), SPX_OK);
-    for (int t = SPX_F64; A && t <= SPX_F16; t++)
-        for (int pipe = 1; pipe <= 2; pipe++)
-            check_one(A, "pipe no entries", "csr", (spx_type)t, pipe == 1 ? "pipe=1" : "pipe=2");
-    spx_matrix_destroy(A);
-    free(len);
 }
 
 /* spx_spmv with device vectors, and the gateway's error reports. */
@@ -510,7 +434,6 @@ int main(void)
     test_device_vectors();
     test_shared();
     test_csr_loop();
-    test_csr_pipe();
     if (quick()) {
         printf("SPX_TEST_QUICK: random and per-parameter cases skipped\n");
         return spx_test_finish();

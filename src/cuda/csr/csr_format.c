@@ -11,14 +11,7 @@
  * multiprocessor looping over the row blocks; default 0, one per row block);
  * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block; 1024 takes
  * 40 registers for fp64, 32 for fp16, so more thread blocks fit a
- * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
- * pipe=0|1|2 (stream kernel: the pipelined variant, persistent thread blocks
- * copying the next row block into shared memory while they sum this one, by
- * cp.async (1) or the bulk copy engine (2); ctas=N sets their number,
- * default as many as fit; default 0: on an H100 pipe=2 gained 2-4% only on
- * lap3d27 and lap3d7 in fp16, lost 3% on them in fp64 and 5-35% on R-MAT,
- * the circuit matrix and the L2-resident ones, bench/results/
- * gpu-csr-pipe-2026-11-22.md). */
+ * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048). */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,7 +43,6 @@ typedef struct csr_params {
     long long_len;  /* -1: the kernel's default */
     long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
     long block_nnz; /* stream kernel: row block nonzeros, 0: the default */
-    long pipe;      /* stream kernel: 0 not pipelined, 1 cp.async, 2 bulk, -1 the default */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -64,7 +56,6 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 1, 1L << 40, &p->long_len);
-    if (strcmp(key, "pipe") == 0) return spx__param_int(key, value, 0, 2, &p->pipe);
     if (strcmp(key, "ctas") == 0) return spx__param_int(key, value, 0, 64, &p->ctas);
     if (strcmp(key, "blocknnz") == 0) {
         spx_status st = spx__param_int(key, value, SPX__CUDA_CSR_STREAM_NNZ_MIN,
@@ -215,12 +206,10 @@ static void csr_destroy(void *state)
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, -1};
+    csr_params prm = {0, 0, -1, 0, 0};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
-    if (prm.vector && prm.pipe > 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): pipe=%ld needs kernel=stream", prm.pipe);
     if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
     p->precision = o->precision;
@@ -239,12 +228,10 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->long_len = STREAM_LONG;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
     if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
-    p->pipe = p->kernel == SPX__CUDA_CSR_STREAM && prm.pipe > 0 ? (int)prm.pipe : 0;
-    if (prm.ctas > 0 || p->pipe) {
+    if (prm.ctas > 0) {
         int sms = 0;
         SPX_TRY(spx__cuda_device_info(NULL, 0, &sms, NULL));
-        p->sms = sms > 0 ? sms : 1;
-        p->grid = prm.ctas * p->sms;
+        p->grid = prm.ctas * (int64_t)(sms > 0 ? sms : 1);
     }
     SPX_TRY(build_long_rows(A, p));
     *state = p;
@@ -273,9 +260,9 @@ static void csr_describe(const void *state, char *buf, size_t len)
     const spx__cuda_csr_plan *p = state;
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
-                 "kernel=stream pipe=%d row_blocks=%lld blocknnz=%lld grid=%lld long=%lld "
-                 "long_rows=%lld chunks=%lld",
-                 p->pipe, (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
+                 "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
+                 "chunks=%lld",
+                 (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);
     else
         snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld", p->group,

@@ -17,15 +17,6 @@
  *    SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c]
  *    (with the stream kernel, in the same launch: its first thread blocks),
  *    then a warp per long row adds its chunks in order and writes y.
- * The pipelined stream kernel (pipe=1 or 2) runs the same row blocks with
- * persistent thread blocks (as many as fit the multiprocessors), each
- * copying the NEXT row block's values, columns and row offsets into a second
- * shared-memory stage while it gathers x and sums the current one, so matrix
- * bytes stay in flight through every phase: 16-byte granules, the aligned
- * superset of each range, indexed from its offset (the bytes of an array's
- * last, partial granule by plain loads, never past its end), copied by
- * per-thread cp.async (pipe=1) or one bulk copy per array completing on an
- * mbarrier (pipe=2, sm_90).
  * Every sum has a fixed order: results do not change from call to call. */
 #ifndef SPX_CUDA_CSR_KERNELS_H
 #define SPX_CUDA_CSR_KERNELS_H
@@ -54,11 +45,7 @@ typedef struct spx__cuda_csr_plan {
                             1024 with blocknnz=1024) */
     int64_t n_blocks;    /* stream kernel: row blocks */
     int64_t grid;        /* stream kernel: thread blocks (looping over the row
-                            blocks), 0 for one per row block (pipe: as many
-                            as fit, from the occupancy and sms) */
-    int pipe;            /* stream kernel: 0, or the pipelined variant copying by
-                            cp.async (1) or the bulk copy engine (2) */
-    int64_t sms;         /* pipe: the device's multiprocessors */
+                            blocks), 0 for one per row block */
     int64_t *blk;        /* device, 4 * n_blocks: first row, end row, first nonzero,
                             end nonzero of each row block */
     int64_t n_long;      /* number of long rows */
