@@ -348,6 +348,35 @@ static void test_csr_loop(void)
     spx_matrix_destroy(A);
 }
 
+/* Uploads through the pinned staging buffers (src/cuda/staged.cu, 16 MiB
+ * chunks): sizes around the chunk boundaries and below the staging threshold
+ * come back byte for byte, and the plain path (threshold raised) agrees. */
+static void test_staged_upload(void)
+{
+    static const size_t mib = (size_t)1 << 20;
+    const size_t sizes[] = {1, 4097, 32 * mib - 1, 32 * mib, 32 * mib + 1, 48 * mib + 8,
+                            80 * mib + 12345};
+    size_t most = 80 * mib + 12345, saved = spx__cuda_stage_min;
+    unsigned char *src = malloc(most), *back = malloc(most);
+    uint64_t seed = 77;
+    for (size_t i = 0; src && i < most; i++)
+        src[i] = (unsigned char)(spx_test_rand(&seed) * 127.0 + 128.0);
+    for (int plain = 0; src && back && plain < 2; plain++) {
+        spx__cuda_stage_min = plain ? (size_t)-1 : saved;
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            void *d = NULL;
+            memset(back, 0, sizes[k]);
+            CHECK_STATUS(spx__cuda_upload(&d, src, sizes[k], "staged upload test"), SPX_OK);
+            CHECK_STATUS(spx__cuda_copy(back, d, sizes[k], 0), SPX_OK);
+            CHECK(memcmp(back, src, sizes[k]) == 0);
+            spx__cuda_free(d);
+        }
+    }
+    spx__cuda_stage_min = saved;
+    free(src);
+    free(back);
+}
+
 /* spx_spmv with device vectors, and the gateway's error reports. */
 static void test_device_vectors(void)
 {
@@ -430,6 +459,7 @@ int main(void)
         return spx_test_finish();
     }
     test_hand();
+    test_staged_upload();
     test_row_lengths();
     test_device_vectors();
     test_shared();

@@ -38,6 +38,11 @@ spx_status spx__cuda_copy_async(void *dst, const void *src, size_t bytes, int to
                                 void *stream);
 /* Set bytes of device memory to the byte value, ordered on stream. */
 spx_status spx__cuda_memset(void *dptr, int value, size_t bytes, void *stream);
+/* Host -> device copy through pinned staging buffers (src/cuda/staged.cu), ordered
+ * on stream and finished on return; arrays under spx__cuda_stage_min bytes (a
+ * test hook, default 32 MiB) take the plain cudaMemcpy. */
+spx_status spx__cuda_copy_staged(void *dst, const void *src, size_t bytes, void *stream);
+extern size_t spx__cuda_stage_min;
 /* *dptr = a new device copy of bytes of host memory (alloc + copy; freed on failure). */
 spx_status spx__cuda_upload(void **dptr, const void *host, size_t bytes, const char *what);
 /* *dptr = a new device array of n values of type t (SPX_F64: double, SPX_F32:

@@ -114,7 +114,7 @@ extern "C" spx_status spx__cuda_upload(void **dptr, const void *host, size_t byt
 {
     spx_status st = spx__cuda_alloc(dptr, bytes, what);
     if (st != SPX_OK) return st;
-    st = spx__cuda_copy(*dptr, host, bytes, 1);
+    st = spx__cuda_copy_staged(*dptr, host, bytes, NULL);
     if (st != SPX_OK) {
         spx__cuda_free(*dptr);
         *dptr = NULL;

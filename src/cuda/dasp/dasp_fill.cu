@@ -25,6 +25,7 @@ extern "C" {
 #include "core/matrix.h"
 }
 #include "cuda/dasp/dasp.h"
+#include "cuda/gateway.h"
 
 #define ROW_LANES 8
 #define FILL_THREADS 256
@@ -135,14 +136,14 @@ static spx_status cuda_error(cudaError_t e, const char *what)
     return spx__error(SPX_ERR_DEVICE, "dasp fill: %s failed: %s", what, cudaGetErrorString(e));
 }
 
-/* *dst = a new device copy of bytes of host memory, ordered on stream. */
+/* *dst = a new device copy of bytes of host memory, ordered on stream (large
+ * arrays through pinned staging buffers, src/cuda/staged.cu). */
 static spx_status upload(void **dst, const void *src, size_t bytes, cudaStream_t stream,
                          const char *what)
 {
     spx_status st = spx__dasp_dev_alloc(dst, bytes, what);
     if (st != SPX_OK || bytes == 0) return st;
-    cudaError_t e = cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, stream);
-    return e == cudaSuccess ? SPX_OK : cuda_error(e, what);
+    return spx__cuda_copy_staged(*dst, src, bytes, stream);
 }
 
 static spx_status upload_csr(fill_tmp *t, const spx__dasp_host *h, cudaStream_t stream)
