@@ -3,12 +3,15 @@
  * Timing: calibration batches double the call count (or jump to the estimate)
  * until one batch lasts >= 50 ms, which also warms caches, clocks and the GPU;
  * then 10 batches of that count; the median batch time per call is the result.
- * A CUDA batch ends with a device sync, so its time covers all its kernels. */
+ * A CUDA batch ends with a device sync, so its time covers all its kernels.
+ * A plan with vectors=permuted takes x and y in its order: it gets x[perm]
+ * (spx_plan_permutation), and its y[k] is checked against y_ref[perm[k]]. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "core/alloc.h"
 #include "core/error.h"
 #include "cuda/gateway.h"
 
@@ -21,10 +24,13 @@ typedef struct bench_target {
     const spx_format_ops *peer;
     void *state;
     spx_device device;
+    int64_t *perm; /* vectors=permuted plans: the plan's order, else NULL */
+    void *x_perm;  /* g->x in that order (host), else NULL */
 } bench_target;
 
 static spx_status target_spmv(const bench_target *t, const void *x, void *y)
 {
+    if (t->x_perm) x = t->x_perm;
     return t->plan ? spx_spmv(t->plan, 1.0, x, 0.0, y) : t->peer->spmv(t->state, 1.0, x, 0.0, y);
 }
 
@@ -79,6 +85,23 @@ static size_t element_bytes(spx_type t)
     return t == SPX_F64 ? sizeof(double) : sizeof(float);
 }
 
+/* For a plan with vectors=permuted (a CPU plan): t->perm and x_perm[k] =
+ * x[perm[k]]. */
+static spx_status permuted_inputs(const spx__bench_group *g, bench_target *t)
+{
+    const size_t es = element_bytes(g->precision);
+    spx_status st;
+    if (!t->plan || !strstr(spx_plan_describe(t->plan), "vectors=permuted")) return SPX_OK;
+    SPX_TRY(spx__alloc((void **)&t->perm, (size_t)g->rows, sizeof *t->perm, "bench: permutation"));
+    SPX_TRY(spx__alloc(&t->x_perm, (size_t)g->cols, es, "bench: permuted x"));
+    SPX_TRY(spx_plan_permutation(t->plan, t->perm));
+    for (int64_t k = 0; k < g->cols; k++)
+        memcpy((char *)t->x_perm + (size_t)k * es, (const char *)g->x + (size_t)t->perm[k] * es,
+               es);
+cleanup:
+    return st;
+}
+
 /* One product on NaN-filled y (beta = 0 must not read it), compared with y_ref. */
 static spx_status check(const bench_target *t, const spx__bench_group *g, double *err)
 {
@@ -98,7 +121,7 @@ static spx_status check(const bench_target *t, const spx__bench_group *g, double
     for (int64_t i = 0; i < g->rows && !isnan(worst); i++) {
         double y = g->precision == SPX_F64 ? ((const double *)g->y_host)[i]
                                            : (double)((const float *)g->y_host)[i];
-        double d = fabs(y - g->y_ref[i]);
+        double d = fabs(y - g->y_ref[t->perm ? t->perm[i] : i]);
         worst = isnan(d) || d > worst ? d : worst;
     }
     *err = g->scale > 0.0 ? worst / g->scale : worst > 0.0 ? INFINITY : worst;
@@ -166,7 +189,7 @@ static void record_failure(spx_bench_record *r, spx_status st)
 void spx__bench_case(const spx__bench_group *g, const spx_bench_opts *o, const char *format,
                      const char *variant, const spx_format_ops *peer, spx_bench_record *r)
 {
-    bench_target t = {NULL, peer, NULL, g->device};
+    bench_target t = {NULL, peer, NULL, g->device, NULL, NULL};
     double median_s = NAN;
     spx_status st;
     memset(r, 0, sizeof *r);
@@ -178,6 +201,7 @@ void spx__bench_case(const spx__bench_group *g, const spx_bench_opts *o, const c
     r->median_ms = r->gflops = r->gbs = r->max_rel_err = r->breakeven = NAN;
     progress(o, r, "prepare");
     SPX_TRY(prepare(g, o, format, variant, &t, r));
+    SPX_TRY(permuted_inputs(g, &t));
     progress(o, r, "check");
     SPX_TRY(check(&t, g, &r->max_rel_err));
     r->ok = r->max_rel_err <= spx_bench_tolerance(g->precision);
@@ -190,4 +214,6 @@ cleanup:
     if (st != SPX_OK) record_failure(r, st);
     spx_plan_destroy(t.plan);
     if (t.state) peer->destroy(t.state);
+    spx__free(t.perm);
+    spx__free(t.x_perm);
 }

@@ -207,6 +207,14 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
 double spx_plan_prep_ms(const spx_plan *P);      /* preprocessing wall time */
 size_t spx_plan_bytes(const spx_plan *P);        /* memory the prepared form holds */
 const char *spx_plan_format(const spx_plan *P);  /* chosen format (resolves "auto") */
+/* The plan's symmetric row and column permutation (params reorder=rcm|degree):
+ * perm[k] = the index in the caller's order of entry k in the plan's order, so
+ * x_perm[k] = x[perm[k]], y_perm[k] = y[perm[k]] and y[perm[k]] = y_perm[k].
+ * The identity without an ordering. perm: out, caller's, one entry per row of
+ * op(A). With params vectors=permuted, spx_spmv takes x_perm and y_perm and
+ * computes y_perm = alpha*(P op(A) P^T)*x_perm + beta*y_perm, which is
+ * y = alpha*op(A)*x + beta*y in the plan's order, without permuting per call. */
+spx_status spx_plan_permutation(const spx_plan *P, int64_t *perm);
 spx_device spx_plan_device(const spx_plan *P);
 /* Format-specific description of the prepared form ("th=8 bs=256 beta=0.93"). */
 const char *spx_plan_describe(const spx_plan *P);

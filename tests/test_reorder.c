@@ -5,7 +5,11 @@
  * are bijections (degree: nonincreasing degrees; rcm: a shuffled band gets its
  * bandwidth back); P A P^T holds A(perm[k], perm[l]) at (k, l); bad
  * parameters are rejected; for a fixed thread count the results are the same
- * bits from plan to plan and from concurrent calls on one plan. */
+ * bits from plan to plan and from concurrent calls on one plan.
+ * vectors=permuted: spx_plan_permutation gives a bijection (the identity
+ * without an ordering), and every CPU format, precision, op and beta called
+ * with x[perm], y[perm] returns the same bits as the original-order plan's
+ * y, permuted; vectors=permuted without rcm or degree is rejected. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -305,6 +309,127 @@ static void check_bad_params(const spx_matrix *square)
     spx_matrix_destroy(wide);
 }
 
+/* Entry k of dst = entry perm[k] of src, es bytes each. */
+static void permute_vector(void *dst, const void *src, const int64_t *perm, int64_t n, size_t es)
+{
+    for (int64_t k = 0; k < n; k++)
+        memcpy((char *)dst + (size_t)k * es, (const char *)src + (size_t)perm[k] * es, es);
+}
+
+static spx_plan *plan_threads(const spx_matrix *A, const char *fmt, spx_type prec, spx_op op,
+                              const char *params)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    o.format = fmt;
+    o.precision = prec;
+    o.op = op;
+    o.params = params;
+    o.threads = 3;
+    spx_status st = spx_plan_create(A, &o, &P);
+    if (st != SPX_ERR_UNSUPPORTED) CHECK_STATUS(st, SPX_OK);
+    return P;
+}
+
+/* The plans' permutations agree and are a bijection; a vectors=permuted call
+ * on x[perm], y0[perm] gives the bits of the original-order call, permuted. */
+static void compare_permuted(spx_plan *P, spx_plan *Q, int64_t n, size_t es, double beta,
+                             const char *what)
+{
+    int64_t *perm = malloc(sizeof *perm * (size_t)(n + 1)),
+            *qperm = malloc(sizeof *qperm * (size_t)(n + 1));
+    char *x = malloc(es * (size_t)(n + 1)), *y = malloc(es * (size_t)(n + 1));
+    char *xp = malloc(es * (size_t)(n + 1)), *yp = malloc(es * (size_t)(n + 1));
+    char *want = malloc(es * (size_t)(n + 1));
+    uint64_t s = (uint64_t)n + 5;
+    for (int64_t i = 0; i < n; i++) {
+        double a = spx_test_rand(&s), b = spx_test_rand(&s);
+        float fa = (float)a, fb = (float)b;
+        memcpy(x + (size_t)i * es, es == sizeof a ? (void *)&a : (void *)&fa, es);
+        memcpy(y + (size_t)i * es, es == sizeof b ? (void *)&b : (void *)&fb, es);
+    }
+    CHECK_STATUS(spx_plan_permutation(P, perm), SPX_OK);
+    CHECK_STATUS(spx_plan_permutation(Q, qperm), SPX_OK);
+    CHECK(memcmp(perm, qperm, sizeof *perm * (size_t)n) == 0);
+    CHECK_STATUS(spx__order_check(perm, n), SPX_OK);
+    permute_vector(xp, x, perm, n, es);
+    permute_vector(yp, y, perm, n, es);
+    CHECK_STATUS(spx_spmv(P, 0.75, x, beta, y), SPX_OK);
+    CHECK_STATUS(spx_spmv(Q, 0.75, xp, beta, yp), SPX_OK);
+    permute_vector(want, y, perm, n, es);
+    if (!CHECK(memcmp(yp, want, es * (size_t)n) == 0))
+        fprintf(stderr, "  vectors=permuted differs from the original order: %s\n", what);
+    free(perm), free(qperm), free(x), free(y), free(xp), free(yp), free(want);
+}
+
+/* Every CPU format and precision x rcm, degree x op N, T x beta 0, -0.5. */
+static void check_permuted(const spx_matrix *A, const char *name)
+{
+    static const char *const orig[] = {"reorder=rcm", "reorder=degree"};
+    static const char *const perm[] = {"reorder=rcm,vectors=permuted",
+                                       "vectors=permuted,reorder=degree"};
+    for (int f = 0; f < spx_format_count(); f++) {
+        const char *fmt;
+        unsigned devices, precisions;
+        spx_format_get(f, &fmt, &devices, &precisions);
+        for (int p = SPX_F64; (devices & SPX_DEV_CPU) && p <= SPX_F32; p++) {
+            for (int c = 0; (precisions & (1u << p)) && c < 4; c++) {
+                spx_op op = c & 1 ? SPX_OP_T : SPX_OP_N;
+                spx_plan *P = plan_threads(A, fmt, (spx_type)p, op, orig[c / 2]);
+                spx_plan *Q = plan_threads(A, fmt, (spx_type)p, op, perm[c / 2]);
+                char what[160];
+                snprintf(what, sizeof what, "%s %s %s op%c on %s", fmt, perm[c / 2],
+                         p == SPX_F64 ? "f64" : "f32", op == SPX_OP_T ? 'T' : 'N', name);
+                if (P && Q) {
+                    size_t es = p == SPX_F64 ? sizeof(double) : sizeof(float);
+                    compare_permuted(P, Q, A->rows, es, 0.0, what);
+                    compare_permuted(P, Q, A->rows, es, -0.5, what);
+                    CHECK(spx_plan_bytes(Q) < spx_plan_bytes(P) || A->rows == 0);
+                }
+                spx_plan_destroy(P);
+                spx_plan_destroy(Q);
+            }
+        }
+    }
+}
+
+/* spx_plan_permutation: the identity without an ordering; errors; bad
+ * combinations of vectors= and reorder=. */
+static void check_permutation_api(const spx_matrix *A)
+{
+    int64_t perm[7] = {-1, -1, -1, -1, -1, -1, -1};
+    spx_plan *P = NULL;
+    CHECK(A->rows == 7);
+    for (int m = 0; m < 2; m++) {
+        if (!CHECK_STATUS(
+                plan_with(A, "sell", m ? "reorder=none,vectors=original" : NULL, SPX_DEV_CPU, &P),
+                SPX_OK))
+            continue;
+        CHECK_STATUS(spx_plan_permutation(P, perm), SPX_OK);
+        for (int64_t k = 0; k < 7; k++)
+            CHECK(perm[k] == k);
+        CHECK_STATUS(spx_plan_permutation(P, NULL), SPX_ERR_INVALID_ARG);
+        spx_plan_destroy(P);
+    }
+    CHECK_STATUS(spx_plan_permutation(NULL, perm), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(plan_with(A, "csr", "vectors=permuted", SPX_DEV_CPU, &P), SPX_ERR_BAD_PARAM);
+    CHECK(strstr(spx_last_error(), "vectors=permuted needs reorder=rcm or degree") != NULL);
+    CHECK_STATUS(plan_with(A, "csr", "reorder=none,vectors=permuted", SPX_DEV_CPU, &P),
+                 SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(plan_with(A, "csr", "reorder=rcm,vectors=inverse", SPX_DEV_CPU, &P),
+                 SPX_ERR_BAD_PARAM);
+    CHECK(strstr(spx_last_error(), "inverse") != NULL);
+    CHECK_STATUS(
+        plan_with(A, "csr", "reorder=rcm,vectors=permuted,vectors=original", SPX_DEV_CPU, &P),
+        SPX_ERR_BAD_PARAM);
+    CHECK(P == NULL);
+    if (CHECK_STATUS(plan_with(A, "sell", "c=4,vectors=permuted,reorder=degree", SPX_DEV_CPU, &P),
+                     SPX_OK)) {
+        CHECK(strstr(spx_plan_describe(P), "reorder=degree vectors=permuted") != NULL);
+        spx_plan_destroy(P);
+    }
+}
+
 typedef struct caller {
     const spx_plan *P;
     const double *x, *want;
@@ -435,13 +560,19 @@ int main(void)
     }
     check_shared();
     check_bad_params(hand);
+    check_permutation_api(hand);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        check_permuted(cases[c].A, cases[c].name);
     check_alloc_failures(disc, "reorder=rcm");
+    check_alloc_failures(disc, "reorder=rcm,vectors=permuted");
     check_alloc_failures(disc, "c=4,reorder=degree");
     CHECK_STATUS(spx_generate("rmat:scale=16,ef=8,sym=1,values=random", &big), SPX_OK);
     for (int m = 1; big && m < NMODES; m++) {
         check_bits(big, "csr", modes[m]);
         check_bits(big, "sell", modes[m]);
     }
+    if (big) check_permuted(big, "rmat scale 16");
+    if (big) check_bits(big, "sell", "reorder=degree,vectors=permuted");
     spx_matrix_destroy(hand), spx_matrix_destroy(disc), spx_matrix_destroy(empty);
     spx_matrix_destroy(none), spx_matrix_destroy(big);
     return spx_test_finish();

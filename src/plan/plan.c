@@ -209,6 +209,15 @@ size_t spx_plan_bytes(const spx_plan *P)
     return held;
 }
 
+spx_status spx_plan_permutation(const spx_plan *P, int64_t *perm)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (!perm && P->out_len > 0) return spx__error(SPX_ERR_INVALID_ARG, "perm is NULL");
+    spx__reorder_permutation(P->reorder, P->out_len, perm);
+    return SPX_OK;
+}
+
 const char *spx_plan_format(const spx_plan *P)
 {
     return check_plan(P) == SPX_OK ? P->ops->name : NULL;

@@ -14,6 +14,12 @@
  * x' and y' belong to the plan and are first touched by those threads; a
  * call that finds them taken (atomic try-lock) uses a pair allocated for
  * itself, so concurrent calls on one plan stay correct and give the same bits.
+ *
+ * vectors=permuted (with rcm or degree): the caller passes x' and y' already
+ * in the plan's order (spx_plan_permutation hands out perm), so a product is
+ * the format's call on A' alone; no x', y' or inv are kept. Without an
+ * ordering (no reorder= or reorder=none) it is SPX_ERR_BAD_PARAM: a caller
+ * asking for permuted vectors of an unordered plan has made a mistake.
  */
 #include "plan/reorder.h"
 
@@ -32,9 +38,11 @@
 
 struct spx__reorder {
     spx__order_mode mode;
-    char *params; /* the plan's params without reorder= ("" when none is left) */
+    char *params; /* the plan's params without reorder=, vectors= ("" when none is left) */
     size_t params_len;
     int seen;             /* the key was given */
+    int seen_vectors;     /* vectors= was given */
+    int permuted_vectors; /* vectors=permuted: the caller's x and y are x' and y' */
     spx_matrix *permuted; /* A'; dropped after analyze unless the format borrows it */
     int32_t *perm;        /* n entries; NULL for reorder=none */
     int32_t *inv;         /* n entries, inv[perm[k]] = k */
@@ -45,10 +53,24 @@ struct spx__reorder {
     atomic_flag busy;  /* set while one call uses xbuf and ybuf */
 };
 
-/* spx__params_each callback: keeps every pair but reorder= in R->params. */
+/* vectors=original|permuted. */
+static spx_status parse_vectors(spx__reorder *R, const char *value)
+{
+    if (R->seen_vectors) return spx__error(SPX_ERR_BAD_PARAM, "parameter vectors is given twice");
+    R->seen_vectors = 1;
+    if (strcmp(value, "original") == 0 || strcmp(value, "permuted") == 0) {
+        R->permuted_vectors = value[0] == 'p';
+        return SPX_OK;
+    }
+    return spx__error(SPX_ERR_BAD_PARAM, "vectors=%s: expected original or permuted", value);
+}
+
+/* spx__params_each callback: keeps every pair but reorder= and vectors= in
+ * R->params. */
 static spx_status split_param(void *ctx, const char *key, const char *value)
 {
     spx__reorder *R = ctx;
+    if (strcmp(key, "vectors") == 0) return parse_vectors(R, value);
     if (strcmp(key, "reorder") != 0) {
         size_t used = strlen(R->params); /* the buffer can hold the whole input */
         snprintf(R->params + used, R->params_len - used, "%s%s=%s", used ? "," : "", key, value);
@@ -117,12 +139,14 @@ static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opt
     SPX_TRY(spx__order_compute(M, R->mode, o->threads, perm));
     SPX_TRY(spx__order_permute(M, perm, o->threads, &R->permuted));
     SPX_TRY(spx__alloc((void **)&R->perm, (size_t)R->n, sizeof *R->perm, "reorder: permutation"));
-    SPX_TRY(spx__alloc((void **)&R->inv, (size_t)R->n, sizeof *R->inv, "reorder: inverse"));
-    for (int64_t k = 0; k < R->n; k++) {
+    for (int64_t k = 0; k < R->n; k++)
         R->perm[k] = (int32_t)perm[k];
-        R->inv[perm[k]] = (int32_t)k;
+    if (!R->permuted_vectors) {
+        SPX_TRY(spx__alloc((void **)&R->inv, (size_t)R->n, sizeof *R->inv, "reorder: inverse"));
+        for (int64_t k = 0; k < R->n; k++)
+            R->inv[perm[k]] = (int32_t)k;
+        SPX_TRY(alloc_vectors(R));
     }
-    SPX_TRY(alloc_vectors(R));
 cleanup:
     spx__free(perm);
     return st;
@@ -133,13 +157,18 @@ spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reord
     spx__reorder *R = NULL;
     spx_status st;
     *out = NULL;
-    if (!o->params || !strstr(o->params, "reorder")) return SPX_OK;
+    if (!o->params || (!strstr(o->params, "reorder") && !strstr(o->params, "vectors")))
+        return SPX_OK;
     SPX_TRY(spx__calloc((void **)&R, 1, sizeof *R, "reorder plan"));
     atomic_flag_clear(&R->busy);
     R->params_len = strlen(o->params) + 1;
     SPX_TRY(spx__calloc((void **)&R->params, R->params_len, 1, "reorder: parameters"));
     SPX_TRY(spx__params_each(o->params, split_param, R));
-    if (!R->seen) { /* "reorder" was part of another key or value */
+    if (R->permuted_vectors && R->mode == SPX__ORDER_NONE)
+        SPX_TRY(spx__error(SPX_ERR_BAD_PARAM,
+                           "vectors=permuted needs reorder=rcm or degree, not %s",
+                           R->seen ? "reorder=none" : "no reorder="));
+    if (!R->seen && !R->seen_vectors) { /* the words were part of another key or value */
         spx__reorder_destroy(R);
         return SPX_OK;
     }
@@ -167,7 +196,7 @@ void spx__reorder_prepared(spx__reorder *R, int format_borrows)
 spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
                              const void *x, double beta, void *y)
 {
-    if (!R || !R->perm) return ops->spmv(state, alpha, x, beta, y);
+    if (!R || !R->perm || R->permuted_vectors) return ops->spmv(state, alpha, x, beta, y);
     void *xp = R->xbuf, *yp = R->ybuf, *own_x = NULL, *own_y = NULL;
     const int mine = !atomic_flag_test_and_set_explicit(&R->busy, memory_order_acquire);
     spx_status st;
@@ -188,10 +217,17 @@ cleanup:
     return st;
 }
 
+void spx__reorder_permutation(const spx__reorder *R, int64_t n, int64_t *perm)
+{
+    for (int64_t k = 0; k < n; k++)
+        perm[k] = R && R->perm ? R->perm[k] : k;
+}
+
 size_t spx__reorder_bytes(const spx__reorder *R)
 {
     if (!R) return 0;
-    size_t held = R->params_len + (size_t)R->n * (R->perm ? 2 * sizeof *R->perm + 2 * R->elem : 0);
+    size_t held = R->params_len + (R->perm ? (size_t)R->n * sizeof *R->perm : 0);
+    if (R->inv) held += (size_t)R->n * (sizeof *R->inv + 2 * R->elem);
     const spx_matrix *B = R->permuted;
     if (B)
         held += (size_t)(B->rows + 1) * sizeof(int64_t) +
@@ -203,7 +239,8 @@ void spx__reorder_describe(const spx__reorder *R, char *buf, size_t len)
 {
     size_t used = strlen(buf);
     if (!R || used + 1 >= len) return;
-    snprintf(buf + used, len - used, "%sreorder=%s", used ? " " : "", spx__order_name(R->mode));
+    snprintf(buf + used, len - used, "%sreorder=%s%s", used ? " " : "", spx__order_name(R->mode),
+             R->permuted_vectors ? " vectors=permuted" : "");
 }
 
 void spx__reorder_destroy(spx__reorder *R)

@@ -1,7 +1,9 @@
 /* The plan parameter reorder=rcm|degree|none, handled once for every CPU
  * format: the plan stores A' = P A P^T (src/core/order.h) and builds its
  * format on A'; each product gathers x' = P x (and y' = P y when beta reads
- * y), runs y' = alpha A' x' + beta y', and scatters y = P^T y'. */
+ * y), runs y' = alpha A' x' + beta y', and scatters y = P^T y'. With
+ * vectors=permuted the caller's x and y are x' and y' and a product is the
+ * format's call on A' alone. */
 #ifndef SPX_PLAN_REORDER_H
 #define SPX_PLAN_REORDER_H
 
@@ -12,10 +14,11 @@
 
 typedef struct spx__reorder spx__reorder;
 
-/* When o->params has the key reorder: *R holds o->params without it (o->params
- * then points there, or is NULL when nothing is left) and, for rcm and degree,
- * A' = P M P^T. Without the key, *R = NULL and o is unchanged. Errors:
- * SPX_ERR_BAD_PARAM for an unknown mode, a repeated key or a non-square M;
+/* When o->params has the key reorder or vectors: *R holds o->params without
+ * them (o->params then points there, or is NULL when nothing is left) and, for
+ * rcm and degree, A' = P M P^T. Without either key, *R = NULL and o is
+ * unchanged. Errors: SPX_ERR_BAD_PARAM for an unknown mode or vectors value, a
+ * repeated key, a non-square M, or vectors=permuted without rcm or degree;
  * SPX_ERR_UNSUPPORTED for rcm or degree on a CUDA plan. */
 spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reorder **R);
 
@@ -30,6 +33,10 @@ void spx__reorder_prepared(spx__reorder *R, int format_borrows);
  * the others use vectors allocated for the call. */
 spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
                              const void *x, double beta, void *y);
+
+/* perm[k] = P's index in M of row k of A' for k < n (n = M's rows), the
+ * identity when R is NULL or has no ordering. */
+void spx__reorder_permutation(const spx__reorder *R, int64_t n, int64_t *perm);
 
 size_t spx__reorder_bytes(const spx__reorder *R);
 
