@@ -3,9 +3,9 @@
 #   build for sm_90; the device-to-device copy bandwidth; `spx bench --device
 #   cuda --peers` on the shared matrices with >= 100k nonzeros, generated ones
 #   of 10M-100M nonzeros and, in fp64 with csr, dasp, auto and cuSPARSE CSR
-#   only, scaled and generated ones of 3M-12M nonzeros (around AUTO's fp64
-#   dasp bound, src/cuda/auto_cuda.c); `spx bench --device cpu` of SpX's CPU
-#   formats on the host's CPU (step cpu); ctest (the GPU tests run because a
+#   only, scaled and generated ones of 3M-12M nonzeros (checks of AUTO's
+#   rule, src/cuda/auto_cuda.c, between those two sizes); `spx bench --device
+#   cpu` of SpX's CPU formats on the host's CPU (step cpu); ctest (the GPU tests run because a
 #   GPU is present); compute-sanitizer memcheck and racecheck on tests/test_gpu
 #   (small matrices). The whole fits one 10-minute call (see SPX_GPU_DEADLINE).
 # With the default formats each bench run has `auto` (AUTO's pick as a row of
@@ -147,9 +147,10 @@ shared_big() { # shared matrices with >= 100k nonzeros after symmetric expansion
 }
 GEN="gen:lap3d7:200@f64,f16 gen:lap3d27:96@f64,f32,f16 gen:rmat:scale=20,ef=16,sym=1@f64,f32,f16
      gen:circuit:n=2000000,avg=5,long=20,longlen=200000@f64,f16"
-# 3M-12M nonzeros, fp64: AUTO's dasp rule for mean rows of 16..32 without rows
-# over 256 stops at 4M (xenon1, TSOPF and lap3d27 below and above it), and has
-# no bound with such rows (R-MAT scale 17, c-62 x 10 at 3.7M and 5.6M).
+# 3M-12M nonzeros, fp64, between the L2-resident shared matrices and the large
+# generated ones: AUTO's csr for mean rows of 16..32 without rows over 256
+# (xenon1, TSOPF, lap3d27) and its dasp for such rows with them (R-MAT scale
+# 17), and c-62 x 10 (rows over 256, mean 13.4: csr).
 scaled() { # file copies...: scale-ups of a shared matrix, when it is there
     local f=$MAT/$1.mtx
     shift

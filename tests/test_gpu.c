@@ -354,8 +354,8 @@ static void test_csr_loop(void)
 static void test_staged_upload(void)
 {
     static const size_t mib = (size_t)1 << 20;
-    const size_t sizes[] = {1, 4097, 32 * mib - 1, 32 * mib, 32 * mib + 1, 48 * mib + 8,
-                            80 * mib + 12345};
+    const size_t sizes[] = {
+        1, 4097, 32 * mib - 1, 32 * mib, 32 * mib + 1, 48 * mib + 8, 80 * mib + 12345};
     size_t most = 80 * mib + 12345, saved = spx__cuda_stage_min;
     unsigned char *src = malloc(most), *back = malloc(most);
     uint64_t seed = 77;
@@ -420,6 +420,106 @@ static void test_device_vectors(void)
     spx__cuda_event_destroy(e1);
 }
 
+/* Largest row sum of |a_ij|: alpha = 1 / it keeps a chain of products bounded. */
+static double max_row_sum(const spx_matrix *A)
+{
+    const int64_t *rp;
+    const void *ci, *v;
+    int bits;
+    spx_type vt;
+    int64_t m;
+    double mx = 0.0;
+    spx_matrix_dims(A, &m, NULL, NULL);
+    spx_matrix_csr(A, &rp, &ci, &bits, &v, &vt);
+    for (int64_t i = 0; i < m; i++) {
+        double s = 0.0;
+        for (int64_t k = rp[i]; k < rp[i + 1]; k++)
+            s += fabs(vt == SPX_F64 ? ((const double *)v)[k] : ((const float *)v)[k]);
+        if (s > mx) mx = s;
+    }
+    return mx;
+}
+
+/* `steps` calls on one stream, each reading what the call before wrote:
+ * v = a A u + 0.5 v, then u = a A v + 0.5 u, and so on; the final u in out. */
+static void run_chain(const spx_matrix *A, const char *format, const char *params, int steps,
+                      double a, const double *u0, int64_t n, double *out)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    void *u = NULL, *v = NULL;
+    o.device = SPX_DEV_CUDA;
+    o.format = format;
+    o.params = params;
+    size_t bytes = (size_t)n * sizeof(double);
+    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_upload(&u, u0, bytes, "u"), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_upload(&v, u0, bytes, "v"), SPX_OK)) {
+        for (int k = 0; k < steps; k++)
+            CHECK_STATUS(k % 2 ? spx_spmv(P, a, v, 0.5, u) : spx_spmv(P, a, u, 0.5, v), SPX_OK);
+        CHECK_STATUS(spx__cuda_sync(NULL), SPX_OK);
+        CHECK_STATUS(spx__cuda_copy(out, steps % 2 ? v : u, bytes, 0), SPX_OK);
+    }
+    spx__cuda_free(u);
+    spx__cuda_free(v);
+    spx_plan_destroy(P);
+}
+
+/* Back-to-back calls whose x and y are the calls before's y (pdl=on lets a
+ * kernel start while the one before ends, cuda/pdl.cuh): the chain must give
+ * the bits of pdl=off and agree with the reference chain. Rows of 0..999
+ * entries, so csr runs its chunk and finish kernels and dasp every row class,
+ * with its second pass and with its last-task sums. */
+static void test_back_to_back(void)
+{
+    const int64_t n = quick() ? 3000 : 20000;
+    const int steps = 40;
+    int64_t *len = malloc((size_t)n * sizeof *len);
+    for (int64_t i = 0; i < n; i++) /* 0..39 entries, every 97th row 300..999 */
+        len[i] = i % 97 == 0 ? 300 + i % 700 : i % 40;
+    spx_matrix *A = rows_of_lengths(len, n, n, 31);
+    free(len);
+    static const char *formats[] = {"csr", "csr", "dasp", "dasp"};
+    static const char *params[] = {"", "kernel=vector", "pass2=0", "pass2=1"};
+    double *u0 = malloc((size_t)n * sizeof *u0), *on = malloc((size_t)n * sizeof *on),
+           *off = malloc((size_t)n * sizeof *off), *ref = malloc((size_t)n * sizeof *ref),
+           *tmp = malloc((size_t)n * sizeof *tmp), *scale = malloc((size_t)n * sizeof *scale);
+    uint64_t seed = 17;
+    for (int64_t i = 0; i < n; i++)
+        u0[i] = spx_test_rand(&seed);
+    const double a = 1.0 / max_row_sum(A);
+    double *cur = ref, *next = tmp; /* the reference chain, in double */
+    memcpy(ref, u0, (size_t)n * sizeof *ref);
+    memcpy(tmp, u0, (size_t)n * sizeof *tmp);
+    for (int k = 0; k < steps; k++) {
+        spx_test_reference(A, SPX_OP_N, a, cur, 0.5, next, next, scale);
+        double *t = cur;
+        cur = next;
+        next = t;
+    }
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        char p_on[64], p_off[64];
+        snprintf(p_on, sizeof p_on, "%s%spdl=on", params[f], *params[f] ? "," : "");
+        snprintf(p_off, sizeof p_off, "%s%spdl=off", params[f], *params[f] ? "," : "");
+        run_chain(A, formats[f], p_on, steps, a, u0, n, on);
+        run_chain(A, formats[f], p_off, steps, a, u0, n, off);
+        int same = memcmp(on, off, (size_t)n * sizeof *on) == 0;
+        double worst = 0.0;
+        for (int64_t i = 0; i < n; i++)
+            worst = fmax(worst, fabs(on[i] - cur[i]));
+        if (!CHECK(same && worst <= 1e-12))
+            printf("  back to back %s %s: pdl on/off bitwise %s, max |u - ref| %.3g\n", formats[f],
+                   params[f], same ? "equal" : "DIFFERENT", worst);
+    }
+    free(u0);
+    free(on);
+    free(off);
+    free(ref);
+    free(tmp);
+    free(scale);
+    spx_matrix_destroy(A);
+}
+
 static int has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
@@ -464,6 +564,7 @@ int main(void)
     test_device_vectors();
     test_shared();
     test_csr_loop();
+    test_back_to_back();
     if (quick()) {
         printf("SPX_TEST_QUICK: random and per-parameter cases skipped\n");
         return spx_test_finish();

@@ -58,6 +58,10 @@ spx_status spx__cuda_event_record(void *event, void *stream);
 spx_status spx__cuda_event_elapsed(void *start, void *stop, float *ms);
 void spx__cuda_event_destroy(void *event);
 
+/* 1 when the current device runs programmatic dependent launches (compute
+ * capability 9.0 or newer: a kernel may start while the one before ends), else 0. */
+int spx__cuda_can_overlap_launches(void);
+
 /* A matrix's CSR on the device: 64-bit row offsets, 32-bit columns, values of
  * vtype (double, float or half). Owned by whoever uploaded it. */
 typedef struct spx__cuda_csr {

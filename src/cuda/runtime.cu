@@ -85,6 +85,15 @@ extern "C" spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm
     return SPX_OK;
 }
 
+extern "C" int spx__cuda_can_overlap_launches(void)
+{
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess)
+        return 0;
+    return major >= 9;
+}
+
 extern "C" spx_status spx__cuda_copy_d2d(void *dst, const void *src, size_t bytes, void *stream)
 {
     if (bytes == 0) return SPX_OK;

@@ -63,6 +63,11 @@ spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count, siz
     return not_compiled();
 }
 
+int spx__cuda_can_overlap_launches(void)
+{
+    return 0;
+}
+
 spx_status spx__cuda_copy_d2d(void *dst, const void *src, size_t bytes, void *stream)
 {
     (void)dst;

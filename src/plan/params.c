@@ -45,3 +45,11 @@ spx_status spx__param_int(const char *key, const char *value, long lo, long hi, 
     *out = v;
     return SPX_OK;
 }
+
+spx_status spx__param_on_off(const char *key, const char *value, int *on)
+{
+    if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0)
+        return spx__error(SPX_ERR_BAD_PARAM, "parameter %s=%s is not on or off", key, value);
+    *on = strcmp(value, "on") == 0;
+    return SPX_OK;
+}

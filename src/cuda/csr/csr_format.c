@@ -11,7 +11,9 @@
  * multiprocessor looping over the row blocks; default 0, one per row block);
  * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block; 1024 takes
  * 40 registers for fp64, 32 for fp16, so more thread blocks fit a
- * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048). */
+ * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
+ * pdl=on|off (default on where the device has it, sm_90+: a call's matrix
+ * loads overlap the end of the kernel before it, cuda/pdl.cuh). */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +45,7 @@ typedef struct csr_params {
     long long_len;  /* -1: the kernel's default */
     long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
     long block_nnz; /* stream kernel: row block nonzeros, 0: the default */
+    int pdl;        /* pdl=on|off: a call's kernels may start while the kernel before ends */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -66,6 +69,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
                               p->block_nnz);
         return st;
     }
+    if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "kernel") == 0) {
         if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
             return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=%s is not stream or vector",
@@ -206,7 +210,7 @@ static void csr_destroy(void *state)
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0};
+    csr_params prm = {0, 0, -1, 0, 0, 1};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -214,8 +218,9 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
     p->precision = o->precision;
     p->stream = o->stream;
+    p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
-    p->block_nnz = prm.block_nnz               ? prm.block_nnz
+    p->block_nnz = prm.block_nnz         ? prm.block_nnz
                    : A->nnz <= SMALL_NNZ ? SPX__CUDA_CSR_STREAM_NNZ_MIN
                                          : SPX__CUDA_CSR_STREAM_NNZ;
     p->group =
@@ -261,12 +266,14 @@ static void csr_describe(const void *state, char *buf, size_t len)
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
                  "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
-                 "chunks=%lld",
+                 "chunks=%lld pdl=%s",
                  (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
-                 (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);
+                 (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
+                 p->pdl ? "on" : "off");
     else
-        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld", p->group,
-                 (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks);
+        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s",
+                 p->group, (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
+                 p->pdl ? "on" : "off");
 }
 
 const spx_format_ops spx__format_cuda_csr = {

@@ -58,6 +58,7 @@ typedef struct spx__cuda_csr_plan {
                             scratch written by each call, so calls on one plan are
                             ordered by its one stream */
     void *stream;        /* cudaStream_t of the plan (NULL = default stream) */
+    int pdl;             /* launches may overlap the kernel before (cuda/pdl.cuh) */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)

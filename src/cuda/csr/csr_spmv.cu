@@ -4,7 +4,10 @@
  * and the accumulation and vector type T (double for double values, float
  * otherwise). The matrix arrays are read once per call, so they are loaded
  * with the streaming hint (__ldcs: evict first) to leave L2 to x, which is
- * gathered through the read-only cache (__ldg). beta == 0 never reads y. */
+ * gathered through L1 (spx__ld_fresh). beta == 0 never reads y.
+ * With p->pdl (pdl.cuh) a call's matrix loads overlap the end of the kernel
+ * before it; x, y and the partial sums are touched after the wait, through
+ * pointers returned by spx__pdl_after(). */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -12,6 +15,7 @@ extern "C" {
 #include "core/error.h"
 }
 #include "cuda/csr/csr_kernels.h"
+#include "cuda/pdl.cuh"
 
 #define BLOCK SPX__CUDA_CSR_BLOCK
 #define CHUNK_ITEMS (SPX__CUDA_CSR_CHUNK / 32)
@@ -46,13 +50,16 @@ __global__ void __launch_bounds__(BLOCK)
     const unsigned mask =
         G == 32 ? 0xffffffffu : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
     const int64_t step = (int64_t)gridDim.x * (BLOCK / G);
+    spx__pdl_let_next_start();
+    x = spx__pdl_after(x);
+    y = spx__pdl_after(y);
     for (int64_t row = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / G; row < rows; row += step) {
         const int64_t beg = __ldg(rp + row), end = __ldg(rp + row + 1);
         if (end - beg > long_len) continue; /* same for the whole group */
         T sum = T(0);
 #pragma unroll 4
         for (int64_t k = beg + lane; k < end; k += G)
-            sum += T(__ldcs(val + k)) * __ldg(x + __ldcs(ci + k));
+            sum += T(__ldcs(val + k)) * spx__ld_fresh(x + __ldcs(ci + k));
         sum = group_sum<G>(sum, mask);
         if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
     }
@@ -104,10 +111,12 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
         }
         for (int i = threadIdx.x; i <= nrows; i += BLOCK)
             off[i] = (int)(__ldcs(rp + r0 + i) - base);
+        const T *xa = spx__pdl_after(x); /* x and y from here on */
+        T *ya = spx__pdl_after(y);
         T xg[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
-            if (threadIdx.x + j * BLOCK < nnz) xg[j] = __ldg(x + col[j]);
+            if (threadIdx.x + j * BLOCK < nnz) xg[j] = spx__ld_fresh(xa + col[j]);
 #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
             const int k = threadIdx.x + j * BLOCK;
@@ -127,10 +136,11 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
                 sum += prod[k];
             for (int d = nt / 2; d > 0; d >>= 1)
                 sum += __shfl_down_sync(mask, sum, d, nt);
-            if (lane == 0) y[r0 + row] = finish(sum, alpha, beta, y + r0 + row);
+            if (lane == 0) ya[r0 + row] = finish(sum, alpha, beta, ya + r0 + row);
         }
         __syncthreads(); /* prod and off are reused by the next row block */
     }
+    spx__pdl_wait(); /* a thread block without row blocks */
 }
 
 /* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK
@@ -155,16 +165,19 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
                 col[j] = __ldcs(ci + beg + 32 * j);
                 v[j] = __ldcs(val + beg + 32 * j);
             }
+        const T *xa = spx__pdl_after(x); /* x and partial from here on */
+        T *pa = spx__pdl_after(partial);
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
-            if (beg + 32 * j < end) xg[j] = __ldg(x + col[j]);
+            if (beg + 32 * j < end) xg[j] = spx__ld_fresh(xa + col[j]);
         T sum = T(0);
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
             if (beg + 32 * j < end) sum += T(v[j]) * xg[j];
         sum = group_sum<32>(sum, 0xffffffffu);
-        if (lane == 0) partial[c] = sum;
+        if (lane == 0) pa[c] = sum;
     }
+    spx__pdl_wait(); /* a warp without chunks */
 }
 
 /* The row blocks alone (no long rows). */
@@ -175,6 +188,7 @@ __global__ void __launch_bounds__(BLOCK)
                       const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
                       T alpha, T beta)
 {
+    spx__pdl_let_next_start();
     stream_blocks<V, T, NNZ>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
 }
 
@@ -191,6 +205,7 @@ __global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, NNZ))
                             const int64_t *__restrict__ cbeg, const int64_t *__restrict__ cend,
                             T *__restrict__ partial)
 {
+    spx__pdl_let_next_start();
     if (blockIdx.x < chunk_grid)
         chunk_warps<V, T>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
     else
@@ -205,6 +220,7 @@ __global__ void __launch_bounds__(BLOCK)
                      const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
                      const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
 {
+    spx__pdl_let_next_start();
     chunk_warps<V, T>(blockIdx.x, gridDim.x, n_chunks, cbeg, cend, ci, val, x, partial);
 }
 
@@ -217,6 +233,9 @@ __global__ void __launch_bounds__(BLOCK)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
+    spx__pdl_let_next_start();
+    partial = spx__pdl_after(partial); /* written by the kernel before */
+    y = spx__pdl_after(y);
     for (int64_t r = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; r < n_long; r += step) {
         T sum = T(0);
         for (int64_t c = long_first[r] + lane; c < long_first[r + 1]; c += 32)
@@ -240,9 +259,9 @@ template <typename V, typename T, int G>
 static void launch_group(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
-    csr_group_kernel<V, T, G><<<grid_for(p->A.rows, BLOCK / G), BLOCK, 0, s>>>(
-        p->A.rows, p->A.rowptr, p->A.colidx, (const V *)p->A.values, x, y, alpha, beta,
-        p->long_len);
+    spx__launch(csr_group_kernel<V, T, G>, grid_for(p->A.rows, BLOCK / G), BLOCK, s, p->pdl,
+                p->A.rows, p->A.rowptr, p->A.colidx, (const V *)p->A.values, x, y, alpha, beta,
+                p->long_len);
 }
 
 template <typename V, typename T>
@@ -268,14 +287,14 @@ static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
                                  : p->grid > 0 && p->grid < p->n_blocks ? (unsigned)p->grid
                                                                         : grid_for(p->n_blocks, 1);
     if (chunk_grid == 0 && stream_grid > 0)
-        csr_stream_kernel<V, T, NNZ>
-            <<<stream_grid, BLOCK, 0, s>>>(p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr,
-                                           p->A.colidx, (const V *)p->A.values, x, y, alpha, beta);
+        spx__launch(csr_stream_kernel<V, T, NNZ>, stream_grid, BLOCK, s, p->pdl, p->n_blocks,
+                    (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, (const V *)p->A.values, x,
+                    y, alpha, beta);
     else if (chunk_grid > 0)
-        csr_stream_chunk_kernel<V, T, NNZ><<<chunk_grid + stream_grid, BLOCK, 0, s>>>(
-            p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
-            (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks, p->chunk_beg,
-            p->chunk_end, (T *)p->partial);
+        spx__launch(csr_stream_chunk_kernel<V, T, NNZ>, chunk_grid + stream_grid, BLOCK, s, p->pdl,
+                    p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+                    (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks,
+                    p->chunk_beg, p->chunk_end, (T *)p->partial);
 }
 
 template <typename V, typename T>
@@ -290,17 +309,17 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     if (p->kernel == SPX__CUDA_CSR_VECTOR) {
         launch_vector<V, T>(p, x, y, alpha, beta);
         if (p->n_long)
-            csr_chunk_kernel<V, T>
-                <<<chunk_grid, BLOCK, 0, s>>>(p->n_chunks, p->chunk_beg, p->chunk_end, p->A.colidx,
-                                              (const V *)p->A.values, x, (T *)p->partial);
+            spx__launch(csr_chunk_kernel<V, T>, chunk_grid, BLOCK, s, p->pdl, p->n_chunks,
+                        p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
+                        (T *)p->partial);
     } else if (p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ) {
         launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, x, y, alpha, beta, chunk_grid);
     } else {
         launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ>(p, x, y, alpha, beta, chunk_grid);
     }
     if (p->n_long == 0) return;
-    csr_long_finish_kernel<T><<<grid_for(p->n_long, BLOCK / 32), BLOCK, 0, s>>>(
-        p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
+    spx__launch(csr_long_finish_kernel<T>, grid_for(p->n_long, BLOCK / 32), BLOCK, s, p->pdl,
+                p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
 }
 
 extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x,

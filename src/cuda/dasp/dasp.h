@@ -65,6 +65,7 @@ typedef struct spx__dasp_host {
     int two_pass;     /* task partials added by a second launch, not the last task */
     int mma;          /* F64 chunks per mma: 4 (m8n8k4; 0 too), 8 (m16n8k8), 16 (m16n8k16) */
     int regs;         /* F64 m8n8k4 main kernel's registers: 0 auto, 54, 48 or 40 */
+    int pdl;          /* launches may overlap the kernel before (cuda/pdl.cuh) */
     /* Segments of val/col, in chunks of 32 entries, then singletons, then the
      * medium rows' irregular entries. */
     int64_t n_chunks;               /* all 8x4 blocks of every class */

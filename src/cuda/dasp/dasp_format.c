@@ -25,7 +25,10 @@
  * over one wave of warps on this GPU and the capped one fits in one (the rule
  * in dasp_kernels.cu, pick_regs; measured on an H100: cage11 +8-10%, and 40
  * registers slower everywhere: bench/results/gpu-dasp-regs-2026-11-22.md);
- * F16 and mma=8|16 are never capped. */
+ * F16 and mma=8|16 are never capped.
+ * pdl=on|off: on (the default where the device has it, sm_90+), a call's
+ * kernel is scheduled while the kernel before it ends, and waits for it
+ * before its first load (cuda/pdl.cuh). */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,14 +36,16 @@
 #include "core/error.h"
 #include "core/matrix.h"
 #include "cuda/dasp/dasp.h"
+#include "cuda/gateway.h"
 #include "plan/format.h"
 
 #define DASP_TWO_PASS_TASKS 8192
 
 typedef struct dasp_params {
     long threshold, loop, two_pass, mma;
-    long regs; /* 0 (auto), 54, 48 or 40 */
+    long regs;     /* 0 (auto), 54, 48 or 40 */
     int prep_host; /* prep=host */
+    int pdl;       /* pdl=on|off */
 } dasp_params;
 
 typedef struct dasp_state {
@@ -54,8 +59,8 @@ static spx_status param_pow2(const char *key, const char *value, long lo, long h
 {
     spx_status st = spx__param_int(key, value, lo, hi, out);
     if (st == SPX_OK && (*out & (*out - 1)) != 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "dasp: %s=%ld (a power of two, %ld to %ld)", key,
-                          *out, lo, hi);
+        return spx__error(SPX_ERR_BAD_PARAM, "dasp: %s=%ld (a power of two, %ld to %ld)", key, *out,
+                          lo, hi);
     return st;
 }
 
@@ -76,6 +81,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         p->prep_host = strcmp(value, "host") == 0;
         return SPX_OK;
     }
+    if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "mma") == 0) return param_pow2(key, value, 4, 16, &p->mma);
     if (strcmp(key, "regs") == 0) {
         if (strcmp(value, "auto") == 0) return p->regs = 0, SPX_OK;
@@ -97,7 +103,7 @@ static void dasp_destroy(void *state)
 
 static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    dasp_params prm = {75, 0, -1, 4, 0, 0};
+    dasp_params prm = {75, 0, -1, 4, 0, 0, 1};
     spx__dasp_host *h = NULL;
     dasp_state *s = NULL;
     spx_status st;
@@ -107,11 +113,12 @@ static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void
         SPX_TRY(spx__error(SPX_ERR_BAD_PARAM, "dasp: regs=%ld needs mma=4", prm.regs));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "dasp plan"));
     SPX_TRY((prm.prep_host ? spx__dasp_pack : spx__dasp_pack_layout)(A, (int)prm.threshold,
-                                                                      (int)prm.loop, &h));
-    h->two_pass = prm.two_pass >= 0 ? (int)prm.two_pass
-                                     : h->n_tasks + h->n_htasks > DASP_TWO_PASS_TASKS;
+                                                                     (int)prm.loop, &h));
+    h->two_pass =
+        prm.two_pass >= 0 ? (int)prm.two_pass : h->n_tasks + h->n_htasks > DASP_TWO_PASS_TASKS;
     h->mma = (int)prm.mma;
     h->regs = (int)prm.regs;
+    h->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     SPX_TRY(spx__dasp_upload(h, o->precision, o->stream, &s->dev));
     s->shape = *h;
     s->shape.A = NULL;
@@ -148,11 +155,10 @@ static void dasp_describe(const void *state, char *buf, size_t len)
              "rows4=%lld single=%lld empty=%lld fill=%.3f prep=%s",
              (long long)h->n_long, (long long)h->n_tasks, (long long)h->n_medium,
              (long long)h->n_rowblocks, (long long)h->n_heavy, (long long)h->n_htasks,
-             (long long)h->n_regular, (long long)h->n_irreg,
-             h->loop_num, h->threshold, h->two_pass, (long long)h->n_short,
-             (long long)(h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3),
-             (long long)((h->n_len2 + 1) / 2), (long long)(h->n_len4 + h->n_len3 -
-                         (h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3)),
+             (long long)h->n_regular, (long long)h->n_irreg, h->loop_num, h->threshold, h->two_pass,
+             (long long)h->n_short, (long long)(h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3),
+             (long long)((h->n_len2 + 1) / 2),
+             (long long)(h->n_len4 + h->n_len3 - (h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3)),
              (long long)h->n_single, (long long)h->n_empty,
              slots > 0 ? (double)h->nnz / slots : 1.0, s->prep_host ? "host" : "gpu");
 }

@@ -27,8 +27,10 @@
  *        2^-22 |x|), so mma.sync m16n8k4 tf32 with fp32 accumulators (rows 8..15
  *        of A zero) gives the products of the fp16 values with x in fp32:
  *        |y - A x| <= (2^-11 + c 2^-24) (|A||x|) for values in half's normal range.
- * The matrix arrays are read with streaming (evict-first) loads, x through the
- * read-only cache. The F64 m8n8k4 main kernel is also compiled with its
+ * The matrix arrays are read with streaming (evict-first) loads, x through L1
+ * (spx__ld_fresh: with pdl, cuda/pdl.cuh, the kernel waits at its start for
+ * the kernel before, and a read-only-cache load could be moved above that
+ * wait). The F64 m8n8k4 main kernel is also compiled with its
  * registers capped (48 and 40 instead of 54, more warps resident per SM), the
  * same code and bits: pick_regs takes 48 where that saves a wave of warps. */
 #include <cuda_fp16.h>
@@ -41,6 +43,7 @@ extern "C" {
 #include "core/error.h"
 }
 #include "cuda/dasp/dasp.h"
+#include "cuda/pdl.cuh"
 
 #define WARPS_PER_BLOCK 4
 #define SHORT_BLOCKS_PER_WARP 2 /* 1&3 and 2&2 blocks: 4 mma per warp */
@@ -189,6 +192,7 @@ struct spx__dasp_dev {
     unsigned *count;
     size_t bytes;
     int64_t n_entries; /* slots of val and col */
+    int pdl;           /* launches may overlap the kernel before */
 };
 
 /* ---------------------------------------------------------- warp pieces */
@@ -218,7 +222,7 @@ static __device__ __forceinline__ void load_entry(const typename T::val_t *val,
 {
     int32_t j = __ldcs(col + e);
     a = T::a_of(__ldcs(val + e));
-    b = j >= 0 ? T::b_of(__ldg(x + j)) : T::b_zero();
+    b = j >= 0 ? T::b_of(spx__ld_fresh(x + j)) : T::b_zero();
 }
 
 /* f += the blocks of chunks [c, min(c + BATCH, c1)): their loads first. */
@@ -359,7 +363,7 @@ static __device__ __forceinline__ typename T::acc_t irr_sum(const irr_regs<T> &g
     typename T::acc_t s = 0;
 #pragma unroll
     for (int u = 0; u < IRR_PER_LANE; u++)
-        if (g.j[u] >= 0) s += T::scalar(g.v[u]) * (typename T::acc_t)__ldg(x + g.j[u]);
+        if (g.j[u] >= 0) s += T::scalar(g.v[u]) * (typename T::acc_t)spx__ld_fresh(x + g.j[u]);
     s += __shfl_xor_sync(0xffffffffu, s, 1);
     s += __shfl_xor_sync(0xffffffffu, s, 2);
     return s;
@@ -513,7 +517,7 @@ static __device__ void single_rows(const layout &L, const typename T::val_t *val
     if (s >= L.n_single) return;
     int64_t e = L.single0 + s;
     typename T::acc_t v =
-        T::scalar(__ldcs(val + e)) * (typename T::acc_t)__ldg(x + __ldcs(L.col + e));
+        T::scalar(__ldcs(val + e)) * (typename T::acc_t)spx__ld_fresh(x + __ldcs(L.col + e));
     store_y<T>(y, L.single_row[s], v, alpha, beta);
 }
 
@@ -541,6 +545,10 @@ __global__ void __launch_bounds__(32 * WARPS_PER_BLOCK, MINB)
 {
     int64_t w = (int64_t)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
+    spx__pdl_let_next_start();
+    x = spx__pdl_after(x);
+    y = spx__pdl_after(y);
+    partial = spx__pdl_after(partial);
     if (w < L.w_long) long_task<T>(L, val, x, y, partial, alpha, beta, w, lane);
     else if (w < L.w_heavy)
         heavy_task<T>(L, val, x, y, partial, alpha, beta, w - L.w_long, lane);
@@ -566,6 +574,9 @@ __global__ void __launch_bounds__(32 * WARPS_PER_BLOCK)
 {
     int64_t w = (int64_t)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
+    spx__pdl_let_next_start();
+    partial = spx__pdl_after(partial);
+    y = spx__pdl_after(y);
     if (w < L.n_long) long_finish<T>(L, partial, y, alpha, beta, w, lane);
     else if (w < L.n_long + L.n_heavy)
         heavy_finish<T>(L, partial, y, alpha, beta, w - L.n_long, lane);
@@ -832,6 +843,7 @@ extern "C" spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void
     SPX_TRY(spx__calloc((void **)&d, 1, sizeof *d, "dasp device plan"));
     d->prec = t;
     d->stream = (cudaStream_t)stream;
+    d->pdl = h->pdl;
     set_counts(d->L, h);
     SPX_TRY(pick_regs(d->L, t));
     SPX_TRY(upload_values(d, h));
@@ -859,12 +871,12 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
                           (long long)blocks);
     int64_t finish = L.two_pass ? div_up(L.n_long + L.n_heavy, WARPS_PER_BLOCK) : 0;
     if (blocks > 0)
-        dasp_main<T, MINB><<<(unsigned)blocks, 32 * WARPS_PER_BLOCK, 0, d->stream>>>(
-            L, (const typename T::val_t *)d->val, xv, yv, (acc_t *)d->partial, (acc_t)alpha,
-            (acc_t)beta);
+        spx__launch(dasp_main<T, MINB>, (unsigned)blocks, 32 * WARPS_PER_BLOCK, d->stream, d->pdl,
+                    L, (const typename T::val_t *)d->val, xv, yv, (acc_t *)d->partial,
+                    (acc_t)alpha, (acc_t)beta);
     if (finish > 0)
-        dasp_finish<T><<<(unsigned)finish, 32 * WARPS_PER_BLOCK, 0, d->stream>>>(
-            L, (const acc_t *)d->partial, yv, (acc_t)alpha, (acc_t)beta);
+        spx__launch(dasp_finish<T>, (unsigned)finish, 32 * WARPS_PER_BLOCK, d->stream, d->pdl, L,
+                    (const acc_t *)d->partial, yv, (acc_t)alpha, (acc_t)beta);
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? SPX_OK : cuda_error(e, "dasp kernel launch");
 }
