@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU machine's one script, run from the repository root on a Hopper GPU:
 #   build for sm_90; the device-to-device copy bandwidth; `spx bench --device
-#   cuda --peers` on the shared matrices with >= 100k nonzeros, generated ones
+#   cuda --peers` on the shared matrices with >= 100k nonzeros (fp64 and fp16;
+#   fp16 declines those with values beyond half's range), generated ones
 #   of 10M-100M nonzeros and, in fp64 with csr, dasp, auto and cuSPARSE CSR
 #   only, scaled and generated ones of 3M-12M nonzeros (checks of AUTO's
 #   rule, src/cuda/auto_cuda.c, between those two sizes); `spx bench --device
@@ -185,7 +186,7 @@ if step bench; then
             ${fmts:+--format "$fmts"} ${3:+--param "$3"} \
             --json "$WORK/b$n.json" >>"$WORK/bench.txt" 2>>"$WORK/bench.err" || fail "bench $1 $2"
     }
-    RUNS=${SPX_GPU_BENCH:-"$(for m in $SHARED; do echo "$m@f64"; done) $GEN"}
+    RUNS=${SPX_GPU_BENCH:-"$(for m in $SHARED; do echo "$m@f64,f16"; done) $GEN"}
     for e in $RUNS; do
         IFS=@ read -r in prec params fmts <<<"$e"
         run_bench "$in" "$prec" "$params" "$fmts"

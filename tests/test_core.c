@@ -135,6 +135,18 @@ static void test_plans(void)
     o.format = "csr";
     o.precision = SPX_F16;
     CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_NO_FORMAT);
+    static const char *const unparsed[] = {"csr", "coo", "ref"}; /* formats without params */
+    for (size_t i = 0; i < sizeof unparsed / sizeof unparsed[0]; i++) {
+        o = spx_plan_opts_default();
+        o.format = unparsed[i];
+        o.params = "th=8";
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK(P == NULL && strstr(spx_last_error(), "th") != NULL);
+        o.params = "reorder=none"; /* the plan layer's, not the format's */
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK);
+        spx_plan_destroy(P);
+        P = NULL;
+    }
     o = spx_plan_opts_default();
     o.device = (spx_device)7;
     CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_INVALID_ARG);

@@ -46,6 +46,7 @@ static spx_status coo_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
 {
     coo_state *s = NULL;
     spx_status st;
+    SPX_TRY(spx__params_none(o->params, "coo"));
     if (A->col_bits != 32)
         return spx__error(SPX_ERR_UNSUPPORTED, "coo handles 32-bit column indices only");
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "coo plan"));

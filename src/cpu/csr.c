@@ -112,6 +112,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
 {
     csr_state *s = NULL;
     spx_status st;
+    SPX_TRY(spx__params_none(o->params, "csr (cpu)"));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr plan"));
     s->rows = A->rows;
     s->rowptr = A->rowptr;

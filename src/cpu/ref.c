@@ -13,7 +13,9 @@ typedef struct ref_state {
 static spx_status ref_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     ref_state *s = NULL;
-    spx_status st = spx__alloc((void **)&s, 1, sizeof *s, "ref plan");
+    spx_status st = spx__params_none(o->params, "ref");
+    if (st != SPX_OK) return st;
+    st = spx__alloc((void **)&s, 1, sizeof *s, "ref plan");
     if (st != SPX_OK) return st;
     s->A = A;
     s->precision = o->precision;

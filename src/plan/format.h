@@ -49,6 +49,9 @@ spx_status spx__params_each(const char *params,
                             void *ctx);
 /* Parse an integer parameter value in [lo, hi]; SPX_ERR_BAD_PARAM naming key. */
 spx_status spx__param_int(const char *key, const char *value, long lo, long hi, long *out);
+/* SPX_ERR_BAD_PARAM naming `format` and the first key when params holds any
+ * pair: for formats that take no parameters. */
+spx_status spx__params_none(const char *params, const char *format);
 /* Parse "on" or "off" into *on (1 or 0); SPX_ERR_BAD_PARAM naming key. */
 spx_status spx__param_on_off(const char *key, const char *value, int *on);
 

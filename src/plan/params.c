@@ -53,3 +53,15 @@ spx_status spx__param_on_off(const char *key, const char *value, int *on)
     *on = strcmp(value, "on") == 0;
     return SPX_OK;
 }
+
+static spx_status refuse_param(void *ctx, const char *key, const char *value)
+{
+    (void)value;
+    return spx__error(SPX_ERR_BAD_PARAM, "%s takes no parameters (got '%s')", (const char *)ctx,
+                      key);
+}
+
+spx_status spx__params_none(const char *params, const char *format)
+{
+    return spx__params_each(params, refuse_param, (void *)format);
+}
