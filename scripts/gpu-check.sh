@@ -231,7 +231,7 @@ out = ["GPU: %s; device-to-device copy %.0f GB/s (read + write); L2 %.0f MB" % (
        "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM",
        "auto:F: AUTO's pick F (spx_plan_format of the auto plan)",
        "fp16: h = ratio to peer-cusparse-csr-h (x in half once, cusparseSpMV alone timed)",
-       "[mid]: the 3M-12M fp64 runs around AUTO's dasp bound, kept out of the means", ""]
+       "[mid]: the 3M-12M fp64 runs (AUTO's rule between the L2-resident and the large matrices), kept out of the means", ""]
 groups = {}
 for r in recs:
     if r.get("device", "cuda") != "cuda":
