@@ -2,18 +2,21 @@
  * one process, per call, the host time to enqueue (the loop without a sync)
  * and the total (the loop plus one sync), for
  *  - an empty kernel, <<<1, 32>>> and cudaLaunchKernelEx with the
- *    programmatic-serialization attribute (the launch rate alone);
+ *    programmatic-serialization attribute (the launch rate alone), the
+ *    latter also on a created non-blocking stream and through the driver's
+ *    cuLaunchKernelEx (link with -lcuda);
  *  - spx_spmv of csr on gen:lap2d5:20 (1,920 nonzeros) and of the file given,
  *    with pdl=on and pdl=off;
  *  - the solver case: spx_spmv followed by a foreign kernel (an axpy on y,
  *    launched plainly) in each iteration, pdl=on and off, and the axpy alone.
  * Medians of 7 batches of 20,000 calls. Not part of the build; compiled by
- * hand on the GPU machine against libspx.a. Usage: gpu-pdl-floor [file.mtx]. */
+ * hand on the GPU machine against libspx.a (and -lcuda). Usage: gpu-pdl-floor [file.mtx]. */
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 extern "C" {
@@ -124,6 +127,27 @@ int main(int argc, char **argv)
     cfg.numAttrs = 1;
     report("empty kernel cudaLaunchKernelEx + pdl attribute",
            measure([&] { cudaLaunchKernelEx(&cfg, empty_kernel); }));
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaLaunchConfig_t cfg_s = cfg;
+    cfg_s.stream = s;
+    report("empty kernel cudaLaunchKernelEx, non-blocking stream",
+           measure([&] { cudaLaunchKernelEx(&cfg_s, empty_kernel); }));
+    cudaFunction_t fn_rt;
+    cudaGetFuncBySymbol(&fn_rt, (const void *)empty_kernel);
+    CUfunction fn = (CUfunction)fn_rt;
+    CUlaunchAttribute dattr[1];
+    dattr[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    dattr[0].value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig dcfg = {};
+    dcfg.gridDimX = dcfg.gridDimY = dcfg.gridDimZ = 1;
+    dcfg.blockDimX = 32;
+    dcfg.blockDimY = dcfg.blockDimZ = 1;
+    dcfg.attrs = dattr;
+    dcfg.numAttrs = 1;
+    report("empty kernel cuLaunchKernelEx (driver) + attribute",
+           measure([&] { cuLaunchKernelEx(&dcfg, fn, NULL, NULL); }));
+    cudaStreamDestroy(s);
     spx_matrix *A = NULL;
     if (spx_generate("lap2d5:20", &A) == SPX_OK) matrix_cases("lap2d5:20", A);
     spx_matrix_destroy(A);
