@@ -295,7 +295,12 @@ static void test_csr_params(void)
                                    "blocknnz=1024",
                                    "blocknnz=1024,long=50",
                                    "blocknnz=2048",
-                                   "blocknnz=2048,long=50"};
+                                   "blocknnz=2048,long=50",
+                                   "index=dict",
+                                   "index=dict,long=50",
+                                   "index=dict,blocknnz=1024",
+                                   "index=dict,blocknnz=1024,long=3",
+                                   "index=u32"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
@@ -306,6 +311,21 @@ static void test_csr_params(void)
     A = rows_of_lengths(lens, 7, 3000, 5);
     for (int t = SPX_F64; A && t <= SPX_F16; t++)
         check_one(A, "rows up to 1500", "csr", (spx_type)t, "blocknnz=1024,long=2000");
+    spx_matrix_destroy(A);
+    /* index=dict on the matrices it is for (few diagonals), and on rows of
+     * 0..100000 entries (the long ones read their 32-bit columns) */
+    static const char *dict_specs[] = {"lap3d7:24", "lap3d27:16", "lap2d9:300"};
+    for (size_t i = 0; i < sizeof dict_specs / sizeof dict_specs[0]; i++) {
+        A = NULL;
+        if (CHECK_STATUS(spx_generate(dict_specs[i], &A), SPX_OK))
+            for (int t = SPX_F64; t <= SPX_F16; t++)
+                check_one(A, dict_specs[i], "csr", (spx_type)t, "index=dict");
+        spx_matrix_destroy(A);
+    }
+    static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};
+    A = rows_of_lengths(wide, 12, 100001, 9);
+    for (int t = SPX_F64; A && t <= SPX_F16; t++)
+        check_one(A, "rows of 0..100000", "csr", (spx_type)t, "index=dict");
     spx_matrix_destroy(A);
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
@@ -318,6 +338,12 @@ static void test_csr_params(void)
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "blocknnz=4096";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "index=u16";
+    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "index=dict,kernel=vector";
+    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "index=dict,long=300";
+    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_UNSUPPORTED);
     spx_matrix_destroy(B);
     /* fp16 declines values beyond half's range instead of making infinities. */
     static const int64_t rp[] = {0, 1, 2};
@@ -479,8 +505,8 @@ static void test_back_to_back(void)
         len[i] = i % 97 == 0 ? 300 + i % 700 : i % 40;
     spx_matrix *A = rows_of_lengths(len, n, n, 31);
     free(len);
-    static const char *formats[] = {"csr", "csr", "dasp", "dasp"};
-    static const char *params[] = {"", "kernel=vector", "pass2=0", "pass2=1"};
+    static const char *formats[] = {"csr", "csr", "csr", "dasp", "dasp"};
+    static const char *params[] = {"", "kernel=vector", "index=dict", "pass2=0", "pass2=1"};
     double *u0 = malloc((size_t)n * sizeof *u0), *on = malloc((size_t)n * sizeof *on),
            *off = malloc((size_t)n * sizeof *off), *ref = malloc((size_t)n * sizeof *ref),
            *tmp = malloc((size_t)n * sizeof *tmp), *scale = malloc((size_t)n * sizeof *scale);

@@ -13,7 +13,11 @@
  * 40 registers for fp64, 32 for fp16, so more thread blocks fit a
  * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
  * pdl=on|off (default on where the device has it, sm_90+: a call's matrix
- * loads overlap the end of the kernel before it, cuda/pdl.cuh). */
+ * loads overlap the end of the kernel before it, cuda/pdl.cuh);
+ * index=auto|u32|dict (stream kernel: the row blocks' columns as 32-bit
+ * indices, or as one-byte codes into a dictionary of diagonals per block,
+ * csr_dict.c; auto takes dict from DICT_MIN_NNZ nonzeros when the
+ * dictionaries hold at most one entry per DICT_NNZ_PER_ENTRY nonzeros). */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +43,13 @@
  * blocks. */
 #define SMALL_NNZ 2000000
 
+/* index=auto takes dict for matrices beyond L2 (where the bytes per nonzero
+ * set the time) whose blocks need at most one dictionary entry per 8
+ * nonzeros: at most 1.5 index bytes per nonzero against 4. */
+#define DICT_MIN_NNZ SMALL_NNZ
+#define DICT_NNZ_PER_ENTRY 8
+enum { INDEX_AUTO, INDEX_U32, INDEX_DICT };
+
 typedef struct csr_params {
     int vector;     /* kernel=vector */
     long group;     /* 0: from the mean row length */
@@ -46,6 +57,7 @@ typedef struct csr_params {
     long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
     long block_nnz; /* stream kernel: row block nonzeros, 0: the default */
     int pdl;        /* pdl=on|off: a call's kernels may start while the kernel before ends */
+    int index;      /* index=auto|u32|dict: INDEX_* */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -70,6 +82,18 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
+    if (strcmp(key, "index") == 0) {
+        if (strcmp(value, "auto") == 0)
+            p->index = INDEX_AUTO;
+        else if (strcmp(value, "u32") == 0)
+            p->index = INDEX_U32;
+        else if (strcmp(value, "dict") == 0)
+            p->index = INDEX_DICT;
+        else
+            return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=%s is not auto, u32 or dict",
+                              value);
+        return SPX_OK;
+    }
     if (strcmp(key, "kernel") == 0) {
         if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
             return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=%s is not stream or vector",
@@ -204,13 +228,83 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->chunk_beg);
     spx__cuda_free(p->chunk_end);
     spx__cuda_free(p->partial);
+    spx__cuda_free(p->dict.dstart);
+    spx__cuda_free(p->dict.dict);
+    spx__cuda_free(p->dict.code);
+    spx__cuda_free(p->dict.roff);
     spx__free(p);
+}
+
+/* index=dict: the row blocks with their dictionaries, built on the host and
+ * uploaded; p->index_dict stays 0 when they would hold more than `limit`
+ * entries. */
+static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p, int64_t limit)
+{
+    spx__csr_dict h;
+    int fits = 0;
+    spx_status st = SPX_OK;
+    SPX_TRY(spx__csr_dict_build(A, p->long_len, p->block_nnz, limit, &h, &fits));
+    if (!fits) return SPX_OK;
+    p->n_blocks = h.n_blocks;
+    p->dict.n_blocks = h.n_blocks;
+    p->dict.n_entries = h.n_entries;
+    SPX_TRY(spx__cuda_upload((void **)&p->blk, h.blk, (size_t)h.n_blocks * 4 * sizeof *h.blk,
+                             "cuda csr row blocks"));
+    SPX_TRY(spx__cuda_upload((void **)&p->dict.dstart, h.dstart,
+                             ((size_t)h.n_blocks + 1) * sizeof *h.dstart, "cuda csr dict starts"));
+    SPX_TRY(spx__cuda_upload((void **)&p->dict.dict, h.dict, (size_t)h.n_entries * sizeof *h.dict,
+                             "cuda csr dict entries"));
+    SPX_TRY(spx__cuda_upload((void **)&p->dict.code, h.code, (size_t)A->nnz * sizeof *h.code,
+                             "cuda csr dict codes"));
+    SPX_TRY(spx__cuda_upload((void **)&p->dict.roff, h.roff, (size_t)A->rows * sizeof *h.roff,
+                             "cuda csr dict row ends"));
+    p->index_dict = 1;
+cleanup:
+    spx__csr_dict_free(&h);
+    return st;
+}
+
+/* The part of A's CSR the dict kernels read: the values, and the columns
+ * when there are long rows (the chunk kernels index them as CSR does). */
+static spx_status upload_for_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
+{
+    p->A.rows = A->rows;
+    p->A.cols = A->cols;
+    p->A.nnz = A->nnz;
+    p->A.vtype = p->precision;
+    spx_status st = spx__cuda_upload_values(&p->A.values, A->values, A->vtype, A->nnz, p->precision,
+                                            "CSR values");
+    if (st == SPX_OK && p->n_long)
+        st = spx__cuda_upload((void **)&p->A.colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
+                              "CSR column indices");
+    return st;
+}
+
+/* index=dict when asked for, or with index=auto on a large matrix of few
+ * diagonals; else the plain CSR upload and row blocks. */
+static spx_status upload_matrix(const spx_matrix *A, const csr_params *prm, spx__cuda_csr_plan *p)
+{
+    spx_status st = SPX_OK;
+    if (prm->index == INDEX_DICT && p->kernel != SPX__CUDA_CSR_STREAM)
+        return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=dict needs kernel=stream");
+    if (prm->index == INDEX_DICT) {
+        SPX_TRY(build_dict(A, p, INT64_MAX));
+    } else if (prm->index == INDEX_AUTO && p->kernel == SPX__CUDA_CSR_STREAM &&
+               A->nnz >= DICT_MIN_NNZ && A->nnz < INT32_MAX && A->rows < INT32_MAX &&
+               A->col_bits == 32 && p->long_len <= SPX__CUDA_CSR_DICT) {
+        SPX_TRY(build_dict(A, p, A->nnz / DICT_NNZ_PER_ENTRY));
+    }
+    if (p->index_dict) return upload_for_dict(A, p);
+    SPX_TRY(spx__cuda_csr_upload(A, p->precision, &p->A));
+    if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
+cleanup:
+    return st;
 }
 
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, 1};
+    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_AUTO};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -231,14 +325,13 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->long_len = prm.long_len < p->block_nnz ? prm.long_len : p->block_nnz;
     else
         p->long_len = STREAM_LONG;
-    SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
-    if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
+    SPX_TRY(build_long_rows(A, p));
+    SPX_TRY(upload_matrix(A, &prm, p));
     if (prm.ctas > 0) {
         int sms = 0;
         SPX_TRY(spx__cuda_device_info(NULL, 0, &sms, NULL));
         p->grid = prm.ctas * (int64_t)(sms > 0 ? sms : 1);
     }
-    SPX_TRY(build_long_rows(A, p));
     *state = p;
     return SPX_OK;
 cleanup:
@@ -255,7 +348,15 @@ static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
     size_t acc = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    return spx__cuda_csr_bytes(&p->A) + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
+    size_t matrix = spx__cuda_csr_bytes(&p->A);
+    if (p->index_dict) {
+        size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+        matrix = (size_t)p->A.nnz * (val + sizeof(uint8_t) + (p->A.colidx ? sizeof(int32_t) : 0)) +
+                 (size_t)p->A.rows * sizeof(uint16_t) +
+                 (size_t)(p->n_blocks + 1) * sizeof(int32_t) +
+                 (size_t)p->dict.n_entries * sizeof(int32_t);
+    }
+    return matrix + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
            (size_t)p->n_long * 2 * sizeof(int64_t) +
            (size_t)p->n_chunks * (2 * sizeof(int64_t) + acc);
 }
@@ -266,10 +367,11 @@ static void csr_describe(const void *state, char *buf, size_t len)
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
                  "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
-                 "chunks=%lld pdl=%s",
+                 "chunks=%lld pdl=%s index=%s dict_entries=%lld",
                  (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
-                 p->pdl ? "on" : "off");
+                 p->pdl ? "on" : "off", p->index_dict ? "dict" : "u32",
+                 (long long)p->dict.n_entries);
     else
         snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s",
                  p->group, (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,

@@ -16,7 +16,10 @@
  *  - long rows (> long_len) are cut into chunks of at most
  *    SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c]
  *    (with the stream kernel, in the same launch: its first thread blocks),
- *    then a warp per long row adds its chunks in order and writes y.
+ *    then a warp per long row adds its chunks in order and writes y;
+ *  - index=dict (stream kernel, csr_dict.c): the row blocks' columns as
+ *    one-byte codes into a dictionary of diagonals per block, col = row +
+ *    dict[code], and the rows' ends as 16-bit offsets into their block.
  * Every sum has a fixed order: results do not change from call to call. */
 #ifndef SPX_CUDA_CSR_KERNELS_H
 #define SPX_CUDA_CSR_KERNELS_H
@@ -33,7 +36,28 @@ extern "C" {
 #define SPX__CUDA_CSR_BLOCK 256           /* threads per block, rows per row block */
 #define SPX__CUDA_CSR_STREAM_NNZ 2048     /* nonzeros per row block (default) */
 #define SPX__CUDA_CSR_STREAM_NNZ_MIN 1024 /* blocknnz=1024 */
+#define SPX__CUDA_CSR_DICT 256            /* most dictionary entries of a row block */
 enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1 };
+
+/* index=dict: row blocks whose nonzeros name their column by a one-byte code
+ * into the block's dictionary of offsets col - row (csr_dict.c). Host arrays
+ * as built, or device arrays in a plan. */
+typedef struct spx__csr_dict {
+    int64_t n_blocks;  /* row blocks */
+    int64_t n_entries; /* dictionary entries over all blocks */
+    int64_t *blk;      /* 4 * n_blocks: first row, end row, first nonzero, end nonzero */
+    int32_t *dstart;   /* n_blocks + 1: each block's first entry in dict */
+    int32_t *dict;     /* n_entries: offsets col - row */
+    uint8_t *code;     /* nnz: each nonzero's entry in its block's dictionary (0 in long rows) */
+    uint16_t *roff;    /* rows: each row's end, counted from its block's first nonzero */
+} spx__csr_dict;
+
+/* Row blocks of A (rows up to long_len <= SPX__CUDA_CSR_DICT entries, at most
+ * cap nonzeros a block) with their dictionaries, on the host. *fits = 0 and
+ * nothing allocated when the blocks would need more than max_entries entries. */
+spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t cap,
+                               int64_t max_entries, spx__csr_dict *out, int *fits);
+void spx__csr_dict_free(spx__csr_dict *d); /* host arrays; zeroes *d */
 
 typedef struct spx__cuda_csr_plan {
     spx__cuda_csr A;     /* device CSR; values in the plan's precision */
@@ -59,6 +83,9 @@ typedef struct spx__cuda_csr_plan {
                             ordered by its one stream */
     void *stream;        /* cudaStream_t of the plan (NULL = default stream) */
     int pdl;             /* launches may overlap the kernel before (cuda/pdl.cuh) */
+    int index_dict;      /* stream kernel's row blocks read dict (A.rowptr unused; A.colidx
+                            only for long rows, NULL without them) */
+    spx__csr_dict dict;  /* device arrays; dict.blk is unused (blk holds the blocks) */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)

@@ -65,6 +65,31 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
+/* y[row] = alpha * sum_k term(row, k) + beta * y[row] for the rows of a row
+ * block, k over [off[row], off[row + 1]); nt = 2^j lanes per row (as many as
+ * nt * nrows <= BLOCK allows, at most 32) each take every nt-th k, then their
+ * sums are added by shuffles and lane 0 writes y (y: the block's first row). */
+template <typename T, typename Term>
+__device__ __forceinline__ void sum_rows(int nrows, const int *off, T *y, T alpha, T beta,
+                                         Term term)
+{
+    int nt = 1;
+    while (nt < 32 && 2 * nt * nrows <= BLOCK)
+        nt *= 2;
+    const int row = threadIdx.x / nt, lane = threadIdx.x & (nt - 1);
+    if (row >= nrows) return; /* the same for the nt lanes of a row */
+    const unsigned mask =
+        nt == 32 ? 0xffffffffu : ((1u << nt) - 1u) << ((threadIdx.x & 31) & ~(nt - 1));
+    const int end = off[row + 1];
+    T sum = T(0);
+#pragma unroll 4
+    for (int k = off[row] + lane; k < end; k += nt)
+        sum += term(row, k);
+    for (int d = nt / 2; d > 0; d >>= 1)
+        sum += __shfl_down_sync(mask, sum, d, nt);
+    if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
+}
+
 /* Rows up to long_len, in row blocks (csr_kernels.h): this thread block's
  * row blocks first, first + step, ... The block's bounds come from one
  * 32-byte record (every thread reads it: a broadcast), so the loads of its
@@ -123,24 +148,84 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
             if (k < nnz) prod[k] = T(v[j]) * xg[j];
         }
         __syncthreads();
-        int nt = 1;
-        while (nt < 32 && 2 * nt * nrows <= BLOCK)
-            nt *= 2;
-        const int row = threadIdx.x / nt, lane = threadIdx.x & (nt - 1);
-        if (row < nrows) { /* the same for the nt lanes of a row */
-            const unsigned mask =
-                nt == 32 ? 0xffffffffu : ((1u << nt) - 1u) << ((threadIdx.x & 31) & ~(nt - 1));
-            const int end = off[row + 1];
-            T sum = T(0);
-            for (int k = off[row] + lane; k < end; k += nt)
-                sum += prod[k];
-            for (int d = nt / 2; d > 0; d >>= 1)
-                sum += __shfl_down_sync(mask, sum, d, nt);
-            if (lane == 0) ya[r0 + row] = finish(sum, alpha, beta, ya + r0 + row);
-        }
+        sum_rows(nrows, off, ya + r0, alpha, beta, [&](int, int k) { return prod[k]; });
         __syncthreads(); /* prod and off are reused by the next row block */
     }
     spx__pdl_wait(); /* a thread block without row blocks */
+}
+
+/* index=dict's arrays (csr_dict.c), device pointers. */
+struct dict_in {
+    const int32_t *dstart, *dict;
+    const uint8_t *code;
+    const uint16_t *roff;
+};
+
+/* Row blocks whose columns are codes into the block's dictionary of offsets
+ * col - row (csr_kernels.h): the codes, values, row ends and dictionary are
+ * loaded (coalesced) into shared memory; then nt = 2^j lanes per row (as in
+ * stream_blocks) gather x[row + dict[code]] and sum. A thread's gathers
+ * follow its row, not its loads, since a nonzero's row is known only there. */
+template <typename V, typename T, int NNZ>
+__device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t n_blocks,
+                                            const longlong2 *__restrict__ blk, dict_in d,
+                                            const V *__restrict__ val, const T *__restrict__ x,
+                                            T *__restrict__ y, T alpha, T beta)
+{
+    constexpr int ITEMS = NNZ / BLOCK;
+    __shared__ V vals[NNZ];
+    __shared__ uint8_t codes[NNZ];
+    __shared__ int off[BLOCK + 1];
+    __shared__ int diag[SPX__CUDA_CSR_DICT];
+    for (int64_t b = first; b < n_blocks; b += step) {
+        const longlong2 rows = __ldg(blk + 2 * b), nz = __ldg(blk + 2 * b + 1);
+        const int d0 = __ldg(d.dstart + b), nd = __ldg(d.dstart + b + 1) - d0;
+        const int64_t r0 = rows.x, base = nz.x;
+        const int nrows = (int)(rows.y - r0), nnz = (int)(nz.y - base);
+        uint8_t c[ITEMS];
+        V v[ITEMS];
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            const int k = threadIdx.x + j * BLOCK;
+            if (k < nnz) {
+                c[j] = __ldcs(d.code + base + k);
+                v[j] = __ldcs(val + base + k);
+            }
+        }
+        if (threadIdx.x < nrows) off[threadIdx.x + 1] = __ldcs(d.roff + r0 + threadIdx.x);
+        if (threadIdx.x == 0) off[0] = 0;
+        if (threadIdx.x < nd) diag[threadIdx.x] = __ldg(d.dict + d0 + threadIdx.x);
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++) {
+            const int k = threadIdx.x + j * BLOCK;
+            if (k < nnz) {
+                codes[k] = c[j];
+                vals[k] = v[j];
+            }
+        }
+        const T *xa = spx__pdl_after(x); /* x and y from here on */
+        T *ya = spx__pdl_after(y);
+        __syncthreads();
+        const T *xb = xa + r0; /* x[col] = xb[row + dict[code]], row counted in the block */
+        sum_rows(nrows, off, ya + r0, alpha, beta, [&](int row, int k) {
+            return T(vals[k]) * spx__ld_fresh(xb + row + diag[codes[k]]);
+        });
+        __syncthreads(); /* the shared arrays are reused by the next row block */
+    }
+    spx__pdl_wait(); /* a thread block without row blocks */
+}
+
+/* The row blocks of this thread block: CSR's or index=dict's. */
+template <typename V, typename T, int NNZ, bool DICT>
+__device__ __forceinline__ void
+row_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__restrict__ blk,
+           const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, dict_in d,
+           const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha, T beta)
+{
+    if constexpr (DICT)
+        dict_blocks<V, T, NNZ>(first, step, n_blocks, blk, d, val, x, y, alpha, beta);
+    else
+        stream_blocks<V, T, NNZ>(first, step, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
 }
 
 /* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK
@@ -181,36 +266,37 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
 }
 
 /* The row blocks alone (no long rows). */
-template <typename V, typename T, int NNZ>
+template <typename V, typename T, int NNZ, bool DICT>
 __global__ void __launch_bounds__(BLOCK)
     csr_stream_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
-                      const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                      const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, dict_in d,
                       const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
                       T alpha, T beta)
 {
     spx__pdl_let_next_start();
-    stream_blocks<V, T, NNZ>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
+    row_blocks<V, T, NNZ, DICT>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, d, val, x, y, alpha,
+                                beta);
 }
 
 /* Row blocks and long rows' chunks in one launch: thread blocks [0,
  * chunk_grid) do the chunks (first, as a long row's may be the last to end),
  * the others the row blocks. The branch is the same for a whole thread
  * block, so the row blocks' __syncthreads are safe. */
-template <typename V, typename T, int NNZ>
+template <typename V, typename T, int NNZ, bool DICT>
 __global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, NNZ))
     csr_stream_chunk_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                             const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
-                            const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
-                            T alpha, T beta, unsigned chunk_grid, int64_t n_chunks,
-                            const int64_t *__restrict__ cbeg, const int64_t *__restrict__ cend,
-                            T *__restrict__ partial)
+                            dict_in d, const V *__restrict__ val, const T *__restrict__ x,
+                            T *__restrict__ y, T alpha, T beta, unsigned chunk_grid,
+                            int64_t n_chunks, const int64_t *__restrict__ cbeg,
+                            const int64_t *__restrict__ cend, T *__restrict__ partial)
 {
     spx__pdl_let_next_start();
     if (blockIdx.x < chunk_grid)
         chunk_warps<V, T>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
     else
-        stream_blocks<V, T, NNZ>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk, rp,
-                                 ci, val, x, y, alpha, beta);
+        row_blocks<V, T, NNZ, DICT>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk,
+                                    rp, ci, d, val, x, y, alpha, beta);
 }
 
 /* The chunks alone (after the vector kernel). */
@@ -278,21 +364,22 @@ static void launch_vector(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
 }
 
 /* The stream kernel, with the long rows' chunks when there are any. */
-template <typename V, typename T, int NNZ>
+template <typename V, typename T, int NNZ, bool DICT>
 static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta,
                           unsigned chunk_grid)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
+    const dict_in d = {p->dict.dstart, p->dict.dict, p->dict.code, p->dict.roff};
     const unsigned stream_grid = p->n_blocks == 0                       ? 0
                                  : p->grid > 0 && p->grid < p->n_blocks ? (unsigned)p->grid
                                                                         : grid_for(p->n_blocks, 1);
     if (chunk_grid == 0 && stream_grid > 0)
-        spx__launch(csr_stream_kernel<V, T, NNZ>, stream_grid, BLOCK, s, p->pdl, p->n_blocks,
-                    (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, (const V *)p->A.values, x,
-                    y, alpha, beta);
+        spx__launch(csr_stream_kernel<V, T, NNZ, DICT>, stream_grid, BLOCK, s, p->pdl, p->n_blocks,
+                    (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, d, (const V *)p->A.values,
+                    x, y, alpha, beta);
     else if (chunk_grid > 0)
-        spx__launch(csr_stream_chunk_kernel<V, T, NNZ>, chunk_grid + stream_grid, BLOCK, s, p->pdl,
-                    p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+        spx__launch(csr_stream_chunk_kernel<V, T, NNZ, DICT>, chunk_grid + stream_grid, BLOCK, s,
+                    p->pdl, p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, d,
                     (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks,
                     p->chunk_beg, p->chunk_end, (T *)p->partial);
 }
@@ -313,9 +400,16 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
                         p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
                         (T *)p->partial);
     } else if (p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ) {
-        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, x, y, alpha, beta, chunk_grid);
+        if (p->index_dict)
+            launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN, true>(p, x, y, alpha, beta,
+                                                                    chunk_grid);
+        else
+            launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN, false>(p, x, y, alpha, beta,
+                                                                     chunk_grid);
+    } else if (p->index_dict) {
+        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ, true>(p, x, y, alpha, beta, chunk_grid);
     } else {
-        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ>(p, x, y, alpha, beta, chunk_grid);
+        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ, false>(p, x, y, alpha, beta, chunk_grid);
     }
     if (p->n_long == 0) return;
     spx__launch(csr_long_finish_kernel<T>, grid_for(p->n_long, BLOCK / 32), BLOCK, s, p->pdl,
