@@ -14,25 +14,28 @@
 static int decodes(const spx_matrix *A, const spx__csr_dict *d, int64_t long_len, int64_t cap)
 {
     const int64_t *rp = A->rowptr;
-    int64_t next = 0; /* first row not yet covered */
+    int64_t next = 0, pos = 0; /* first row not yet covered, first free code */
     for (int64_t b = 0; b < d->n_blocks; b++) {
         const int64_t *k = d->blk + 4 * b;
         const int64_t r0 = k[0], r1 = k[1], e0 = d->dstart[b], ne = d->dstart[b + 1] - e0;
         if (r0 < next || r1 <= r0 || r1 - r0 > SPX__CUDA_CSR_BLOCK) return 0;
-        if (k[2] != rp[r0] || k[3] != rp[r1] || k[3] - k[2] > cap) return 0;
+        if (k[2] % 8 || k[2] < pos || k[3] - k[2] != rp[r1] - rp[r0] || k[3] - k[2] > cap) return 0;
+        pos = k[3];
         if (ne < 0 || ne > SPX__CUDA_CSR_DICT) return 0;
         for (int64_t i = next; i < r0; i++) /* rows skipped: long ones only */
             if (rp[i + 1] - rp[i] <= long_len) return 0;
         for (int64_t i = r0; i < r1; i++) {
             if (rp[i + 1] - rp[i] > long_len || d->roff[i] != rp[i + 1] - rp[r0]) return 0;
-            for (int64_t j = rp[i]; j < rp[i + 1]; j++)
-                if (d->code[j] >= ne || i + d->dict[e0 + d->code[j]] != A->col32[j]) return 0;
+            for (int64_t j = rp[i]; j < rp[i + 1]; j++) {
+                const uint8_t c = d->code[k[2] + j - rp[r0]];
+                if (c >= ne || i + d->dict[e0 + c] != A->col32[j]) return 0;
+            }
         }
         next = r1;
     }
     for (int64_t i = next; i < A->rows; i++)
         if (rp[i + 1] - rp[i] <= long_len) return 0;
-    return d->dstart[d->n_blocks] == d->n_entries;
+    return d->dstart[d->n_blocks] == d->n_entries && pos <= d->n_codes && d->n_codes % 8 == 0;
 }
 
 static void check_spec(const char *spec, int64_t long_len, int64_t cap, int64_t max_per_block)

@@ -168,3 +168,10 @@ spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const v
     (void)y;
     return not_compiled();
 }
+
+spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64_t *grid)
+{
+    (void)p;
+    (void)grid;
+    return not_compiled();
+}

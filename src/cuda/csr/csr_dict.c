@@ -6,10 +6,12 @@
  * dictionary, and each of its nonzeros a one-byte code into it:
  *     col_k = row(k) + dict[dstart[b] + code[k]].
  * The rows' ends are 16-bit offsets into their block (a block holds at most
- * 2048 nonzeros). Index bytes per nonzero: 1 + 4 * entries / nnz, plus 2 per
- * row, against CSR's 4, plus 8 per row. A block closes at
- * SPX__CUDA_CSR_BLOCK rows, `cap` nonzeros, 256 offsets or a row longer than
- * long_len (which the chunk kernels take, with its 32-bit columns). */
+ * 2048 nonzeros). Blocks start at multiples of 8 in the code array (and in
+ * the plan's own value array), so that a thread loads 8 codes and 8 values
+ * with vector loads; the gaps hold code 0 (and value 0). Index bytes per nonzero: 1 + 4 * entries /
+ * nnz, plus 2 per row, against CSR's 4, plus 8 per row. A block closes at SPX__CUDA_CSR_BLOCK rows,
+ * `cap` nonzeros, 256 offsets or a row longer than long_len (which the chunk kernels take, with its
+ * 32-bit columns). */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
@@ -57,7 +59,7 @@ static int walk(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t limi
     const int64_t *rp = A->rowptr;
     const int32_t *ci = A->col32;
     const int fill = out->blk != NULL;
-    int64_t nb = 0, ne = 0, i = 0;
+    int64_t nb = 0, ne = 0, i = 0, pos = 0; /* pos: the open block's first code */
     while (i < A->rows) {
         if (rp[i + 1] - rp[i] > long_len) {
             i++;
@@ -75,7 +77,7 @@ static int walk(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t limi
                 const int c = set_code(s, (int64_t)ci[k] - i);
                 if (c < 0) break;
                 if (fill) {
-                    out->code[k] = (uint8_t)c;
+                    out->code[pos + k - rp[start]] = (uint8_t)c;
                     if (c == s->count - 1) out->dict[ne + c] = (int32_t)((int64_t)ci[k] - i);
                 }
             }
@@ -88,15 +90,17 @@ static int walk(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t limi
         if (fill) {
             out->blk[4 * nb] = start;
             out->blk[4 * nb + 1] = i;
-            out->blk[4 * nb + 2] = rp[start];
-            out->blk[4 * nb + 3] = rp[i];
+            out->blk[4 * nb + 2] = pos;
+            out->blk[4 * nb + 3] = pos + rp[i] - rp[start];
         }
+        pos += (rp[i] - rp[start] + 7) / 8 * 8;
         ne += s->count;
         nb++;
         if (ne > limit) return 0;
     }
     out->n_blocks = nb;
     out->n_entries = ne;
+    out->n_codes = pos;
     if (fill) out->dstart[nb] = (int32_t)ne;
     return 1;
 }
@@ -119,10 +123,10 @@ spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t ca
     *out = (spx__csr_dict){0};
     *fits = 0;
     if (long_len > SPX__CUDA_CSR_DICT || cap > UINT16_MAX || A->col_bits != 32 ||
-        A->rows >= INT32_MAX || A->nnz >= INT32_MAX)
+        A->rows >= INT32_MAX || A->nnz >= INT32_MAX / 2)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "csr (cuda) index=dict: needs rows of at most %d entries (long=%lld), "
-                          "fewer than 2^31 rows and nonzeros",
+                          "fewer than 2^31 rows and 2^30 nonzeros",
                           SPX__CUDA_CSR_DICT, (long long)long_len);
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr dict offset set"));
     if (!walk(A, long_len, cap, max_entries, s, out)) goto cleanup;
@@ -131,7 +135,8 @@ spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t ca
     SPX_TRY(spx__alloc((void **)&out->dstart, (size_t)nb + 1, sizeof *out->dstart,
                        "csr dict block starts"));
     SPX_TRY(spx__alloc((void **)&out->dict, (size_t)ne, sizeof *out->dict, "csr dict entries"));
-    SPX_TRY(spx__calloc((void **)&out->code, (size_t)A->nnz, sizeof *out->code, "csr dict codes"));
+    SPX_TRY(spx__calloc((void **)&out->code, (size_t)out->n_codes, sizeof *out->code,
+                        "csr dict codes"));
     SPX_TRY(
         spx__calloc((void **)&out->roff, (size_t)A->rows, sizeof *out->roff, "csr dict row ends"));
     walk(A, long_len, cap, INT64_MAX, s, out);

@@ -8,7 +8,8 @@
  * power of two; default the one at or above the mean row length); long=N
  * (rows longer than N are chunked; default 256 for stream (at most blocknnz),
  * 32*group for vector); ctas=N (stream kernel: N thread blocks per
- * multiprocessor looping over the row blocks; default 0, one per row block);
+ * multiprocessor looping over the row blocks; default 0: one per row block,
+ * or with index=dict as many as fit the device at once);
  * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block; 1024 takes
  * 40 registers for fp64, 32 for fp16, so more thread blocks fit a
  * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
@@ -232,7 +233,28 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->dict.dict);
     spx__cuda_free(p->dict.code);
     spx__cuda_free(p->dict.roff);
+    spx__cuda_free(p->dict_values);
     spx__free(p);
+}
+
+/* index=dict's values: A's, block by block, each block at its codes' place. */
+static spx_status upload_block_values(const spx_matrix *A, const spx__csr_dict *h,
+                                      spx__cuda_csr_plan *p)
+{
+    const size_t es = A->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
+    char *buf = NULL;
+    spx_status st = SPX_OK;
+    SPX_TRY(spx__calloc((void **)&buf, (size_t)h->n_codes, es, "csr dict values"));
+    for (int64_t b = 0; b < h->n_blocks; b++) {
+        const int64_t *k = h->blk + 4 * b;
+        memcpy(buf + (size_t)k[2] * es, (const char *)A->values + (size_t)A->rowptr[k[0]] * es,
+               (size_t)(k[3] - k[2]) * es);
+    }
+    SPX_TRY(spx__cuda_upload_values(&p->dict_values, buf, A->vtype, h->n_codes, p->precision,
+                                    "cuda csr dict values"));
+cleanup:
+    spx__free(buf);
+    return st;
 }
 
 /* index=dict: the row blocks with their dictionaries, built on the host and
@@ -254,8 +276,10 @@ static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p, int64_t
                              ((size_t)h.n_blocks + 1) * sizeof *h.dstart, "cuda csr dict starts"));
     SPX_TRY(spx__cuda_upload((void **)&p->dict.dict, h.dict, (size_t)h.n_entries * sizeof *h.dict,
                              "cuda csr dict entries"));
-    SPX_TRY(spx__cuda_upload((void **)&p->dict.code, h.code, (size_t)A->nnz * sizeof *h.code,
+    SPX_TRY(spx__cuda_upload((void **)&p->dict.code, h.code, (size_t)h.n_codes * sizeof *h.code,
                              "cuda csr dict codes"));
+    p->dict.n_codes = h.n_codes;
+    SPX_TRY(upload_block_values(A, &h, p));
     SPX_TRY(spx__cuda_upload((void **)&p->dict.roff, h.roff, (size_t)A->rows * sizeof *h.roff,
                              "cuda csr dict row ends"));
     p->index_dict = 1;
@@ -264,17 +288,18 @@ cleanup:
     return st;
 }
 
-/* The part of A's CSR the dict kernels read: the values, and the columns
- * when there are long rows (the chunk kernels index them as CSR does). */
+/* With index=dict, A's CSR is read by the chunk kernels alone: its values
+ * and columns are uploaded only when there are long rows. */
 static spx_status upload_for_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
     p->A.rows = A->rows;
     p->A.cols = A->cols;
     p->A.nnz = A->nnz;
     p->A.vtype = p->precision;
+    if (p->n_long == 0) return SPX_OK;
     spx_status st = spx__cuda_upload_values(&p->A.values, A->values, A->vtype, A->nnz, p->precision,
                                             "CSR values");
-    if (st == SPX_OK && p->n_long)
+    if (st == SPX_OK)
         st = spx__cuda_upload((void **)&p->A.colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
                               "CSR column indices");
     return st;
@@ -327,6 +352,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->long_len = STREAM_LONG;
     SPX_TRY(build_long_rows(A, p));
     SPX_TRY(upload_matrix(A, &prm, p));
+    if (p->index_dict && prm.ctas == 0) SPX_TRY(spx__cuda_csr_dict_grid(p, &p->grid));
     if (prm.ctas > 0) {
         int sms = 0;
         SPX_TRY(spx__cuda_device_info(NULL, 0, &sms, NULL));
@@ -351,7 +377,8 @@ static size_t csr_bytes(const void *state)
     size_t matrix = spx__cuda_csr_bytes(&p->A);
     if (p->index_dict) {
         size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
-        matrix = (size_t)p->A.nnz * (val + sizeof(uint8_t) + (p->A.colidx ? sizeof(int32_t) : 0)) +
+        matrix = (size_t)p->dict.n_codes * (val + sizeof(uint8_t)) +
+                 (p->A.colidx ? (size_t)p->A.nnz * (val + sizeof(int32_t)) : 0) +
                  (size_t)p->A.rows * sizeof(uint16_t) +
                  (size_t)(p->n_blocks + 1) * sizeof(int32_t) +
                  (size_t)p->dict.n_entries * sizeof(int32_t);

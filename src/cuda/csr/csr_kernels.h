@@ -45,10 +45,13 @@ enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1 };
 typedef struct spx__csr_dict {
     int64_t n_blocks;  /* row blocks */
     int64_t n_entries; /* dictionary entries over all blocks */
-    int64_t *blk;      /* 4 * n_blocks: first row, end row, first nonzero, end nonzero */
+    int64_t n_codes;   /* length of code: the blocks' nonzeros, each block padded to 8 */
+    int64_t *blk;      /* 4 * n_blocks: first row, end row, first code, end code (the
+                          first a multiple of 8; end - first the block's nonzeros) */
     int32_t *dstart;   /* n_blocks + 1: each block's first entry in dict */
     int32_t *dict;     /* n_entries: offsets col - row */
-    uint8_t *code;     /* nnz: each nonzero's entry in its block's dictionary (0 in long rows) */
+    uint8_t *code;     /* n_codes: each nonzero's entry in its block's dictionary, in
+                          the block's order; 0 in the gaps */
     uint16_t *roff;    /* rows: each row's end, counted from its block's first nonzero */
 } spx__csr_dict;
 
@@ -86,12 +89,18 @@ typedef struct spx__cuda_csr_plan {
     int index_dict;      /* stream kernel's row blocks read dict (A.rowptr unused; A.colidx
                             only for long rows, NULL without them) */
     spx__csr_dict dict;  /* device arrays; dict.blk is unused (blk holds the blocks) */
+    void *dict_values;   /* device, dict.n_codes values in the blocks' order (0 in the gaps) */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
  * when a value of A is beyond half's range (|v| > 65504) or not a number,
  * rather than computing with infinities. Host code (csr_format.c). */
 spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
+
+/* index=dict: thread blocks for the dict row blocks, as many as fit the
+ * device at once (the kernel loops over the row blocks and loads the next
+ * one while it works on this one), at most n_blocks. */
+spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64_t *grid);
 
 /* Launch the kernels for y = alpha*A*x + beta*y on p->stream (asynchronous);
  * beta == 0 never reads y. x and y are device vectors of the plan's precision. */

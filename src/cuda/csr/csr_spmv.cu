@@ -65,29 +65,41 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-/* y[row] = alpha * sum_k term(row, k) + beta * y[row] for the rows of a row
- * block, k over [off[row], off[row + 1]); nt = 2^j lanes per row (as many as
- * nt * nrows <= BLOCK allows, at most 32) each take every nt-th k, then their
- * sums are added by shuffles and lane 0 writes y (y: the block's first row). */
-template <typename T, typename Term>
-__device__ __forceinline__ void sum_rows(int nrows, const int *off, T *y, T alpha, T beta,
-                                         Term term)
+/* The lanes that take a row of a row block: nt = 2^j per row, as many as
+ * nt * nrows <= BLOCK allows, at most 32; this thread is lane `lane` of row
+ * `row` (row >= nrows: none). */
+struct row_lanes {
+    int nt, row, lane;
+};
+
+__device__ __forceinline__ row_lanes lanes_for(int nrows)
 {
     int nt = 1;
     while (nt < 32 && 2 * nt * nrows <= BLOCK)
         nt *= 2;
-    const int row = threadIdx.x / nt, lane = threadIdx.x & (nt - 1);
-    if (row >= nrows) return; /* the same for the nt lanes of a row */
+    return row_lanes{nt, (int)threadIdx.x / nt, (int)threadIdx.x & (nt - 1)};
+}
+
+/* y[row] = alpha * sum_k term(k) + beta * y[row] for the rows of a row block,
+ * k over [off[row], off[row + 1]): each of a row's lanes takes every nt-th k,
+ * their sums are added by shuffles and lane 0 writes y (y: the block's first
+ * row). */
+template <typename T, typename Term>
+__device__ __forceinline__ void sum_rows(int nrows, const int *off, T *y, T alpha, T beta,
+                                         Term term)
+{
+    const row_lanes l = lanes_for(nrows);
+    if (l.row >= nrows) return; /* the same for the nt lanes of a row */
+    const int nt = l.nt;
     const unsigned mask =
         nt == 32 ? 0xffffffffu : ((1u << nt) - 1u) << ((threadIdx.x & 31) & ~(nt - 1));
-    const int end = off[row + 1];
+    const int end = off[l.row + 1];
     T sum = T(0);
-#pragma unroll 4
-    for (int k = off[row] + lane; k < end; k += nt)
-        sum += term(row, k);
+    for (int k = off[l.row] + l.lane; k < end; k += nt)
+        sum += term(k);
     for (int d = nt / 2; d > 0; d >>= 1)
         sum += __shfl_down_sync(mask, sum, d, nt);
-    if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
+    if (l.lane == 0) y[l.row] = finish(sum, alpha, beta, y + l.row);
 }
 
 /* Rows up to long_len, in row blocks (csr_kernels.h): this thread block's
@@ -148,7 +160,7 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
             if (k < nnz) prod[k] = T(v[j]) * xg[j];
         }
         __syncthreads();
-        sum_rows(nrows, off, ya + r0, alpha, beta, [&](int, int k) { return prod[k]; });
+        sum_rows(nrows, off, ya + r0, alpha, beta, [&](int k) { return prod[k]; });
         __syncthreads(); /* prod and off are reused by the next row block */
     }
     spx__pdl_wait(); /* a thread block without row blocks */
@@ -159,57 +171,133 @@ struct dict_in {
     const int32_t *dstart, *dict;
     const uint8_t *code;
     const uint16_t *roff;
+    const void *values; /* V: the blocks' values, at their codes' places */
 };
 
+/* 8 values of type V, loaded from a 16-byte aligned address with streaming
+ * vector loads (1, 2 or 4 of 16 bytes). */
+template <typename V> struct vals8 {
+    uint4 raw[sizeof(V) / 2];
+    __device__ __forceinline__ V operator[](int i) const
+    {
+        return reinterpret_cast<const V *>(raw)[i];
+    }
+};
+
+template <typename V> __device__ __forceinline__ vals8<V> load8(const V *p)
+{
+    vals8<V> v;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(V) / 2); i++)
+        v.raw[i] = __ldcs(reinterpret_cast<const uint4 *>(p) + i);
+    return v;
+}
+
+/* A dict row block's record: rows [r0, r0 + nrows), codes and values [base,
+ * base + nnz), dictionary entries [d0, d0 + nd). */
+struct dict_rec {
+    int64_t r0, base;
+    int nrows, nnz, d0, nd;
+};
+
+__device__ __forceinline__ dict_rec load_rec(const longlong2 *__restrict__ blk, dict_in d,
+                                             int64_t b)
+{
+    const longlong2 rows = __ldg(blk + 2 * b), nz = __ldg(blk + 2 * b + 1);
+    const int d0 = __ldg(d.dstart + b);
+    return dict_rec{
+        rows.x, nz.x, (int)(rows.y - rows.x), (int)(nz.y - nz.x), d0, __ldg(d.dstart + b + 1) - d0};
+}
+
+/* What a thread holds of a dict row block: its 8 codes and values (nonzeros
+ * 8t..8t+7 of the block), the end of row t and dictionary entry t. */
+template <typename V> struct dict_stage {
+    dict_rec rec;
+    uint2 code;
+    vals8<V> v;
+    int roff, entry;
+};
+
+template <typename V>
+__device__ __forceinline__ void load_stage(dict_stage<V> &s, const dict_rec &r, dict_in d,
+                                           const V *__restrict__ val)
+{
+    const int k0 = 8 * threadIdx.x;
+    s.rec = r;
+    if (k0 < r.nnz) {
+        s.code = __ldcs(reinterpret_cast<const uint2 *>(d.code + r.base + k0));
+        s.v = load8(val + r.base + k0);
+    }
+    if ((int)threadIdx.x < r.nrows) s.roff = __ldcs(d.roff + r.r0 + threadIdx.x);
+    if ((int)threadIdx.x < r.nd) s.entry = __ldg(d.dict + r.d0 + threadIdx.x);
+}
+
+/* Byte i (0..7) of a uint2. */
+__device__ __forceinline__ unsigned byte_of(uint2 w, int i)
+{
+    return ((i < 4 ? w.x : w.y) >> (8 * (i & 3))) & 0xffu;
+}
+
 /* Row blocks whose columns are codes into the block's dictionary of offsets
- * col - row (csr_kernels.h): the codes, values, row ends and dictionary are
- * loaded (coalesced) into shared memory; then nt = 2^j lanes per row (as in
- * stream_blocks) gather x[row + dict[code]] and sum. A thread's gathers
- * follow its row, not its loads, since a nonzero's row is known only there. */
+ * col - row (csr_kernels.h), a thread block looping over them (p->grid).
+ * Thread t holds the block's nonzeros 8t..8t+7 (vector loads: the blocks
+ * start at multiples of 8) and loads the next row block's while it works on
+ * this one, so its loads stay in flight through the shared-memory steps:
+ * row ends and dictionary to shared memory; each row's lanes write its
+ * nonzeros' row (rowid, counted in the block), needed for their columns;
+ * then every thread gathers x[r0 + rowid + dict[code]] for its 8 nonzeros at
+ * once, and the rows are summed from shared memory. */
 template <typename V, typename T, int NNZ>
 __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t n_blocks,
                                             const longlong2 *__restrict__ blk, dict_in d,
                                             const V *__restrict__ val, const T *__restrict__ x,
                                             T *__restrict__ y, T alpha, T beta)
 {
-    constexpr int ITEMS = NNZ / BLOCK;
-    __shared__ V vals[NNZ];
-    __shared__ uint8_t codes[NNZ];
+    __shared__ __align__(16) T prod[NNZ];
+    __shared__ __align__(8) uint8_t rowid[NNZ];
     __shared__ int off[BLOCK + 1];
     __shared__ int diag[SPX__CUDA_CSR_DICT];
+    const int k0 = 8 * threadIdx.x;
+    dict_stage<V> cur, next;
+    dict_rec after; /* the record of the row block after next */
+    if (first < n_blocks) load_stage(next, load_rec(blk, d, first), d, val);
+    if (first + step < n_blocks) after = load_rec(blk, d, first + step);
     for (int64_t b = first; b < n_blocks; b += step) {
-        const longlong2 rows = __ldg(blk + 2 * b), nz = __ldg(blk + 2 * b + 1);
-        const int d0 = __ldg(d.dstart + b), nd = __ldg(d.dstart + b + 1) - d0;
-        const int64_t r0 = rows.x, base = nz.x;
-        const int nrows = (int)(rows.y - r0), nnz = (int)(nz.y - base);
-        uint8_t c[ITEMS];
-        V v[ITEMS];
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            const int k = threadIdx.x + j * BLOCK;
-            if (k < nnz) {
-                c[j] = __ldcs(d.code + base + k);
-                v[j] = __ldcs(val + base + k);
-            }
+        cur = next;
+        if (b + step < n_blocks) {
+            load_stage(next, after, d, val);
+            if (b + 2 * step < n_blocks) after = load_rec(blk, d, b + 2 * step);
         }
-        if (threadIdx.x < nrows) off[threadIdx.x + 1] = __ldcs(d.roff + r0 + threadIdx.x);
+        const dict_rec &r = cur.rec;
+        if ((int)threadIdx.x < r.nrows) off[threadIdx.x + 1] = cur.roff;
         if (threadIdx.x == 0) off[0] = 0;
-        if (threadIdx.x < nd) diag[threadIdx.x] = __ldg(d.dict + d0 + threadIdx.x);
-#pragma unroll
-        for (int j = 0; j < ITEMS; j++) {
-            const int k = threadIdx.x + j * BLOCK;
-            if (k < nnz) {
-                codes[k] = c[j];
-                vals[k] = v[j];
-            }
-        }
+        if ((int)threadIdx.x < r.nd) diag[threadIdx.x] = cur.entry;
         const T *xa = spx__pdl_after(x); /* x and y from here on */
         T *ya = spx__pdl_after(y);
         __syncthreads();
-        const T *xb = xa + r0; /* x[col] = xb[row + dict[code]], row counted in the block */
-        sum_rows(nrows, off, ya + r0, alpha, beta, [&](int row, int k) {
-            return T(vals[k]) * spx__ld_fresh(xb + row + diag[codes[k]]);
-        });
+        const row_lanes l = lanes_for(r.nrows);
+        if (l.row < r.nrows)
+            for (int k = off[l.row] + l.lane; k < off[l.row + 1]; k += l.nt)
+                rowid[k] = (uint8_t)l.row;
+        __syncthreads();
+        if (k0 < r.nnz) {
+            const T *xb = xa + r.r0; /* x[col] = xb[rowid + dict[code]] */
+            const uint2 rid = *reinterpret_cast<const uint2 *>(rowid + k0);
+            T pr[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                pr[i] = k0 + i < r.nnz
+                            ? spx__ld_fresh(xb + byte_of(rid, i) + diag[byte_of(cur.code, i)])
+                            : T(0);
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                pr[i] *= T(cur.v[i]);
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                prod[k0 + i] = pr[i];
+        }
+        __syncthreads();
+        sum_rows(r.nrows, off, ya + r.r0, alpha, beta, [&](int k) { return prod[k]; });
         __syncthreads(); /* the shared arrays are reused by the next row block */
     }
     spx__pdl_wait(); /* a thread block without row blocks */
@@ -223,7 +311,8 @@ row_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__res
            const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha, T beta)
 {
     if constexpr (DICT)
-        dict_blocks<V, T, NNZ>(first, step, n_blocks, blk, d, val, x, y, alpha, beta);
+        dict_blocks<V, T, NNZ>(first, step, n_blocks, blk, d, (const V *)d.values, x, y, alpha,
+                               beta);
     else
         stream_blocks<V, T, NNZ>(first, step, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
 }
@@ -369,7 +458,8 @@ static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
                           unsigned chunk_grid)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
-    const dict_in d = {p->dict.dstart, p->dict.dict, p->dict.code, p->dict.roff};
+    const dict_in d = {p->dict.dstart, p->dict.dict, p->dict.code, p->dict.roff,
+                       (const void *)p->dict_values};
     const unsigned stream_grid = p->n_blocks == 0                       ? 0
                                  : p->grid > 0 && p->grid < p->n_blocks ? (unsigned)p->grid
                                                                         : grid_for(p->n_blocks, 1);
@@ -414,6 +504,39 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     if (p->n_long == 0) return;
     spx__launch(csr_long_finish_kernel<T>, grid_for(p->n_long, BLOCK / 32), BLOCK, s, p->pdl,
                 p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
+}
+
+template <typename V, typename T, int NNZ>
+static cudaError_t dict_blocks_per_sm(const spx__cuda_csr_plan *p, int *n)
+{
+    return p->n_long ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                           n, csr_stream_chunk_kernel<V, T, NNZ, true>, BLOCK, 0)
+                     : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                           n, csr_stream_kernel<V, T, NNZ, true>, BLOCK, 0);
+}
+
+template <typename V, typename T>
+static cudaError_t dict_blocks_per_sm(const spx__cuda_csr_plan *p, int *n)
+{
+    return p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ
+               ? dict_blocks_per_sm<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, n)
+               : dict_blocks_per_sm<V, T, SPX__CUDA_CSR_STREAM_NNZ>(p, n);
+}
+
+extern "C" spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64_t *grid)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess)
+        e = p->precision == SPX_F64   ? dict_blocks_per_sm<double, double>(p, &per_sm)
+            : p->precision == SPX_F32 ? dict_blocks_per_sm<float, float>(p, &per_sm)
+                                      : dict_blocks_per_sm<__half, float>(p, &per_sm);
+    if (e != cudaSuccess)
+        return spx__error(SPX_ERR_DEVICE, "cuda csr dict occupancy: %s", cudaGetErrorString(e));
+    const int64_t fit = (int64_t)(per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+    *grid = fit < p->n_blocks ? fit : p->n_blocks;
+    return SPX_OK;
 }
 
 extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x,
