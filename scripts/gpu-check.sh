@@ -211,8 +211,9 @@ for f in sorted(glob.glob(work + "/b*.json"), key=lambda p: int(os.path.basename
             v = open(pf).read().strip() if os.path.exists(pf) else ""
             if v:
                 extra[key] = v
-        for r in d:
-            r.update(extra)
+        for r in d:  # a record keeps its own set's params (--param a;b labels each pass)
+            for k, v in extra.items():
+                r.setdefault(k, v)
         recs += d
     except Exception as e:
         print("unreadable", f, e)

@@ -26,6 +26,8 @@ static int decodes(const spx_matrix *A, const spx__csr_dict *d, int64_t long_len
             if (rp[i + 1] - rp[i] <= long_len) return 0;
         for (int64_t i = r0; i < r1; i++) {
             if (rp[i + 1] - rp[i] > long_len || d->roff[i] != rp[i + 1] - rp[r0]) return 0;
+            for (int64_t j = rp[i]; j < rp[i + 1]; j++) /* a group's first code names its row */
+                if ((j - rp[r0]) % 8 == 0 && d->grow[(k[2] + j - rp[r0]) / 8] != i - r0) return 0;
             for (int64_t j = rp[i]; j < rp[i + 1]; j++) {
                 const uint8_t c = d->code[k[2] + j - rp[r0]];
                 if (c >= ne || i + d->dict[e0 + c] != A->col32[j]) return 0;

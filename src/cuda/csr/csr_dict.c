@@ -8,10 +8,12 @@
  * The rows' ends are 16-bit offsets into their block (a block holds at most
  * 2048 nonzeros). Blocks start at multiples of 8 in the code array (and in
  * the plan's own value array), so that a thread loads 8 codes and 8 values
- * with vector loads; the gaps hold code 0 (and value 0). Index bytes per nonzero: 1 + 4 * entries /
- * nnz, plus 2 per row, against CSR's 4, plus 8 per row. A block closes at SPX__CUDA_CSR_BLOCK rows,
- * `cap` nonzeros, 256 offsets or a row longer than long_len (which the chunk kernels take, with its
- * 32-bit columns). */
+ * with vector loads; the gaps hold code 0 (and value 0). For each 8 codes
+ * the row (counted in the block) of the first is kept too, so that a thread
+ * finds its nonzeros' rows by stepping through the row ends from there. Index bytes per nonzero: 1
+ * + 4 * entries / nnz, plus 2 per row, against CSR's 4, plus 8 per row. A block closes at
+ * SPX__CUDA_CSR_BLOCK rows, `cap` nonzeros, 256 offsets or a row longer than long_len (which the
+ * chunk kernels take, with its 32-bit columns). */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
@@ -77,7 +79,9 @@ static int walk(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t limi
                 const int c = set_code(s, (int64_t)ci[k] - i);
                 if (c < 0) break;
                 if (fill) {
-                    out->code[pos + k - rp[start]] = (uint8_t)c;
+                    const int64_t q = pos + k - rp[start];
+                    out->code[q] = (uint8_t)c;
+                    if (q % 8 == 0) out->grow[q / 8] = (uint8_t)(i - start);
                     if (c == s->count - 1) out->dict[ne + c] = (int32_t)((int64_t)ci[k] - i);
                 }
             }
@@ -112,6 +116,7 @@ void spx__csr_dict_free(spx__csr_dict *d)
     spx__free(d->dict);
     spx__free(d->code);
     spx__free(d->roff);
+    spx__free(d->grow);
     *d = (spx__csr_dict){0};
 }
 
@@ -137,6 +142,8 @@ spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t ca
     SPX_TRY(spx__alloc((void **)&out->dict, (size_t)ne, sizeof *out->dict, "csr dict entries"));
     SPX_TRY(spx__calloc((void **)&out->code, (size_t)out->n_codes, sizeof *out->code,
                         "csr dict codes"));
+    SPX_TRY(spx__calloc((void **)&out->grow, (size_t)out->n_codes / 8, sizeof *out->grow,
+                        "csr dict group rows"));
     SPX_TRY(
         spx__calloc((void **)&out->roff, (size_t)A->rows, sizeof *out->roff, "csr dict row ends"));
     walk(A, long_len, cap, INT64_MAX, s, out);

@@ -233,6 +233,7 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->dict.dict);
     spx__cuda_free(p->dict.code);
     spx__cuda_free(p->dict.roff);
+    spx__cuda_free(p->dict.grow);
     spx__cuda_free(p->dict_values);
     spx__free(p);
 }
@@ -279,6 +280,8 @@ static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p, int64_t
     SPX_TRY(spx__cuda_upload((void **)&p->dict.code, h.code, (size_t)h.n_codes * sizeof *h.code,
                              "cuda csr dict codes"));
     p->dict.n_codes = h.n_codes;
+    SPX_TRY(spx__cuda_upload((void **)&p->dict.grow, h.grow, (size_t)h.n_codes / 8,
+                             "cuda csr dict group rows"));
     SPX_TRY(upload_block_values(A, &h, p));
     SPX_TRY(spx__cuda_upload((void **)&p->dict.roff, h.roff, (size_t)A->rows * sizeof *h.roff,
                              "cuda csr dict row ends"));
@@ -377,7 +380,7 @@ static size_t csr_bytes(const void *state)
     size_t matrix = spx__cuda_csr_bytes(&p->A);
     if (p->index_dict) {
         size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
-        matrix = (size_t)p->dict.n_codes * (val + sizeof(uint8_t)) +
+        matrix = (size_t)p->dict.n_codes * (val + sizeof(uint8_t)) + (size_t)p->dict.n_codes / 8 +
                  (p->A.colidx ? (size_t)p->A.nnz * (val + sizeof(int32_t)) : 0) +
                  (size_t)p->A.rows * sizeof(uint16_t) +
                  (size_t)(p->n_blocks + 1) * sizeof(int32_t) +

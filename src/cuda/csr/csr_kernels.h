@@ -53,6 +53,8 @@ typedef struct spx__csr_dict {
     uint8_t *code;     /* n_codes: each nonzero's entry in its block's dictionary, in
                           the block's order; 0 in the gaps */
     uint16_t *roff;    /* rows: each row's end, counted from its block's first nonzero */
+    uint8_t *grow;     /* n_codes / 8: the row of codes 8g, counted from its block's first
+                          row (0 in the gaps) */
 } spx__csr_dict;
 
 /* Row blocks of A (rows up to long_len <= SPX__CUDA_CSR_DICT entries, at most

@@ -24,6 +24,9 @@ extern "C" {
  * alone take; left free, the compiler would take 74 and fit only 3), 48 for
  * float sums; with 1024, 48. */
 #define STREAM_MIN_BLOCKS(T, NNZ) (NNZ < 2048 ? 5 : sizeof(T) == 8 ? 4 : 5)
+/* index=dict's row blocks alone: left free, the compiler takes 53 registers
+ * for float sums (4 thread blocks a multiprocessor) and 80 for fp64 (3). */
+#define DICT_MIN_BLOCKS(T) (sizeof(T) == 8 ? 4 : 5)
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -171,6 +174,7 @@ struct dict_in {
     const int32_t *dstart, *dict;
     const uint8_t *code;
     const uint16_t *roff;
+    const uint8_t *grow;
     const void *values; /* V: the blocks' values, at their codes' places */
 };
 
@@ -196,8 +200,7 @@ template <typename V> __device__ __forceinline__ vals8<V> load8(const V *p)
 /* A dict row block's record: rows [r0, r0 + nrows), codes and values [base,
  * base + nnz), dictionary entries [d0, d0 + nd). */
 struct dict_rec {
-    int64_t r0, base;
-    int nrows, nnz, d0, nd;
+    int r0, base, nrows, nnz, d0, nd; /* rows < 2^31, codes < 2^31 (csr_dict.c) */
 };
 
 __device__ __forceinline__ dict_rec load_rec(const longlong2 *__restrict__ blk, dict_in d,
@@ -205,17 +208,18 @@ __device__ __forceinline__ dict_rec load_rec(const longlong2 *__restrict__ blk, 
 {
     const longlong2 rows = __ldg(blk + 2 * b), nz = __ldg(blk + 2 * b + 1);
     const int d0 = __ldg(d.dstart + b);
-    return dict_rec{
-        rows.x, nz.x, (int)(rows.y - rows.x), (int)(nz.y - nz.x), d0, __ldg(d.dstart + b + 1) - d0};
+    return dict_rec{(int)rows.x,        (int)nz.x, (int)(rows.y - rows.x),
+                    (int)(nz.y - nz.x), d0,        __ldg(d.dstart + b + 1) - d0};
 }
 
 /* What a thread holds of a dict row block: its 8 codes and values (nonzeros
- * 8t..8t+7 of the block), the end of row t and dictionary entry t. */
+ * 8t..8t+7 of the block) and the row of the first, the end of row t and
+ * dictionary entry t. */
 template <typename V> struct dict_stage {
     dict_rec rec;
     uint2 code;
     vals8<V> v;
-    int roff, entry;
+    int row, roff, entry;
 };
 
 template <typename V>
@@ -227,6 +231,7 @@ __device__ __forceinline__ void load_stage(dict_stage<V> &s, const dict_rec &r, 
     if (k0 < r.nnz) {
         s.code = __ldcs(reinterpret_cast<const uint2 *>(d.code + r.base + k0));
         s.v = load8(val + r.base + k0);
+        s.row = __ldcs(d.grow + (r.base + k0) / 8);
     }
     if ((int)threadIdx.x < r.nrows) s.roff = __ldcs(d.roff + r.r0 + threadIdx.x);
     if ((int)threadIdx.x < r.nd) s.entry = __ldg(d.dict + r.d0 + threadIdx.x);
@@ -241,12 +246,12 @@ __device__ __forceinline__ unsigned byte_of(uint2 w, int i)
 /* Row blocks whose columns are codes into the block's dictionary of offsets
  * col - row (csr_kernels.h), a thread block looping over them (p->grid).
  * Thread t holds the block's nonzeros 8t..8t+7 (vector loads: the blocks
- * start at multiples of 8) and loads the next row block's while it works on
- * this one, so its loads stay in flight through the shared-memory steps:
- * row ends and dictionary to shared memory; each row's lanes write its
- * nonzeros' row (rowid, counted in the block), needed for their columns;
- * then every thread gathers x[r0 + rowid + dict[code]] for its 8 nonzeros at
- * once, and the rows are summed from shared memory. */
+ * start at multiples of 8) and the row of the first, and loads the next row
+ * block's while it works on this one, so its loads stay in flight through
+ * the shared-memory steps: row ends and dictionary to shared memory; the
+ * thread steps through the row ends for its nonzeros' rows and gathers
+ * x[r0 + row + dict[code]] for all 8 at once; the rows are summed from
+ * shared memory. */
 template <typename V, typename T, int NNZ>
 __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t n_blocks,
                                             const longlong2 *__restrict__ blk, dict_in d,
@@ -254,7 +259,6 @@ __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t
                                             T *__restrict__ y, T alpha, T beta)
 {
     __shared__ __align__(16) T prod[NNZ];
-    __shared__ __align__(8) uint8_t rowid[NNZ];
     __shared__ int off[BLOCK + 1];
     __shared__ int diag[SPX__CUDA_CSR_DICT];
     const int k0 = 8 * threadIdx.x;
@@ -275,26 +279,22 @@ __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t
         const T *xa = spx__pdl_after(x); /* x and y from here on */
         T *ya = spx__pdl_after(y);
         __syncthreads();
-        const row_lanes l = lanes_for(r.nrows);
-        if (l.row < r.nrows)
-            for (int k = off[l.row] + l.lane; k < off[l.row + 1]; k += l.nt)
-                rowid[k] = (uint8_t)l.row;
-        __syncthreads();
         if (k0 < r.nnz) {
-            const T *xb = xa + r.r0; /* x[col] = xb[rowid + dict[code]] */
-            const uint2 rid = *reinterpret_cast<const uint2 *>(rowid + k0);
+            const T *xb = xa + r.r0; /* x[col] = xb[row + dict[code]] */
+            int row = cur.row, end = off[row + 1];
             T pr[8];
 #pragma unroll
-            for (int i = 0; i < 8; i++)
-                pr[i] = k0 + i < r.nnz
-                            ? spx__ld_fresh(xb + byte_of(rid, i) + diag[byte_of(cur.code, i)])
-                            : T(0);
+            for (int i = 0; i < 8; i++) {
+                pr[i] = T(0);
+                if (k0 + i < r.nnz) {
+                    while (k0 + i >= end) /* rows end after their last nonzero */
+                        end = off[++row + 1];
+                    pr[i] = spx__ld_fresh(xb + row + diag[byte_of(cur.code, i)]);
+                }
+            }
 #pragma unroll
             for (int i = 0; i < 8; i++)
-                pr[i] *= T(cur.v[i]);
-#pragma unroll
-            for (int i = 0; i < 8; i++)
-                prod[k0 + i] = pr[i];
+                prod[k0 + i] = pr[i] * T(cur.v[i]);
         }
         __syncthreads();
         sum_rows(r.nrows, off, ya + r.r0, alpha, beta, [&](int k) { return prod[k]; });
@@ -356,7 +356,7 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
 
 /* The row blocks alone (no long rows). */
 template <typename V, typename T, int NNZ, bool DICT>
-__global__ void __launch_bounds__(BLOCK)
+__global__ void __launch_bounds__(BLOCK, DICT ? DICT_MIN_BLOCKS(T) : 1)
     csr_stream_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                       const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, dict_in d,
                       const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
@@ -458,8 +458,8 @@ static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
                           unsigned chunk_grid)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
-    const dict_in d = {p->dict.dstart, p->dict.dict, p->dict.code, p->dict.roff,
-                       (const void *)p->dict_values};
+    const dict_in d = {p->dict.dstart, p->dict.dict, p->dict.code,
+                       p->dict.roff,   p->dict.grow, (const void *)p->dict_values};
     const unsigned stream_grid = p->n_blocks == 0                       ? 0
                                  : p->grid > 0 && p->grid < p->n_blocks ? (unsigned)p->grid
                                                                         : grid_for(p->n_blocks, 1);
