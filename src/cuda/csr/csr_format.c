@@ -17,8 +17,9 @@
  * loads overlap the end of the kernel before it, cuda/pdl.cuh);
  * index=auto|u32|dict (stream kernel: the row blocks' columns as 32-bit
  * indices, or as one-byte codes into a dictionary of diagonals per block,
- * csr_dict.c; auto takes dict from DICT_MIN_NNZ nonzeros when the
- * dictionaries hold at most one entry per DICT_NNZ_PER_ENTRY nonzeros). */
+ * csr_dict.c; auto takes dict from DICT_MIN_NNZ nonzeros, for a mean row of
+ * at most DICT_MAX_MEAN_ROW, when the dictionaries hold at most one entry per
+ * DICT_NNZ_PER_ENTRY nonzeros). */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,10 +46,17 @@
 #define SMALL_NNZ 2000000
 
 /* index=auto takes dict for matrices beyond L2 (where the bytes per nonzero
- * set the time) whose blocks need at most one dictionary entry per 8
- * nonzeros: at most 1.5 index bytes per nonzero against 4. */
+ * set the time) of short rows whose blocks need at most one dictionary entry
+ * per 8 nonzeros (at most 1.5 index bytes per nonzero against 4). Measured on
+ * an H100 (bench/results/gpu-csr-dict-2026-11-22.md), dict against u32 in one
+ * process: lap3d7:200 (7 a row) faster, lap3d27:96 (27 a row) slower, though
+ * both move about half the bytes: the dict kernel's extra steps per row
+ * block (row ends and dictionary to shared memory, a second pass to find
+ * each nonzero's row) cost more than the bytes saved once rows are long.
+ * Mean rows between 7 and 27 were not measured; the bound sits at 12. */
 #define DICT_MIN_NNZ SMALL_NNZ
 #define DICT_NNZ_PER_ENTRY 8
+#define DICT_MAX_MEAN_ROW 12
 enum { INDEX_AUTO, INDEX_U32, INDEX_DICT };
 
 typedef struct csr_params {
@@ -318,8 +326,9 @@ static spx_status upload_matrix(const spx_matrix *A, const csr_params *prm, spx_
     if (prm->index == INDEX_DICT) {
         SPX_TRY(build_dict(A, p, INT64_MAX));
     } else if (prm->index == INDEX_AUTO && p->kernel == SPX__CUDA_CSR_STREAM &&
-               A->nnz >= DICT_MIN_NNZ && A->nnz < INT32_MAX && A->rows < INT32_MAX &&
-               A->col_bits == 32 && p->long_len <= SPX__CUDA_CSR_DICT) {
+               A->nnz >= DICT_MIN_NNZ && A->nnz <= DICT_MAX_MEAN_ROW * A->rows &&
+               A->nnz < INT32_MAX / 2 && A->rows < INT32_MAX && A->col_bits == 32 &&
+               p->long_len <= SPX__CUDA_CSR_DICT) {
         SPX_TRY(build_dict(A, p, A->nnz / DICT_NNZ_PER_ENTRY));
     }
     if (p->index_dict) return upload_for_dict(A, p);

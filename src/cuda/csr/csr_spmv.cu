@@ -24,9 +24,6 @@ extern "C" {
  * alone take; left free, the compiler would take 74 and fit only 3), 48 for
  * float sums; with 1024, 48. */
 #define STREAM_MIN_BLOCKS(T, NNZ) (NNZ < 2048 ? 5 : sizeof(T) == 8 ? 4 : 5)
-/* index=dict's row blocks alone: left free, the compiler takes 53 registers
- * for float sums (4 thread blocks a multiprocessor) and 80 for fp64 (3). */
-#define DICT_MIN_BLOCKS(T) (sizeof(T) == 8 ? 4 : 5)
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -356,7 +353,7 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
 
 /* The row blocks alone (no long rows). */
 template <typename V, typename T, int NNZ, bool DICT>
-__global__ void __launch_bounds__(BLOCK, DICT ? DICT_MIN_BLOCKS(T) : 1)
+__global__ void __launch_bounds__(BLOCK)
     csr_stream_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                       const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, dict_in d,
                       const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
