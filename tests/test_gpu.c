@@ -338,7 +338,7 @@ static void test_csr_params(void)
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "blocknnz=4096";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
-    o.params = "index=u16";
+    o.params = "index=auto";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,kernel=vector";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);

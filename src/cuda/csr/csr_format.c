@@ -15,11 +15,9 @@
  * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
  * pdl=on|off (default on where the device has it, sm_90+: a call's matrix
  * loads overlap the end of the kernel before it, cuda/pdl.cuh);
- * index=auto|u32|dict (stream kernel: the row blocks' columns as 32-bit
- * indices, or as one-byte codes into a dictionary of diagonals per block,
- * csr_dict.c; auto takes dict from DICT_MIN_NNZ nonzeros, for a mean row of
- * at most DICT_MAX_MEAN_ROW, when the dictionaries hold at most one entry per
- * DICT_NNZ_PER_ENTRY nonzeros). */
+ * index=u32|dict (stream kernel: the row blocks' columns as 32-bit indices,
+ * the default, or as one-byte codes into a dictionary of diagonals per
+ * block, csr_dict.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,19 +43,14 @@
  * blocks. */
 #define SMALL_NNZ 2000000
 
-/* index=auto takes dict for matrices beyond L2 (where the bytes per nonzero
- * set the time) of short rows whose blocks need at most one dictionary entry
- * per 8 nonzeros (at most 1.5 index bytes per nonzero against 4). Measured on
- * an H100 (bench/results/gpu-csr-dict-2026-11-22.md), dict against u32 in one
- * process: lap3d7:200 (7 a row) faster, lap3d27:96 (27 a row) slower, though
- * both move about half the bytes: the dict kernel's extra steps per row
- * block (row ends and dictionary to shared memory, a second pass to find
- * each nonzero's row) cost more than the bytes saved once rows are long.
- * Mean rows between 7 and 27 were not measured; the bound sits at 12. */
-#define DICT_MIN_NNZ SMALL_NNZ
-#define DICT_NNZ_PER_ENTRY 8
-#define DICT_MAX_MEAN_ROW 12
-enum { INDEX_AUTO, INDEX_U32, INDEX_DICT };
+/* index=u32 (the default) or dict. dict is not chosen by default: on an
+ * H100 (bench/results/gpu-csr-dict-2026-11-22.md) it moved about half the
+ * bytes of u32 on lap3d7:200 and lap3d27:96 but was not reliably faster
+ * (lap3d7 fp16 +11% in one build, -4% in the last; lap3d27 6-16% slower):
+ * its extra steps per row block (row ends and dictionary to shared memory,
+ * finding each nonzero's row) cost about what the bytes saved. It holds
+ * about half the device memory of u32 for such matrices. */
+enum { INDEX_U32, INDEX_DICT };
 
 typedef struct csr_params {
     int vector;     /* kernel=vector */
@@ -66,7 +59,7 @@ typedef struct csr_params {
     long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
     long block_nnz; /* stream kernel: row block nonzeros, 0: the default */
     int pdl;        /* pdl=on|off: a call's kernels may start while the kernel before ends */
-    int index;      /* index=auto|u32|dict: INDEX_* */
+    int index;      /* index=u32|dict: INDEX_* */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -92,15 +85,12 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     }
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "index") == 0) {
-        if (strcmp(value, "auto") == 0)
-            p->index = INDEX_AUTO;
-        else if (strcmp(value, "u32") == 0)
+        if (strcmp(value, "u32") == 0)
             p->index = INDEX_U32;
         else if (strcmp(value, "dict") == 0)
             p->index = INDEX_DICT;
         else
-            return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=%s is not auto, u32 or dict",
-                              value);
+            return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=%s is not u32 or dict", value);
         return SPX_OK;
     }
     if (strcmp(key, "kernel") == 0) {
@@ -267,15 +257,13 @@ cleanup:
 }
 
 /* index=dict: the row blocks with their dictionaries, built on the host and
- * uploaded; p->index_dict stays 0 when they would hold more than `limit`
- * entries. */
-static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p, int64_t limit)
+ * uploaded. */
+static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
     spx__csr_dict h;
     int fits = 0;
     spx_status st = SPX_OK;
-    SPX_TRY(spx__csr_dict_build(A, p->long_len, p->block_nnz, limit, &h, &fits));
-    if (!fits) return SPX_OK;
+    SPX_TRY(spx__csr_dict_build(A, p->long_len, p->block_nnz, INT64_MAX, &h, &fits));
     p->n_blocks = h.n_blocks;
     p->dict.n_blocks = h.n_blocks;
     p->dict.n_entries = h.n_entries;
@@ -316,21 +304,13 @@ static spx_status upload_for_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
     return st;
 }
 
-/* index=dict when asked for, or with index=auto on a large matrix of few
- * diagonals; else the plain CSR upload and row blocks. */
+/* index=dict's arrays, or the plain CSR upload and row blocks. */
 static spx_status upload_matrix(const spx_matrix *A, const csr_params *prm, spx__cuda_csr_plan *p)
 {
     spx_status st = SPX_OK;
     if (prm->index == INDEX_DICT && p->kernel != SPX__CUDA_CSR_STREAM)
         return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=dict needs kernel=stream");
-    if (prm->index == INDEX_DICT) {
-        SPX_TRY(build_dict(A, p, INT64_MAX));
-    } else if (prm->index == INDEX_AUTO && p->kernel == SPX__CUDA_CSR_STREAM &&
-               A->nnz >= DICT_MIN_NNZ && A->nnz <= DICT_MAX_MEAN_ROW * A->rows &&
-               A->nnz < INT32_MAX / 2 && A->rows < INT32_MAX && A->col_bits == 32 &&
-               p->long_len <= SPX__CUDA_CSR_DICT) {
-        SPX_TRY(build_dict(A, p, A->nnz / DICT_NNZ_PER_ENTRY));
-    }
+    if (prm->index == INDEX_DICT) SPX_TRY(build_dict(A, p));
     if (p->index_dict) return upload_for_dict(A, p);
     SPX_TRY(spx__cuda_csr_upload(A, p->precision, &p->A));
     if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
@@ -341,7 +321,7 @@ cleanup:
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_AUTO};
+    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));

@@ -59,7 +59,9 @@ typedef struct spx__csr_dict {
 
 /* Row blocks of A (rows up to long_len <= SPX__CUDA_CSR_DICT entries, at most
  * cap nonzeros a block) with their dictionaries, on the host. *fits = 0 and
- * nothing allocated when the blocks would need more than max_entries entries. */
+ * nothing allocated when the blocks would need more than max_entries entries
+ * (a bound for a rule that takes dict only when it is compact; the format
+ * passes INT64_MAX: index=dict is asked for). */
 spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t cap,
                                int64_t max_entries, spx__csr_dict *out, int *fits);
 void spx__csr_dict_free(spx__csr_dict *d); /* host arrays; zeroes *d */
