@@ -5,7 +5,9 @@
  * then 10 batches of that count; the median batch time per call is the result.
  * A CUDA batch ends with a device sync, so its time covers all its kernels.
  * A plan with vectors=permuted takes x and y in its order: it gets x[perm]
- * (spx_plan_permutation), and its y[k] is checked against y_ref[perm[k]]. */
+ * (spx_plan_permutation), and its y[k] is checked against y_ref[perm[k]].
+ * A plan with xtype=half gets the float x rounded to half once, before the
+ * check and the timing. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +28,13 @@ typedef struct bench_target {
     spx_device device;
     int64_t *perm; /* vectors=permuted plans: the plan's order, else NULL */
     void *x_perm;  /* g->x in that order (host), else NULL */
+    void *x_half;  /* plans reading x in half (xtype=half): g->x in half (device), else NULL */
 } bench_target;
 
 static spx_status target_spmv(const bench_target *t, const void *x, void *y)
 {
     if (t->x_perm) x = t->x_perm;
+    if (t->x_half) x = t->x_half;
     return t->plan ? spx_spmv(t->plan, 1.0, x, 0.0, y) : t->peer->spmv(t->state, 1.0, x, 0.0, y);
 }
 
@@ -99,6 +103,24 @@ static spx_status permuted_inputs(const spx__bench_group *g, bench_target *t)
         memcpy((char *)t->x_perm + (size_t)k * es, (const char *)g->x + (size_t)t->perm[k] * es,
                es);
 cleanup:
+    return st;
+}
+
+/* For a CUDA plan reading x in half (spx_plan_x_type SPX_F16, xtype=half):
+ * t->x_half = g's float x rounded to half, once, outside the timing, as the
+ * cuSPARSE half-x peer rounds it once per x. */
+static spx_status half_inputs(const spx__bench_group *g, bench_target *t)
+{
+    uint16_t *h = NULL;
+    spx_status st = SPX_OK;
+    if (!t->plan || spx_plan_x_type(t->plan) != SPX_F16) return SPX_OK;
+    if (g->device != SPX_DEV_CUDA || !g->x_conv)
+        return spx__error(SPX_ERR_UNSUPPORTED, "bench: x in half for a host plan");
+    SPX_TRY(spx__alloc((void **)&h, (size_t)g->cols, sizeof *h, "bench x in half"));
+    spx_float_to_half(g->x_conv, h, g->cols);
+    SPX_TRY(spx__cuda_upload(&t->x_half, h, (size_t)g->cols * sizeof *h, "bench x in half"));
+cleanup:
+    spx__free(h);
     return st;
 }
 
@@ -189,7 +211,7 @@ static void record_failure(spx_bench_record *r, spx_status st)
 void spx__bench_case(const spx__bench_group *g, const spx_bench_opts *o, const char *format,
                      const char *variant, const spx_format_ops *peer, spx_bench_record *r)
 {
-    bench_target t = {NULL, peer, NULL, g->device, NULL, NULL};
+    bench_target t = {NULL, peer, NULL, g->device, NULL, NULL, NULL};
     double median_s = NAN;
     spx_status st;
     memset(r, 0, sizeof *r);
@@ -202,6 +224,7 @@ void spx__bench_case(const spx__bench_group *g, const spx_bench_opts *o, const c
     progress(o, r, "prepare");
     SPX_TRY(prepare(g, o, format, variant, &t, r));
     SPX_TRY(permuted_inputs(g, &t));
+    SPX_TRY(half_inputs(g, &t));
     progress(o, r, "check");
     SPX_TRY(check(&t, g, &r->max_rel_err));
     r->ok = r->max_rel_err <= spx_bench_tolerance(g->precision);
@@ -216,4 +239,5 @@ cleanup:
     if (t.state) peer->destroy(t.state);
     spx__free(t.perm);
     spx__free(t.x_perm);
+    spx__cuda_free(t.x_half);
 }

@@ -62,7 +62,8 @@ const char *spx_status_name(spx_status s);
 typedef enum spx_type {
     SPX_F64 = 0, /* double */
     SPX_F32 = 1, /* float */
-    SPX_F16 = 2  /* values in IEEE half, products accumulated in fp32; x and y are float */
+    SPX_F16 = 2  /* values in IEEE half, products accumulated in fp32; x and y are float
+                    (x in half with the CUDA param xtype=half: spx_plan_x_type) */
 } spx_type;
 
 typedef enum spx_device { SPX_DEV_CPU = 1u, SPX_DEV_CUDA = 2u } spx_device;
@@ -192,7 +193,9 @@ void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
 
 /* y = alpha*op(A)*x + beta*y. Vectors live where the plan's device is (host
  * memory for CPU plans, device memory for CUDA plans) and are of the plan's
- * precision (double for F64, float for F32 and F16). beta == 0: y is not read.
+ * precision (double for F64, float for F32 and F16; x as spx_plan_x_type
+ * says, which differs only for fp16 CUDA plans made with xtype=half: x in
+ * IEEE half, 2 bytes an entry, y float). beta == 0: y is not read.
  * Several threads may call one CPU plan at once (ref, csr, coo, sell, axc and
  * axt-* with the default x=live: the plan is read-only during the call), and
  * for a fixed thread count the result is the same bits every call. Not so
@@ -216,6 +219,18 @@ const char *spx_plan_format(const spx_plan *P);  /* chosen format (resolves "aut
  * y = alpha*op(A)*x + beta*y in the plan's order, without permuting per call. */
 spx_status spx_plan_permutation(const spx_plan *P, int64_t *perm);
 spx_device spx_plan_device(const spx_plan *P);
+/* The element type of the x that spx_spmv and spx_spmv_host read: SPX_F64
+ * (double), SPX_F32 (float) or SPX_F16 (IEEE half, as uint16_t bits; fp16
+ * CUDA plans with params xtype=half, whose formats are csr and dasp).
+ * SPX_F64 for an invalid plan. */
+spx_type spx_plan_x_type(const spx_plan *P);
+
+/* IEEE half <-> float on the host, n entries: float to half rounds to
+ * nearest, ties to even (beyond 65520 in magnitude: infinity; NaN stays NaN),
+ * as CUDA's __float2half_rn; half to float is exact. For the x of plans
+ * whose spx_plan_x_type is SPX_F16. */
+void spx_float_to_half(const float *src, uint16_t *dst, int64_t n);
+void spx_half_to_float(const uint16_t *src, float *dst, int64_t n);
 /* Format-specific description of the prepared form ("th=8 bs=256 beta=0.93"). */
 const char *spx_plan_describe(const spx_plan *P);
 

@@ -13,6 +13,8 @@
 # its own; the table names the format it picked) and, in fp16,
 # two cuSPARSE rows: peer-cusparse-csr (float x and y converted to half in each
 # call, counted) and peer-cusparse-csr-h (x in half once, cusparseSpMV alone).
+# Each fp16 input runs once more with --param xtype=half (SpX's plans read x
+# in half too), against peer-cusparse-csr-h of that process.
 # Results: bench/results/gpu-<gpu>-<date>.{txt,json,csv} and -log.txt, and
 # bench/results/cpu-<cpu>-<date>.txt, copied to $OUT when it is set (8 files
 # with the build, ctest and sanitizer logs). Exit status: 0 when every step
@@ -166,8 +168,15 @@ if [[ "$QUICK" == 1 ]]; then
 else
     SHARED=$(shared_big)
 fi
+# fp16 with x in half in SpX too (param xtype=half; the cuSPARSE half-x peer
+# in the same process): every fp16 input of the runs above, set "xhalf",
+# with its own geometric mean.
+XHALF=$(for e in $(for m in $SHARED; do echo "$m@f64,f16"; done) $GEN; do
+    [[ "${e#*@}" == *f16* ]] && echo "${e%%@*}@f16@xtype=half@csr,dasp,auto,peer-cusparse-csr-h"
+done)
 if [[ "$QUICK" == 1 || -n "${SPX_GPU_BENCH:-}" ]]; then
     MID=""
+    XHALF=""
 fi
 if step bench; then
     : >"$WORK/bench.txt"
@@ -190,6 +199,10 @@ if step bench; then
     for e in $RUNS; do
         IFS=@ read -r in prec params fmts <<<"$e"
         run_bench "$in" "$prec" "$params" "$fmts"
+    done
+    for e in $XHALF; do # set "xhalf": a geometric mean of its own
+        IFS=@ read -r in prec params fmts <<<"$e"
+        run_bench "$in" "$prec" "$params" "$fmts" xhalf
     done
     for e in $MID; do # set "mid": kept out of the geometric means
         IFS=@ read -r in prec params fmts <<<"$e"
@@ -232,7 +245,8 @@ out = ["GPU: %s; device-to-device copy %.0f GB/s (read + write); L2 %.0f MB" % (
        "(L2) marks a matrix whose bytes model fits in L2: it measures the cache, not HBM",
        "auto:F: AUTO's pick F (spx_plan_format of the auto plan)",
        "fp16: h = ratio to peer-cusparse-csr-h (x in half once, cusparseSpMV alone timed)",
-       "[mid]: the 3M-12M fp64 runs (AUTO's rule between the L2-resident and the large matrices), kept out of the means", ""]
+       "[mid]: the 3M-12M fp64 runs (AUTO's rule between the L2-resident and the large matrices), kept out of the means",
+       "[xhalf]: fp16 runs with --param xtype=half (SpX reads x in half, as the peer csr-h does)", ""]
 groups = {}
 for r in recs:
     if r.get("device", "cuda") != "cuda":
@@ -246,7 +260,7 @@ def auto_pick(rs):
     a = ok_rec(rs, "auto")
     return a.get("chosen") if a else None
 
-ratios, ratios_h, sizes = {}, {}, []
+ratios, ratios_h, ratios_xh, sizes = {}, {}, {}, []
 for (m, p, params, rset), rs in groups.items():
     base_r = ok_rec(rs, "peer-cusparse-csr")
     half_r = ok_rec(rs, "peer-cusparse-csr-h") if p == "f16" else None
@@ -273,6 +287,8 @@ for (m, p, params, rset), rs in groups.items():
             hratio = " h %.2fx" % x
             if r.get("ok") and not params and not rset:
                 ratios_h.setdefault((r["format"], p), []).append(x)
+            if r.get("ok") and rset == "xhalf":
+                ratios_xh.setdefault((r["format"], p), []).append(x)
         label = "auto:%s" % pick if r["format"] == "auto" and pick else r["format"]
         bw = "%.0f%%bw" % (100 * r["gbs"] / copy_gbs) if copy_gbs and r.get("gbs") else ""
         out.append("  %-20s %8.1f gflops %7s %6s  %8.4f ms  prep %8.1f ms  err %.1e %s%s" % (
@@ -296,6 +312,9 @@ def means(title, table):
 means("geometric mean over cuSPARSE CSR (matrices where both ran and passed):", ratios)
 if ratios_h:
     means("fp16, geometric mean over peer-cusparse-csr-h (cuSPARSE with x kept in half):", ratios_h)
+if ratios_xh:
+    means("fp16 with xtype=half (x in half in SpX and cuSPARSE), geometric mean over peer-cusparse-csr-h:",
+          ratios_xh)
 out.append("")
 out.append("fp64 by size: dasp against csr (time csr / time dasp: > 1 dasp faster), AUTO's pick")
 out.append("  %-44s %10s %5s %7s %7s %9s %-6s" % ("matrix", "nnz", "", "csr", "dasp", "dasp/csr", "auto"))

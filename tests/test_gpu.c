@@ -6,7 +6,9 @@
  *   fp32: tol = 64 * 2^-24 against the reference computed on the float x and y0,
  *         the values' rounding to float (2^-24 each) included;
  *   fp16: tol = 1e-3: each value rounded to half is off by at most 2^-11
- *         relative (4.9e-4 of its |a x| term), plus the fp32 accumulation.
+ *         relative (4.9e-4 of its |a x| term), plus the fp32 accumulation;
+ *         with xtype=half the reference is taken on x rounded to half (the
+ *         plan's x, exact in its products), so the same bound holds.
  * Cases: small hand matrices, empty rows, m x 0 and 0 x n, nnz = 0, rows of
  * 0..100,000 entries, rectangular, random, the shared matrices; y poisoned
  * with NaN when beta = 0 (must not leak) and every entry checked. Without a
@@ -49,6 +51,19 @@ static void round_to(spx_type t, double *v, int64_t n)
         v[i] = (double)(float)v[i];
 }
 
+/* x in half, as the plan reads it with xtype=half (the reference then
+ * takes the same rounded values). */
+static void round_to_half(double *v, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float f = (float)v[i];
+        uint16_t h;
+        spx_float_to_half(&f, &h, 1);
+        spx_half_to_float(&h, &f, 1);
+        v[i] = f;
+    }
+}
+
 /* Run one plan with host vectors; y_out gets y in double. */
 static spx_status run_host(const spx_plan *P, spx_type t, double alpha, const double *x, int64_t n,
                            double beta, const double *y0, int64_t m, double *y_out)
@@ -68,7 +83,13 @@ static spx_status run_host(const spx_plan *P, spx_type t, double alpha, const do
         xf[i] = (float)x[i];
     for (int64_t i = 0; i < m; i++)
         yf[i] = beta == 0.0 ? NAN : (float)y0[i];
-    st = spx_spmv_host(P, alpha, xf, beta, yf);
+    uint16_t *xh = NULL;
+    if (spx_plan_x_type(P) == SPX_F16) { /* xtype=half */
+        xh = malloc(((size_t)n + 1) * sizeof *xh);
+        spx_float_to_half(xf, xh, n);
+    }
+    st = spx_spmv_host(P, alpha, xh ? (const void *)xh : (const void *)xf, beta, yf);
+    free(xh);
     for (int64_t i = 0; i < m; i++)
         y_out[i] = yf[i];
     free(xf);
@@ -105,6 +126,7 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
         y0[i] = spx_test_rand(&seed);
     round_to(t, x, n);
     round_to(t, y0, m);
+    if (spx_plan_x_type(P) == SPX_F16) round_to_half(x, n);
     static const double ab[2][2] = {{1.0, 0.0}, {-0.75, 2.0}};
     for (int k = 0; k < 2; k++) {
         double alpha = ab[k][0], beta = ab[k][1];
@@ -162,6 +184,8 @@ static void check_all(const spx_matrix *A, const char *what)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             if ((prec & (1u << t)) && (t != SPX_F16 || half_ok))
                 check_one(A, what, name, (spx_type)t, NULL);
+        if ((prec & (1u << SPX_F16)) && half_ok) /* x in half: csr and dasp have it */
+            check_one(A, what, name, SPX_F16, "xtype=half");
     }
 }
 
@@ -327,6 +351,21 @@ static void test_csr_params(void)
     for (int t = SPX_F64; A && t <= SPX_F16; t++)
         check_one(A, "rows of 0..100000", "csr", (spx_type)t, "index=dict");
     spx_matrix_destroy(A);
+    /* x in half through every csr kernel: vector, stream with chunks, dict */
+    static const char *xhalf[] = {"xtype=half,kernel=vector,group=4", "xtype=half,long=50",
+                                  "xtype=half,blocknnz=1024", "xtype=half,index=dict",
+                                  "xtype=float"};
+    A = random_matrix(5000, 6000, 90, 11);
+    for (size_t i = 0; A && i < sizeof xhalf / sizeof xhalf[0]; i++)
+        check_one(A, "random 5000x6000", "csr", SPX_F16, xhalf[i]);
+    spx_matrix_destroy(A);
+    A = rows_of_lengths(wide, 12, 100001, 13);
+    if (A) {
+        check_one(A, "rows of 0..100000", "csr", SPX_F16, "xtype=half,index=dict");
+        check_one(A, "rows of 0..100000", "dasp", SPX_F16, "xtype=half");
+        check_one(A, "rows of 0..100000", "auto", SPX_F16, "xtype=half");
+    }
+    spx_matrix_destroy(A);
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
     o.device = SPX_DEV_CUDA;
@@ -344,6 +383,35 @@ static void test_csr_params(void)
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,long=300";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_UNSUPPORTED);
+    /* xtype: half only for fp16 plans; float or half; x's type reported */
+    static const char *cuda_formats[] = {"csr", "dasp", "auto"};
+    for (int f = 0; f < 3; f++) {
+        o.format = cuda_formats[f];
+        o.precision = SPX_F64;
+        o.params = "xtype=half";
+        CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK(P == NULL);
+        o.precision = SPX_F16;
+        o.params = "xtype=double";
+        CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+        o.params = "xtype=half";
+        if (CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F16);
+        spx_plan_destroy(P);
+        o.params = "xtype=float";
+        if (CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F32);
+        spx_plan_destroy(P);
+        P = NULL;
+    }
+    o.format = "csr";
+    o.precision = SPX_F64;
+    o.params = NULL;
+    if (CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F64);
+    spx_plan_destroy(P);
+    P = NULL;
+    o.precision = SPX_F32;
+    o.params = "xtype=half";
+    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    o.precision = SPX_F64;
     spx_matrix_destroy(B);
     /* fp16 declines values beyond half's range instead of making infinities. */
     static const int64_t rp[] = {0, 1, 2};

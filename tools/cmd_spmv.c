@@ -18,7 +18,8 @@ static const char usage[] =
     "  --y Y0.txt     y0 for beta != 0 (default: zeros)\n"
     "  --format F     a registered format (spx formats), default auto\n"
     "  --device D     cpu (default) or cuda; vectors stay on the host\n"
-    "  --precision P  f64 (default), f32, or f16 (half values, fp32 sums, float x, y)\n"
+    "  --precision P  f64 (default), f32, or f16 (half values, fp32 sums, float x, y;\n"
+    "                 x in half with --param xtype=half on cuda)\n"
     "  --op n|t       A (default) or its transpose\n"
     "  --alpha a      default 1\n"
     "  --beta b       default 0 (y0 is then not read)\n"
@@ -55,11 +56,13 @@ static int parse_args(int argc, char **argv, spmv_args *a)
     return cli_parse_double("spmv", "--beta", beta, &a->beta);
 }
 
-/* *out = v converted to the plan's element type t (a new buffer; float for
- * f32 and f16), or v itself for f64 (*out aliases v, nothing allocated). */
+/* *out = v converted to the element type t (a new buffer: float for
+ * SPX_F32, IEEE half through float for SPX_F16), or v itself for SPX_F64
+ * (*out aliases v, nothing allocated). */
 static spx_status to_plan_type(double *v, int64_t n, spx_type t, void **out, void **owned)
 {
     float *f = NULL;
+    uint16_t *h = NULL;
     *owned = NULL;
     *out = v;
     if (t == SPX_F64) return SPX_OK;
@@ -68,7 +71,15 @@ static spx_status to_plan_type(double *v, int64_t n, spx_type t, void **out, voi
     for (int64_t i = 0; i < n; i++)
         f[i] = (float)v[i];
     *out = *owned = f;
-    return SPX_OK;
+    if (t != SPX_F16) return SPX_OK;
+    st = spx__alloc((void **)&h, (size_t)n, sizeof *h, "vector in half");
+    if (st == SPX_OK) {
+        spx_float_to_half(f, h, n);
+        *out = *owned = h;
+    }
+    spx__free(f);
+    if (st != SPX_OK) *out = *owned = NULL;
+    return st;
 }
 
 /* x and y0 filled from the files or defaults; lengths in_len and out_len. */
@@ -103,8 +114,9 @@ static int run_spmv(const spmv_args *a, const spx_matrix *A)
     SPX_TRY(spx__alloc((void **)&y, (size_t)out_len, sizeof *y, "y"));
     if ((rc = fill_vectors(a, in_len, out_len, x, y)) != CLI_OK) goto cleanup;
     SPX_TRY(spx_plan_create(A, &a->o, &P));
-    SPX_TRY(to_plan_type(x, in_len, a->o.precision, &xt, &xt_owned));
-    SPX_TRY(to_plan_type(y, out_len, a->o.precision, &yt, &yt_owned));
+    SPX_TRY(to_plan_type(x, in_len, spx_plan_x_type(P), &xt, &xt_owned));
+    SPX_TRY(to_plan_type(y, out_len, a->o.precision == SPX_F64 ? SPX_F64 : SPX_F32, &yt,
+                         &yt_owned));
     SPX_TRY(spx_spmv_host(P, a->alpha, xt, a->beta, yt));
     for (int64_t i = 0; yt_owned && i < out_len; i++)
         y[i] = (double)((float *)yt_owned)[i];

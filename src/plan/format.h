@@ -18,7 +18,7 @@ typedef struct spx_format_ops {
      * outlives the state only if the format sets borrows_matrix. o->precision
      * is one of the format's precisions. */
     spx_status (*analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
-    /* y = alpha*A*x + beta*y with x, y of the plan's precision on the plan's
+    /* y = alpha*A*x + beta*y with x (of x_type), y of the plan's precision on the plan's
      * device; beta == 0 never reads y. Must not change the state unless the
      * format documents it (then concurrent calls on one plan are not safe). */
     spx_status (*spmv)(void *state, double alpha, const void *x, double beta, void *y);
@@ -31,6 +31,10 @@ typedef struct spx_format_ops {
      * of their own beside the defaults (e.g. {"x=refresh", NULL}), so that
      * modes a user may choose are measured in the same run. */
     const char *const *bench_variants;
+    /* Optional: the element type of the x spmv reads when it is not the
+     * plan's vector type (SPX_F16: IEEE half, for xtype=half); NULL or
+     * returning the plan's precision: double for F64, float for F32 and F16. */
+    spx_type (*x_type)(const void *state);
 } spx_format_ops;
 
 /* The registry, in order; NULL-terminated. */
@@ -54,5 +58,10 @@ spx_status spx__param_int(const char *key, const char *value, long lo, long hi, 
 spx_status spx__params_none(const char *params, const char *format);
 /* Parse "on" or "off" into *on (1 or 0); SPX_ERR_BAD_PARAM naming key. */
 spx_status spx__param_on_off(const char *key, const char *value, int *on);
+/* Parse xtype=float|half (CUDA fp16 plans: x read as float, the default, or
+ * as IEEE half) into *half (0 or 1); SPX_ERR_BAD_PARAM naming key. */
+spx_status spx__param_xtype(const char *key, const char *value, int *half);
+/* SPX_ERR_BAD_PARAM naming who when half is set and precision is not SPX_F16. */
+spx_status spx__check_xtype(int half, spx_type precision, const char *who);
 
 #endif

@@ -54,6 +54,21 @@ spx_status spx__param_on_off(const char *key, const char *value, int *on)
     return SPX_OK;
 }
 
+spx_status spx__param_xtype(const char *key, const char *value, int *half)
+{
+    if (strcmp(value, "float") != 0 && strcmp(value, "half") != 0)
+        return spx__error(SPX_ERR_BAD_PARAM, "parameter %s=%s is not float or half", key, value);
+    *half = strcmp(value, "half") == 0;
+    return SPX_OK;
+}
+
+spx_status spx__check_xtype(int half, spx_type precision, const char *who)
+{
+    if (half && precision != SPX_F16)
+        return spx__error(SPX_ERR_BAD_PARAM, "%s: xtype=half needs precision f16", who);
+    return SPX_OK;
+}
+
 static spx_status refuse_param(void *ctx, const char *key, const char *value)
 {
     (void)value;

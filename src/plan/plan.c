@@ -172,7 +172,9 @@ static spx_status spmv_staged(const spx_plan *P, double alpha, const void *x, do
                               void *y)
 {
     size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    size_t xb = (size_t)P->in_len * es, yb = (size_t)P->out_len * es;
+    spx_type xt = spx_plan_x_type(P);
+    size_t xes = xt == SPX_F64 ? sizeof(double) : xt == SPX_F32 ? sizeof(float) : sizeof(uint16_t);
+    size_t xb = (size_t)P->in_len * xes, yb = (size_t)P->out_len * es;
     void *dx = NULL, *dy = NULL;
     spx_status st;
     SPX_TRY(spx__cuda_alloc(&dx, xb, "x on the device"));
@@ -226,6 +228,13 @@ const char *spx_plan_format(const spx_plan *P)
 spx_device spx_plan_device(const spx_plan *P)
 {
     return check_plan(P) == SPX_OK ? P->opts.device : SPX_DEV_CPU;
+}
+
+spx_type spx_plan_x_type(const spx_plan *P)
+{
+    if (check_plan(P) != SPX_OK) return SPX_F64;
+    if (P->ops->x_type) return P->ops->x_type(P->state);
+    return P->opts.precision == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
 const char *spx_plan_describe(const spx_plan *P)

@@ -17,7 +17,8 @@
  * loads overlap the end of the kernel before it, cuda/pdl.cuh);
  * index=u32|dict (stream kernel: the row blocks' columns as 32-bit indices,
  * the default, or as one-byte codes into a dictionary of diagonals per
- * block, csr_dict.c). */
+ * block, csr_dict.c); xtype=float|half (fp16 plans: x as float, the
+ * default, or as IEEE half, 2 bytes a read instead of 4). */
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,7 @@ typedef struct csr_params {
     long block_nnz; /* stream kernel: row block nonzeros, 0: the default */
     int pdl;        /* pdl=on|off: a call's kernels may start while the kernel before ends */
     int index;      /* index=u32|dict: INDEX_* */
+    int x_half;     /* xtype=half: x in IEEE half (fp16 plans) */
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -84,6 +86,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return st;
     }
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
+    if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
     if (strcmp(key, "index") == 0) {
         if (strcmp(value, "u32") == 0)
             p->index = INDEX_U32;
@@ -321,13 +324,15 @@ cleanup:
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32};
+    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
+    SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "csr (cuda)"));
     if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
     p->precision = o->precision;
+    p->x_half = prm.x_half;
     p->stream = o->stream;
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
@@ -386,15 +391,21 @@ static void csr_describe(const void *state, char *buf, size_t len)
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
                  "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
-                 "chunks=%lld pdl=%s index=%s dict_entries=%lld",
+                 "chunks=%lld pdl=%s index=%s dict_entries=%lld%s",
                  (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
                  p->pdl ? "on" : "off", p->index_dict ? "dict" : "u32",
-                 (long long)p->dict.n_entries);
+                 (long long)p->dict.n_entries, p->x_half ? " xtype=half" : "");
     else
-        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s",
+        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s%s",
                  p->group, (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
-                 p->pdl ? "on" : "off");
+                 p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "");
+}
+
+static spx_type csr_x_type(const void *state)
+{
+    const spx__cuda_csr_plan *p = state;
+    return p->x_half ? SPX_F16 : p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
 const spx_format_ops spx__format_cuda_csr = {
@@ -407,4 +418,5 @@ const spx_format_ops spx__format_cuda_csr = {
     .destroy = csr_destroy,
     .describe = csr_describe,
     .borrows_matrix = 0,
+    .x_type = csr_x_type,
 };

@@ -68,7 +68,8 @@ void spx__csr_dict_free(spx__csr_dict *d); /* host arrays; zeroes *d */
 
 typedef struct spx__cuda_csr_plan {
     spx__cuda_csr A;     /* device CSR; values in the plan's precision */
-    spx_type precision;  /* F64: double x, y; F32: float; F16: half values, float x, y */
+    spx_type precision;  /* F64: double x, y; F32: float; F16: half values, float y */
+    int x_half;          /* F16 with xtype=half: x in IEEE half, else float */
     int kernel;          /* for rows up to long_len: SPX__CUDA_CSR_STREAM or _VECTOR */
     int group;           /* vector kernel: lanes per row, 1, 2, 4, 8, 16, 32 */
     int64_t long_len;    /* rows longer than this go to the chunk kernels */
@@ -107,7 +108,8 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
 spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64_t *grid);
 
 /* Launch the kernels for y = alpha*A*x + beta*y on p->stream (asynchronous);
- * beta == 0 never reads y. x and y are device vectors of the plan's precision. */
+ * beta == 0 never reads y. x and y are device vectors of the plan's precision
+ * (x in half with p->x_half). */
 spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x, double beta,
                               void *y);
 

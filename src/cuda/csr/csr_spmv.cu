@@ -1,8 +1,9 @@
 /* CSR SpMV kernels, y = alpha*A*x + beta*y (layout and row split: csr_kernels.h).
  *
- * One body per kernel, stamped out for the value type V (double, float, half)
- * and the accumulation and vector type T (double for double values, float
- * otherwise). The matrix arrays are read once per call, so they are loaded
+ * One body per kernel, stamped out for the value type V (double, float, half),
+ * the accumulation and y type T (double for double values, float otherwise)
+ * and the x type X (T, or half for fp16 plans with xtype=half: each x read
+ * is converted to T, exactly). The matrix arrays are read once per call, so they are loaded
  * with the streaming hint (__ldcs: evict first) to leave L2 to x, which is
  * gathered through L1 (spx__ld_fresh). beta == 0 never reads y.
  * With p->pdl (pdl.cuh) a call's matrix loads overlap the end of the kernel
@@ -40,10 +41,10 @@ template <int G, typename T> __device__ __forceinline__ T group_sum(T v, unsigne
 }
 
 /* Rows up to long_len: G lanes per row, lanes stride through the row. */
-template <typename V, typename T, int G>
+template <typename V, typename T, typename X, int G>
 __global__ void __launch_bounds__(BLOCK)
     csr_group_kernel(int64_t rows, const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
-                     const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha,
+                     const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha,
                      T beta, int64_t long_len)
 {
     const int lane = threadIdx.x & (G - 1);
@@ -59,7 +60,7 @@ __global__ void __launch_bounds__(BLOCK)
         T sum = T(0);
 #pragma unroll 4
         for (int64_t k = beg + lane; k < end; k += G)
-            sum += T(__ldcs(val + k)) * spx__ld_fresh(x + __ldcs(ci + k));
+            sum += T(__ldcs(val + k)) * T(spx__ld_fresh(x + __ldcs(ci + k)));
         sum = group_sum<G>(sum, mask);
         if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
     }
@@ -111,11 +112,11 @@ __device__ __forceinline__ void sum_rows(int nrows, const int *off, T *y, T alph
  * trips to memory per row block instead of four; with fewer thread blocks
  * than row blocks (p->grid), each loads the record of its next row block
  * while it works on this one: two. */
-template <typename V, typename T, int NNZ>
+template <typename V, typename T, typename X, int NNZ>
 __device__ __forceinline__ void
 stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__restrict__ blk,
               const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
-              const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha,
+              const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha,
               T beta)
 {
     constexpr int ITEMS = NNZ / BLOCK;
@@ -148,12 +149,12 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
         }
         for (int i = threadIdx.x; i <= nrows; i += BLOCK)
             off[i] = (int)(__ldcs(rp + r0 + i) - base);
-        const T *xa = spx__pdl_after(x); /* x and y from here on */
+        const X *xa = spx__pdl_after(x); /* x and y from here on */
         T *ya = spx__pdl_after(y);
         T xg[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; j++)
-            if (threadIdx.x + j * BLOCK < nnz) xg[j] = spx__ld_fresh(xa + col[j]);
+            if (threadIdx.x + j * BLOCK < nnz) xg[j] = T(spx__ld_fresh(xa + col[j]));
 #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
             const int k = threadIdx.x + j * BLOCK;
@@ -249,10 +250,10 @@ __device__ __forceinline__ unsigned byte_of(uint2 w, int i)
  * thread steps through the row ends for its nonzeros' rows and gathers
  * x[r0 + row + dict[code]] for all 8 at once; the rows are summed from
  * shared memory. */
-template <typename V, typename T, int NNZ>
+template <typename V, typename T, typename X, int NNZ>
 __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t n_blocks,
                                             const longlong2 *__restrict__ blk, dict_in d,
-                                            const V *__restrict__ val, const T *__restrict__ x,
+                                            const V *__restrict__ val, const X *__restrict__ x,
                                             T *__restrict__ y, T alpha, T beta)
 {
     __shared__ __align__(16) T prod[NNZ];
@@ -273,11 +274,11 @@ __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t
         if ((int)threadIdx.x < r.nrows) off[threadIdx.x + 1] = cur.roff;
         if (threadIdx.x == 0) off[0] = 0;
         if ((int)threadIdx.x < r.nd) diag[threadIdx.x] = cur.entry;
-        const T *xa = spx__pdl_after(x); /* x and y from here on */
+        const X *xa = spx__pdl_after(x); /* x and y from here on */
         T *ya = spx__pdl_after(y);
         __syncthreads();
         if (k0 < r.nnz) {
-            const T *xb = xa + r.r0; /* x[col] = xb[row + dict[code]] */
+            const X *xb = xa + r.r0; /* x[col] = xb[row + dict[code]] */
             int row = cur.row, end = off[row + 1];
             T pr[8];
 #pragma unroll
@@ -286,7 +287,7 @@ __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t
                 if (k0 + i < r.nnz) {
                     while (k0 + i >= end) /* rows end after their last nonzero */
                         end = off[++row + 1];
-                    pr[i] = spx__ld_fresh(xb + row + diag[byte_of(cur.code, i)]);
+                    pr[i] = T(spx__ld_fresh(xb + row + diag[byte_of(cur.code, i)]));
                 }
             }
 #pragma unroll
@@ -301,27 +302,27 @@ __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t
 }
 
 /* The row blocks of this thread block: CSR's or index=dict's. */
-template <typename V, typename T, int NNZ, bool DICT>
+template <typename V, typename T, typename X, int NNZ, bool DICT>
 __device__ __forceinline__ void
 row_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__restrict__ blk,
            const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, dict_in d,
-           const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y, T alpha, T beta)
+           const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha, T beta)
 {
     if constexpr (DICT)
-        dict_blocks<V, T, NNZ>(first, step, n_blocks, blk, d, (const V *)d.values, x, y, alpha,
+        dict_blocks<V, T, X, NNZ>(first, step, n_blocks, blk, d, (const V *)d.values, x, y, alpha,
                                beta);
     else
-        stream_blocks<V, T, NNZ>(first, step, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
+        stream_blocks<V, T, X, NNZ>(first, step, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
 }
 
 /* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK
  * nonzeros, CHUNK_ITEMS per lane, all loads in flight before the first
  * product; thread block `block` of `n_block` doing chunks. */
-template <typename V, typename T>
+template <typename V, typename T, typename X>
 __device__ __forceinline__ void
 chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__restrict__ cbeg,
             const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
-            const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
+            const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ partial)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = n_block * (BLOCK / 32);
@@ -336,11 +337,11 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
                 col[j] = __ldcs(ci + beg + 32 * j);
                 v[j] = __ldcs(val + beg + 32 * j);
             }
-        const T *xa = spx__pdl_after(x); /* x and partial from here on */
+        const X *xa = spx__pdl_after(x); /* x and partial from here on */
         T *pa = spx__pdl_after(partial);
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
-            if (beg + 32 * j < end) xg[j] = spx__ld_fresh(xa + col[j]);
+            if (beg + 32 * j < end) xg[j] = T(spx__ld_fresh(xa + col[j]));
         T sum = T(0);
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
@@ -352,15 +353,15 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
 }
 
 /* The row blocks alone (no long rows). */
-template <typename V, typename T, int NNZ, bool DICT>
+template <typename V, typename T, typename X, int NNZ, bool DICT>
 __global__ void __launch_bounds__(BLOCK)
     csr_stream_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                       const int64_t *__restrict__ rp, const int32_t *__restrict__ ci, dict_in d,
-                      const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ y,
+                      const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y,
                       T alpha, T beta)
 {
     spx__pdl_let_next_start();
-    row_blocks<V, T, NNZ, DICT>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, d, val, x, y, alpha,
+    row_blocks<V, T, X, NNZ, DICT>(blockIdx.x, gridDim.x, n_blocks, blk, rp, ci, d, val, x, y, alpha,
                                 beta);
 }
 
@@ -368,32 +369,32 @@ __global__ void __launch_bounds__(BLOCK)
  * chunk_grid) do the chunks (first, as a long row's may be the last to end),
  * the others the row blocks. The branch is the same for a whole thread
  * block, so the row blocks' __syncthreads are safe. */
-template <typename V, typename T, int NNZ, bool DICT>
+template <typename V, typename T, typename X, int NNZ, bool DICT>
 __global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, NNZ))
     csr_stream_chunk_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                             const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
-                            dict_in d, const V *__restrict__ val, const T *__restrict__ x,
+                            dict_in d, const V *__restrict__ val, const X *__restrict__ x,
                             T *__restrict__ y, T alpha, T beta, unsigned chunk_grid,
                             int64_t n_chunks, const int64_t *__restrict__ cbeg,
                             const int64_t *__restrict__ cend, T *__restrict__ partial)
 {
     spx__pdl_let_next_start();
     if (blockIdx.x < chunk_grid)
-        chunk_warps<V, T>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
+        chunk_warps<V, T, X>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
     else
-        row_blocks<V, T, NNZ, DICT>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk,
+        row_blocks<V, T, X, NNZ, DICT>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk,
                                     rp, ci, d, val, x, y, alpha, beta);
 }
 
 /* The chunks alone (after the vector kernel). */
-template <typename V, typename T>
+template <typename V, typename T, typename X>
 __global__ void __launch_bounds__(BLOCK)
     csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
                      const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
-                     const V *__restrict__ val, const T *__restrict__ x, T *__restrict__ partial)
+                     const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ partial)
 {
     spx__pdl_let_next_start();
-    chunk_warps<V, T>(blockIdx.x, gridDim.x, n_chunks, cbeg, cend, ci, val, x, partial);
+    chunk_warps<V, T, X>(blockIdx.x, gridDim.x, n_chunks, cbeg, cend, ci, val, x, partial);
 }
 
 /* Long rows, second pass: a warp per row adds its chunks in a fixed order. */
@@ -427,31 +428,31 @@ static unsigned grid_for(int64_t n, int64_t per_block)
     return (unsigned)(b < 1 ? 1 : b > (1 << 30) ? (1 << 30) : b);
 }
 
-template <typename V, typename T, int G>
-static void launch_group(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta)
+template <typename V, typename T, typename X, int G>
+static void launch_group(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha, T beta)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
-    spx__launch(csr_group_kernel<V, T, G>, grid_for(p->A.rows, BLOCK / G), BLOCK, s, p->pdl,
+    spx__launch(csr_group_kernel<V, T, X, G>, grid_for(p->A.rows, BLOCK / G), BLOCK, s, p->pdl,
                 p->A.rows, p->A.rowptr, p->A.colidx, (const V *)p->A.values, x, y, alpha, beta,
                 p->long_len);
 }
 
-template <typename V, typename T>
-static void launch_vector(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta)
+template <typename V, typename T, typename X>
+static void launch_vector(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha, T beta)
 {
     switch (p->group) {
-    case 1: launch_group<V, T, 1>(p, x, y, alpha, beta); break;
-    case 2: launch_group<V, T, 2>(p, x, y, alpha, beta); break;
-    case 4: launch_group<V, T, 4>(p, x, y, alpha, beta); break;
-    case 8: launch_group<V, T, 8>(p, x, y, alpha, beta); break;
-    case 16: launch_group<V, T, 16>(p, x, y, alpha, beta); break;
-    default: launch_group<V, T, 32>(p, x, y, alpha, beta); break;
+    case 1: launch_group<V, T, X, 1>(p, x, y, alpha, beta); break;
+    case 2: launch_group<V, T, X, 2>(p, x, y, alpha, beta); break;
+    case 4: launch_group<V, T, X, 4>(p, x, y, alpha, beta); break;
+    case 8: launch_group<V, T, X, 8>(p, x, y, alpha, beta); break;
+    case 16: launch_group<V, T, X, 16>(p, x, y, alpha, beta); break;
+    default: launch_group<V, T, X, 32>(p, x, y, alpha, beta); break;
     }
 }
 
 /* The stream kernel, with the long rows' chunks when there are any. */
-template <typename V, typename T, int NNZ, bool DICT>
-static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha, T beta,
+template <typename V, typename T, typename X, int NNZ, bool DICT>
+static void launch_stream(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha, T beta,
                           unsigned chunk_grid)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
@@ -461,63 +462,63 @@ static void launch_stream(const spx__cuda_csr_plan *p, const T *x, T *y, T alpha
                                  : p->grid > 0 && p->grid < p->n_blocks ? (unsigned)p->grid
                                                                         : grid_for(p->n_blocks, 1);
     if (chunk_grid == 0 && stream_grid > 0)
-        spx__launch(csr_stream_kernel<V, T, NNZ, DICT>, stream_grid, BLOCK, s, p->pdl, p->n_blocks,
+        spx__launch(csr_stream_kernel<V, T, X, NNZ, DICT>, stream_grid, BLOCK, s, p->pdl, p->n_blocks,
                     (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, d, (const V *)p->A.values,
                     x, y, alpha, beta);
     else if (chunk_grid > 0)
-        spx__launch(csr_stream_chunk_kernel<V, T, NNZ, DICT>, chunk_grid + stream_grid, BLOCK, s,
+        spx__launch(csr_stream_chunk_kernel<V, T, X, NNZ, DICT>, chunk_grid + stream_grid, BLOCK, s,
                     p->pdl, p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, d,
                     (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks,
                     p->chunk_beg, p->chunk_end, (T *)p->partial);
 }
 
-template <typename V, typename T>
+template <typename V, typename T, typename X>
 static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv, double beta_d,
                        void *yv)
 {
-    const T *x = (const T *)xv;
+    const X *x = (const X *)xv;
     T *y = (T *)yv;
     const T alpha = (T)alpha_d, beta = (T)beta_d;
     cudaStream_t s = (cudaStream_t)p->stream;
     const unsigned chunk_grid = p->n_long ? grid_for(p->n_chunks, BLOCK / 32) : 0;
     if (p->kernel == SPX__CUDA_CSR_VECTOR) {
-        launch_vector<V, T>(p, x, y, alpha, beta);
+        launch_vector<V, T, X>(p, x, y, alpha, beta);
         if (p->n_long)
-            spx__launch(csr_chunk_kernel<V, T>, chunk_grid, BLOCK, s, p->pdl, p->n_chunks,
+            spx__launch(csr_chunk_kernel<V, T, X>, chunk_grid, BLOCK, s, p->pdl, p->n_chunks,
                         p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
                         (T *)p->partial);
     } else if (p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ) {
         if (p->index_dict)
-            launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN, true>(p, x, y, alpha, beta,
+            launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN, true>(p, x, y, alpha, beta,
                                                                     chunk_grid);
         else
-            launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN, false>(p, x, y, alpha, beta,
+            launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN, false>(p, x, y, alpha, beta,
                                                                      chunk_grid);
     } else if (p->index_dict) {
-        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ, true>(p, x, y, alpha, beta, chunk_grid);
+        launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ, true>(p, x, y, alpha, beta, chunk_grid);
     } else {
-        launch_stream<V, T, SPX__CUDA_CSR_STREAM_NNZ, false>(p, x, y, alpha, beta, chunk_grid);
+        launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ, false>(p, x, y, alpha, beta, chunk_grid);
     }
     if (p->n_long == 0) return;
     spx__launch(csr_long_finish_kernel<T>, grid_for(p->n_long, BLOCK / 32), BLOCK, s, p->pdl,
                 p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
 }
 
-template <typename V, typename T, int NNZ>
+template <typename V, typename T, typename X, int NNZ>
 static cudaError_t dict_blocks_per_sm(const spx__cuda_csr_plan *p, int *n)
 {
     return p->n_long ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                           n, csr_stream_chunk_kernel<V, T, NNZ, true>, BLOCK, 0)
+                           n, csr_stream_chunk_kernel<V, T, X, NNZ, true>, BLOCK, 0)
                      : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                           n, csr_stream_kernel<V, T, NNZ, true>, BLOCK, 0);
+                           n, csr_stream_kernel<V, T, X, NNZ, true>, BLOCK, 0);
 }
 
-template <typename V, typename T>
+template <typename V, typename T, typename X>
 static cudaError_t dict_blocks_per_sm(const spx__cuda_csr_plan *p, int *n)
 {
     return p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ
-               ? dict_blocks_per_sm<V, T, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, n)
-               : dict_blocks_per_sm<V, T, SPX__CUDA_CSR_STREAM_NNZ>(p, n);
+               ? dict_blocks_per_sm<V, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, n)
+               : dict_blocks_per_sm<V, T, X, SPX__CUDA_CSR_STREAM_NNZ>(p, n);
 }
 
 extern "C" spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64_t *grid)
@@ -526,9 +527,10 @@ extern "C" spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     if (e == cudaSuccess)
-        e = p->precision == SPX_F64   ? dict_blocks_per_sm<double, double>(p, &per_sm)
-            : p->precision == SPX_F32 ? dict_blocks_per_sm<float, float>(p, &per_sm)
-                                      : dict_blocks_per_sm<__half, float>(p, &per_sm);
+        e = p->precision == SPX_F64   ? dict_blocks_per_sm<double, double, double>(p, &per_sm)
+            : p->precision == SPX_F32 ? dict_blocks_per_sm<float, float, float>(p, &per_sm)
+            : p->x_half               ? dict_blocks_per_sm<__half, float, __half>(p, &per_sm)
+                                      : dict_blocks_per_sm<__half, float, float>(p, &per_sm);
     if (e != cudaSuccess)
         return spx__error(SPX_ERR_DEVICE, "cuda csr dict occupancy: %s", cudaGetErrorString(e));
     const int64_t fit = (int64_t)(per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
@@ -543,11 +545,13 @@ extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alp
         return spx__error(SPX_ERR_INVALID_ARG, "cuda csr spmv: NULL plan or vector");
     if (p->A.rows == 0) return SPX_OK;
     if (p->precision == SPX_F64)
-        launch_all<double, double>(p, alpha, x, beta, y);
+        launch_all<double, double, double>(p, alpha, x, beta, y);
     else if (p->precision == SPX_F32)
-        launch_all<float, float>(p, alpha, x, beta, y);
+        launch_all<float, float, float>(p, alpha, x, beta, y);
+    else if (p->x_half)
+        launch_all<__half, float, __half>(p, alpha, x, beta, y);
     else
-        launch_all<__half, float>(p, alpha, x, beta, y);
+        launch_all<__half, float, float>(p, alpha, x, beta, y);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return spx__error(SPX_ERR_DEVICE, "cuda csr spmv launch failed: %s", cudaGetErrorString(e));

@@ -152,12 +152,13 @@ typedef struct spx__dasp_dev spx__dasp_dev;
  * on stream (NULL: default). */
 spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void *stream,
                             spx__dasp_dev **d);
-/* y = alpha*A*x + beta*y with device vectors (double for F64, float for F16),
+/* y = alpha*A*x + beta*y with device vectors (double for F64, float for F16;
+ * x in IEEE half for F16 with x_half nonzero),
  * asynchronous on the plan's stream. Uses the plan's long-row scratch: calls
  * on one plan must not run concurrently on different streams (the partial sums
  * and the counters, left at zero by each call, are the plan's). */
 spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x, double beta,
-                          void *y);
+                          void *y, int x_half);
 size_t spx__dasp_bytes(const spx__dasp_dev *d);
 /* For tests: the device's val (8 or 2 bytes each, by precision) and col
  * arrays into host buffers of *n entries (*n = the count held; NULL buffers:

@@ -28,7 +28,10 @@
  * F16 and mma=8|16 are never capped.
  * pdl=on|off: on (the default where the device has it, sm_90+), a call's
  * kernel is scheduled while the kernel before it ends, and waits for it
- * before its first load (cuda/pdl.cuh). */
+ * before its first load (cuda/pdl.cuh).
+ * xtype=float|half (F16): x as float (the default, split into two tf32 parts,
+ * two mma per chunk) or as IEEE half (exact in tf32: one mma per chunk, and
+ * 2 bytes a read instead of 4). */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,12 +49,15 @@ typedef struct dasp_params {
     long regs;     /* 0 (auto), 54, 48 or 40 */
     int prep_host; /* prep=host */
     int pdl;       /* pdl=on|off */
+    int x_half;    /* xtype=half */
 } dasp_params;
 
 typedef struct dasp_state {
     spx__dasp_dev *dev;
     spx__dasp_host shape; /* counts only: the arrays are freed after upload */
     int prep_host;
+    int x_half;    /* F16 with xtype=half: x in IEEE half */
+    spx_type prec; /* SPX_F64 or SPX_F16 */
 } dasp_state;
 
 /* A power of two in [lo, hi]. */
@@ -82,6 +88,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return SPX_OK;
     }
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
+    if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
     if (strcmp(key, "mma") == 0) return param_pow2(key, value, 4, 16, &p->mma);
     if (strcmp(key, "regs") == 0) {
         if (strcmp(value, "auto") == 0) return p->regs = 0, SPX_OK;
@@ -103,12 +110,13 @@ static void dasp_destroy(void *state)
 
 static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    dasp_params prm = {75, 0, -1, 4, 0, 0, 1};
+    dasp_params prm = {75, 0, -1, 4, 0, 0, 1, 0};
     spx__dasp_host *h = NULL;
     dasp_state *s = NULL;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
+    SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "dasp"));
     if (prm.mma != 4 && (prm.regs == 48 || prm.regs == 40))
         SPX_TRY(spx__error(SPX_ERR_BAD_PARAM, "dasp: regs=%ld needs mma=4", prm.regs));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "dasp plan"));
@@ -123,6 +131,8 @@ static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     s->shape = *h;
     s->shape.A = NULL;
     s->prep_host = prm.prep_host;
+    s->x_half = prm.x_half;
+    s->prec = o->precision;
     *state = s;
     s = NULL;
 cleanup:
@@ -134,7 +144,13 @@ cleanup:
 static spx_status dasp_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     const dasp_state *s = state;
-    return spx__dasp_spmv(s->dev, alpha, x, beta, y);
+    return spx__dasp_spmv(s->dev, alpha, x, beta, y, s->x_half);
+}
+
+static spx_type dasp_x_type(const void *state)
+{
+    const dasp_state *s = state;
+    return s->x_half ? SPX_F16 : s->prec == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
 static size_t dasp_bytes(const void *state)
@@ -152,7 +168,7 @@ static void dasp_describe(const void *state, char *buf, size_t len)
              "long=%lld tasks=%lld medium=%lld rowblocks=%lld heavy=%lld htasks=%lld "
              "regular_blocks=%lld "
              "irregular_nnz=%lld loop=%d thr=%d pass2=%d short=%lld pieces13=%lld pieces22=%lld "
-             "rows4=%lld single=%lld empty=%lld fill=%.3f prep=%s",
+             "rows4=%lld single=%lld empty=%lld fill=%.3f prep=%s%s",
              (long long)h->n_long, (long long)h->n_tasks, (long long)h->n_medium,
              (long long)h->n_rowblocks, (long long)h->n_heavy, (long long)h->n_htasks,
              (long long)h->n_regular, (long long)h->n_irreg, h->loop_num, h->threshold, h->two_pass,
@@ -160,7 +176,8 @@ static void dasp_describe(const void *state, char *buf, size_t len)
              (long long)((h->n_len2 + 1) / 2),
              (long long)(h->n_len4 + h->n_len3 - (h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3)),
              (long long)h->n_single, (long long)h->n_empty,
-             slots > 0 ? (double)h->nnz / slots : 1.0, s->prep_host ? "host" : "gpu");
+             slots > 0 ? (double)h->nnz / slots : 1.0, s->prep_host ? "host" : "gpu",
+             s->x_half ? " xtype=half" : "");
 }
 
 const spx_format_ops spx__format_dasp = {
@@ -173,4 +190,5 @@ const spx_format_ops spx__format_dasp = {
     .destroy = dasp_destroy,
     .describe = dasp_describe,
     .borrows_matrix = 0,
+    .x_type = dasp_x_type,
 };

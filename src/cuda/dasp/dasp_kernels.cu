@@ -27,6 +27,9 @@
  *        2^-22 |x|), so mma.sync m16n8k4 tf32 with fp32 accumulators (rows 8..15
  *        of A zero) gives the products of the fp16 values with x in fp32:
  *        |y - A x| <= (2^-11 + c 2^-24) (|A||x|) for values in half's normal range.
+ *   F16H: F16 with x in IEEE half (xtype=half): one mma per chunk, exact
+ *        products, |y - A x| <= (2^-11 + c 2^-24) (|A||x|) with A's values as
+ *        given before their rounding to half and x as the caller's halves.
  * The matrix arrays are read with streaming (evict-first) loads, x through L1
  * (spx__ld_fresh: with pdl, cuda/pdl.cuh, the kernel waits at its start for
  * the kernel before, and a read-only-cache load could be moved above that
@@ -59,7 +62,8 @@ extern "C" {
 
 template <int K> struct F64 {
     typedef double val_t; /* stored matrix value */
-    typedef double vec_t; /* x and y */
+    typedef double vec_t; /* y */
+    typedef double x_t;   /* x */
     typedef double acc_t;
     typedef double a_t;
     typedef double b_t;
@@ -115,6 +119,7 @@ template <int K> struct F64 {
 struct F16 {
     typedef __half val_t;
     typedef float vec_t;
+    typedef float x_t;
     typedef float acc_t;
     typedef uint32_t a_t; /* tf32 bits of the half value (exact) */
     struct b_t {
@@ -159,6 +164,23 @@ struct F16 {
             if (u < n) mma(f, a[u], b[u]);
     }
     static __device__ acc_t diag(const frag &f, int e) { return e ? f.c[1] : f.c[0]; }
+};
+
+/* F16 with x in IEEE half (xtype=half): a half is exact in tf32, so x needs
+ * no lo part and a chunk takes one mma instead of two; the products are
+ * exact and only the fp32 sums round. */
+struct F16H : F16 {
+    typedef __half x_t;
+    typedef uint32_t b_t; /* tf32 bits of the half x (exact) */
+    static __device__ b_t b_of(__half x) { return __float_as_uint(__half2float(x)); }
+    static __device__ b_t b_zero() { return 0u; }
+    static __device__ void mma(frag &f, a_t a, b_t b) { mma1(f, a, b); }
+    static __device__ void batch(frag &f, const a_t *a, const b_t *b, int n)
+    {
+#pragma unroll
+        for (int u = 0; u < BATCH; u++)
+            if (u < n) mma(f, a[u], b[u]);
+    }
 };
 
 /* --------------------------------------------------------------- layout */
@@ -217,7 +239,7 @@ static __device__ __forceinline__ void store_y(typename T::vec_t *y, int32_t r,
 template <class T>
 static __device__ __forceinline__ void load_entry(const typename T::val_t *val,
                                                   const int32_t *col,
-                                                  const typename T::vec_t *x, int64_t e,
+                                                  const typename T::x_t *x, int64_t e,
                                                   typename T::a_t &a, typename T::b_t &b)
 {
     int32_t j = __ldcs(col + e);
@@ -230,7 +252,7 @@ template <class T>
 static __device__ __forceinline__ void batch_mma(typename T::frag &f,
                                                  const typename T::val_t *val,
                                                  const int32_t *col,
-                                                 const typename T::vec_t *x, int64_t c,
+                                                 const typename T::x_t *x, int64_t c,
                                                  int64_t c1, int lane)
 {
     typename T::a_t a[BATCH];
@@ -249,7 +271,7 @@ template <class T>
 static __device__ __forceinline__ void chunks_mma(typename T::frag &f,
                                                   const typename T::val_t *val,
                                                   const int32_t *col,
-                                                  const typename T::vec_t *x, int64_t c0,
+                                                  const typename T::x_t *x, int64_t c0,
                                                   int64_t c1, int lane)
 {
     for (int64_t c = c0; c < c1; c += BATCH) batch_mma<T>(f, val, col, x, c, c1, lane);
@@ -297,7 +319,7 @@ static __device__ void long_finish(const layout &L, const typename T::acc_t *par
  * last task (unless a second pass does it) finishes the row. */
 template <class T>
 static __device__ void long_task(const layout &L, const typename T::val_t *val,
-                                 const typename T::vec_t *x, typename T::vec_t *y,
+                                 const typename T::x_t *x, typename T::vec_t *y,
                                  typename T::acc_t *partial, typename T::acc_t alpha,
                                  typename T::acc_t beta, int64_t t, int lane)
 {
@@ -358,7 +380,7 @@ static __device__ __forceinline__ void irr_load(const layout &L, const typename 
 
 template <class T>
 static __device__ __forceinline__ typename T::acc_t irr_sum(const irr_regs<T> &g,
-                                                            const typename T::vec_t *x)
+                                                            const typename T::x_t *x)
 {
     typename T::acc_t s = 0;
 #pragma unroll
@@ -376,7 +398,7 @@ static __device__ __forceinline__ typename T::acc_t irr_sum(const irr_regs<T> &g
  * offsets while this one runs, to keep the chain of dependent loads short. */
 template <class T>
 static __device__ void medium_rows(const layout &L, const typename T::val_t *val,
-                                   const typename T::vec_t *x, typename T::vec_t *y,
+                                   const typename T::x_t *x, typename T::vec_t *y,
                                    typename T::acc_t alpha, typename T::acc_t beta,
                                    int64_t w, int lane)
 {
@@ -419,7 +441,7 @@ static __device__ void heavy_finish(const layout &L, const typename T::acc_t *pa
  * (unless a second pass does it) finishes the block. */
 template <class T>
 static __device__ void heavy_task(const layout &L, const typename T::val_t *val,
-                                  const typename T::vec_t *x, typename T::vec_t *y,
+                                  const typename T::x_t *x, typename T::vec_t *y,
                                   typename T::acc_t *partial, typename T::acc_t alpha,
                                   typename T::acc_t beta, int64_t t, int lane)
 {
@@ -443,7 +465,7 @@ static __device__ void heavy_task(const layout &L, const typename T::val_t *val,
 template <class T, int N>
 static __device__ __forceinline__ void load_blocks(const typename T::val_t *val,
                                                    const int32_t *col,
-                                                   const typename T::vec_t *x, int64_t chunk0,
+                                                   const typename T::x_t *x, int64_t chunk0,
                                                    int64_t blk0, int64_t n_blk, int lane,
                                                    typename T::a_t a[N], typename T::b_t b[N])
 {
@@ -460,7 +482,7 @@ static __device__ __forceinline__ void load_blocks(const typename T::val_t *val,
  * of 4 - first slots; two mma with x masked to each part. */
 template <class T>
 static __device__ void pieced_rows(const typename T::val_t *val, const int32_t *col,
-                                   const typename T::vec_t *x, typename T::vec_t *y,
+                                   const typename T::x_t *x, typename T::vec_t *y,
                                    const int32_t *rows, int64_t chunk0, int64_t n_blk,
                                    int first, typename T::acc_t alpha,
                                    typename T::acc_t beta, int64_t w, int lane)
@@ -488,7 +510,7 @@ static __device__ void pieced_rows(const typename T::val_t *val, const int32_t *
 /* Rows of 4 (and of 3, padded): one mma per block of 8 rows. */
 template <class T>
 static __device__ void rows_of_four(const layout &L, const typename T::val_t *val,
-                                    const typename T::vec_t *x, typename T::vec_t *y,
+                                    const typename T::x_t *x, typename T::vec_t *y,
                                     typename T::acc_t alpha, typename T::acc_t beta,
                                     int64_t w, int lane)
 {
@@ -509,7 +531,7 @@ static __device__ void rows_of_four(const layout &L, const typename T::val_t *va
 
 template <class T>
 static __device__ void single_rows(const layout &L, const typename T::val_t *val,
-                                   const typename T::vec_t *x, typename T::vec_t *y,
+                                   const typename T::x_t *x, typename T::vec_t *y,
                                    typename T::acc_t alpha, typename T::acc_t beta,
                                    int64_t w, int lane)
 {
@@ -539,7 +561,7 @@ static __device__ void empty_rows(const layout &L, typename T::vec_t *y,
 template <class T, int MINB>
 __global__ void __launch_bounds__(32 * WARPS_PER_BLOCK, MINB)
     dasp_main(layout L, const typename T::val_t *__restrict__ val,
-              const typename T::vec_t *__restrict__ x, typename T::vec_t *__restrict__ y,
+              const typename T::x_t *__restrict__ x, typename T::vec_t *__restrict__ y,
               typename T::acc_t *__restrict__ partial, typename T::acc_t alpha,
               typename T::acc_t beta)
 {
@@ -863,7 +885,7 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
 {
     typedef typename T::acc_t acc_t;
     const layout &L = d->L;
-    const typename T::vec_t *xv = (const typename T::vec_t *)x;
+    const typename T::x_t *xv = (const typename T::x_t *)x;
     typename T::vec_t *yv = (typename T::vec_t *)y;
     int64_t blocks = div_up(L.w_empty, WARPS_PER_BLOCK);
     if (blocks > INT32_MAX || L.n_long + L.n_heavy > INT32_MAX)
@@ -882,8 +904,9 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
 }
 
 extern "C" spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x,
-                                     double beta, void *y)
+                                     double beta, void *y, int x_half)
 {
+    if (d->prec == SPX_F16 && x_half) return launch<F16H, 0>(d, alpha, x, beta, y);
     if (d->prec == SPX_F16) return launch<F16, 0>(d, alpha, x, beta, y);
     if (d->L.mma == 16) return launch<F64<16>, 0>(d, alpha, x, beta, y);
     if (d->L.mma == 8) return launch<F64<8>, 0>(d, alpha, x, beta, y);

@@ -15,9 +15,10 @@ spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void *stream,
 }
 
 spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x, double beta,
-                          void *y)
+                          void *y, int x_half)
 {
     (void)d;
+    (void)x_half;
     (void)alpha;
     (void)x;
     (void)beta;
