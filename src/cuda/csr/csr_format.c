@@ -18,7 +18,13 @@
  * index=u32|dict (stream kernel: the row blocks' columns as 32-bit indices,
  * the default, or as one-byte codes into a dictionary of diagonals per
  * block, csr_dict.c); xtype=float|half (fp16 plans: x as float, the
- * default, or as IEEE half, 2 bytes a read instead of 4). */
+ * default, or as IEEE half, 2 bytes a read instead of 4). Half x is the
+ * caller's choice of vector type, not a speed setting: on an H100 it was
+ * faster on the circuit-like matrix (88.8 against 92.4 us) but slower on the
+ * stencils (lap3d7:200 200 against 170 us, lap3d27:96 70.7 against 65.5)
+ * although ncu counted fewer L1, L2 and DRAM bytes for it; batching the
+ * 16-bit gathers or gathering 32-bit words did not help
+ * (bench/results/gpu-xhalf-2026-11-22.md). */
 #include <stdio.h>
 #include <string.h>
 
