@@ -384,8 +384,8 @@ static void test_csr_params(void)
     o.params = "index=dict,long=300";
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_UNSUPPORTED);
     /* xtype: half only for fp16 plans; float or half; x's type reported */
-    static const char *cuda_formats[] = {"csr", "dasp", "auto"};
-    for (int f = 0; f < 3; f++) {
+    static const char *cuda_formats[] = {"csr", "dasp", "sell", "auto"};
+    for (int f = 0; f < 4; f++) {
         o.format = cuda_formats[f];
         o.precision = SPX_F64;
         o.params = "xtype=half";
@@ -423,6 +423,51 @@ static void test_csr_params(void)
     CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL);
     spx_matrix_destroy(B);
+}
+
+/* The CUDA sell format's own parameters: sorting windows, both column
+ * encodings, x in half, and its errors. */
+static void test_sell_params(void)
+{
+    static const char *params[] = {"sigma=1",         "sigma=1,index=u32", "sigma=64",
+                                   "sigma=100000",    "index=u32",         "index=auto",
+                                   "pdl=off",         "sigma=64,pdl=off"};
+    spx_matrix *A = random_matrix(5000, 6000, 90, 19);
+    for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
+        for (int t = SPX_F64; t <= SPX_F16; t++)
+            check_one(A, "random 5000x6000", "sell", (spx_type)t, params[i]);
+    if (A) check_one(A, "random 5000x6000", "sell", SPX_F16, "xtype=half,sigma=64");
+    spx_matrix_destroy(A);
+    /* Stencils: 16-bit column offsets (lap3d7:48 reaches 2304 rows away). */
+    static const char *specs[] = {"lap3d7:48", "lap3d27:16", "lap2d9:300"};
+    static const char *stencil_params[] = {"index=u16", "index=u16,sigma=256", "index=u32",
+                                           "index=u16,xtype=half"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        A = NULL;
+        if (!CHECK_STATUS(spx_generate(specs[i], &A), SPX_OK)) continue;
+        for (size_t j = 0; j < sizeof stencil_params / sizeof stencil_params[0]; j++)
+            for (int t = SPX_F64; t <= SPX_F16; t++)
+                if (t == SPX_F16 || !strstr(stencil_params[j], "xtype"))
+                    check_one(A, specs[i], "sell", (spx_type)t, stencil_params[j]);
+        spx_matrix_destroy(A);
+    }
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    o.device = SPX_DEV_CUDA;
+    o.format = "sell";
+    /* columns spread over 100001: a step spans more than 16 bits can say */
+    static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};
+    A = rows_of_lengths(wide, 12, 100001, 23);
+    o.params = "index=u16";
+    CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK(P == NULL);
+    static const char *bad[] = {"sigma=0", "index=u8", "c=16", "sigma=x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        o.params = bad[i];
+        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK(P == NULL);
+    }
+    spx_matrix_destroy(A);
 }
 
 /* The stream kernel with fewer thread blocks than row blocks (ctas=1: one per
@@ -573,8 +618,10 @@ static void test_back_to_back(void)
         len[i] = i % 97 == 0 ? 300 + i % 700 : i % 40;
     spx_matrix *A = rows_of_lengths(len, n, n, 31);
     free(len);
-    static const char *formats[] = {"csr", "csr", "csr", "dasp", "dasp"};
-    static const char *params[] = {"", "kernel=vector", "index=dict", "pass2=0", "pass2=1"};
+    static const char *formats[] = {"csr", "csr", "csr", "dasp", "dasp", "sell", "sell"};
+    static const char *params[] = {"",        "kernel=vector", "index=dict",
+                                   "pass2=0", "pass2=1",       "",
+                                   "sigma=1,index=u32"};
     double *u0 = malloc((size_t)n * sizeof *u0), *on = malloc((size_t)n * sizeof *on),
            *off = malloc((size_t)n * sizeof *off), *ref = malloc((size_t)n * sizeof *ref),
            *tmp = malloc((size_t)n * sizeof *tmp), *scale = malloc((size_t)n * sizeof *scale);
@@ -665,5 +712,6 @@ int main(void)
     }
     test_random();
     test_csr_params();
+    test_sell_params();
     return spx_test_finish();
 }

@@ -9,6 +9,7 @@ extern const spx_format_ops spx__format_csr;
 extern const spx_format_ops spx__format_coo;
 extern const spx_format_ops spx__format_sell;
 extern const spx_format_ops spx__format_cuda_csr;
+extern const spx_format_ops spx__format_cuda_sell;
 extern const spx_format_ops spx__format_dasp;
 extern const spx_format_ops spx__format_axc;
 extern const spx_format_ops spx__format_axt_uh1;
@@ -22,6 +23,7 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_coo,
     &spx__format_sell,
     &spx__format_cuda_csr,
+    &spx__format_cuda_sell,
     &spx__format_dasp,
     &spx__format_axc,
     &spx__format_axt_uh1,

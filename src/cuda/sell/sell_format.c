@@ -1,0 +1,208 @@
+/* The `sell` format on SPX_DEV_CUDA: SELL-32-sigma, a warp per slice of 32
+ * rows and a lane per row (layout: sell_kernels.h), built on the host and
+ * uploaded once at analyze. Meant for matrices whose rows have about the same
+ * length and whose columns sit near the diagonal (stencils, FEM meshes): the
+ * loads are coalesced without shared memory, and with index=u16 a nonzero's
+ * column costs 2 bytes instead of 4. Rows of very different lengths in one
+ * slice pad it, and a slice is one warp's work: for such matrices use csr.
+ * Params:
+ *  - sigma=N: sort rows by decreasing length inside windows of N rows
+ *    (rounded up to a multiple of 32; 1 keeps the row order and needs no
+ *    permutation). Default: 1 when the slices in row order hold at least
+ *    MIN_OCCUPANCY of nonzeros among their stored entries, else SIGMA_SORT,
+ *    else the whole matrix sorted.
+ *  - index=auto|u16|u32: columns as 16-bit offsets from each step's base
+ *    (u16; SPX_ERR_UNSUPPORTED when a step spans more) or as 32-bit indices.
+ *    auto (the default): u16 where every step fits, else u32.
+ *  - xtype=float|half (fp16 plans: x as float, the default, or IEEE half).
+ *  - pdl=on|off (default on where the device has it, sm_90+).
+ * fp16 values beyond half's range are declined, as in csr. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "cuda/csr/csr_kernels.h"
+#include "cuda/gateway.h"
+#include "cuda/sell/sell_kernels.h"
+#include "plan/format.h"
+
+#define MIN_OCCUPANCY 0.8
+#define SIGMA_SORT 4096
+
+typedef struct sell_params {
+    long sigma; /* 0: chosen from the occupancy */
+    int index;  /* SPX__CUDA_SELL_AUTO, _U16 or _U32 */
+    int pdl;
+    int x_half;
+} sell_params;
+
+static spx_status parse_param(void *ctx, const char *key, const char *value)
+{
+    sell_params *p = ctx;
+    if (strcmp(key, "sigma") == 0) return spx__param_int(key, value, 1, INT32_MAX, &p->sigma);
+    if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
+    if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
+    if (strcmp(key, "index") == 0) {
+        if (strcmp(value, "auto") == 0)
+            p->index = SPX__CUDA_SELL_AUTO;
+        else if (strcmp(value, "u16") == 0)
+            p->index = SPX__CUDA_SELL_U16;
+        else if (strcmp(value, "u32") == 0)
+            p->index = SPX__CUDA_SELL_U32;
+        else
+            return spx__error(SPX_ERR_BAD_PARAM, "sell (cuda): index=%s is not auto, u16 or u32",
+                              value);
+        return SPX_OK;
+    }
+    return spx__error(SPX_ERR_BAD_PARAM, "sell (cuda): unknown parameter '%s'", key);
+}
+
+/* The default sigma: the first of 1, SIGMA_SORT, all rows whose slices hold at
+ * least MIN_OCCUPANCY nonzeros among their entries. */
+static spx_status default_sigma(const spx_matrix *A, int64_t *sigma)
+{
+    static const int64_t tries[] = {1, SIGMA_SORT};
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+        int64_t entries = 0;
+        int fits = 0;
+        spx_status st = spx__cuda_sell_measure(A, tries[i], &entries, &fits);
+        if (st != SPX_OK) return st;
+        if (entries == 0 || (double)A->nnz >= MIN_OCCUPANCY * (double)entries) {
+            *sigma = tries[i];
+            return SPX_OK;
+        }
+    }
+    *sigma = A->rows > 1 ? A->rows : 1;
+    return SPX_OK;
+}
+
+static void sell_destroy(void *state)
+{
+    spx__cuda_sell_plan *p = state;
+    if (!p) return;
+    spx__cuda_free(p->S.sptr);
+    spx__cuda_free(p->S.perm);
+    spx__cuda_free(p->S.col);
+    spx__cuda_free(p->S.off);
+    spx__cuda_free(p->S.base);
+    spx__cuda_free(p->S.values);
+    spx__free(p);
+}
+
+/* h's arrays to the device, values converted from A's type to the plan's. */
+static spx_status upload(const spx__cuda_sell *h, spx_type from, spx__cuda_sell_plan *p)
+{
+    spx__cuda_sell *d = &p->S;
+    const size_t entries = (size_t)(SPX__CUDA_SELL_C * h->n_steps);
+    spx_status st = SPX_OK;
+    *d = *h;
+    d->sptr = NULL;
+    d->perm = NULL;
+    d->col = NULL;
+    d->off = NULL;
+    d->base = NULL;
+    d->values = NULL;
+    SPX_TRY(spx__cuda_upload((void **)&d->sptr, h->sptr,
+                             ((size_t)h->n_slices + 1) * sizeof *h->sptr,
+                             "cuda sell slice starts"));
+    if (h->perm)
+        SPX_TRY(spx__cuda_upload((void **)&d->perm, h->perm,
+                                 (size_t)(SPX__CUDA_SELL_C * h->n_slices) * sizeof *h->perm,
+                                 "cuda sell perm"));
+    if (h->index == SPX__CUDA_SELL_U16) {
+        SPX_TRY(spx__cuda_upload((void **)&d->off, h->off, entries * sizeof *h->off,
+                                 "cuda sell offsets"));
+        SPX_TRY(spx__cuda_upload((void **)&d->base, h->base, (size_t)h->n_steps * sizeof *h->base,
+                                 "cuda sell step bases"));
+    } else {
+        SPX_TRY(spx__cuda_upload((void **)&d->col, h->col, entries * sizeof *h->col,
+                                 "cuda sell columns"));
+    }
+    SPX_TRY(spx__cuda_upload_values(&d->values, h->values, from, (int64_t)entries, p->precision,
+                                    "cuda sell values"));
+cleanup:
+    return st;
+}
+
+static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    spx__cuda_sell_plan *p = NULL;
+    spx__cuda_sell h;
+    sell_params prm = {0, SPX__CUDA_SELL_AUTO, 1, 0};
+    int64_t sigma = 0;
+    spx_status st;
+    memset(&h, 0, sizeof h);
+    *state = NULL;
+    SPX_TRY(spx__params_each(o->params, parse_param, &prm));
+    SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "sell (cuda)"));
+    if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "sell (cuda)"));
+    if (prm.sigma > 0)
+        sigma = prm.sigma;
+    else
+        SPX_TRY(default_sigma(A, &sigma));
+    SPX_TRY(spx__cuda_sell_build(A, sigma, prm.index, &h));
+    SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda sell plan"));
+    p->precision = o->precision;
+    p->x_half = prm.x_half;
+    p->stream = o->stream;
+    p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
+    SPX_TRY(upload(&h, A->vtype, p));
+    spx__cuda_sell_free_host(&h);
+    *state = p;
+    return SPX_OK;
+cleanup:
+    spx__cuda_sell_free_host(&h);
+    sell_destroy(p);
+    return st;
+}
+
+static spx_status sell_spmv(void *state, double alpha, const void *x, double beta, void *y)
+{
+    return spx__cuda_sell_spmv(state, alpha, x, beta, y);
+}
+
+static size_t sell_bytes(const void *state)
+{
+    const spx__cuda_sell_plan *p = state;
+    const spx__cuda_sell *S = &p->S;
+    const size_t entries = (size_t)(SPX__CUDA_SELL_C * S->n_steps);
+    const size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    const size_t index = S->index == SPX__CUDA_SELL_U16
+                             ? entries * sizeof(uint16_t) + (size_t)S->n_steps * sizeof(int32_t)
+                             : entries * sizeof(int32_t);
+    return entries * val + index + ((size_t)S->n_slices + 1) * sizeof(int64_t) +
+           (S->perm ? (size_t)(SPX__CUDA_SELL_C * S->n_slices) * sizeof(int32_t) : 0);
+}
+
+static void sell_describe(const void *state, char *buf, size_t len)
+{
+    const spx__cuda_sell_plan *p = state;
+    const spx__cuda_sell *S = &p->S;
+    const double entries = (double)SPX__CUDA_SELL_C * (double)S->n_steps;
+    snprintf(buf, len, "C=%d slices=%lld steps=%lld occupancy=%.3f sigma=%lld index=%s pdl=%s%s",
+             SPX__CUDA_SELL_C, (long long)S->n_slices, (long long)S->n_steps,
+             entries > 0 ? (double)S->nnz / entries : 1.0, (long long)S->sigma,
+             S->index == SPX__CUDA_SELL_U16 ? "u16" : "u32", p->pdl ? "on" : "off",
+             p->x_half ? " xtype=half" : "");
+}
+
+static spx_type sell_x_type(const void *state)
+{
+    const spx__cuda_sell_plan *p = state;
+    return p->x_half ? SPX_F16 : p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
+}
+
+const spx_format_ops spx__format_cuda_sell = {
+    .name = "sell",
+    .devices = SPX_DEV_CUDA,
+    .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32) | SPX__TYPE_BIT(SPX_F16),
+    .analyze = sell_analyze,
+    .spmv = sell_spmv,
+    .bytes = sell_bytes,
+    .destroy = sell_destroy,
+    .describe = sell_describe,
+    .borrows_matrix = 0,
+    .x_type = sell_x_type,
+};

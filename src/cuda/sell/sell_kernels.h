@@ -1,0 +1,88 @@
+/* The CUDA `sell` format: SELL-32-sigma, a warp per slice of 32 rows, a lane
+ * per row (sell_build.c builds it on the host, sell_spmv.cu runs it;
+ * sell_stubs.c without CUDA).
+ *
+ * Layout. Rows, in the order perm (identity with sigma = 1; else sorted by
+ * decreasing length inside windows of sigma rows), are cut into slices of
+ * SPX__CUDA_SELL_C = 32. Slice s has L_s = its longest row's length steps,
+ * steps [sptr[s], sptr[s + 1]) of the whole matrix; step k stores one entry
+ * per lane at entries 32k + lane, so the 32 lanes' loads of a step are one
+ * coalesced run, and for a banded matrix their x reads are too (one row
+ * apart). Entry j of a row is at step sptr[s] + j. Lanes past their row's
+ * end hold padding: value 0 and a sentinel column, which the kernel skips
+ * (no x read, so padding never turns an infinite x into NaN).
+ *
+ * Columns, index=u32: col[e] (int32), sentinel -1. index=u16: base[k] + off[e]
+ * with one int32 base per step (the smallest column of the step) and 16-bit
+ * offsets, sentinel 0xFFFF; it needs every step's columns to span at most
+ * 65534 (banded matrices: lap3d7:200's rows reach 40000 either side of the
+ * diagonal, but one step's 32 rows sit together). 6 bytes a nonzero become 4
+ * in fp16 (10 in fp64 instead of 12), and no row offsets are read.
+ *
+ * Every row is summed by one lane in its entries' order: results do not
+ * change from call to call. */
+#ifndef SPX_CUDA_SELL_KERNELS_H
+#define SPX_CUDA_SELL_KERNELS_H
+
+#include <stdint.h>
+
+#include "spx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPX__CUDA_SELL_C 32            /* rows a slice: a warp's lanes */
+#define SPX__CUDA_SELL_U16_PAD 0xFFFF  /* index=u16: padding's offset */
+#define SPX__CUDA_SELL_U16_SPAN 0xFFFE /* index=u16: the most col - base */
+
+enum { SPX__CUDA_SELL_AUTO = -1, SPX__CUDA_SELL_U32 = 0, SPX__CUDA_SELL_U16 = 1 };
+
+/* The slices of A on the host (sell_build.c), or on the device in a plan. */
+typedef struct spx__cuda_sell {
+    int64_t rows, cols, nnz;
+    int64_t n_slices; /* ceil(rows / 32) */
+    int64_t n_steps;  /* sptr[n_slices]; entries = 32 * n_steps */
+    int index;        /* SPX__CUDA_SELL_U32 or _U16 */
+    int64_t sigma;    /* sorting window in rows; 1: rows in their order, perm NULL */
+    int64_t *sptr;    /* n_slices + 1: each slice's first step */
+    int32_t *perm;    /* 32 * n_slices (sigma > 1): the row of each lane, -1 past the end */
+    int32_t *col;     /* u32: 32 * n_steps columns, -1 in the padding */
+    uint16_t *off;    /* u16: 32 * n_steps offsets from base, 0xFFFF in the padding */
+    int32_t *base;    /* u16: n_steps, each step's smallest column */
+    void *values;     /* 32 * n_steps values, 0 in the padding: host, A's vtype (double
+                         or float); device, the plan's precision */
+} spx__cuda_sell;
+
+/* What spx__cuda_sell_build(A, sigma, ...) would make: its stored entries
+ * (32 * steps) and whether every step's columns fit index=u16. Allocates
+ * only the permutation, for sigma > 1. */
+spx_status spx__cuda_sell_measure(const spx_matrix *A, int64_t sigma, int64_t *entries,
+                                  int *u16_fits);
+
+/* Build A's slices on the host: sigma >= 1 the sorting window (rounded up to
+ * a multiple of 32, at most the rows so rounded), index SPX__CUDA_SELL_U32,
+ * _U16 (SPX_ERR_UNSUPPORTED naming the step when a step's columns do not fit
+ * 16 bits) or _AUTO (u16 when every step fits, else u32). On failure nothing stays
+ * allocated and *out is zeroed. */
+spx_status spx__cuda_sell_build(const spx_matrix *A, int64_t sigma, int index, spx__cuda_sell *out);
+void spx__cuda_sell_free_host(spx__cuda_sell *s); /* host arrays; zeroes *s */
+
+typedef struct spx__cuda_sell_plan {
+    spx__cuda_sell S;   /* device arrays */
+    spx_type precision; /* F64: double x, y; F32: float; F16: half values, float y */
+    int x_half;         /* F16 with xtype=half: x in IEEE half, else float */
+    int pdl;            /* launches may overlap the kernel before (cuda/pdl.cuh) */
+    void *stream;       /* cudaStream_t of the plan (NULL = default stream) */
+} spx__cuda_sell_plan;
+
+/* Launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0 never
+ * reads y. x and y are device vectors of the plan's precision (x in half
+ * with p->x_half). */
+spx_status spx__cuda_sell_spmv(const spx__cuda_sell_plan *p, double alpha, const void *x,
+                               double beta, void *y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

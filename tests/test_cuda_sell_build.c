@@ -1,0 +1,186 @@
+/* The CUDA sell format's slices (src/cuda/sell/sell_build.c), built on the
+ * host and decoded back against A's CSR: perm is a permutation of the rows
+ * sorted by length inside each window, every row's entries sit at its lane
+ * in consecutive steps of its slice, every other slot is padding (value 0,
+ * sentinel column), slices are as long as their longest row, 16-bit offsets
+ * add to their step's base, and spx__cuda_sell_measure agrees with the
+ * build. Runs without a GPU. */
+#include <stdlib.h>
+
+#include "common.h"
+#include "core/matrix.h"
+#include "cuda/sell/sell_kernels.h"
+
+#define C SPX__CUDA_SELL_C
+
+static int64_t len_of(const spx_matrix *A, int64_t r)
+{
+    return r < 0 ? 0 : A->rowptr[r + 1] - A->rowptr[r];
+}
+
+static int64_t row_at(const spx_matrix *A, const spx__cuda_sell *S, int64_t i)
+{
+    if (S->perm) return S->perm[i];
+    return i < A->rows ? i : -1;
+}
+
+/* 1 when perm holds each row once, -1 past the rows, lengths not increasing
+ * inside each window of S->sigma rows. */
+static int perm_ok(const spx_matrix *A, const spx__cuda_sell *S)
+{
+    if (!S->perm) return S->sigma == 1;
+    if (S->sigma % C) return 0;
+    char *seen = calloc((size_t)A->rows + 1, 1);
+    int ok = 1;
+    for (int64_t i = 0; i < C * S->n_slices && ok; i++) {
+        const int64_t r = S->perm[i];
+        if (i >= A->rows) {
+            ok = r == -1;
+            continue;
+        }
+        ok = r >= 0 && r < A->rows && !seen[r] && r / S->sigma == i / S->sigma;
+        if (ok) seen[r] = 1;
+        if (ok && i % S->sigma) ok = len_of(A, S->perm[i - 1]) >= len_of(A, r);
+    }
+    free(seen);
+    return ok;
+}
+
+/* The column of entry e of step k, -1 for padding. */
+static int64_t column(const spx__cuda_sell *S, int64_t k, int64_t e)
+{
+    if (S->index == SPX__CUDA_SELL_U16)
+        return S->off[e] == SPX__CUDA_SELL_U16_PAD ? -1 : (int64_t)S->base[k] + S->off[e];
+    return S->col[e];
+}
+
+static double value(const spx__cuda_sell *S, const spx_matrix *A, int64_t e)
+{
+    return A->vtype == SPX_F64 ? ((const double *)S->values)[e]
+                               : (double)((const float *)S->values)[e];
+}
+
+/* 1 when S decodes back to A exactly. */
+static int decodes(const spx_matrix *A, const spx__cuda_sell *S)
+{
+    if (S->n_slices != (A->rows + C - 1) / C || S->sptr[0] != 0) return 0;
+    if (S->sptr[S->n_slices] != S->n_steps || !perm_ok(A, S)) return 0;
+    for (int64_t s = 0; s < S->n_slices; s++) {
+        int64_t longest = 0;
+        for (int l = 0; l < C; l++) {
+            const int64_t r = row_at(A, S, C * s + l), n = len_of(A, r);
+            if (n > longest) longest = n;
+            for (int64_t j = 0; j < S->sptr[s + 1] - S->sptr[s]; j++) {
+                const int64_t k = S->sptr[s] + j, e = C * k + l;
+                if (j < n) {
+                    const int64_t a = A->rowptr[r] + j;
+                    if (column(S, k, e) != A->col32[a] || value(S, A, e) != spx__val(A, a))
+                        return 0;
+                } else if (column(S, k, e) != -1 || value(S, A, e) != 0.0) {
+                    return 0;
+                }
+            }
+        }
+        if (S->sptr[s + 1] - S->sptr[s] != longest) return 0;
+    }
+    return 1;
+}
+
+/* Build A with sigma and index, decode, compare with measure; want the status
+ * and, for SPX_SELL_AUTO, the index it should pick (-1: do not check). */
+static void check(const spx_matrix *A, const char *what, int64_t sigma, int index, spx_status want,
+                  int want_index)
+{
+    spx__cuda_sell S;
+    int64_t entries = -1;
+    int fits = -1;
+    const spx_status st = spx__cuda_sell_build(A, sigma, index, &S);
+    if (!CHECK_STATUS(st, want)) {
+        printf("  %s sigma=%lld index=%d\n", what, (long long)sigma, index);
+        spx__cuda_sell_free_host(&S);
+        return;
+    }
+    if (st == SPX_OK) {
+        if (!CHECK(decodes(A, &S)))
+            printf("  %s sigma=%lld index=%d: does not decode\n", what, (long long)sigma, index);
+        if (want_index >= 0 && !CHECK(S.index == want_index))
+            printf("  %s sigma=%lld: index %d, want %d\n", what, (long long)sigma, S.index,
+                   want_index);
+        if (CHECK_STATUS(spx__cuda_sell_measure(A, sigma, &entries, &fits), SPX_OK)) {
+            CHECK(entries == C * S.n_steps);
+            CHECK(fits == (S.index == SPX__CUDA_SELL_U16) || index == SPX__CUDA_SELL_U32);
+        }
+    }
+    spx__cuda_sell_free_host(&S);
+}
+
+/* Rows of 0..max_len columns spread over [0, n), so a step spans up to n. */
+static spx_matrix *random_rows(int64_t m, int64_t n, int64_t max_len, uint64_t seed)
+{
+    int64_t *rp = malloc(((size_t)m + 1) * sizeof *rp);
+    rp[0] = 0;
+    for (int64_t i = 0; i < m; i++)
+        rp[i + 1] = rp[i] + (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)max_len);
+    int32_t *ci = malloc(((size_t)rp[m] + 1) * sizeof *ci);
+    double *v = malloc(((size_t)rp[m] + 1) * sizeof *v);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
+            const int64_t w = n / (rp[i + 1] - rp[i]);
+            ci[k] = (int32_t)((k - rp[i]) * w +
+                              (int64_t)((spx_test_rand(&seed) + 1.0) * 0.49 * (double)w));
+            v[k] = spx_test_rand(&seed);
+        }
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(m, n, rp, ci, v, &A), SPX_OK);
+    free(rp);
+    free(ci);
+    free(v);
+    return A;
+}
+
+static void check_spec(const char *spec, int want_index)
+{
+    spx_matrix *A = NULL;
+    if (!CHECK_STATUS(spx_generate(spec, &A), SPX_OK)) return;
+    check(A, spec, 1, SPX__CUDA_SELL_AUTO, SPX_OK, want_index);
+    check(A, spec, 1, SPX__CUDA_SELL_U32, SPX_OK, SPX__CUDA_SELL_U32);
+    check(A, spec, 100, SPX__CUDA_SELL_AUTO, SPX_OK, -1); /* rounded up to 128 */
+    check(A, spec, 1L << 30, SPX__CUDA_SELL_AUTO, SPX_OK, -1);
+    spx_matrix_destroy(A);
+}
+
+int main(void)
+{
+    /* Banded: every step fits 16 bits, lap3d7:48 with rows 2304 either side. */
+    check_spec("lap3d7:48", SPX__CUDA_SELL_U16);
+    check_spec("lap3d27:12", SPX__CUDA_SELL_U16);
+    check_spec("lap2d5:50", SPX__CUDA_SELL_U16);
+    /* A Kronecker graph: rows of very different lengths, columns anywhere. */
+    check_spec("rmat:scale=12,ef=8", -1);
+
+    /* Columns spread over 200000: u16 is refused, auto falls back to u32. */
+    spx_matrix *A = random_rows(1000, 200000, 40, 7);
+    if (A) {
+        check(A, "random rows", 1, SPX__CUDA_SELL_U16, SPX_ERR_UNSUPPORTED, -1);
+        check(A, "random rows", 1, SPX__CUDA_SELL_AUTO, SPX_OK, SPX__CUDA_SELL_U32);
+        check(A, "random rows", 64, SPX__CUDA_SELL_U32, SPX_OK, SPX__CUDA_SELL_U32);
+    }
+    spx_matrix_destroy(A);
+    /* ... and within 60000 they fit (span at most 65534). */
+    A = random_rows(333, 60000, 40, 9);
+    if (A) check(A, "narrow random rows", 1, SPX__CUDA_SELL_AUTO, SPX_OK, SPX__CUDA_SELL_U16);
+    spx_matrix_destroy(A);
+
+    /* No rows; rows without entries; fewer rows than a slice. */
+    static const int64_t rp0[] = {0, 0, 0, 0};
+    static const int32_t ci0[] = {0};
+    for (int s = 0; s < 2; s++) {
+        A = NULL;
+        if (CHECK_STATUS(spx_matrix_create_csr(s ? 3 : 0, 3, rp0, ci0, NULL, &A), SPX_OK)) {
+            check(A, "empty", 1, SPX__CUDA_SELL_AUTO, SPX_OK, -1);
+            check(A, "empty", 64, SPX__CUDA_SELL_U16, SPX_OK, SPX__CUDA_SELL_U16);
+        }
+        spx_matrix_destroy(A);
+    }
+    return spx_test_finish();
+}
