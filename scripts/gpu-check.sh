@@ -161,7 +161,7 @@ scaled() { # file copies...: scale-ups of a shared matrix, when it is there
 }
 MID="$(scaled xenon1 3 6 10) $(scaled TSOPF_RS_b39_c30 3 6 10) gen:lap3d27:50 gen:lap3d27:64
      gen:rmat:scale=17,ef=16,sym=1 $(scaled c-62 10)"
-MID=$(for m in $MID; do echo "$m@f64@@csr,dasp,auto,peer-cusparse-csr"; done)
+MID=$(for m in $MID; do echo "$m@f64@@csr,dasp,sell,auto,peer-cusparse-csr"; done)
 if [[ "$QUICK" == 1 ]]; then
     SHARED=$(for m in cage11 xenon1 NotreDame_www; do [[ -f "$MAT/$m.mtx" ]] && echo "$MAT/$m.mtx"; done)
     GEN="gen:lap3d27:96@f64"
@@ -172,7 +172,7 @@ fi
 # in the same process): every fp16 input of the runs above, set "xhalf",
 # with its own geometric mean.
 XHALF=$(for e in $(for m in $SHARED; do echo "$m@f64,f16"; done) $GEN; do
-    [[ "${e#*@}" == *f16* ]] && echo "${e%%@*}@f16@xtype=half@csr,dasp,auto,peer-cusparse-csr-h"
+    [[ "${e#*@}" == *f16* ]] && echo "${e%%@*}@f16@xtype=half@csr,dasp,sell,auto,peer-cusparse-csr-h"
 done)
 if [[ "$QUICK" == 1 || -n "${SPX_GPU_BENCH:-}" ]]; then
     MID=""

@@ -454,6 +454,18 @@ static void test_sell_params(void)
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
     o.device = SPX_DEV_CUDA;
+    /* AUTO takes sell for a banded matrix of 4M+ nonzeros (auto_cuda.c) */
+    A = NULL;
+    if (CHECK_STATUS(spx_generate("lap3d27:54", &A), SPX_OK)) {
+        o.format = "auto";
+        if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+            CHECK(strcmp(spx_plan_format(P), "sell") == 0);
+        spx_plan_destroy(P);
+        P = NULL;
+        check_one(A, "lap3d27:54", "auto", SPX_F64, NULL);
+        check_one(A, "lap3d27:54", "auto", SPX_F16, NULL);
+    }
+    spx_matrix_destroy(A);
     o.format = "sell";
     /* columns spread over 100001: a step spans more than 16 bits can say */
     static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};

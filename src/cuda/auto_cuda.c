@@ -1,4 +1,9 @@
-/* AUTO on CUDA: dasp or csr, from the row-length statistics.
+/* AUTO on CUDA: sell, dasp or csr, from the row-length statistics.
+ *
+ * sell (SELL-32 with 16-bit column offsets, cuda/sell/sell_kernels.h) for
+ * banded matrices of SELL_MIN_NNZ or more nonzeros: every step of 32 rows
+ * fits index=u16 and the slices in row order hold at least SELL_OCCUPANCY of
+ * nonzeros among their entries (PENDING: the measurements that set these).
  *
  * Measured on an H100 with pdl=on (the default: a call's matrix loads overlap
  * the end of the kernel before; bench/results/gpu-pdl-2026-11-22.md), ratio
@@ -17,7 +22,11 @@
  * 150+ ms at 10M+ nonzeros), so with expected_calls given and below 10,000:
  * csr. A format lacking the precision falls back to csr in the plan layer. */
 #include "core/matrix.h"
+#include "cuda/sell/sell_kernels.h"
 #include "plan/format.h"
+
+#define SELL_MIN_NNZ 4000000
+#define SELL_OCCUPANCY 0.9
 
 #define DASP_MIN_NNZ 500000
 #define DASP_LONG_ROW 256
@@ -29,10 +38,21 @@ static int has_long_row(const spx_matrix *A)
     return 0;
 }
 
+/* 1 when A's slices in row order fit sell's index=u16 and hold at least
+ * SELL_OCCUPANCY of nonzeros among their entries. */
+static int sell_fits(const spx_matrix *A)
+{
+    int64_t entries = 0;
+    int u16 = 0;
+    if (spx__cuda_sell_measure(A, 1, &entries, &u16) != SPX_OK) return 0;
+    return u16 && (double)A->nnz >= SELL_OCCUPANCY * (double)entries;
+}
+
 const char *spx__auto_cuda(const spx_matrix *A, const spx_plan_opts *o)
 {
     if (A->rows == 0 || A->nnz < DASP_MIN_NNZ) return "csr";
     if (o->expected_calls > 0 && o->expected_calls < 10000) return "csr";
+    if (A->nnz >= SELL_MIN_NNZ && A->col_bits == 32 && sell_fits(A)) return "sell";
     double rave = (double)A->nnz / (double)A->rows;
     if (rave > 32.0 || rave < 16.0) return "csr";
     return has_long_row(A) ? "dasp" : "csr";

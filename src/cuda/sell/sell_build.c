@@ -148,12 +148,20 @@ cleanup:
     return st;
 }
 
+/* Value a of A into slot e of out's values (0 for a < 0: padding). */
+static void put_value(const spx_matrix *A, spx__cuda_sell *out, int64_t e, int64_t a)
+{
+    if (A->vtype == SPX_F64)
+        ((double *)out->values)[e] = a < 0 ? 0.0 : ((const double *)A->values)[a];
+    else
+        ((float *)out->values)[e] = a < 0 ? 0.0f : ((const float *)A->values)[a];
+}
+
 /* Entry j of slice s's lanes into step k = sptr[s] + j of out: value, then
  * column (u32) or offset from the step's base (u16); padding past a row's end. */
 static void fill_step(const spx_matrix *A, spx__cuda_sell *out, int64_t s, int64_t j)
 {
     const int64_t k = out->sptr[s] + j;
-    const size_t es = A->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
     int32_t lo = 0, hi = 0;
     if (out->index == SPX__CUDA_SELL_U16) {
         step_range(A, out->perm, s, j, &lo, &hi);
@@ -161,17 +169,12 @@ static void fill_step(const spx_matrix *A, spx__cuda_sell *out, int64_t s, int64
     }
     for (int l = 0; l < C; l++) {
         const int64_t r = lane_row(A, out->perm, s, l), e = C * k + l;
-        const int have = j < row_len(A, r);
-        const int64_t a = have ? A->rowptr[r] + j : 0;
-        if (have)
-            memcpy((char *)out->values + (size_t)e * es, (const char *)A->values + (size_t)a * es,
-                   es);
-        else
-            memset((char *)out->values + (size_t)e * es, 0, es);
+        const int64_t a = j < row_len(A, r) ? A->rowptr[r] + j : -1;
+        put_value(A, out, e, a);
         if (out->index == SPX__CUDA_SELL_U16)
-            out->off[e] = have ? (uint16_t)(A->col32[a] - lo) : SPX__CUDA_SELL_U16_PAD;
+            out->off[e] = a >= 0 ? (uint16_t)(A->col32[a] - lo) : SPX__CUDA_SELL_U16_PAD;
         else
-            out->col[e] = have ? A->col32[a] : -1;
+            out->col[e] = a >= 0 ? A->col32[a] : -1;
     }
 }
 

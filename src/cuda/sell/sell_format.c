@@ -88,7 +88,21 @@ static void sell_destroy(void *state)
     spx__cuda_free(p->S.off);
     spx__cuda_free(p->S.base);
     spx__cuda_free(p->S.values);
+    spx__cuda_free(p->S.packed);
     spx__free(p);
+}
+
+/* fp16 with u16: the device's halves and offsets into one array of words
+ * (sell_kernels.h); the two arrays are freed. */
+static spx_status pack_half(spx__cuda_sell *d, int64_t entries)
+{
+    spx_status st = spx__cuda_sell_pack(d->values, d->off, entries, &d->packed);
+    if (st != SPX_OK) return st;
+    spx__cuda_free(d->values);
+    spx__cuda_free(d->off);
+    d->values = NULL;
+    d->off = NULL;
+    return SPX_OK;
 }
 
 /* h's arrays to the device, values converted from A's type to the plan's. */
@@ -104,6 +118,7 @@ static spx_status upload(const spx__cuda_sell *h, spx_type from, spx__cuda_sell_
     d->off = NULL;
     d->base = NULL;
     d->values = NULL;
+    d->packed = NULL;
     SPX_TRY(spx__cuda_upload((void **)&d->sptr, h->sptr,
                              ((size_t)h->n_slices + 1) * sizeof *h->sptr,
                              "cuda sell slice starts"));
@@ -122,6 +137,8 @@ static spx_status upload(const spx__cuda_sell *h, spx_type from, spx__cuda_sell_
     }
     SPX_TRY(spx__cuda_upload_values(&d->values, h->values, from, (int64_t)entries, p->precision,
                                     "cuda sell values"));
+    if (p->precision == SPX_F16 && h->index == SPX__CUDA_SELL_U16)
+        SPX_TRY(pack_half(d, (int64_t)entries));
 cleanup:
     return st;
 }
@@ -169,11 +186,13 @@ static size_t sell_bytes(const void *state)
     const spx__cuda_sell *S = &p->S;
     const size_t entries = (size_t)(SPX__CUDA_SELL_C * S->n_steps);
     const size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
-    const size_t index = S->index == SPX__CUDA_SELL_U16
-                             ? entries * sizeof(uint16_t) + (size_t)S->n_steps * sizeof(int32_t)
-                             : entries * sizeof(int32_t);
-    return entries * val + index + ((size_t)S->n_slices + 1) * sizeof(int64_t) +
-           (S->perm ? (size_t)(SPX__CUDA_SELL_C * S->n_slices) * sizeof(int32_t) : 0);
+    /* value and index of an entry, then per step and per slice */
+    const size_t entry =
+        val + (S->index == SPX__CUDA_SELL_U16 ? sizeof(uint16_t) : sizeof(int32_t));
+    const size_t step = S->index == SPX__CUDA_SELL_U16 ? sizeof(int32_t) : 0;
+    const size_t slice =
+        sizeof(int64_t) + (S->perm ? (size_t)SPX__CUDA_SELL_C * sizeof(int32_t) : 0);
+    return entries * entry + (size_t)S->n_steps * step + ((size_t)S->n_slices + 1) * slice;
 }
 
 static void sell_describe(const void *state, char *buf, size_t len)
@@ -184,8 +203,10 @@ static void sell_describe(const void *state, char *buf, size_t len)
     snprintf(buf, len, "C=%d slices=%lld steps=%lld occupancy=%.3f sigma=%lld index=%s pdl=%s%s",
              SPX__CUDA_SELL_C, (long long)S->n_slices, (long long)S->n_steps,
              entries > 0 ? (double)S->nnz / entries : 1.0, (long long)S->sigma,
-             S->index == SPX__CUDA_SELL_U16 ? "u16" : "u32", p->pdl ? "on" : "off",
-             p->x_half ? " xtype=half" : "");
+             S->packed                        ? "u16 (packed with the values)"
+             : S->index == SPX__CUDA_SELL_U16 ? "u16"
+                                              : "u32",
+             p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "");
 }
 
 static spx_type sell_x_type(const void *state)

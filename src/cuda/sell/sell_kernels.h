@@ -17,7 +17,9 @@
  * offsets, sentinel 0xFFFF; it needs every step's columns to span at most
  * 65534 (banded matrices: lap3d7:200's rows reach 40000 either side of the
  * diagonal, but one step's 32 rows sit together). 6 bytes a nonzero become 4
- * in fp16 (10 in fp64 instead of 12), and no row offsets are read.
+ * in fp16 (10 in fp64 instead of 12), and no row offsets are read. fp16 plans
+ * with u16 keep value and offset of an entry in one 32-bit word, packed[e] =
+ * off << 16 | half bits, so that one load fetches both.
  *
  * Every row is summed by one lane in its entries' order: results do not
  * change from call to call. */
@@ -51,7 +53,9 @@ typedef struct spx__cuda_sell {
     uint16_t *off;    /* u16: 32 * n_steps offsets from base, 0xFFFF in the padding */
     int32_t *base;    /* u16: n_steps, each step's smallest column */
     void *values;     /* 32 * n_steps values, 0 in the padding: host, A's vtype (double
-                         or float); device, the plan's precision */
+                         or float); device, the plan's precision (NULL when packed) */
+    uint32_t *packed; /* device, fp16 with u16: 32 * n_steps words off << 16 | value
+                         (values and off are then NULL) */
 } spx__cuda_sell;
 
 /* What spx__cuda_sell_build(A, sigma, ...) would make: its stored entries
@@ -75,6 +79,10 @@ typedef struct spx__cuda_sell_plan {
     int pdl;            /* launches may overlap the kernel before (cuda/pdl.cuh) */
     void *stream;       /* cudaStream_t of the plan (NULL = default stream) */
 } spx__cuda_sell_plan;
+
+/* *packed = a new device array of n words off[i] << 16 | bits of vals[i] (n
+ * device halves and offsets). */
+spx_status spx__cuda_sell_pack(const void *vals, const uint16_t *off, int64_t n, uint32_t **packed);
 
 /* Launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0 never
  * reads y. x and y are device vectors of the plan's precision (x in half

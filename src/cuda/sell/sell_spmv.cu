@@ -14,11 +14,15 @@
 extern "C" {
 #include "core/error.h"
 }
+#include "cuda/gateway.h"
 #include "cuda/pdl.cuh"
 #include "cuda/sell/sell_kernels.h"
 
 #define BLOCK 256 /* threads a block: 8 slices at once */
-#define STEPS 8   /* steps a lane loads before gathering */
+#ifndef SPX_SELL_STEPS
+#define SPX_SELL_STEPS 8 /* steps a lane loads before gathering */
+#endif
+#define STEPS SPX_SELL_STEPS
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -28,26 +32,52 @@ template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta
 /* The matrix arrays of a plan, device pointers. */
 template <typename V> struct sell_in {
     const int64_t *sptr;
-    const int32_t *col;  /* u32 */
-    const uint16_t *off; /* u16 */
-    const int32_t *base; /* u16 */
-    const V *val;
-    const int32_t *perm; /* NULL: rows in order */
+    const int32_t *col;     /* u32 */
+    const uint16_t *off;    /* u16 */
+    const int32_t *base;    /* u16, packed */
+    const V *val;           /* u32, u16 */
+    const uint32_t *packed; /* packed: off << 16 | half bits */
+    const int32_t *perm;    /* NULL: rows in order */
 };
 
-/* Column of entry e of step k, -1 for padding. */
-template <typename V, bool U16>
-__device__ __forceinline__ int column(const sell_in<V> &a, int64_t k, int64_t e)
+/* How a kernel reads its entries' columns: INDEX_U32 col[e]; INDEX_U16
+ * base[k] + off[e]; INDEX_PACKED (V = half) value and offset from one word. */
+enum { INDEX_U32, INDEX_U16, INDEX_PACKED };
+
+/* Value and column (-1 for padding) of entry e of step k; b is the step's
+ * base (u16, packed). */
+template <typename V, int INDEX>
+__device__ __forceinline__ void entry(const sell_in<V> &a, int64_t e, int b, V &v, int &c)
 {
-    if constexpr (U16) {
-        const unsigned o = __ldcs(a.off + e);
-        return o == SPX__CUDA_SELL_U16_PAD ? -1 : __ldcs(a.base + k) + (int)o;
+    if constexpr (INDEX == INDEX_U32) {
+        v = __ldcs(a.val + e);
+        c = __ldcs(a.col + e);
     } else {
-        return __ldcs(a.col + e);
+        unsigned o;
+        if constexpr (INDEX == INDEX_PACKED) {
+            const unsigned w = __ldcs(a.packed + e);
+            v = __ushort_as_half((unsigned short)(w & 0xffffu));
+            o = w >> 16;
+        } else {
+            v = __ldcs(a.val + e);
+            o = __ldcs(a.off + e);
+        }
+        c = o == SPX__CUDA_SELL_U16_PAD ? -1 : b + (int)o;
     }
 }
 
-template <typename V, typename T, typename X, bool U16>
+/* Lane j < STEPS of the warp loads the base of step k + j (steps below k1),
+ * one load for the batch; the steps' entries take theirs by shuffle. (A load
+ * of the base per step, by every lane, made index=u16 slower than u32 in
+ * fp16: lap3d7:200 0.1527 ms against 0.1432.) */
+template <typename V, int INDEX>
+__device__ __forceinline__ int batch_bases(const sell_in<V> &a, int64_t k, int64_t k1, int lane)
+{
+    if constexpr (INDEX == INDEX_U32) return 0;
+    return lane < STEPS && k + lane < k1 ? __ldcs(a.base + k + lane) : 0;
+}
+
+template <typename V, typename T, typename X, int INDEX>
 __global__ void __launch_bounds__(BLOCK)
     sell_kernel(int64_t n_slices, int64_t rows, sell_in<V> a, const X *__restrict__ x,
                 T *__restrict__ y, T alpha, T beta)
@@ -58,16 +88,16 @@ __global__ void __launch_bounds__(BLOCK)
     for (int64_t s = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; s < n_slices; s += stride) {
         const int64_t k0 = __ldg(a.sptr + s), k1 = __ldg(a.sptr + s + 1);
         T sum = T(0);
-        for (int64_t k = k0; k < k1; k += STEPS) {
+        for (int64_t k = k0; k < k1; k += STEPS) { /* k and k1: the same for the warp */
+            const int bases = batch_bases<V, INDEX>(a, k, k1, lane);
             int c[STEPS];
             V v[STEPS];
 #pragma unroll
             for (int j = 0; j < STEPS; j++) {
                 c[j] = -1;
                 if (k + j < k1) {
-                    const int64_t e = SPX__CUDA_SELL_C * (k + j) + lane;
-                    v[j] = __ldcs(a.val + e);
-                    c[j] = column<V, U16>(a, k + j, e);
+                    const int b = INDEX == INDEX_U32 ? 0 : __shfl_sync(0xffffffffu, bases, j);
+                    entry<V, INDEX>(a, SPX__CUDA_SELL_C * (k + j) + lane, b, v[j], c[j]);
                 }
             }
             const X *xa = spx__pdl_after(x);
@@ -96,18 +126,57 @@ static unsigned grid_for(int64_t n_slices)
     return (unsigned)(b < 1 ? 1 : b > (1 << 30) ? (1 << 30) : b);
 }
 
+template <typename V, typename T, typename X, int INDEX>
+static void launch_index(const spx__cuda_sell_plan *p, const sell_in<V> &a, double alpha,
+                         const void *x, double beta, void *y)
+{
+    spx__launch(sell_kernel<V, T, X, INDEX>, grid_for(p->S.n_slices), BLOCK,
+                (cudaStream_t)p->stream, p->pdl, p->S.n_slices, p->S.rows, a, (const X *)x, (T *)y,
+                (T)alpha, (T)beta);
+}
+
 template <typename V, typename T, typename X>
 static void launch(const spx__cuda_sell_plan *p, double alpha, const void *x, double beta, void *y)
 {
     const spx__cuda_sell *S = &p->S;
-    const sell_in<V> a = {S->sptr, S->col, S->off, S->base, (const V *)S->values, S->perm};
-    cudaStream_t s = (cudaStream_t)p->stream;
-    if (S->index == SPX__CUDA_SELL_U16)
-        spx__launch(sell_kernel<V, T, X, true>, grid_for(S->n_slices), BLOCK, s, p->pdl,
-                    S->n_slices, S->rows, a, (const X *)x, (T *)y, (T)alpha, (T)beta);
+    const sell_in<V> a = {S->sptr,   S->col, S->off, S->base, (const V *)S->values,
+                          S->packed, S->perm};
+    if (S->index == SPX__CUDA_SELL_U32)
+        launch_index<V, T, X, INDEX_U32>(p, a, alpha, x, beta, y);
+    else if constexpr (sizeof(V) == 2) /* fp16 with u16 is always packed */
+        launch_index<V, T, X, INDEX_PACKED>(p, a, alpha, x, beta, y);
     else
-        spx__launch(sell_kernel<V, T, X, false>, grid_for(S->n_slices), BLOCK, s, p->pdl,
-                    S->n_slices, S->rows, a, (const X *)x, (T *)y, (T)alpha, (T)beta);
+        launch_index<V, T, X, INDEX_U16>(p, a, alpha, x, beta, y);
+}
+
+/* packed[i] = off[i] << 16 | bits of vals[i]. */
+__global__ void pack_kernel(uint32_t *packed, const __half *vals, const uint16_t *off, int64_t n)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        packed[i] = (uint32_t)off[i] << 16 | __half_as_ushort(vals[i]);
+}
+
+extern "C" spx_status spx__cuda_sell_pack(const void *vals, const uint16_t *off, int64_t n,
+                                          uint32_t **packed)
+{
+    *packed = NULL;
+    spx_status st =
+        spx__cuda_alloc((void **)packed, (size_t)n * sizeof **packed, "cuda sell packed entries");
+    if (st != SPX_OK) return st;
+    if (n > 0) {
+        const int64_t b = (n + 255) / 256;
+        pack_kernel<<<(unsigned)(b < 4096 ? b : 4096), 256>>>(*packed, (const __half *)vals, off,
+                                                              n);
+    }
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        spx__cuda_free(*packed);
+        *packed = NULL;
+        return spx__error(SPX_ERR_DEVICE, "cuda sell packing: %s", cudaGetErrorString(e));
+    }
+    return SPX_OK;
 }
 
 extern "C" spx_status spx__cuda_sell_spmv(const spx__cuda_sell_plan *p, double alpha, const void *x,
