@@ -454,7 +454,7 @@ static void test_sell_params(void)
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
     o.device = SPX_DEV_CUDA;
-    /* AUTO takes sell for a banded matrix of 4M+ nonzeros (auto_cuda.c) */
+    /* AUTO takes sell for a banded matrix of 3M+ nonzeros (auto_cuda.c) */
     A = NULL;
     if (CHECK_STATUS(spx_generate("lap3d27:54", &A), SPX_OK)) {
         o.format = "auto";

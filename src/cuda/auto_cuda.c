@@ -3,7 +3,14 @@
  * sell (SELL-32 with 16-bit column offsets, cuda/sell/sell_kernels.h) for
  * banded matrices of SELL_MIN_NNZ or more nonzeros: every step of 32 rows
  * fits index=u16 and the slices in row order hold at least SELL_OCCUPANCY of
- * nonzeros among their entries (PENDING: the measurements that set these).
+ * nonzeros among their entries. Measured on an H100
+ * (bench/results/gpu-sell-2026-11-22.md), time of sell against csr: lap3d7
+ * at 3.5M, 6.9M, 55.8M nonzeros fp64 0.0142/0.0210, 0.0284/0.0368,
+ * 0.2624/0.3095 ms, fp16 0.0061/0.0085, 0.0127/0.0230, 0.1267/0.1704;
+ * lap3d27 at 3.2M, 6.9M, 23.4M fp64 0.0088/0.0155, 0.0265/0.0361,
+ * 0.0883/0.1055, fp16 0.0074/0.0079, 0.0107/0.0218, 0.0410/0.0654. On the
+ * shared matrices of 0.1M-1.2M nonzeros (L2-resident, launch-bound) csr was
+ * 1.3-2x faster, hence the floor.
  *
  * Measured on an H100 with pdl=on (the default: a call's matrix loads overlap
  * the end of the kernel before; bench/results/gpu-pdl-2026-11-22.md), ratio
@@ -25,7 +32,7 @@
 #include "cuda/sell/sell_kernels.h"
 #include "plan/format.h"
 
-#define SELL_MIN_NNZ 4000000
+#define SELL_MIN_NNZ 3000000
 #define SELL_OCCUPANCY 0.9
 
 #define DASP_MIN_NNZ 500000

@@ -44,15 +44,22 @@ template <typename V> struct sell_in {
  * base[k] + off[e]; INDEX_PACKED (V = half) value and offset from one word. */
 enum { INDEX_U32, INDEX_U16, INDEX_PACKED };
 
-/* Value and column (-1 for padding) of entry e of step k; b is the step's
- * base (u16, packed). */
+/* Value and column (-1 for padding) of entry e of step k. The step's base
+ * (u16, packed) is one broadcast load, issued with the entry's own and
+ * whether or not the entry is padding: each load that waits on another costs
+ * a round trip to memory, which this kernel (a short chain of loads per warp)
+ * pays in full. A base loaded only after its offset made u16 2x slower than
+ * u32 (lap3d27:96 fp16 0.0998 ms against 0.0522); one base load per batch of
+ * steps, shuffled to the entries, 1.4x slower than this (lap3d7:200 fp16
+ * 0.2163 against 0.1527) and took up to 88 registers. */
 template <typename V, int INDEX>
-__device__ __forceinline__ void entry(const sell_in<V> &a, int64_t e, int b, V &v, int &c)
+__device__ __forceinline__ void entry(const sell_in<V> &a, int64_t k, int64_t e, V &v, int &c)
 {
     if constexpr (INDEX == INDEX_U32) {
         v = __ldcs(a.val + e);
         c = __ldcs(a.col + e);
     } else {
+        const int base = __ldcs(a.base + k);
         unsigned o;
         if constexpr (INDEX == INDEX_PACKED) {
             const unsigned w = __ldcs(a.packed + e);
@@ -62,19 +69,8 @@ __device__ __forceinline__ void entry(const sell_in<V> &a, int64_t e, int b, V &
             v = __ldcs(a.val + e);
             o = __ldcs(a.off + e);
         }
-        c = o == SPX__CUDA_SELL_U16_PAD ? -1 : b + (int)o;
+        c = o == SPX__CUDA_SELL_U16_PAD ? -1 : base + (int)o;
     }
-}
-
-/* Lane j < STEPS of the warp loads the base of step k + j (steps below k1),
- * one load for the batch; the steps' entries take theirs by shuffle. (A load
- * of the base per step, by every lane, made index=u16 slower than u32 in
- * fp16: lap3d7:200 0.1527 ms against 0.1432.) */
-template <typename V, int INDEX>
-__device__ __forceinline__ int batch_bases(const sell_in<V> &a, int64_t k, int64_t k1, int lane)
-{
-    if constexpr (INDEX == INDEX_U32) return 0;
-    return lane < STEPS && k + lane < k1 ? __ldcs(a.base + k + lane) : 0;
 }
 
 template <typename V, typename T, typename X, int INDEX>
@@ -89,16 +85,13 @@ __global__ void __launch_bounds__(BLOCK)
         const int64_t k0 = __ldg(a.sptr + s), k1 = __ldg(a.sptr + s + 1);
         T sum = T(0);
         for (int64_t k = k0; k < k1; k += STEPS) { /* k and k1: the same for the warp */
-            const int bases = batch_bases<V, INDEX>(a, k, k1, lane);
             int c[STEPS];
             V v[STEPS];
 #pragma unroll
             for (int j = 0; j < STEPS; j++) {
                 c[j] = -1;
-                if (k + j < k1) {
-                    const int b = INDEX == INDEX_U32 ? 0 : __shfl_sync(0xffffffffu, bases, j);
-                    entry<V, INDEX>(a, SPX__CUDA_SELL_C * (k + j) + lane, b, v[j], c[j]);
-                }
+                if (k + j < k1)
+                    entry<V, INDEX>(a, k + j, SPX__CUDA_SELL_C * (k + j) + lane, v[j], c[j]);
             }
             const X *xa = spx__pdl_after(x);
             T xg[STEPS];
