@@ -111,7 +111,13 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
     o.params = params;
     o.op = op;
     spx_plan *P = NULL;
-    if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) {
+    const spx_status st = spx_plan_create(A, &o, &P);
+    if (st == SPX_ERR_UNSUPPORTED && strcmp(format, "sell") == 0 &&
+        strstr(spx_last_error(), "slice of")) { /* sell declines unbalanced slices */
+        printf("note: sell %s %s declined: %s\n", type_name(t), what, spx_last_error());
+        return;
+    }
+    if (!CHECK_STATUS(st, SPX_OK)) {
         fprintf(stderr, "  %s %s %s params=%s\n", format, type_name(t), what,
                 params ? params : "-");
         return;
@@ -473,6 +479,19 @@ static void test_sell_params(void)
     o.params = "index=u16";
     CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL);
+    spx_matrix_destroy(A);
+    /* 20000 rows of 3 and one of 100000: its slice would run 100000 steps
+     * while the others run 3, so sell declines (csr takes it) */
+    int64_t *one_long = malloc(20001 * sizeof *one_long);
+    for (int i = 0; i < 20001; i++)
+        one_long[i] = i == 777 ? 100000 : 3;
+    A = rows_of_lengths(one_long, 20001, 100001, 29);
+    free(one_long);
+    o.params = NULL;
+    CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK(P == NULL && strstr(spx_last_error(), "use csr"));
+    spx_matrix_destroy(A);
+    A = rows_of_lengths(wide, 12, 100001, 23);
     static const char *bad[] = {"sigma=0", "index=u8", "c=16", "sigma=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o.params = bad[i];

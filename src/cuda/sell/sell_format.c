@@ -4,7 +4,9 @@
  * length and whose columns sit near the diagonal (stencils, FEM meshes): the
  * loads are coalesced without shared memory, and with index=u16 a nonzero's
  * column costs 2 bytes instead of 4. Rows of very different lengths in one
- * slice pad it, and a slice is one warp's work: for such matrices use csr.
+ * slice pad it, and a slice is one warp's work: a matrix whose longest slice
+ * has more than LONG_SLICE steps and LONG_SLICE_RATIO times the mean is
+ * declined (SPX_ERR_UNSUPPORTED: use csr or dasp).
  * Params:
  *  - sigma=N: sort rows by decreasing length inside windows of N rows
  *    (rounded up to a multiple of 32; 1 keeps the row order and needs no
@@ -30,6 +32,14 @@
 
 #define MIN_OCCUPANCY 0.8
 #define SIGMA_SORT 4096
+/* A slice is one warp's work: a slice of more than LONG_SLICE steps and
+ * LONG_SLICE_RATIO times the mean holds its warp long after the others end.
+ * On an H100 such matrices ran 30-300x slower than csr (R-MAT scale 20 9.4
+ * ms against 0.34, a circuit-like matrix with rows of 200000 33 ms against
+ * 0.11, c-62 with rows of up to 5060 0.60 ms against 0.006;
+ * bench/results/gpu-sell-2026-11-22.md), so they are declined. */
+#define LONG_SLICE 4096
+#define LONG_SLICE_RATIO 64
 
 typedef struct sell_params {
     long sigma; /* 0: chosen from the occupancy */
@@ -75,6 +85,23 @@ static spx_status default_sigma(const spx_matrix *A, int64_t *sigma)
         }
     }
     *sigma = A->rows > 1 ? A->rows : 1;
+    return SPX_OK;
+}
+
+/* SPX_ERR_UNSUPPORTED when h's longest slice would hold its warp far longer
+ * than the mean slice (see LONG_SLICE). */
+static spx_status check_balance(const spx__cuda_sell *h)
+{
+    int64_t longest = 0;
+    for (int64_t s = 0; s < h->n_slices; s++)
+        if (h->sptr[s + 1] - h->sptr[s] > longest) longest = h->sptr[s + 1] - h->sptr[s];
+    const double mean = h->n_slices ? (double)h->n_steps / (double)h->n_slices : 0.0;
+    if (longest > LONG_SLICE && (double)longest > LONG_SLICE_RATIO * mean)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "sell (cuda): a slice of %lld steps against a mean of %.1f would hold "
+                          "one warp for the whole call (rows of very different lengths); use "
+                          "csr or dasp",
+                          (long long)longest, mean);
     return SPX_OK;
 }
 
@@ -160,6 +187,7 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     else
         SPX_TRY(default_sigma(A, &sigma));
     SPX_TRY(spx__cuda_sell_build(A, sigma, prm.index, &h));
+    SPX_TRY(check_balance(&h));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda sell plan"));
     p->precision = o->precision;
     p->x_half = prm.x_half;
