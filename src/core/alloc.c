@@ -1,10 +1,12 @@
 /* Allocation with overflow checks, sizes in the error message, and a test hook
  * that makes the n-th allocation fail (the allocation-failure test walks n). */
+#define _DEFAULT_SOURCE /* sysconf(_SC_PHYS_PAGES) */
 #include "core/alloc.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
 
@@ -66,3 +68,10 @@ spx_status spx__calloc(void **p, size_t count, size_t size, const char *what)
 }
 
 void spx__free(void *p) { free(p); }
+
+size_t spx__physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0 || (size_t)pages > SIZE_MAX / (size_t)page) return 0;
+    return (size_t)pages * (size_t)page;
+}

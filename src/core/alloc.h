@@ -19,6 +19,10 @@ void spx__free(void *p);
 spx_status spx__mul_size(size_t a, size_t b, size_t *out, const char *what);
 spx_status spx__add_i64(int64_t a, int64_t b, int64_t *out, const char *what);
 
+/* Bytes of physical memory of this machine (0 when unknown): a request that
+ * needs more is refused before it is tried. */
+size_t spx__physical_memory(void);
+
 /* Test hook: the n-th allocation from now fails (n >= 1); 0 disables.
  * Returns how many allocations were made since the last call. */
 long spx__alloc_fail_at(long n);

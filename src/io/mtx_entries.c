@@ -24,8 +24,11 @@
 #include "io/mtx.h"
 #include "io/mtx_number.h"
 
-/* Below this many bytes one thread parses (thread start-up would dominate). */
+/* Below this many bytes one thread parses (thread start-up would dominate).
+ * The fuzz build lowers it so that small inputs take the parallel path. */
+#ifndef SPX__MTX_PARALLEL_BYTES
 #define SPX__MTX_PARALLEL_BYTES ((size_t)1 << 20)
+#endif
 
 typedef struct chunk {
     const char *s, *e;      /* whole lines [s, e) */
@@ -233,7 +236,9 @@ static void parse_chunk(chunk *c, const ctx *x)
         const char *q = spx__mtx_skip_blank(p);
         if (*q == '%') q = (const char *)memchr(q, '\n', (size_t)(c->e - q) + 1);
         if (*q != '\n') {
-            if (k == x->limit) {
+            /* k starts at entry0, which can lie past the limit when the size
+             * line promised fewer entries than earlier chunks hold: >=, not ==. */
+            if (k >= x->limit) {
                 c->extra_line = line;
                 return;
             }
@@ -284,20 +289,22 @@ static spx_status alloc_triplets(const spx__mtx_header *h, int64_t n, spx__mtx_t
     return spx__alloc((void **)&t->v, (size_t)n, sizeof(double), "entry values");
 }
 
-/* The first error in line order, or a count mismatch. */
+/* The first problem in line order (a bad entry, or the first entry past the
+ * promised count), else a count mismatch. A chunk stops at its first
+ * problem, so the earliest chunk that has one holds the earliest line. */
 static spx_status report(const char *path, const chunk *c, int n, const ctx *x, int64_t present,
                          int64_t last_line)
 {
     const spx__mtx_header *h = x->h;
-    for (int t = 0; t < n; t++)
+    for (int t = 0; t < n; t++) {
         if (c[t].st != SPX_OK)
             return spx__error(c[t].st, "%s: line %lld: %s", path, (long long)c[t].err_line,
                               c[t].msg);
-    for (int t = 0; t < n; t++)
         if (c[t].extra_line)
             return spx__error(SPX_ERR_MTX_TOO_MANY,
                               "%s: line %lld: more entries than the %lld the size line promised",
                               path, (long long)c[t].extra_line, (long long)h->entries);
+    }
     if (present < h->entries)
         return spx__error(x->eof_nl ? SPX_ERR_MTX_TRUNCATED : SPX_ERR_MTX_TOO_FEW,
                           "%s: line %lld: file ends after %lld of %lld entries%s", path,

@@ -11,6 +11,7 @@
  * hermitian: lower triangle with the diagonal) or n(n-1)/2 (skew-symmetric). */
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/error.h"
 #include "io/mtx.h"
 #include "io/mtx_number.h"
@@ -117,22 +118,40 @@ static spx_status array_values(const char *path, int64_t line, spx__mtx_header *
     return SPX_OK;
 }
 
+/* The matrix needs rows+1 offsets of 8 bytes whatever its entries: refuse a
+ * row count whose offsets exceed the machine's memory before any allocation
+ * (a 2^40-row file of three entries would otherwise ask for 8 TiB). */
+static spx_status check_row_offsets(const char *path, int64_t line, const spx__mtx_header *h)
+{
+    size_t mem = spx__physical_memory();
+    if (mem == 0 || (uint64_t)h->rows < mem / sizeof(int64_t)) return SPX_OK;
+    return spx__error(SPX_ERR_OOM,
+                      "%s: line %lld: %lld rows need %.3g GB of row offsets, more than this "
+                      "machine's %.3g GB of memory",
+                      path, (long long)line, (long long)h->rows, 8e-9 * ((double)h->rows + 1),
+                      1e-9 * (double)mem);
+}
+
 /* Check sizes read from the size line. */
 static spx_status check_sizes(const char *path, int64_t line, spx__mtx_header *h)
 {
+    spx_status st;
     if (h->rows < 0 || h->cols < 0 || h->entries < 0)
         return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: negative size", path, (long long)line);
     if (h->symmetry != SPX__MTX_GENERAL && h->rows != h->cols)
         return spx__error(SPX_ERR_MTX_SYMMETRY,
                           "%s: line %lld: a symmetric kind needs a square matrix, not %lld x %lld",
                           path, (long long)line, (long long)h->rows, (long long)h->cols);
-    if (h->array) return array_values(path, line, h);
+    if (h->array) {
+        if ((st = array_values(path, line, h)) != SPX_OK) return st;
+        return check_row_offsets(path, line, h);
+    }
     int fits = h->rows == 0 || h->cols <= INT64_MAX / h->rows;
     if ((h->rows == 0 || h->cols == 0) ? h->entries > 0 : fits && h->entries > h->rows * h->cols)
         return spx__error(SPX_ERR_MTX_SIZE, "%s: line %lld: %lld entries exceed %lld x %lld", path,
                           (long long)line, (long long)h->entries, (long long)h->rows,
                           (long long)h->cols);
-    return SPX_OK;
+    return check_row_offsets(path, line, h);
 }
 
 static spx_status parse_size(const char *path, const char *p, int64_t line, spx__mtx_header *h)
