@@ -3,8 +3,7 @@
  * build without CUDA, from stubs.c where each returns SPX_ERR_NOT_COMPILED.
  * Every CUDA error becomes SPX_ERR_DEVICE with CUDA's message (a failed
  * allocation SPX_ERR_OOM with the bytes). Streams and events are passed as
- * void*: a cudaStream_t (NULL = the default stream) and a cudaEvent_t.
- * This header only grows: names once published are never changed. */
+ * void*: a cudaStream_t (NULL = the default stream) and a cudaEvent_t. */
 #ifndef SPX_CUDA_GATEWAY_H
 #define SPX_CUDA_GATEWAY_H
 
@@ -17,50 +16,21 @@
 extern "C" {
 #endif
 
-/* Number of usable CUDA devices (0 without CUDA or without a GPU). */
-int spx__cuda_device_count(void);
-
-/* Device memory; failure reports the bytes. */
-spx_status spx__cuda_alloc(void **dptr, size_t bytes, const char *what);
-void spx__cuda_free(void *dptr);
-/* Copies; to_device nonzero: host -> device, else device -> host. */
-spx_status spx__cuda_copy(void *dst, const void *src, size_t bytes, int to_device);
-spx_status spx__cuda_sync(void *stream);
-
-/* ---- added for the CSR format, the DASP kernels and the bench */
-
-/* Name, multiprocessor count and L2 bytes of the current device (outputs may be NULL). */
-spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count, size_t *l2_bytes);
-/* Device -> device copy, ordered on stream (asynchronous). */
-spx_status spx__cuda_copy_d2d(void *dst, const void *src, size_t bytes, void *stream);
-/* Host <-> device copy ordered on stream (asynchronous for pinned host memory). */
-spx_status spx__cuda_copy_async(void *dst, const void *src, size_t bytes, int to_device,
-                                void *stream);
-/* Set bytes of device memory to the byte value, ordered on stream. */
-spx_status spx__cuda_memset(void *dptr, int value, size_t bytes, void *stream);
-/* Host -> device copy through pinned staging buffers (src/cuda/staged.cu), ordered
- * on stream and finished on return; arrays under spx__cuda_stage_min bytes (a
- * test hook, default 32 MiB) take the plain cudaMemcpy. */
-spx_status spx__cuda_copy_staged(void *dst, const void *src, size_t bytes, void *stream);
-extern size_t spx__cuda_stage_min;
-/* *dptr = a new device copy of bytes of host memory (alloc + copy; freed on failure). */
-spx_status spx__cuda_upload(void **dptr, const void *host, size_t bytes, const char *what);
-/* *dptr = a new device array of n values of type t (SPX_F64: double, SPX_F32:
- * float, SPX_F16: IEEE half) converted from n host values of type from
- * (SPX_F64 or SPX_F32); the conversion runs on the device, round to nearest. */
-spx_status spx__cuda_upload_values(void **dptr, const void *host, spx_type from, int64_t n,
-                                   spx_type t, const char *what);
-
-/* Timing events: create, record on a stream, elapsed milliseconds between two
- * recorded events (waits for stop), destroy (NULL is a no-op). */
-spx_status spx__cuda_event_create(void **event);
-spx_status spx__cuda_event_record(void *event, void *stream);
-spx_status spx__cuda_event_elapsed(void *start, void *stop, float *ms);
-void spx__cuda_event_destroy(void *event);
-
-/* 1 when the current device runs programmatic dependent launches (compute
- * capability 9.0 or newer: a kernel may start while the one before ends), else 0. */
-int spx__cuda_can_overlap_launches(void);
+/* How the C core reaches CUDA. Each method lists its gateway functions once,
+ * in its own header, as an X-macro of three kinds of entry:
+ *   S(name, params)               returns spx_status;
+ *   Q(type, name, params, value)  returns a plain value (a count, bytes);
+ *   V(name, params)               returns nothing (frees).
+ * The list declares the functions (SPX__CUDA_DECLARE) and, in a build without
+ * CUDA, stamps out their stubs (src/cuda/stubs.c): an S stub returns
+ * SPX_ERR_NOT_COMPILED, a Q stub its value, a V stub does nothing. A stub
+ * writes no outputs, so callers initialise what they free. Adding a method's
+ * launcher: one line in its list; adding a method: its list, and one line in
+ * stubs.c. */
+#define SPX__CUDA_DECL_S(name, params) spx_status name params;
+#define SPX__CUDA_DECL_Q(type, name, params, value) type name params;
+#define SPX__CUDA_DECL_V(name, params) void name params;
+#define SPX__CUDA_DECLARE(list) list(SPX__CUDA_DECL_S, SPX__CUDA_DECL_Q, SPX__CUDA_DECL_V)
 
 /* A matrix's CSR on the device: 64-bit row offsets, 32-bit columns, values of
  * vtype (double, float or half). Owned by whoever uploaded it. */
@@ -72,11 +42,52 @@ typedef struct spx__cuda_csr {
     spx_type vtype;
 } spx__cuda_csr;
 
-/* Upload A's CSR with values converted to t. SPX_ERR_UNSUPPORTED when A has
- * 64-bit column indices. On failure nothing stays allocated and *d is zeroed. */
-spx_status spx__cuda_csr_upload(const spx_matrix *A, spx_type t, spx__cuda_csr *d);
-void spx__cuda_csr_free(spx__cuda_csr *d); /* frees the arrays, zeroes *d */
-size_t spx__cuda_csr_bytes(const spx__cuda_csr *d);
+/* The runtime every method uses (src/cuda/runtime.cu, staged.cu):
+ * - device_count: usable CUDA devices (0 without CUDA or without a GPU);
+ * - alloc, free: device memory; failure reports the bytes;
+ * - copy: to_device nonzero host -> device, else device -> host; sync: wait
+ *   for a stream;
+ * - device_info: name, multiprocessor count and L2 bytes (outputs may be NULL);
+ * - copy_d2d, copy_async, memset: ordered on a stream (async for pinned host);
+ * - copy_staged: host -> device through pinned staging buffers, finished on
+ *   return; arrays under spx__cuda_stage_min bytes take the plain cudaMemcpy;
+ * - upload: *dptr = a new device copy of host bytes (freed on failure);
+ * - upload_values: *dptr = n device values of type t (F64 double, F32 float,
+ *   F16 half) converted on the device from n host values of type from;
+ * - event_*: timing events; elapsed waits for stop;
+ * - can_overlap_launches: 1 when the device runs programmatic dependent
+ *   launches (compute capability 9.0 or newer);
+ * - csr_upload: A's CSR with values converted to t (SPX_ERR_UNSUPPORTED for
+ *   64-bit columns; nothing left allocated on failure); csr_free zeroes *d. */
+#define SPX__CUDA_RUNTIME_API(S, Q, V)                                                          \
+    Q(int, spx__cuda_device_count, (void), 0)                                                   \
+    S(spx__cuda_alloc, (void **dptr, size_t bytes, const char *what))                           \
+    V(spx__cuda_free, (void *dptr))                                                             \
+    S(spx__cuda_copy, (void *dst, const void *src, size_t bytes, int to_device))                \
+    S(spx__cuda_sync, (void *stream))                                                           \
+    S(spx__cuda_device_info, (char *name, size_t name_len, int *sm_count, size_t *l2_bytes))    \
+    S(spx__cuda_copy_d2d, (void *dst, const void *src, size_t bytes, void *stream))             \
+    S(spx__cuda_copy_async,                                                                     \
+      (void *dst, const void *src, size_t bytes, int to_device, void *stream))                  \
+    S(spx__cuda_memset, (void *dptr, int value, size_t bytes, void *stream))                    \
+    S(spx__cuda_copy_staged, (void *dst, const void *src, size_t bytes, void *stream))          \
+    S(spx__cuda_upload, (void **dptr, const void *host, size_t bytes, const char *what))        \
+    S(spx__cuda_upload_values,                                                                  \
+      (void **dptr, const void *host, spx_type from, int64_t n, spx_type t, const char *what))  \
+    S(spx__cuda_event_create, (void **event))                                                   \
+    S(spx__cuda_event_record, (void *event, void *stream))                                      \
+    S(spx__cuda_event_elapsed, (void *start, void *stop, float *ms))                            \
+    V(spx__cuda_event_destroy, (void *event))                                                   \
+    Q(int, spx__cuda_can_overlap_launches, (void), 0)                                           \
+    S(spx__cuda_csr_upload, (const spx_matrix *A, spx_type t, spx__cuda_csr *d))                \
+    V(spx__cuda_csr_free, (spx__cuda_csr *d))                                                   \
+    Q(size_t, spx__cuda_csr_bytes, (const spx__cuda_csr *d), 0)
+
+SPX__CUDA_DECLARE(SPX__CUDA_RUNTIME_API)
+
+/* Arrays of at least this many bytes go through copy_staged's pinned buffers
+ * (default 32 MiB; a test hook; src/cuda/stage_min.c). */
+extern size_t spx__cuda_stage_min;
 
 #ifdef __cplusplus
 }

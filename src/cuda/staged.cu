@@ -17,10 +17,6 @@ extern "C" {
 
 #define STAGE ((size_t)16 << 20)
 
-extern "C" {
-size_t spx__cuda_stage_min = (size_t)32 << 20;
-}
-
 static spx_status staged_fail(cudaError_t e, const char *call)
 {
     return spx__error(SPX_ERR_DEVICE, "CUDA %s failed in a staged upload: %s", call,

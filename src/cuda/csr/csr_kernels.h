@@ -102,16 +102,19 @@ typedef struct spx__cuda_csr_plan {
  * rather than computing with infinities. Host code (csr_format.c). */
 spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
 
-/* index=dict: thread blocks for the dict row blocks, as many as fit the
- * device at once (the kernel loops over the row blocks and loads the next
- * one while it works on this one), at most n_blocks. */
-spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64_t *grid);
+/* The csr method's gateway (cuda/gateway.h; src/cuda/csr/csr_spmv.cu):
+ * - dict_grid: index=dict thread blocks, as many as fit the device at once
+ *   (the kernel loops over the row blocks and loads the next one while it
+ *   works on this one), at most n_blocks;
+ * - spmv: launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0
+ *   never reads y; x and y are device vectors of the plan's precision (x in
+ *   half with p->x_half). */
+#define SPX__CUDA_CSR_API(S, Q, V)                                                            \
+    S(spx__cuda_csr_dict_grid, (const spx__cuda_csr_plan *p, int64_t *grid))                  \
+    S(spx__cuda_csr_spmv,                                                                     \
+      (const spx__cuda_csr_plan *p, double alpha, const void *x, double beta, void *y))
 
-/* Launch the kernels for y = alpha*A*x + beta*y on p->stream (asynchronous);
- * beta == 0 never reads y. x and y are device vectors of the plan's precision
- * (x in half with p->x_half). */
-spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x, double beta,
-                              void *y);
+SPX__CUDA_DECLARE(SPX__CUDA_CSR_API)
 
 #ifdef __cplusplus
 }

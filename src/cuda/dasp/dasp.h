@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuda/gateway.h"
 #include "spx.h"
 
 #ifdef __cplusplus
@@ -130,41 +131,41 @@ spx_status spx__dasp_pack_layout(const spx_matrix *A, int threshold, int loop_nu
                                  spx__dasp_host **h);
 void spx__dasp_host_free(spx__dasp_host *h);
 
-/* Device fill (dasp_fill.cu): val (n_entries doubles for SPX_F64, halves for
- * SPX_F16) and col (n_entries), device arrays, from h->A's CSR uploaded once
- * and scattered by h's row map, padding (column -1, value 0) elsewhere; on
- * stream, finished on return. A value beyond half's range for SPX_F16 is
- * SPX_ERR_UNSUPPORTED naming it. */
-spx_status spx__dasp_fill(const spx__dasp_host *h, spx_type t, void *stream, void *val,
-                          int32_t *col);
-/* Device memory of the dasp layer (*p NULL for 0 bytes); a failure is
- * SPX_ERR_OOM with the bytes. */
-spx_status spx__dasp_dev_alloc(void **p, size_t bytes, const char *what);
-/* Test hook: the n-th dasp device allocation from now fails as out of memory
- * (n >= 1; 0 disables). Returns the count made since the last call. */
-long spx__dasp_dev_fail_at(long n);
-
 /* Device copy of a packing; opaque to C. */
 typedef struct spx__dasp_dev spx__dasp_dev;
 
-/* Upload h for precision t (SPX_F64, or SPX_F16: values in IEEE half, a value
- * beyond the half range is SPX_ERR_UNSUPPORTED, a decline with the value) to run
- * on stream (NULL: default). */
-spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void *stream,
-                            spx__dasp_dev **d);
-/* y = alpha*A*x + beta*y with device vectors (double for F64, float for F16;
- * x in IEEE half for F16 with x_half nonzero),
- * asynchronous on the plan's stream. Uses the plan's long-row scratch: calls
- * on one plan must not run concurrently on different streams (the partial sums
- * and the counters, left at zero by each call, are the plan's). */
-spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x, double beta,
-                          void *y, int x_half);
-size_t spx__dasp_bytes(const spx__dasp_dev *d);
-/* For tests: the device's val (8 or 2 bytes each, by precision) and col
- * arrays into host buffers of *n entries (*n = the count held; NULL buffers:
- * only *n). */
-spx_status spx__dasp_download(const spx__dasp_dev *d, void *val, int32_t *col, int64_t *n);
-void spx__dasp_free(spx__dasp_dev *d);
+/* The dasp method's gateway (cuda/gateway.h; dasp_fill.cu, dasp_kernels.cu):
+ * - fill: val (n_entries doubles for SPX_F64, halves for SPX_F16) and col
+ *   (n_entries), device arrays, from h->A's CSR uploaded once and scattered by
+ *   h's row map, padding (column -1, value 0) elsewhere; on stream, finished
+ *   on return; a value beyond half's range for SPX_F16 is SPX_ERR_UNSUPPORTED
+ *   naming it;
+ * - dev_alloc: device memory of the dasp layer (*p NULL for 0 bytes); failure
+ *   is SPX_ERR_OOM with the bytes; dev_fail_at: test hook, the n-th dasp
+ *   device allocation from now fails (n >= 1; 0 disables), returns the count
+ *   made since the last call;
+ * - upload: h for precision t (SPX_F64, or SPX_F16: IEEE half values, one
+ *   beyond half's range a decline naming it) to run on stream (NULL: default);
+ * - spmv: y = alpha*A*x + beta*y with device vectors (double for F64, float
+ *   for F16; x in IEEE half for F16 with x_half), asynchronous on the plan's
+ *   stream; the long-row scratch is the plan's, so calls on one plan must not
+ *   run concurrently on different streams;
+ * - bytes, free: the device copy's memory;
+ * - download: for tests, the device's val (8 or 2 bytes each) and col arrays
+ *   into host buffers of *n entries (*n = the count held; NULL buffers: only *n). */
+#define SPX__CUDA_DASP_API(S, Q, V)                                                           \
+    S(spx__dasp_fill,                                                                         \
+      (const spx__dasp_host *h, spx_type t, void *stream, void *val, int32_t *col))           \
+    S(spx__dasp_dev_alloc, (void **p, size_t bytes, const char *what))                        \
+    Q(long, spx__dasp_dev_fail_at, (long n), 0)                                               \
+    S(spx__dasp_upload, (const spx__dasp_host *h, spx_type t, void *stream, spx__dasp_dev **d)) \
+    S(spx__dasp_spmv,                                                                         \
+      (const spx__dasp_dev *d, double alpha, const void *x, double beta, void *y, int x_half)) \
+    Q(size_t, spx__dasp_bytes, (const spx__dasp_dev *d), 0)                                   \
+    S(spx__dasp_download, (const spx__dasp_dev *d, void *val, int32_t *col, int64_t *n))      \
+    V(spx__dasp_free, (spx__dasp_dev *d))
+
+SPX__CUDA_DECLARE(SPX__CUDA_DASP_API)
 
 #ifdef __cplusplus
 }

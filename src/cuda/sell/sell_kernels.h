@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 
+#include "cuda/gateway.h"
 #include "spx.h"
 
 #ifdef __cplusplus
@@ -80,15 +81,18 @@ typedef struct spx__cuda_sell_plan {
     void *stream;       /* cudaStream_t of the plan (NULL = default stream) */
 } spx__cuda_sell_plan;
 
-/* *packed = a new device array of n words off[i] << 16 | bits of vals[i] (n
- * device halves and offsets). */
-spx_status spx__cuda_sell_pack(const void *vals, const uint16_t *off, int64_t n, uint32_t **packed);
+/* The sell method's gateway (cuda/gateway.h; src/cuda/sell/sell_spmv.cu):
+ * - pack: *packed = a new device array of n words off[i] << 16 | bits of
+ *   vals[i] (n device halves and offsets);
+ * - spmv: launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0
+ *   never reads y; x and y are device vectors of the plan's precision (x in
+ *   half with p->x_half). */
+#define SPX__CUDA_SELL_API(S, Q, V)                                                           \
+    S(spx__cuda_sell_pack, (const void *vals, const uint16_t *off, int64_t n, uint32_t **packed)) \
+    S(spx__cuda_sell_spmv,                                                                    \
+      (const spx__cuda_sell_plan *p, double alpha, const void *x, double beta, void *y))
 
-/* Launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0 never
- * reads y. x and y are device vectors of the plan's precision (x in half
- * with p->x_half). */
-spx_status spx__cuda_sell_spmv(const spx__cuda_sell_plan *p, double alpha, const void *x,
-                               double beta, void *y);
+SPX__CUDA_DECLARE(SPX__CUDA_SELL_API)
 
 #ifdef __cplusplus
 }
