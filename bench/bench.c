@@ -79,13 +79,13 @@ static int run_group(const spx__bench_group *g, const spx_bench_opts *o, spx_ben
     int n = 0;
     unsigned tbit = 1u << (unsigned)g->precision;
     for (int i = 0; i < spx_format_count(); i++) {
-        const char *name;
-        unsigned dev, prec;
-        if (spx_format_get(i, &name, &dev, &prec) != SPX_OK) continue;
-        if (!(dev & (unsigned)g->device) || !(prec & tbit)) continue;
+        spx_format_info f;
+        if (spx_format_get(i, &f) != SPX_OK || !(f.operations & (1u << SPX_OP_SPMV))) continue;
+        if (!(f.devices & (unsigned)g->device) || !(f.precisions & tbit)) continue;
+        const char *name = f.name;
         if (!selected(o, name) && strcmp(name, "csr") != 0) continue;
         spx__bench_case(g, o, name, NULL, NULL, &r[n++]);
-        for (const char *const *v = spx__formats[i]->bench_variants; v && *v && !o->params; v++)
+        for (const char *const *v = f.variants; v && *v && !o->params; v++)
             if (selected(o, name)) spx__bench_case(g, o, name, *v, NULL, &r[n++]);
     }
     if (o->formats ? selected(o, "auto") : !o->params)

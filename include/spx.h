@@ -8,8 +8,12 @@
  *   spx_matrix *A; spx_plan *P;
  *   spx_matrix_read("m.mtx", &A);
  *   spx_plan_opts o = spx_plan_opts_default();
- *   spx_plan_create(A, &o, &P);                 (preprocessing, timed)
+ *   spx_plan_create(A, SPX_OP_SPMV, &o, &P);    (preprocessing, timed)
  *   spx_spmv(P, alpha, x, beta, y);             (y = alpha*op(A)*x + beta*y)
+ * A plan is made for one operation: SPX_OP_SPMV (spx_spmv) or SPX_OP_SPGEMM
+ * (spx_spgemm_run: C = A*B for any B). Formats are plugins of a registry
+ * (spx_format_count, spx_format_get); "auto" asks each one how well it suits
+ * the matrix.
  */
 #ifndef SPX_H
 #define SPX_H
@@ -42,6 +46,7 @@ typedef enum spx_status {
     SPX_ERR_BAD_ROWPTR = -13,   /* row offsets not starting at 0 or decreasing */
     SPX_ERR_NO_FORMAT = -14,    /* no registered format of that name, device, precision */
     SPX_ERR_BAD_PARAM = -15,    /* a format parameter unknown or out of range */
+    SPX_ERR_NO_DEVICE = -16,    /* CUDA built in, but no usable GPU (none, or no driver) */
     /* Matrix Market and SpX binary files; the message names the line. */
     SPX_ERR_MTX_BANNER = -20,    /* missing or malformed %%MatrixMarket banner */
     SPX_ERR_MTX_SIZE = -21,      /* missing or malformed size line */
@@ -68,7 +73,15 @@ typedef enum spx_type {
 
 typedef enum spx_device { SPX_DEV_CPU = 1u, SPX_DEV_CUDA = 2u } spx_device;
 
+/* Transposition of A in a product: y = alpha*op(A)*x + beta*y. */
 typedef enum spx_op { SPX_OP_N = 0, SPX_OP_T = 1 } spx_op;
+
+/* The operation a plan is made for. */
+typedef enum spx_operation {
+    SPX_OP_SPMV = 0,   /* y = alpha*op(A)*x + beta*y, spx_spmv */
+    SPX_OP_SPGEMM = 1, /* C = A*B, spx_spgemm_run */
+    SPX_OP_SPMM = 2    /* Y = alpha*A*X + beta*Y, dense X: reserved, no format yet */
+} spx_operation;
 
 /* ------------------------------------------------------------------ matrix */
 
@@ -175,8 +188,9 @@ typedef struct spx_plan_s spx_plan;
 typedef struct spx_plan_opts {
     const char *format;     /* registered format name, or "auto" (default) */
     spx_device device;      /* SPX_DEV_CPU (default) or SPX_DEV_CUDA */
-    spx_type precision;     /* SPX_F64 (default), SPX_F32, SPX_F16 */
-    spx_op op;              /* SPX_OP_N (default) or SPX_OP_T */
+    spx_type precision;     /* SPX_F64 (default), SPX_F32, SPX_F16 (SpGEMM: the
+                               precision of the products; C is fp64) */
+    spx_op op;              /* SpMV: SPX_OP_N (default) or SPX_OP_T */
     int64_t expected_calls; /* hint for preprocessing effort; 0 = unknown */
     int threads;            /* CPU threads; 0 = OpenMP default */
     const char *params;     /* format parameters "th=8,bs=256"; NULL = defaults */
@@ -186,9 +200,16 @@ typedef struct spx_plan_opts {
 
 spx_plan_opts spx_plan_opts_default(void);
 
-/* Prepare A for SpMV with the format, device and precision of o (NULL: defaults).
+/* Prepare A for operation `operation` with the format, device and precision
+ * of o (NULL: defaults). A format that cannot take this matrix declines with
+ * SPX_ERR_UNSUPPORTED and says why; "auto" never declines. SPX_ERR_NO_FORMAT
+ * when no registered format computes the operation on that device and
+ * precision; SPX_ERR_NO_DEVICE for a CUDA plan on a machine without a GPU.
  * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P. */
-spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *o, spx_plan **P);
+spx_status spx_plan_create(const spx_matrix *A,       /* in: borrowed, see above */
+                           spx_operation operation,   /* in: SPX_OP_SPMV, SPX_OP_SPGEMM */
+                           const spx_plan_opts *o,    /* in: or NULL for defaults */
+                           spx_plan **P);             /* out: owned by the caller */
 void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
 
 /* y = alpha*op(A)*x + beta*y. Vectors live where the plan's device is (host
@@ -207,6 +228,7 @@ spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta,
 spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double beta,
                          void *y);
 
+spx_operation spx_plan_operation(const spx_plan *P); /* what P was made for */
 double spx_plan_prep_ms(const spx_plan *P);      /* preprocessing wall time */
 size_t spx_plan_bytes(const spx_plan *P);        /* memory the prepared form holds */
 const char *spx_plan_format(const spx_plan *P);  /* chosen format (resolves "auto") */
@@ -237,19 +259,33 @@ const char *spx_plan_describe(const spx_plan *P);
 /* ---------------------------------------------------------- format registry */
 
 /* Registered formats, by index 0..spx_format_count()-1. */
+typedef struct spx_format_info {
+    const char *name;     /* "csr", "sell", "dasp", "gustavson", ... (static) */
+    unsigned devices;     /* SPX_DEV_CPU and/or SPX_DEV_CUDA bits */
+    unsigned precisions;  /* bit (1u << spx_type) per type */
+    unsigned operations;  /* bit (1u << spx_operation) per operation */
+    /* NULL-terminated parameter sets worth measuring beside the defaults
+     * (modes a user may choose, e.g. "x=refresh"), or NULL. */
+    const char *const *variants;
+} spx_format_info;
 int spx_format_count(void);
-spx_status spx_format_get(int i, const char **name, unsigned *devices,
-                          unsigned *precisions /* bit (1u << spx_type) per type */);
+spx_status spx_format_get(int i, spx_format_info *info /* out */);
 /* Nonzero when this build can run the device now (CUDA: compiled and a GPU seen). */
 int spx_device_available(spx_device d);
 
 /* ----------------------------------------------------------------- SpGEMM */
 
-/* C = A * B on the CPU (Gustavson, OpenMP; symbolic then numeric; 64-bit counts).
- * C has sorted columns, fp64 values, and keeps explicit zeros from cancellation.
- * o may be NULL; o->format and o->precision are ignored; o->threads is honoured;
- * o->params "acc=dense|hash" forces the row accumulator. o->device SPX_DEV_CUDA
- * is SPX_ERR_NOT_COMPILED until the GPU method (tSparse) exists. */
+/* C = A*B with a plan P made by spx_plan_create(A, SPX_OP_SPGEMM, ...): the
+ * plan holds A prepared (its format, device, precision), B is any matrix with
+ * as many rows as A has columns, C a new host matrix: CSR with sorted
+ * columns and fp64 values. The CPU format gustavson (row by row, params
+ * acc=dense|hash) keeps entries whose products cancel as explicit zeros. */
+spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan */
+                          const spx_matrix *B,     /* in */
+                          spx_matrix **C);         /* out: owned by the caller */
+
+/* One call: plan A for SpGEMM with o (NULL: defaults, format auto), C = A*B,
+ * destroy the plan. */
 spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
                       spx_matrix **C);
 

@@ -74,7 +74,7 @@ spx_cli_test(info_json 0 ARGS info gen:lap3d7:8 --json
 spx_cli_test(info_file 0 ARGS info ${SPX_CLI_DATA}/a.mtx STDOUT "nnz +7\n")
 spx_cli_test(info_formats 0 ARGS info ${SPX_CLI_DATA}/a.mtx --json --formats
              STDOUT "\"formats\": \\[.*\"name\": \"csr\", \"bytes\": [0-9]+")
-spx_cli_test(formats 0 ARGS formats STDOUT "csr +cpu.*device cpu +available")
+spx_cli_test(formats 0 ARGS formats STDOUT "csr +spmv +cpu.*gustavson +spgemm +cpu.*device cpu +available")
 
 # ---- spmv: exact integer results, f64 and f32, op n and t
 spx_cli_test(spmv 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_ax.txt

@@ -111,3 +111,13 @@ double spx_test_rel_err(const double *y, const double *ref, const double *scale,
     }
     return s > 0.0 ? err / s : err;
 }
+
+int spx_test_spmv_format(int i, const char **name, unsigned *devices, unsigned *precisions)
+{
+    spx_format_info fi;
+    if (spx_format_get(i, &fi) != SPX_OK || !(fi.operations & (1u << SPX_OP_SPMV))) return 0;
+    *name = fi.name;
+    *devices = fi.devices;
+    *precisions = fi.precisions;
+    return 1;
+}

@@ -25,6 +25,10 @@ int spx_test_check_status(spx_status got, spx_status want, const char *what,
 /* Print "N passed, N failed" and return the process exit code. */
 int spx_test_finish(void);
 
+/* Registered format i when it computes SpMV: its name, devices and
+ * precisions (bit (1u << spx_type)); 0 for a format of other operations. */
+int spx_test_spmv_format(int i, const char **name, unsigned *devices, unsigned *precisions);
+
 /* Folder of the shared matrices, or NULL (after printing a skip line) when absent. */
 const char *spx_test_matrices_dir(void);
 /* Folder of tests/ (data files), from SPX_TEST_DATA or ".". */

@@ -48,12 +48,12 @@ static spx_status op_plan(const spx_matrix *A, const char *arg)
     spx_plan *P = NULL;
     spx_plan_opts o = spx_plan_opts_default();
     o.format = arg;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_OK) st = spx_spmv(P, 1.0, x, 0.0, y);
     spx_plan_destroy(P);
     P = NULL;
     o.op = SPX_OP_T;
-    if (st == SPX_OK) st = spx_plan_create(A, &o, &P);
+    if (st == SPX_OK) st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     spx_plan_destroy(P);
     free(x);
     free(y);
@@ -138,8 +138,9 @@ int main(void)
     for (int f = 0; f < spx_format_count(); f++) {
         const char *name;
         unsigned devices, precisions;
-        spx_format_get(f, &name, &devices, &precisions);
-        if ((devices & SPX_DEV_CPU) && (precisions & 1u)) walk("plan", op_plan, A, name);
+        if (spx_test_spmv_format(f, &name, &devices, &precisions) && (devices & SPX_DEV_CPU) &&
+            (precisions & 1u))
+            walk("plan", op_plan, A, name);
     }
     spx_matrix_destroy(A);
     return spx_test_finish();

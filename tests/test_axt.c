@@ -96,7 +96,7 @@ static int run_plan(const spx_matrix *A, vecs *w, const char *fmt, spx_type t, c
     o.precision = t;
     o.params = params;
     o.threads = threads;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (!CHECK_STATUS(st, SPX_OK)) {
         fprintf(stderr, "  plan %s %s %s\n", fmt, t == SPX_F64 ? "f64" : "f32", params);
         return 0;
@@ -327,7 +327,7 @@ static void errors(void)
         spx_plan *P = NULL;
         o.format = bad[i][0];
         o.params = bad[i][1];
-        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM))
+        if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM))
             fprintf(stderr, "  %s %s\n", bad[i][0], bad[i][1]);
         spx_plan_destroy(P);
     }
@@ -344,7 +344,7 @@ static void errors(void)
         spx_plan_opts o = spx_plan_opts_default();
         spx_plan *P = NULL;
         o.format = formats[f];
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
         spx_plan_destroy(P);
     }
     spx_matrix_destroy(A);
@@ -359,7 +359,7 @@ static void isa_fallback(void)
     spx_plan *P = NULL;
     o.format = "axt-uh";
     o.params = "isa=avx512";
-    if (A && CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) {
+    if (A && CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) {
         const char *d = spx_plan_describe(P);
         if (spx__isa_active() < SPX__ISA_AVX512)
             CHECK(strstr(d, "asked avx512: not available") != NULL);
@@ -406,7 +406,7 @@ static void shared_plan(void)
         o.format = formats[f];
         o.params = "x=live";
         o.threads = 2;
-        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) continue;
+        if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) continue;
         double *y1 = malloc(sizeof *y1 * (size_t)(w.rows + 1)),
                *y2 = malloc(sizeof *y2 * (size_t)(w.rows + 1));
         shared_call c1 = {P, w.x1, y1, w.rows, 0}, c2 = {P, w.x2, y2, w.rows, 0};
@@ -438,7 +438,7 @@ static void tuned(void)
         o.format = formats[f];
         o.tune = 1;
         o.threads = 2;
-        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) continue;
+        if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) continue;
         fill_y(&w, SPX_F64, NAN, NULL);
         CHECK_STATUS(spx_spmv(P, 1.0, w.xt1, 0.0, w.yt), SPX_OK);
         CHECK(check_result(A, &w, SPX_F64, 1.0, w.x1, 0.0, 16.0 * log2(64.0)));

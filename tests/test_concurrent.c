@@ -60,7 +60,7 @@ static void check_format(const spx_matrix *A, const char *format, const double *
     o.format = format;
     o.threads = 3;
     spx_plan *P = NULL;
-    if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) return;
+    if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) return;
     double *want = malloc(sizeof *want * (size_t)rows);
     CHECK_STATUS(spx_spmv(P, 1.25, x, 0.0, want), SPX_OK);
     caller c[CALLERS];

@@ -190,7 +190,7 @@ static void run_one(const test_case *tc, const char *fmt, spx_device dev, spx_ty
     o.precision = prec;
     o.op = op;
     spx_plan *P = NULL;
-    spx_status st = spx_plan_create(tc->A, &o, &P);
+    spx_status st = spx_plan_create(tc->A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_ERR_UNSUPPORTED) { /* a format may decline, with a reason */
         CHECK(strlen(spx_last_error()) > 0);
         goto done;
@@ -227,7 +227,7 @@ int main(void)
     for (int f = 0; f < spx_format_count(); f++) {
         const char *name;
         unsigned devices, precisions;
-        spx_format_get(f, &name, &devices, &precisions);
+        if (!spx_test_spmv_format(f, &name, &devices, &precisions)) continue;
         for (int d = 0; d < 2; d++) {
             if (!(devices & devs[d]) || !spx_device_available(devs[d])) continue;
             for (int p = 0; p < 3; p++) {

@@ -267,7 +267,7 @@ static void check_gpu(const char *name, const spx_matrix *A, spx_type prec, cons
     o.precision = prec;
     o.params = params;
     spx_plan *P = NULL;
-    if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) {
+    if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) {
         fprintf(stderr, "  plan on %s\n", name);
         goto done;
     }
@@ -368,7 +368,7 @@ static spx_status plan_y(const spx_matrix *A, spx_type t, const char *params, co
 {
     spx_plan_opts o = dasp_opts(t, params);
     spx_plan *P = NULL;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_OK)
         CHECK(strstr(spx_plan_describe(P), strstr(params, "host") ? "prep=host" : "prep=gpu"));
     if (st == SPX_OK) st = spx_spmv_host(P, 1.5, x, -0.5, y);
@@ -526,7 +526,7 @@ static void check_oom(const char *params, spx_type t)
             else spx__alloc_fail_at(n);
             spx_plan_opts o = dasp_opts(t, params);
             spx_plan *P = NULL;
-            spx_status st = spx_plan_create(A, &o, &P);
+            spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
             if (st == SPX_OK)
                 st = spx_spmv_host(P, 1.0, t == SPX_F16 ? (void *)x : (void *)xd, 0.0,
                                    t == SPX_F16 ? (void *)y : (void *)yd);
@@ -624,19 +624,19 @@ static void param_cases(void)
         o.format = "dasp";
         o.device = SPX_DEV_CUDA;
         o.params = "loop=3";
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         o.params = "depth=2";
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         o.params = "prep=cpu";
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         o.params = NULL;
         o.precision = SPX_F32;
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_NO_FORMAT);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_NO_FORMAT);
         spx_matrix_destroy(A);
         static const int64_t big[] = {3};
         A = rows_of(1, 10, big, 1e6, 22); /* beyond half's range */
         o.precision = SPX_F16;
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     }
     spx_matrix_destroy(A);
 }

@@ -143,7 +143,7 @@ static int run(const problem *p, spx_type t, const char *params, double *y)
     o.precision = t;
     o.params = params;
     spx_plan *P = NULL;
-    int ok = CHECK_STATUS(spx_plan_create(p->A, &o, &P), SPX_OK) &&
+    int ok = CHECK_STATUS(spx_plan_create(p->A, SPX_OP_SPMV, &o, &P), SPX_OK) &&
              CHECK_STATUS(spx_spmv_host(P, p->alpha, xv, p->beta, yv), SPX_OK);
     if (!ok) fprintf(stderr, "  dasp %s on %s failed: %s\n", params, p->name, spx_last_error());
     for (int64_t i = 0; ok && i < p->m; i++) y[i] = f ? ((float *)yv)[i] : ((double *)yv)[i];
@@ -306,7 +306,7 @@ static void check_bad_params(void)
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         spx_plan *P = NULL;
         o.params = bad[k];
-        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM))
+        if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM))
             fprintf(stderr, "  %s accepted\n", bad[k]);
         CHECK(P == NULL);
         spx_plan_destroy(P);
@@ -314,7 +314,7 @@ static void check_bad_params(void)
     for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
         spx_plan *P = NULL;
         o.params = good[k];
-        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+        if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK))
             fprintf(stderr, "  %s refused: %s\n", good[k], spx_last_error());
         spx_plan_destroy(P);
     }
@@ -378,7 +378,7 @@ int main(void)
         o.format = "dasp";
         o.device = SPX_DEV_CUDA;
         o.params = "mma=16";
-        spx_status st = spx_plan_create(A, &o, &P);
+        spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
         CHECK(st != SPX_OK && P == NULL);
         spx_matrix_destroy(A);
         printf("SKIP: no CUDA device: dasp kernel variants not run\n");

@@ -111,7 +111,7 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
     o.params = params;
     o.op = op;
     spx_plan *P = NULL;
-    const spx_status st = spx_plan_create(A, &o, &P);
+    const spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_ERR_UNSUPPORTED && strcmp(format, "sell") == 0 &&
         strstr(spx_last_error(), "slice of")) { /* sell declines unbalanced slices */
         printf("note: sell %s %s declined: %s\n", type_name(t), what, spx_last_error());
@@ -185,8 +185,7 @@ static void check_all(const spx_matrix *A, const char *what)
     for (int i = 0; i < spx_format_count(); i++) {
         const char *name;
         unsigned dev, prec;
-        spx_format_get(i, &name, &dev, &prec);
-        if (!(dev & SPX_DEV_CUDA)) continue;
+        if (!spx_test_spmv_format(i, &name, &dev, &prec) || !(dev & SPX_DEV_CUDA)) continue;
         for (int t = SPX_F64; t <= SPX_F16; t++)
             if ((prec & (1u << t)) && (t != SPX_F16 || half_ok))
                 check_one(A, what, name, (spx_type)t, NULL);
@@ -293,8 +292,8 @@ static void test_random(void)
     for (int i = 0; A && i < spx_format_count(); i++) {
         const char *name;
         unsigned dev, prec;
-        spx_format_get(i, &name, &dev, &prec);
-        if (dev & SPX_DEV_CUDA) check_op(A, "rectangular 300x7000", name, SPX_F64, NULL, SPX_OP_T);
+        if (spx_test_spmv_format(i, &name, &dev, &prec) && (dev & SPX_DEV_CUDA))
+            check_op(A, "rectangular 300x7000", name, SPX_F64, NULL, SPX_OP_T);
     }
     spx_matrix_destroy(A);
     A = random_matrix(7000, 300, 12, 4);
@@ -378,45 +377,45 @@ static void test_csr_params(void)
     o.format = "csr";
     o.params = "group=3";
     spx_matrix *B = random_matrix(10, 10, 3, 1);
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "kernel=scalar";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "blocknnz=4096";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=auto";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,kernel=vector";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,long=300";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     /* xtype: half only for fp16 plans; float or half; x's type reported */
     static const char *cuda_formats[] = {"csr", "dasp", "sell", "auto"};
     for (int f = 0; f < 4; f++) {
         o.format = cuda_formats[f];
         o.precision = SPX_F64;
         o.params = "xtype=half";
-        CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         CHECK(P == NULL);
         o.precision = SPX_F16;
         o.params = "xtype=double";
-        CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         o.params = "xtype=half";
-        if (CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F16);
+        if (CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F16);
         spx_plan_destroy(P);
         o.params = "xtype=float";
-        if (CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F32);
+        if (CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F32);
         spx_plan_destroy(P);
         P = NULL;
     }
     o.format = "csr";
     o.precision = SPX_F64;
     o.params = NULL;
-    if (CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F64);
+    if (CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_OK)) CHECK(spx_plan_x_type(P) == SPX_F64);
     spx_plan_destroy(P);
     P = NULL;
     o.precision = SPX_F32;
     o.params = "xtype=half";
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.precision = SPX_F64;
     spx_matrix_destroy(B);
     /* fp16 declines values beyond half's range instead of making infinities. */
@@ -426,7 +425,7 @@ static void test_csr_params(void)
     CHECK_STATUS(spx_matrix_create_csr(2, 2, rp, ci, big, &B), SPX_OK);
     o.params = NULL;
     o.precision = SPX_F16;
-    CHECK_STATUS(spx_plan_create(B, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL);
     spx_matrix_destroy(B);
 }
@@ -464,7 +463,7 @@ static void test_sell_params(void)
     A = NULL;
     if (CHECK_STATUS(spx_generate("lap3d27:54", &A), SPX_OK)) {
         o.format = "auto";
-        if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+        if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK))
             CHECK(strcmp(spx_plan_format(P), "sell") == 0);
         spx_plan_destroy(P);
         P = NULL;
@@ -477,7 +476,7 @@ static void test_sell_params(void)
     static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};
     A = rows_of_lengths(wide, 12, 100001, 23);
     o.params = "index=u16";
-    CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL);
     spx_matrix_destroy(A);
     /* 20000 rows of 3 and one of 100000: its slice would run 100000 steps
@@ -488,14 +487,14 @@ static void test_sell_params(void)
     A = rows_of_lengths(one_long, 20001, 100001, 29);
     free(one_long);
     o.params = NULL;
-    CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL && strstr(spx_last_error(), "use csr"));
     spx_matrix_destroy(A);
     A = rows_of_lengths(wide, 12, 100001, 23);
     static const char *bad[] = {"sigma=0", "index=u8", "c=16", "sigma=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o.params = bad[i];
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         CHECK(P == NULL);
     }
     spx_matrix_destroy(A);
@@ -555,7 +554,7 @@ static void test_device_vectors(void)
     spx_plan *P = NULL;
     o.device = SPX_DEV_CUDA;
     o.format = "csr";
-    CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK);
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK);
     double x[1000], y[1000], ref[1000], scale[1000];
     uint64_t seed = 5;
     for (int i = 0; i < 1000; i++)
@@ -622,7 +621,7 @@ static void run_chain(const spx_matrix *A, const char *format, const char *param
     o.format = format;
     o.params = params;
     size_t bytes = (size_t)n * sizeof(double);
-    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK) &&
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK) &&
         CHECK_STATUS(spx__cuda_upload(&u, u0, bytes, "u"), SPX_OK) &&
         CHECK_STATUS(spx__cuda_upload(&v, u0, bytes, "v"), SPX_OK)) {
         for (int k = 0; k < steps; k++)
@@ -723,8 +722,8 @@ int main(void)
         spx_plan_opts o = spx_plan_opts_default();
         spx_plan *P = NULL;
         o.device = SPX_DEV_CUDA;
-        spx_status st = spx_plan_create(A, &o, &P);
-        CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_DEVICE);
+        spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
+        CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_NO_DEVICE);
         CHECK(P == NULL);
         spx_matrix_destroy(A);
         printf("SKIP: no CUDA device (none seen, or built without CUDA); GPU formats not run\n");

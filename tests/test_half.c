@@ -114,7 +114,7 @@ static void check_cpu_x_types(void)
         spx_plan *P = NULL;
         o.format = "csr";
         o.precision = (spx_type)t;
-        if (spx_plan_create(A, &o, &P) == SPX_OK) CHECK(spx_plan_x_type(P) == want[t]);
+        if (spx_plan_create(A, SPX_OP_SPMV, &o, &P) == SPX_OK) CHECK(spx_plan_x_type(P) == want[t]);
         spx_plan_destroy(P);
     }
     CHECK(spx_plan_x_type(NULL) == SPX_F64);

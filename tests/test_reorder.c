@@ -127,7 +127,7 @@ static void run_product(const spx_matrix *A, const char *name, const char *fmt, 
     o.op = op;
     o.params = params;
     spx_plan *P = NULL;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_ERR_UNSUPPORTED) { /* a format may decline, with a reason */
         CHECK(strlen(spx_last_error()) > 0);
     } else if (CHECK_STATUS(st, SPX_OK) && CHECK_STATUS(spx_spmv(P, alpha, xv, beta, yv), SPX_OK)) {
@@ -150,7 +150,7 @@ static void run_formats(const spx_matrix *A, const char *name, int full)
     for (int f = 0; f < spx_format_count(); f++) {
         const char *fmt;
         unsigned devices, precisions;
-        spx_format_get(f, &fmt, &devices, &precisions);
+        if (!spx_test_spmv_format(f, &fmt, &devices, &precisions)) continue;
         if (!(devices & SPX_DEV_CPU)) continue;
         for (int p = SPX_F64; p <= SPX_F32; p++) {
             if (!(precisions & (1u << p)) || (!full && p != SPX_F64)) continue;
@@ -277,7 +277,7 @@ static spx_status plan_with(const spx_matrix *A, const char *fmt, const char *pa
     o.format = fmt;
     o.params = params;
     o.device = dev;
-    return spx_plan_create(A, &o, P);
+    return spx_plan_create(A, SPX_OP_SPMV, &o, P);
 }
 
 static void check_bad_params(const spx_matrix *square)
@@ -326,7 +326,7 @@ static spx_plan *plan_threads(const spx_matrix *A, const char *fmt, spx_type pre
     o.op = op;
     o.params = params;
     o.threads = 3;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st != SPX_ERR_UNSUPPORTED) CHECK_STATUS(st, SPX_OK);
     return P;
 }
@@ -371,7 +371,7 @@ static void check_permuted(const spx_matrix *A, const char *name)
     for (int f = 0; f < spx_format_count(); f++) {
         const char *fmt;
         unsigned devices, precisions;
-        spx_format_get(f, &fmt, &devices, &precisions);
+        if (!spx_test_spmv_format(f, &fmt, &devices, &precisions)) continue;
         for (int p = SPX_F64; (devices & SPX_DEV_CPU) && p <= SPX_F32; p++) {
             for (int c = 0; (precisions & (1u << p)) && c < 4; c++) {
                 spx_op op = c & 1 ? SPX_OP_T : SPX_OP_N;
@@ -462,8 +462,8 @@ static void check_bits(const spx_matrix *A, const char *fmt, const char *params)
     uint64_t s = 11;
     for (int64_t j = 0; j < A->cols; j++)
         x[j] = spx_test_rand(&s);
-    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK) &&
-        CHECK_STATUS(spx_plan_create(A, &o, &Q), SPX_OK)) {
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK) &&
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &Q), SPX_OK)) {
         CHECK_STATUS(spx_spmv(P, 1.0, x, 0.0, y1), SPX_OK);
         CHECK_STATUS(spx_spmv(Q, 1.0, x, 0.0, y2), SPX_OK);
         CHECK(memcmp(y1, y2, sizeof *y1 * (size_t)A->rows) == 0);
@@ -494,12 +494,12 @@ static spx_status plan_and_product(const spx_matrix *A, const char *params)
     spx_plan *P = NULL;
     o.format = "csr";
     o.params = params;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_OK) st = spx_spmv(P, 1.0, x, 0.5, y);
     spx_plan_destroy(P);
     P = NULL;
     o.op = SPX_OP_T;
-    if (st == SPX_OK) st = spx_plan_create(A, &o, &P);
+    if (st == SPX_OK) st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_OK) st = spx_spmv(P, 1.0, x, 0.0, y);
     spx_plan_destroy(P);
     return st;

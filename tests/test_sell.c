@@ -40,7 +40,7 @@ static int check_plan(const matrix_case *mc, const char *params, spx_type t, int
     o.precision = t;
     o.threads = threads;
     spx_plan *P = NULL;
-    if (!CHECK_STATUS(spx_plan_create(mc->A, &o, &P), SPX_OK)) return 0;
+    if (!CHECK_STATUS(spx_plan_create(mc->A, SPX_OP_SPMV, &o, &P), SPX_OK)) return 0;
     size_t n = (size_t)(rows > cols ? rows : cols) + 1;
     double *x = malloc(n * sizeof *x), *y0 = malloc(n * sizeof *y0);
     double *ref = malloc(n * sizeof *ref), *scale = malloc(n * sizeof *scale);
@@ -194,7 +194,7 @@ static void check_inf_isolated(void)
         o.format = "sell";
         o.params = params;
         spx_plan *P = NULL;
-        if (!CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) continue;
+        if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) continue;
         CHECK_STATUS(spx_spmv(P, 1.0, x, 0.0, y), SPX_OK);
         CHECK(isinf(y[0]));
         for (int r = 1; r < 9; r++)
@@ -216,11 +216,11 @@ static void check_params(void)
     spx_plan *P = NULL;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         o.params = bad[i];
-        CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         CHECK(P == NULL);
     }
     o.params = "c=8,sigma=16";
-    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK)) {
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) {
         CHECK(strstr(spx_plan_describe(P), "beta=0.250") != NULL);
         CHECK(spx_plan_bytes(P) >= 8 * (sizeof(double) + sizeof(int32_t)));
         CHECK(strcmp(spx_plan_format(P), "sell") == 0);
@@ -260,11 +260,11 @@ static void check_auto(void)
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
     const char *pick = spx__isa_active() == SPX__ISA_SCALAR ? "csr" : "sell";
-    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK))
         CHECK(strcmp(spx_plan_format(P), pick) == 0);
     spx_plan_destroy(P);
     o.expected_calls = 10;
-    if (CHECK_STATUS(spx_plan_create(A, &o, &P), SPX_OK))
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK))
         CHECK(strcmp(spx_plan_format(P), "csr") == 0);
     spx_plan_destroy(P);
     spx_matrix_destroy(A);
@@ -284,7 +284,7 @@ static void probe_isas(void)
         snprintf(params, sizeof params, "isa=%s", isas[i]);
         o.format = "sell";
         o.params = params;
-        have_isa[i] = spx_plan_create(A, &o, &P) == SPX_OK;
+        have_isa[i] = spx_plan_create(A, SPX_OP_SPMV, &o, &P) == SPX_OK;
         printf("sell kernel %s: %s\n", isas[i], have_isa[i] ? "tested" : "not on this CPU");
         spx_plan_destroy(P);
     }

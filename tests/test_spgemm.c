@@ -360,10 +360,10 @@ static void test_errors(void)
     CHECK_STATUS(spx_spgemm(A, B, NULL, NULL), SPX_ERR_INVALID_ARG);
     spx_plan_opts o = opts(NULL, 0);
     o.device = SPX_DEV_CUDA;
-    CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_ERR_NOT_COMPILED);
-    CHECK(strcmp(spx_last_error(), "GPU SpGEMM (tSparse) is not implemented yet") == 0);
-    o = opts("acc=tree", 0);
-    CHECK_STATUS(spx_spgemm(B, B, &o, &C), SPX_ERR_DIM_MISMATCH);
+    if (!CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_ERR_NO_FORMAT))
+        CHECK(strstr(spx_last_error(), "SpGEMM on cuda") != NULL);
+    o = opts("acc=tree", 0); /* the plan refuses the parameter before it sees B */
+    CHECK_STATUS(spx_spgemm(B, B, &o, &C), SPX_ERR_BAD_PARAM);
     spx_matrix *At = NULL;
     CHECK_STATUS(spx_matrix_transpose(A, &At), SPX_OK);
     CHECK_STATUS(spx_spgemm(A, At, &o, &C), SPX_ERR_BAD_PARAM);
@@ -378,6 +378,47 @@ static void test_errors(void)
 }
 
 /* Each allocation of a product fails in turn: SPX_ERR_OOM and no result. */
+/* One SpGEMM plan of A multiplies several B; the plan answers for SpGEMM
+ * only; auto takes gustavson on the CPU. */
+static void test_plan(void)
+{
+    uint64_t seed = 31;
+    spx_matrix *A = random_matrix(30, 20, 0.2, &seed);
+    spx_plan *P = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    double x[20] = {0}, y[30];
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_OK)) {
+        CHECK(strcmp(spx_plan_format(P), "gustavson") == 0);
+        CHECK(spx_plan_operation(P) == SPX_OP_SPGEMM);
+        for (int k = 0; k < 3; k++) {
+            spx_matrix *B = random_matrix(20, 10 + 7 * k, 0.3, &seed), *C = NULL;
+            if (CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK)) CHECK(check_against_dense(A, B, C));
+            spx_matrix_destroy(C);
+            C = (spx_matrix *)&seed;
+            CHECK_STATUS(spx_spgemm_run(P, A, &C), SPX_ERR_DIM_MISMATCH);
+            CHECK(C == NULL);
+            spx_matrix_destroy(B);
+        }
+        CHECK_STATUS(spx_spmv(P, 1.0, x, 0.0, y), SPX_ERR_INVALID_ARG);
+    }
+    spx_plan_destroy(P);
+    P = NULL;
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) {
+        spx_matrix *C = NULL;
+        CHECK_STATUS(spx_spgemm_run(P, A, &C), SPX_ERR_INVALID_ARG);
+    }
+    spx_plan_destroy(P);
+    o.format = "csr";
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_ERR_NO_FORMAT);
+    o.format = "gustavson";
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_NO_FORMAT);
+    o.op = SPX_OP_T;
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_plan_create(A, (spx_operation)7, NULL, &P), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMM, NULL, &P), SPX_ERR_NO_FORMAT);
+    spx_matrix_destroy(A);
+}
+
 static void test_alloc_failure(void)
 {
     uint64_t seed = 13;
@@ -491,6 +532,7 @@ int main(void)
     test_fp32();
     test_wide();
     test_errors();
+    test_plan();
     test_alloc_failure();
     test_shared();
     return spx_test_finish();

@@ -70,8 +70,10 @@ static int known_format(const char *name, int peers)
 {
     if (strcmp(name, "auto") == 0) return 1;
     for (int i = 0; i < spx_format_count(); i++) {
-        const char *f;
-        if (spx_format_get(i, &f, NULL, NULL) == SPX_OK && strcmp(f, name) == 0) return 1;
+        spx_format_info f;
+        if (spx_format_get(i, &f) == SPX_OK && (f.operations & (1u << SPX_OP_SPMV)) &&
+            strcmp(f.name, name) == 0)
+            return 1;
     }
     for (int i = 0; peers && spx_bench_peers[i]; i++)
         if (strcmp(spx_bench_peers[i]->name, name) == 0) return 1;

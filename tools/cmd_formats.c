@@ -6,12 +6,13 @@
 
 static const char usage[] =
     "Usage: spx formats\n\n"
-    "List the registered formats with the devices and precisions each has\n"
-    "kernels for, then whether each device is available in this build and on\n"
-    "this machine (cuda: compiled in and a GPU seen).\n";
+    "List the registered formats with the operations, devices and precisions\n"
+    "each has kernels for, then whether each device is available in this build\n"
+    "and on this machine (cuda: compiled in and a GPU seen).\n";
 
 static const spx_device devices[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
 static const spx_type types[] = {SPX_F64, SPX_F32, SPX_F16};
+static const char *const operations[] = {"spmv", "spgemm", "spmm"};
 
 /* Names of the set bits, space separated: "cpu cuda", "f64 f32". */
 static void device_list(unsigned mask, char *buf, size_t len)
@@ -21,6 +22,15 @@ static void device_list(unsigned mask, char *buf, size_t len)
         if (mask & (unsigned)devices[k])
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
                      spx_bench_device_name(devices[k]));
+}
+
+static void operation_list(unsigned mask, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof operations / sizeof operations[0]; k++)
+        if (mask & (1u << k))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
+                     operations[k]);
 }
 
 static void precision_list(unsigned mask, char *buf, size_t len)
@@ -38,15 +48,15 @@ int spx_cmd_formats(int argc, char **argv)
     const cli_command cmd = {"formats", usage, opts, 0, 0};
     int rc = cli_parse(&cmd, argc, argv, NULL);
     if (rc != CLI_PARSED) return rc;
-    printf("%-16s %-10s %s\n", "format", "devices", "precisions");
+    printf("%-16s %-12s %-10s %s\n", "format", "operations", "devices", "precisions");
     for (int i = 0; i < spx_format_count(); i++) {
-        const char *name;
-        unsigned dev, prec;
-        char dbuf[32], pbuf[32];
-        if (spx_format_get(i, &name, &dev, &prec) != SPX_OK) continue;
-        device_list(dev, dbuf, sizeof dbuf);
-        precision_list(prec, pbuf, sizeof pbuf);
-        printf("%-16s %-10s %s\n", name, dbuf, pbuf);
+        spx_format_info f;
+        char obuf[32], dbuf[32], pbuf[32];
+        if (spx_format_get(i, &f) != SPX_OK) continue;
+        operation_list(f.operations, obuf, sizeof obuf);
+        device_list(f.devices, dbuf, sizeof dbuf);
+        precision_list(f.precisions, pbuf, sizeof pbuf);
+        printf("%-16s %-12s %-10s %s\n", f.name, obuf, dbuf, pbuf);
     }
     printf("\n");
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)

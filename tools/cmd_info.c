@@ -79,14 +79,15 @@ static spx_type first_precision(unsigned precisions)
  * (the message is then in spx_last_error()). Returns 0 for a non-CPU format. */
 static int prepare_cpu_format(const spx_matrix *A, int i, const char **name, spx_plan **P)
 {
-    unsigned devices, precisions;
+    spx_format_info f;
     *P = NULL;
-    if (spx_format_get(i, name, &devices, &precisions) != SPX_OK) return 0;
-    if (!(devices & SPX_DEV_CPU)) return 0;
+    if (spx_format_get(i, &f) != SPX_OK) return 0;
+    if (!(f.devices & SPX_DEV_CPU) || !(f.operations & (1u << SPX_OP_SPMV))) return 0;
+    *name = f.name;
     spx_plan_opts o = spx_plan_opts_default();
     o.format = *name;
-    o.precision = first_precision(precisions);
-    spx_plan_create(A, &o, P);
+    o.precision = first_precision(f.precisions);
+    spx_plan_create(A, SPX_OP_SPMV, &o, P);
     return 1;
 }
 

@@ -113,7 +113,7 @@ static int run_spmv(const spmv_args *a, const spx_matrix *A)
     SPX_TRY(spx__alloc((void **)&x, (size_t)in_len, sizeof *x, "x"));
     SPX_TRY(spx__alloc((void **)&y, (size_t)out_len, sizeof *y, "y"));
     if ((rc = fill_vectors(a, in_len, out_len, x, y)) != CLI_OK) goto cleanup;
-    SPX_TRY(spx_plan_create(A, &a->o, &P));
+    SPX_TRY(spx_plan_create(A, SPX_OP_SPMV, &a->o, &P));
     SPX_TRY(to_plan_type(x, in_len, spx_plan_x_type(P), &xt, &xt_owned));
     SPX_TRY(to_plan_type(y, out_len, a->o.precision == SPX_F64 ? SPX_F64 : SPX_F32, &yt,
                          &yt_owned));

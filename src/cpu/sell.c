@@ -436,6 +436,31 @@ static void sell_describe(const void *state, char *buf, size_t len)
              (long long)S->nchunks, (long long)S->nlong, S->xpf);
 }
 
+/* AUTO on the CPU (bench/results/cpu-auto.md): sell unless
+ *   no AVX2 or AVX-512 kernel may run      (sell's portable kernel is about
+ *                                           1.3x slower than csr), or
+ *   0 < expected_calls < SELL_REPAY_CALLS  (its preparation, 3-15 ns per
+ *                                           nonzero, is not repaid).
+ * SELL-C-sigma (sigma = 4096, long rows summed apart) was the fastest CPU
+ * format on every matrix measured: regular stencils, FEM, circuit and
+ * power-law rows, 294 to 7.6M nonzeros, and again on five generated matrices
+ * of 26M to 56M nonzeros (bench/results/cpu-large-2026-11-22.md; break-even
+ * against csr 5 to 78 calls there); 1.2x-3x csr on the AVX-512 VM. The row
+ * statistics that could steer a choice (mean, spread, longest row) are
+ * absorbed inside sell: the sorting window takes the spread, the long-row
+ * pass the longest rows. axc and the AXT variants were measured too and were
+ * never the fastest on the 2-core VM, so they offer no suits hook. */
+#define SELL_REPAY_CALLS 50 /* median of 31 measured break-evens: 46 calls */
+#define SELL_EXPECTED_GAIN 1.5
+
+static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    (void)A;
+    if (!f->simd) return 0.0;
+    if (f->o->expected_calls > 0 && f->o->expected_calls < SELL_REPAY_CALLS) return 0.0;
+    return SELL_EXPECTED_GAIN;
+}
+
 const spx_format_ops spx__format_sell = {
     .name = "sell",
     .devices = SPX_DEV_CPU,
@@ -446,4 +471,5 @@ const spx_format_ops spx__format_sell = {
     .destroy = sell_destroy,
     .describe = sell_describe,
     .borrows_matrix = 0,
+    .suits = sell_suits,
 };

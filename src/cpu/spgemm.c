@@ -1,4 +1,4 @@
-/* CPU SpGEMM (spx_spgemm): C = A * B by Gustavson's row-by-row method,
+/* gustavson: CPU SpGEMM, C = A * B by Gustavson's row-by-row method,
  *
  *   C(i,:) = sum over k in A(i,:) of A(i,k) * B(k,:)
  *
@@ -20,7 +20,7 @@
  * row that touched it, and a value) while p times the threads is at most
  * SPX__SPGEMM_DENSE_MAX, else an open-addressing hash table per row with a
  * power-of-two size >= 2 min(f_i, p).
- * o->params "acc=dense" or "acc=hash" forces one.
+ * The plan parameter "acc=dense" or "acc=hash" forces one.
  * A row's n columns come out sorted from an introsort, or in the dense numeric
  * phase from a bitmap of the row's columns (one bit a column, set when a
  * column is first met): a scan of its words between the smallest and largest
@@ -473,67 +473,65 @@ static spx_status alloc_workspaces(spgemm_job *J)
 
 /* ------------------------------------------------------------- options */
 
+/* The plan: A (borrowed), the forced accumulator (-1 none, 0 dense, 1 hash)
+ * and the thread option. */
+typedef struct gustavson_state {
+    const spx_matrix *A;
+    int forced;
+    int threads;
+} gustavson_state;
+
 static spx_status accumulator_param(void *ctx, const char *key, const char *value)
 {
     int *hash = ctx;
     if (strcmp(key, "acc") != 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "SpGEMM has no parameter '%s' (it knows acc)", key);
+        return spx__error(SPX_ERR_BAD_PARAM, "gustavson has no parameter '%s' (it knows acc)",
+                          key);
     if (strcmp(value, "dense") == 0) *hash = 0;
     else if (strcmp(value, "hash") == 0) *hash = 1;
     else
-        return spx__error(SPX_ERR_BAD_PARAM, "SpGEMM parameter acc=%s is not dense or hash",
+        return spx__error(SPX_ERR_BAD_PARAM, "gustavson parameter acc=%s is not dense or hash",
                           value);
     return SPX_OK;
 }
 
-static spx_status check_args(const spx_matrix *A, const spx_matrix *B,
-                             const spx_plan_opts *o, spx_matrix **C)
-{
-    if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
-    *C = NULL;
-    spx_status st = spx__check_matrix(A);
-    if (st == SPX_OK) st = spx__check_matrix(B);
-    if (st != SPX_OK) return st;
-    if (o && o->device == SPX_DEV_CUDA)
-        return spx__error(SPX_ERR_NOT_COMPILED, "GPU SpGEMM (tSparse) is not implemented yet");
-    if (o && o->device != SPX_DEV_CPU)
-        return spx__error(SPX_ERR_INVALID_ARG, "SpGEMM device %d is not CPU or CUDA",
-                          (int)o->device);
-    if (o && o->threads < 0)
-        return spx__error(SPX_ERR_INVALID_ARG, "SpGEMM thread count %d is negative", o->threads);
-    if (A->cols != B->rows)
-        return spx__error(SPX_ERR_DIM_MISMATCH,
-                          "A is %lld x %lld but B has %lld rows (A*B needs %lld)",
-                          (long long)A->rows, (long long)A->cols, (long long)B->rows,
-                          (long long)A->cols);
-    return SPX_OK;
-}
-
 /* Threads: the option (or OpenMP's default), no more than the work pays for. */
-static int pick_threads(const spgemm_job *J, const spx_plan_opts *o)
+static int pick_threads(const spgemm_job *J, int threads)
 {
-    int64_t t = o && o->threads > 0 ? o->threads : omp_get_max_threads();
+    int64_t t = threads > 0 ? threads : omp_get_max_threads();
     int64_t useful = 1 + J->rowc[J->m] / SPX__SPGEMM_WORK_PER_THREAD;
     if (t > useful) t = useful;
     return t > 0 ? (int)t : 1;
 }
 
-spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
-                      spx_matrix **C)
+static spx_status gustavson_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    spgemm_job J = {0};
+    gustavson_state *g = NULL;
     int forced = -1;
-    spx_status st = check_args(A, B, o, C);
+    spx_status st = spx__params_each(o->params, accumulator_param, &forced);
     if (st != SPX_OK) return st;
-    if (o && o->params) SPX_TRY(spx__params_each(o->params, accumulator_param, &forced));
+    if ((st = spx__alloc((void **)&g, 1, sizeof *g, "gustavson plan")) != SPX_OK) return st;
+    g->A = A;
+    g->forced = forced;
+    g->threads = o->threads;
+    *state = g;
+    return SPX_OK;
+}
+
+static spx_status gustavson_multiply(void *state, const spx_matrix *B, spx_matrix **C)
+{
+    const gustavson_state *g = state;
+    const spx_matrix *A = g->A;
+    spgemm_job J = {0};
+    spx_status st = SPX_OK;
     J.a = view_of(A);
     J.b = view_of(B);
     J.m = A->rows;
     J.p = B->cols;
     SPX_TRY(spx__alloc((void **)&J.rowc, (size_t)J.m + 1, sizeof *J.rowc, "SpGEMM row counts"));
     SPX_TRY(work_prefix(&J));
-    J.threads = pick_threads(&J, o);
-    J.hash = forced >= 0 ? forced : (double)J.p * J.threads > (double)SPX__SPGEMM_DENSE_MAX;
+    J.threads = pick_threads(&J, g->threads);
+    J.hash = g->forced >= 0 ? g->forced : (double)J.p * J.threads > (double)SPX__SPGEMM_DENSE_MAX;
     J.nchunks = J.m < (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD
                     ? J.m
                     : (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD;
@@ -556,3 +554,31 @@ cleanup:
     spx_matrix_destroy(J.C);
     return st;
 }
+
+static size_t gustavson_bytes(const void *state)
+{
+    (void)state;
+    return sizeof(gustavson_state);
+}
+
+static void gustavson_destroy(void *state) { spx__free(state); }
+
+/* AUTO: the CPU SpGEMM baseline. */
+static double gustavson_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    (void)A;
+    (void)f;
+    return 1.0;
+}
+
+const spx_format_ops spx__format_gustavson = {
+    .name = "gustavson",
+    .devices = SPX_DEV_CPU,
+    .precisions = SPX__TYPE_BIT(SPX_F64),
+    .spgemm_analyze = gustavson_analyze,
+    .spgemm = gustavson_multiply,
+    .bytes = gustavson_bytes,
+    .destroy = gustavson_destroy,
+    .borrows_matrix = 1,
+    .suits = gustavson_suits,
+};

@@ -43,6 +43,7 @@ typedef struct spx__cuda_csr {
 } spx__cuda_csr;
 
 /* The runtime every method uses (src/cuda/runtime.cu, staged.cu):
+ * - compiled: 1 in a build with CUDA (the stub answers 0);
  * - device_count: usable CUDA devices (0 without CUDA or without a GPU);
  * - alloc, free: device memory; failure reports the bytes;
  * - copy: to_device nonzero host -> device, else device -> host; sync: wait
@@ -60,6 +61,7 @@ typedef struct spx__cuda_csr {
  * - csr_upload: A's CSR with values converted to t (SPX_ERR_UNSUPPORTED for
  *   64-bit columns; nothing left allocated on failure); csr_free zeroes *d. */
 #define SPX__CUDA_RUNTIME_API(S, Q, V)                                                          \
+    Q(int, spx__cuda_compiled, (void), 0)                                                       \
     Q(int, spx__cuda_device_count, (void), 0)                                                   \
     S(spx__cuda_alloc, (void **dptr, size_t bytes, const char *what))                           \
     V(spx__cuda_free, (void *dptr))                                                             \

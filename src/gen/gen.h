@@ -45,6 +45,22 @@ spx_status spx__gen_string(spx__gen_args *a, const char *key, int required,
 /* SPX_ERR_INVALID_ARG naming the first key no getter read. */
 spx_status spx__gen_args_done(const spx__gen_args *a);
 
+/* ------------------------------------------------------------ size checks */
+
+/* Made before any work in proportion to the nonzeros (size.c): SPX_ERR_OOM
+ * naming gen and the bytes when a CSR matrix of rows x cols with nnz nonzeros
+ * (exact, or a bound the caller states), plus `extra` bytes of the
+ * generator's own buffers, needs more than the physical memory or passes the
+ * test limit. Counts that overflow int64 are the caller's SPX_ERR_OVERFLOW. */
+spx_status spx__gen_check_size(const char *gen, int64_t rows, int64_t cols, int64_t nnz,
+                               double extra);
+
+/* Test hook: a matrix of more than max nonzeros, or needing more bytes than a
+ * CSR of max rows and max nonzeros, is refused by the check above
+ * (SPX_ERR_OOM) before any work; 0, the default, is no limit. The fuzz
+ * harness sets a small one so that every run stays fast. */
+void spx__gen_set_max_nnz(int64_t max);
+
 /* ------------------------------------------------------------- randomness */
 
 typedef struct spx__rng {
@@ -105,9 +121,12 @@ typedef struct spx__gen_rows {
     void (*fill)(const void *ctx, int64_t i, int64_t *col, double *val);
     const void *ctx;
     int64_t work;
+    const char *gen; /* generator name, for messages */
 } spx__gen_rows;
 
-/* Build the CSR matrix in parallel: lengths, offsets, then rows. */
+/* Build the CSR matrix in parallel: lengths, offsets, then rows. The exact
+ * nonzero count, known after the lengths, goes through spx__gen_check_size
+ * before anything of that size is allocated. */
 spx_status spx__gen_build_rows(const spx__gen_rows *g, spx_matrix **A);
 
 /* Write L distinct columns of [0, n) in increasing order into col (L <= n),

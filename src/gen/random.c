@@ -10,7 +10,10 @@
  *             entries (mean avg), plus `long` rows of longlen/2 .. longlen
  *             entries, one in each of `long` equal slices of the rows.
  * Each row draws from its own stream (seed, row), so nothing depends on the
- * thread count. values=random: uniform in [-1, 1) by position; values=ones: 1. */
+ * thread count. values=random: uniform in [-1, 1) by position; values=ones: 1.
+ * Sizes: random knows its nnz before drawing; powerlaw and circuit rows hold
+ * one entry at least, so their sizes are checked with nnz = rows first, and
+ * with the exact count once spx__gen_build_rows has summed the lengths. */
 #include <math.h>
 
 #include "core/alloc.h"
@@ -18,7 +21,12 @@
 #include "gen/gen.h"
 
 enum { STREAM_COUNT = 2, STREAM_LEN = 3, STREAM_COL = 4, STREAM_LONG = 5 };
-#define DRAW_BLOCK 65536
+/* Row draws per random stream (and per task); the fuzz build lowers it so
+ * that small matrices take several threads (its matrices differ). */
+#ifndef SPX__GEN_DRAW_BLOCK
+#define SPX__GEN_DRAW_BLOCK 65536
+#endif
+#define DRAW_BLOCK ((int64_t)SPX__GEN_DRAW_BLOCK)
 
 typedef struct rand_ctx {
     int64_t rows, cols;
@@ -108,11 +116,12 @@ spx_status spx__gen_random(spx__gen_args *a, spx_matrix **A)
     if (nnz > 0 && c.rows == 0)
         return spx__error(SPX_ERR_INVALID_ARG, "generator 'random': key 'nnz' > 0 with m = 0");
     c.seed = (uint64_t)seed;
+    SPX_TRY(spx__gen_check_size(a->gen, c.rows, c.cols, nnz, 8.0 * (double)c.rows));
     SPX_TRY(spx__calloc((void **)&len, (size_t)c.rows, sizeof *len, "random row lengths"));
     count_rows(&c, nnz, len);
     c.len = len;
     c.work = spx__gen_sample_work(c.cols);
-    spx__gen_rows g = {c.rows, c.cols, table_len, uniform_fill, &c, c.work};
+    spx__gen_rows g = {c.rows, c.cols, table_len, uniform_fill, &c, c.work, a->gen};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
     spx__free(len);
@@ -184,7 +193,8 @@ spx_status spx__gen_powerlaw(spx__gen_args *a, spx_matrix **A)
     c.max = (double)max;
     c.xm = avg == c.max ? c.max : pareto_scale(avg, c.max, c.a);
     c.work = spx__gen_sample_work(c.cols);
-    spx__gen_rows g = {c.rows, c.cols, powerlaw_len, powerlaw_fill, &c, c.work};
+    SPX_TRY(spx__gen_check_size(a->gen, c.rows, c.cols, c.rows, 0.0)); /* rows of 1 at least */
+    spx__gen_rows g = {c.rows, c.cols, powerlaw_len, powerlaw_fill, &c, c.work, a->gen};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
     return st;
@@ -240,7 +250,8 @@ spx_status spx__gen_circuit(spx__gen_args *a, spx_matrix **A)
     c.seed = (uint64_t)seed;
     c.stride = c.nlong ? c.rows / c.nlong : 0;
     c.work = spx__gen_sample_work(c.cols);
-    spx__gen_rows g = {c.rows, c.cols, circuit_len, circuit_fill, &c, c.work};
+    SPX_TRY(spx__gen_check_size(a->gen, c.rows, c.cols, c.rows, 0.0)); /* rows of 1 at least */
+    spx__gen_rows g = {c.rows, c.cols, circuit_len, circuit_fill, &c, c.work, a->gen};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
     return st;

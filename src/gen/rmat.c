@@ -24,7 +24,12 @@
 #include <omp.h>
 #include <string.h>
 
-#define EBLOCK_MIN 65536
+/* Fewest edges per random stream; the fuzz build lowers it so that small
+ * graphs take several threads (its graphs differ). */
+#ifndef SPX__GEN_EDGE_BLOCK_MIN
+#define SPX__GEN_EDGE_BLOCK_MIN 65536
+#endif
+#define EBLOCK_MIN ((int64_t)SPX__GEN_EDGE_BLOCK_MIN)
 #define PART_BITS 10
 
 typedef struct rmat_ctx {
@@ -201,6 +206,18 @@ cleanup:
     return st;
 }
 
+/* Before the edges are drawn: at most `entries` = edges (twice that with sym)
+ * packed entries of 8 bytes, as many nonzeros (and no more than rows^2), row
+ * starts and lengths, and the counts per block and part. */
+static spx_status rmat_check_size(const char *gen, const rmat_ctx *c)
+{
+    int64_t entries = c->sym ? 2 * c->edges : c->edges, nnz = entries;
+    if (c->scale < 31 && nnz > c->rows * c->rows) nnz = c->rows * c->rows;
+    double extra = 8.0 * (double)entries + 16.0 * (double)c->rows +
+                   8.0 * (double)c->nblocks * (double)c->nparts;
+    return spx__gen_check_size(gen, c->rows, c->rows, nnz, extra);
+}
+
 spx_status spx__gen_rmat(spx__gen_args *a, spx_matrix **A)
 {
     spx_status st;
@@ -208,6 +225,7 @@ spx_status spx__gen_rmat(spx__gen_args *a, spx_matrix **A)
     int64_t *scratch = NULL, room;
     size_t offs, bytes;
     SPX_TRY(rmat_keys(a, &c));
+    SPX_TRY(rmat_check_size(a->gen, &c));
     SPX_TRY(spx__mul_size((size_t)c.nblocks, (size_t)c.nparts, &offs, "R-MAT block counts"));
     SPX_TRY(spx__calloc((void **)&c.off, offs, sizeof(int64_t), "R-MAT block counts"));
     SPX_TRY(spx__alloc((void **)&c.pstart, (size_t)c.nparts + 1, sizeof(int64_t), "R-MAT parts"));
@@ -220,7 +238,7 @@ spx_status spx__gen_rmat(spx__gen_args *a, spx_matrix **A)
     SPX_TRY(spx__mul_size((size_t)omp_get_max_threads(), (size_t)room, &bytes, "R-MAT sort buffers"));
     SPX_TRY(spx__alloc((void **)&scratch, bytes, sizeof(int64_t), "R-MAT sort buffers"));
     rmat_group(&c, scratch, room);
-    spx__gen_rows g = {c.rows, c.rows, rmat_len, rmat_fill, &c, 0};
+    spx__gen_rows g = {c.rows, c.rows, rmat_len, rmat_fill, &c, 0, a->gen};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
     spx__free(scratch);

@@ -13,7 +13,15 @@
 #include "core/matrix.h"
 #include "gen/gen.h"
 
-#define BLOCK 4096
+/* Rows per block of the length pass, and per chunk of the fill; the fuzz
+ * build lowers both so that small matrices take several threads. */
+#ifndef SPX__GEN_ROW_BLOCK
+#define SPX__GEN_ROW_BLOCK 4096
+#endif
+#ifndef SPX__GEN_ROW_CHUNK
+#define SPX__GEN_ROW_CHUNK 64
+#endif
+#define BLOCK ((int64_t)SPX__GEN_ROW_BLOCK)
 
 /* Sums and maxima of the row lengths per block of rows. */
 static void block_sums(const spx__gen_rows *g, int64_t nblocks, int64_t *sum, int64_t *maxlen)
@@ -50,7 +58,7 @@ static void fill_rowptr(const spx__gen_rows *g, int64_t nblocks, const int64_t *
 static void fill_rows(const spx__gen_rows *g, spx_matrix *M, int64_t *scratch, int64_t room)
 {
     double *val = (double *)M->values;
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, SPX__GEN_ROW_CHUNK)
     for (int64_t i = 0; i < g->rows; i++) {
         int64_t *col = scratch + (size_t)omp_get_thread_num() * (size_t)room;
         int64_t off = M->rowptr[i], n = M->rowptr[i + 1] - off;
@@ -80,6 +88,7 @@ spx_status spx__gen_build_rows(const spx__gen_rows *g, spx_matrix **A)
     SPX_TRY(spx__add_i64(maxlen, g->work, &maxlen, "generator row buffers"));
     SPX_TRY(spx__mul_size((size_t)omp_get_max_threads(), (size_t)maxlen, &scratch_len,
                           "generator row buffers"));
+    SPX_TRY(spx__gen_check_size(g->gen, g->rows, g->cols, nnz, 8.0 * (double)scratch_len));
     SPX_TRY(spx__alloc((void **)&scratch, scratch_len, sizeof *scratch, "generator row buffers"));
     SPX_TRY(spx__matrix_alloc(g->rows, g->cols, nnz, SPX_F64, &M));
     fill_rowptr(g, nblocks, sum, M->rowptr);

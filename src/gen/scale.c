@@ -77,11 +77,20 @@ spx_status spx__gen_kron(const spx_matrix *A, int64_t copies, int pattern, doubl
                           (long long)copies, (long long)A->cols);
     rows = copies * A->rows;
     cols = copies * A->cols;
+    /* P's diagonal is always there, so nnz(B) >= copies * nnz(A); exact but
+     * for the random pattern, whose count spx__gen_build_rows checks again. */
+    int64_t nnz_p = pattern == SPX__SCALE_KRON_TRIDIAG ? 3 * copies - 2 : copies;
+    if (A->nnz > 0 && nnz_p > INT64_MAX / A->nnz)
+        return spx__error(SPX_ERR_OVERFLOW,
+                          "scale-up: key 'copies' = %lld times %lld nonzeros overflows",
+                          (long long)copies, (long long)A->nnz);
+    SPX_TRY(spx__gen_check_size("scale", rows, cols, nnz_p * A->nnz,
+                                8.0 * ((double)copies + 1.0 + (double)room)));
     SPX_TRY(spx__alloc((void **)&prow, (size_t)copies + 1, sizeof *prow, "scale-up pattern"));
     SPX_TRY(spx__alloc((void **)&pcol, room, sizeof *pcol, "scale-up pattern"));
     make_pattern(copies, pattern, density, seed, prow, pcol);
     kron_ctx c = {A, prow, pcol};
-    spx__gen_rows g = {rows, cols, kron_len, kron_fill, &c, 0};
+    spx__gen_rows g = {rows, cols, kron_len, kron_fill, &c, 0, "scale"};
     SPX_TRY(spx__gen_build_rows(&g, B));
 cleanup:
     spx__free(prow);

@@ -64,6 +64,17 @@ static void lap_fill(const void *ctx, int64_t i, int64_t *col, double *val)
             }
 }
 
+/* Nonzeros of the grid of `rows` (< 2^31) points: box stencils the product of
+ * (3 n_d - 2) over the axes, star stencils one diagonal plus two neighbours
+ * for each of the (n_d - 1) rows / n_d links along each axis. */
+static int64_t lap_nnz(const lap_ctx *c, int64_t rows)
+{
+    int64_t nnz = c->box ? 1 : rows;
+    for (int d = 0; d < 3; d++)
+        nnz = c->box ? nnz * (3 * c->n[d] - 2) : nnz + 2 * (c->n[d] - 1) * (rows / c->n[d]);
+    return nnz;
+}
+
 /* Grid side of axis key, default n; the product of the sides must fit. */
 spx_status spx__gen_lap(spx__gen_args *a, int dims, int points, spx_matrix **A)
 {
@@ -87,7 +98,8 @@ spx_status spx__gen_lap(spx__gen_args *a, int dims, int points, spx_matrix **A)
                               a->gen, (long long)n, side[d]);
         rows *= c.n[d];
     }
-    spx__gen_rows g = {rows, rows, lap_len, lap_fill, &c, 0};
+    SPX_TRY(spx__gen_check_size(a->gen, rows, rows, lap_nnz(&c, rows), 0.0));
+    spx__gen_rows g = {rows, rows, lap_len, lap_fill, &c, 0, a->gen};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
     return st;
@@ -115,6 +127,14 @@ static void band_fill(const void *ctx, int64_t i, int64_t *col, double *val)
     }
 }
 
+/* Entries of the w diagonals on one side of the main one: sum of n - k for
+ * k = 1 .. min(w, n-1). With n, w < 2^31 it stays below 2^61. */
+static int64_t band_side(int64_t n, int64_t w)
+{
+    int64_t k = n > 0 && w > n - 1 ? n - 1 : w;
+    return n > 0 ? k * n - k * (k + 1) / 2 : 0;
+}
+
 spx_status spx__gen_banded(spx__gen_args *a, spx_matrix **A)
 {
     spx_status st;
@@ -125,7 +145,9 @@ spx_status spx__gen_banded(spx__gen_args *a, spx_matrix **A)
     SPX_TRY(spx__gen_int(a, "lower", bw, 0, INT32_MAX, &c.lower));
     SPX_TRY(spx__gen_int(a, "upper", bw, 0, INT32_MAX, &c.upper));
     SPX_TRY(spx__gen_args_done(a));
-    spx__gen_rows g = {c.n, c.n, band_len, band_fill, &c, 0};
+    int64_t nnz = c.n + band_side(c.n, c.lower) + band_side(c.n, c.upper);
+    SPX_TRY(spx__gen_check_size(a->gen, c.n, c.n, nnz, 0.0));
+    spx__gen_rows g = {c.n, c.n, band_len, band_fill, &c, 0, a->gen};
     SPX_TRY(spx__gen_build_rows(&g, A));
 cleanup:
     return st;

@@ -147,6 +147,10 @@ static spx_status check_header(const char *path, const unsigned char *raw, const
         return spx__error(SPX_ERR_BIN_FORMAT, "%s: unsupported version %u (this SpX reads %u)",
                           path, b->version, SPX__BIN_VERSION);
     if (b->bom != SPX__BIN_BOM) return bin_error(path, "written with the other byte order");
+    /* Reserved for later versions: a version 1 file has zeros there, so that
+     * each matrix has one encoding and a later field cannot be misread. */
+    for (int i = 48; i < SPX__BIN_HEADER; i++)
+        if (raw[i] != 0) return bin_error(path, "reserved header bytes 48..63 are not zero");
     if (b->rows < 0 || b->cols < 0 || b->nnz < 0 || b->rows == INT64_MAX)
         return bin_error(path, "negative or impossible sizes in the header");
     if (b->col_bits != (b->cols <= INT32_MAX ? 32u : 64u) || b->vtype > 1u)

@@ -1,11 +1,41 @@
-/* AUTO: choose a format for a matrix from its statistics. The rule per device
- * lives beside that device's formats (src/cpu/auto_cpu.c, src/cuda/auto_cuda.c). */
+/* AUTO: the registry answers. Each format that computes the operation on the
+ * device in the precision, and has a suits hook, says how well it suits A
+ * (its expected speed relative to the device's baseline); the highest answer
+ * wins, ties to the first in the table. The rules and the measurements behind
+ * them live beside each format's code, never here. */
+#include "core/matrix.h"
+#include "cpu/isa.h"
 #include "plan/format.h"
 
-const char *spx__auto_cpu(const spx_matrix *A, const spx_plan_opts *o);
-const char *spx__auto_cuda(const spx_matrix *A, const spx_plan_opts *o);
-
-const char *spx__auto_format(const spx_matrix *A, const spx_plan_opts *o)
+static spx__auto_facts facts_of(const spx_matrix *A, spx_operation op, const spx_plan_opts *o)
 {
-    return o->device == SPX_DEV_CUDA ? spx__auto_cuda(A, o) : spx__auto_cpu(A, o);
+    spx__auto_facts f = {op, o, A->rows, A->cols, A->nnz, 0, 0.0, 0};
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t len = A->rowptr[i + 1] - A->rowptr[i];
+        if (len > f.rmax) f.rmax = len;
+    }
+    f.rave = A->rows ? (double)A->nnz / (double)A->rows : 0.0;
+    f.simd = spx__isa_active() != SPX__ISA_SCALAR;
+    return f;
+}
+
+const spx_format_ops *spx__auto_format(const spx_matrix *A, spx_operation op,
+                                       const spx_plan_opts *o)
+{
+    spx__auto_facts f = facts_of(A, op, o);
+    const spx_format_ops *best = NULL;
+    double best_score = 0.0;
+    for (int i = 0; spx__formats[i]; i++) {
+        const spx_format_ops *c = spx__formats[i];
+        if (!c->suits || !(c->devices & (unsigned)o->device) ||
+            !(c->precisions & SPX__TYPE_BIT(o->precision)) ||
+            !(spx__format_operations(c) & SPX__OP_BIT(op)))
+            continue;
+        double score = c->suits(A, &f);
+        if (score > best_score) {
+            best = c;
+            best_score = score;
+        }
+    }
+    return best;
 }

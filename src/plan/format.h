@@ -1,6 +1,10 @@
-/* The format registry: one struct of functions per format and device.
- * A plan is a matrix prepared by one format; adding a format is one file
- * that defines a spx_format_ops and one line in registry.c. */
+/* The format registry: one struct of functions per format.
+ * A plan is a matrix prepared by one format on one device for one operation.
+ * A format fills the entries of the operations it computes (SpMV: analyze
+ * and spmv; SpGEMM: spgemm_analyze and spgemm) and may offer `suits`, its
+ * answer to AUTO. Adding a format is one file that defines a spx_format_ops
+ * and one line in registry.c; the plan layer, AUTO, the CLI, the bench and the
+ * conformance tests find it in the table. */
 #ifndef SPX_PLAN_FORMAT_H
 #define SPX_PLAN_FORMAT_H
 
@@ -9,6 +13,17 @@
 #include "spx.h"
 
 #define SPX__TYPE_BIT(t) (1u << (unsigned)(t))
+
+/* What AUTO knows of a request when it asks a format how well it suits it:
+ * the operation, the options and the row statistics of A (op(A) for SpMV). */
+typedef struct spx__auto_facts {
+    spx_operation operation;
+    const spx_plan_opts *o;
+    int64_t rows, cols, nnz;
+    int64_t rmax;   /* longest row */
+    double rave;    /* mean row */
+    int simd;       /* 1 when AVX2 or AVX-512 kernels may run on this CPU */
+} spx__auto_facts;
 
 typedef struct spx_format_ops {
     const char *name;     /* "ref", "csr", "axt-uh", "dasp", ... */
@@ -35,16 +50,37 @@ typedef struct spx_format_ops {
      * plan's vector type (SPX_F16: IEEE half, for xtype=half); NULL or
      * returning the plan's precision: double for F64, float for F32 and F16. */
     spx_type (*x_type)(const void *state);
+    /* SpGEMM, C = A*B: prepare A (the left operand; B varies per call), then
+     * multiply by B into a new host CSR matrix C with sorted columns and fp64
+     * values. spgemm must not change the state (one plan, several threads). */
+    spx_status (*spgemm_analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
+    spx_status (*spgemm)(void *state, const spx_matrix *B, spx_matrix **C);
+    /* Optional, AUTO: how well this format suits A for the request, as the
+     * speed it expects relative to the device's baseline format (CPU and CUDA
+     * csr, CPU gustavson: 1), counting its preparation against the expected
+     * calls; 0 or less: never chosen. The one with the highest answer wins,
+     * ties go to the first in the table. A format without suits is never
+     * chosen by AUTO. Must be cheap next to analyze. */
+    double (*suits)(const spx_matrix *A, const spx__auto_facts *f);
 } spx_format_ops;
+
+/* Operation bits of a format: SPX__OP_BIT(SPX_OP_SPMV) when it has spmv, ... */
+#define SPX__OP_BIT(op) (1u << (unsigned)(op))
+unsigned spx__format_operations(const spx_format_ops *f);
 
 /* The registry, in order; NULL-terminated. */
 extern const spx_format_ops *const spx__formats[];
 
-/* Find the format of that name on that device supporting precision t. */
-const spx_format_ops *spx__format_find(const char *name, spx_device d, spx_type t);
+/* Find the format of that name computing operation op on device d in
+ * precision t. */
+const spx_format_ops *spx__format_find(const char *name, spx_operation op, spx_device d,
+                                       spx_type t);
 
-/* Pick a format for A on device d (the AUTO rule); returns a registered name. */
-const char *spx__auto_format(const spx_matrix *A, const spx_plan_opts *o);
+/* AUTO: the format for A with o (device, precision, expected calls) that
+ * answers best in its suits hook among those computing op; NULL when none
+ * does (no format of that operation on that device and precision). */
+const spx_format_ops *spx__auto_format(const spx_matrix *A, spx_operation op,
+                                       const spx_plan_opts *o);
 
 /* Parse "key=value,key=value" params: calls fn for each pair; stops and returns
  * fn's error. Keys and values are NUL-terminated copies valid during the call. */

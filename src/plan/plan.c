@@ -1,6 +1,8 @@
-/* Plans: a matrix prepared by one registered format on one device. The plan
- * layer resolves AUTO, transposes for op T (formats only compute A*x), times
- * the preprocessing, and offers host vectors for device plans. */
+/* Plans: a matrix prepared by one registered format on one device for one
+ * operation. The plan layer resolves AUTO, transposes for op T (formats only
+ * compute A*x), applies the reorder= parameter of SpMV plans, times the
+ * preprocessing, offers host vectors for device plans, and checks the
+ * operands of SpGEMM. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +19,7 @@
 struct spx_plan_s {
     uint64_t magic;
     const spx_format_ops *ops;
+    spx_operation operation;
     void *state;
     spx_plan_opts opts;
     int64_t out_len, in_len;  /* length of y and x: rows and cols of op(A) */
@@ -70,27 +73,78 @@ static const char *precision_name(spx_type t)
     return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16";
 }
 
-/* The format for o: the named one, or AUTO's pick (csr if the pick lacks the
+static const char *operation_name(spx_operation op)
+{
+    return op == SPX_OP_SPMV ? "SpMV" : op == SPX_OP_SPGEMM ? "SpGEMM" : "SpMM";
+}
+
+/* The format for o: the named one, or AUTO's pick; SPX_ERR_NO_FORMAT saying
+ * what is missing (no such name, or no kernel for this operation, device and
  * precision). */
-static spx_status resolve_format(const spx_matrix *A, const spx_plan_opts *o,
+static spx_status resolve_format(const spx_matrix *A, spx_operation op, const spx_plan_opts *o,
                                  const spx_format_ops **ops)
 {
     const char *name = o->format && *o->format ? o->format : "auto";
     const char *dev = o->device == SPX_DEV_CUDA ? "cuda" : "cpu";
     if (strcmp(name, "auto") == 0) {
-        name = spx__auto_format(A, o);
-        if (!spx__format_find(name, o->device, o->precision)) name = "csr";
+        *ops = spx__auto_format(A, op, o);
+        if (*ops) return SPX_OK;
+        return spx__error(SPX_ERR_NO_FORMAT, "no format computes %s on %s in %s yet",
+                          operation_name(op), dev, precision_name(o->precision));
     }
-    *ops = spx__format_find(name, o->device, o->precision);
+    *ops = spx__format_find(name, op, o->device, o->precision);
     if (*ops) return SPX_OK;
     for (int i = 0; spx__formats[i]; i++)
         if (strcmp(spx__formats[i]->name, name) == 0)
-            return spx__error(SPX_ERR_NO_FORMAT, "format '%s' has no %s %s kernel", name,
-                              dev, precision_name(o->precision));
+            return spx__error(SPX_ERR_NO_FORMAT, "format '%s' has no %s %s %s kernel", name, dev,
+                              precision_name(o->precision), operation_name(op));
     return spx__error(SPX_ERR_NO_FORMAT, "no format named '%s' (see spx formats)", name);
 }
 
-spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *opts, spx_plan **out)
+/* A CUDA plan needs CUDA built in and a GPU. */
+static spx_status check_device(const spx_plan_opts *o)
+{
+    if (o->device != SPX_DEV_CUDA || spx__cuda_device_count() > 0) return SPX_OK;
+    if (!spx__cuda_compiled())
+        return spx__error(SPX_ERR_NOT_COMPILED, "SpX was built without CUDA (SPX_CUDA=OFF)");
+    return spx__error(SPX_ERR_NO_DEVICE,
+                      "no CUDA device is available (no GPU seen, or no usable driver)");
+}
+
+/* A known operation that some registered format computes on o's device (a
+ * request nothing in the table can serve is said so before any device or
+ * format check). */
+static spx_status check_operation(spx_operation op, const spx_plan_opts *o)
+{
+    unsigned served = 0;
+    if (op != SPX_OP_SPMV && op != SPX_OP_SPGEMM && op != SPX_OP_SPMM)
+        return spx__error(SPX_ERR_INVALID_ARG, "unknown operation %d", (int)op);
+    if (op == SPX_OP_SPGEMM && o->op != SPX_OP_N)
+        return spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM computes A*B; transpose A first");
+    for (int i = 0; spx__formats[i]; i++)
+        if (spx__format_operations(spx__formats[i]) & SPX__OP_BIT(op))
+            served |= spx__formats[i]->devices;
+    if (!(served & (unsigned)o->device))
+        return spx__error(SPX_ERR_NO_FORMAT, "no format computes %s on %s yet",
+                          operation_name(op), o->device == SPX_DEV_CUDA ? "cuda" : "cpu");
+    return SPX_OK;
+}
+
+/* SpGEMM: the format prepares A alone. */
+static spx_status create_spgemm(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P)
+{
+    spx_status st;
+    if ((st = resolve_format(A, SPX_OP_SPGEMM, o, &P->ops)) != SPX_OK) return st;
+    P->out_len = A->rows;
+    P->in_len = A->cols;
+    return P->ops->spgemm_analyze(A, o, &P->state);
+}
+
+/* SpMV: op T transposes, reorder= permutes, then the format prepares. */
+static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P);
+
+spx_status spx_plan_create(const spx_matrix *A, spx_operation operation,
+                           const spx_plan_opts *opts, spx_plan **out)
 {
     spx_plan_opts o = opts ? *opts : spx_plan_opts_default();
     spx_plan *P = NULL;
@@ -99,42 +153,52 @@ spx_status spx_plan_create(const spx_matrix *A, const spx_plan_opts *opts, spx_p
     if (!out) return spx__error(SPX_ERR_INVALID_ARG, "output plan pointer is NULL");
     *out = NULL;
     SPX_TRY(check_opts(&o));
-    if (o.device == SPX_DEV_CUDA && spx__cuda_device_count() == 0) {
-        SPX_TRY(spx__cuda_sync(NULL)); /* NOT_COMPILED without CUDA */
-        SPX_TRY(spx__error(SPX_ERR_DEVICE, "no CUDA device is available"));
-    }
+    SPX_TRY(check_operation(operation, &o));
+    SPX_TRY(check_device(&o));
     SPX_TRY(spx__calloc((void **)&P, 1, sizeof *P, "plan"));
     P->magic = SPX__PLAN_MAGIC;
+    P->operation = operation;
     P->opts = o;
     P->opts.format = NULL; /* the caller's string is not kept */
     P->opts.params = NULL;
     double t0 = now_ms();
-    const spx_matrix *M = A;
-    if (o.op == SPX_OP_T) {
-        SPX_TRY(spx_matrix_transpose(A, &P->transposed));
-        M = P->transposed;
-    }
-    SPX_TRY(spx__reorder_create(M, &o, &P->reorder)); /* strips reorder= from o.params */
-    if (spx__reorder_matrix(P->reorder)) {
-        M = spx__reorder_matrix(P->reorder);
-        spx_matrix_destroy(P->transposed);
-        P->transposed = NULL;
-    }
-    SPX_TRY(resolve_format(M, &o, &P->ops));
-    P->out_len = M->rows;
-    P->in_len = M->cols;
-    SPX_TRY(P->ops->analyze(M, &o, &P->state));
-    spx__reorder_prepared(P->reorder, P->ops->borrows_matrix);
+    if (operation == SPX_OP_SPGEMM)
+        SPX_TRY(create_spgemm(A, &o, P));
+    else
+        SPX_TRY(create_spmv(A, &o, P));
     P->prep_ms = now_ms() - t0;
-    if (!P->ops->borrows_matrix && P->transposed) {
-        spx_matrix_destroy(P->transposed);
-        P->transposed = NULL;
-    }
     *out = P;
     spx__clear_error();
     return SPX_OK;
 cleanup:
     spx_plan_destroy(P);
+    return st;
+}
+
+static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P)
+{
+    spx_status st = SPX_OK;
+    const spx_matrix *M = A;
+    if (o->op == SPX_OP_T) {
+        SPX_TRY(spx_matrix_transpose(A, &P->transposed));
+        M = P->transposed;
+    }
+    SPX_TRY(spx__reorder_create(M, o, &P->reorder)); /* strips reorder= from o->params */
+    if (spx__reorder_matrix(P->reorder)) {
+        M = spx__reorder_matrix(P->reorder);
+        spx_matrix_destroy(P->transposed);
+        P->transposed = NULL;
+    }
+    SPX_TRY(resolve_format(M, SPX_OP_SPMV, o, &P->ops));
+    P->out_len = M->rows;
+    P->in_len = M->cols;
+    SPX_TRY(P->ops->analyze(M, o, &P->state));
+    spx__reorder_prepared(P->reorder, P->ops->borrows_matrix);
+    if (!P->ops->borrows_matrix && P->transposed) {
+        spx_matrix_destroy(P->transposed);
+        P->transposed = NULL;
+    }
+cleanup:
     return st;
 }
 
@@ -148,11 +212,15 @@ void spx_plan_destroy(spx_plan *P)
     spx__free(P);
 }
 
-/* Entry checks of a product: a live plan, and vectors wherever they have entries. */
+/* Entry checks of a product: a live SpMV plan, and vectors wherever they have
+ * entries. */
 static spx_status check_call(const spx_plan *P, const void *x, const void *y)
 {
     spx_status st = check_plan(P);
     if (st != SPX_OK) return st;
+    if (P->operation != SPX_OP_SPMV)
+        return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SpMV",
+                          operation_name(P->operation));
     if ((P->in_len > 0 && !x) || (P->out_len > 0 && !y))
         return spx__error(SPX_ERR_INVALID_ARG, "x or y is NULL");
     return SPX_OK;
@@ -197,6 +265,43 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
     if (P->opts.device == SPX_DEV_CPU)
         return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, beta, y);
     return spmv_staged(P, alpha, x, beta, y);
+}
+
+spx_status spx_spgemm_run(const spx_plan *P, const spx_matrix *B, spx_matrix **C)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
+    *C = NULL;
+    if ((st = spx__check_matrix(B)) != SPX_OK) return st;
+    if (P->operation != SPX_OP_SPGEMM)
+        return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SpGEMM",
+                          operation_name(P->operation));
+    if (P->in_len != B->rows)
+        return spx__error(SPX_ERR_DIM_MISMATCH,
+                          "A is %lld x %lld but B has %lld rows (A*B needs %lld)",
+                          (long long)P->out_len, (long long)P->in_len, (long long)B->rows,
+                          (long long)P->in_len);
+    if ((st = P->ops->spgemm(P->state, B, C)) == SPX_OK) spx__clear_error();
+    return st;
+}
+
+spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
+                      spx_matrix **C)
+{
+    spx_plan *P = NULL;
+    spx_status st;
+    if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
+    *C = NULL;
+    if ((st = spx_plan_create(A, SPX_OP_SPGEMM, o, &P)) != SPX_OK) return st;
+    st = spx_spgemm_run(P, B, C);
+    spx_plan_destroy(P);
+    return st;
+}
+
+spx_operation spx_plan_operation(const spx_plan *P)
+{
+    return check_plan(P) == SPX_OK ? P->operation : SPX_OP_SPMV;
 }
 
 double spx_plan_prep_ms(const spx_plan *P) { return check_plan(P) == SPX_OK ? P->prep_ms : -1.0; }
@@ -254,13 +359,16 @@ int spx_format_count(void)
     return n;
 }
 
-spx_status spx_format_get(int i, const char **name, unsigned *devices, unsigned *precisions)
+spx_status spx_format_get(int i, spx_format_info *info)
 {
     if (i < 0 || i >= spx_format_count())
         return spx__error(SPX_ERR_INVALID_ARG, "format index %d out of range", i);
-    if (name) *name = spx__formats[i]->name;
-    if (devices) *devices = spx__formats[i]->devices;
-    if (precisions) *precisions = spx__formats[i]->precisions;
+    if (!info) return spx__error(SPX_ERR_INVALID_ARG, "spx_format_get: info is NULL");
+    info->name = spx__formats[i]->name;
+    info->devices = spx__formats[i]->devices;
+    info->precisions = spx__formats[i]->precisions;
+    info->operations = spx__format_operations(spx__formats[i]);
+    info->variants = spx__formats[i]->bench_variants;
     return SPX_OK;
 }
 

@@ -16,6 +16,7 @@ extern const spx_format_ops spx__format_axt_uh1;
 extern const spx_format_ops spx__format_axt_uh;
 extern const spx_format_ops spx__format_axt_ch1;
 extern const spx_format_ops spx__format_axt_ch;
+extern const spx_format_ops spx__format_gustavson;
 
 const spx_format_ops *const spx__formats[] = {
     &spx__format_ref,
@@ -30,15 +31,23 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_axt_uh,
     &spx__format_axt_ch1,
     &spx__format_axt_ch,
+    &spx__format_gustavson,
     NULL,
 };
 
-const spx_format_ops *spx__format_find(const char *name, spx_device d, spx_type t)
+unsigned spx__format_operations(const spx_format_ops *f)
+{
+    return (f->spmv ? SPX__OP_BIT(SPX_OP_SPMV) : 0u) |
+           (f->spgemm ? SPX__OP_BIT(SPX_OP_SPGEMM) : 0u);
+}
+
+const spx_format_ops *spx__format_find(const char *name, spx_operation op, spx_device d,
+                                       spx_type t)
 {
     for (int i = 0; spx__formats[i]; i++) {
         const spx_format_ops *f = spx__formats[i];
         if (strcmp(f->name, name) == 0 && (f->devices & (unsigned)d) &&
-            (f->precisions & SPX__TYPE_BIT(t)))
+            (f->precisions & SPX__TYPE_BIT(t)) && (spx__format_operations(f) & SPX__OP_BIT(op)))
             return f;
     }
     return NULL;

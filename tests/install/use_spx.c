@@ -10,7 +10,7 @@ int main(void)
     double y[2];
     spx_matrix *A = NULL;
     spx_plan *P = NULL;
-    if (spx_matrix_create_csr(2, 2, rp, ci, v, &A) || spx_plan_create(A, NULL, &P) ||
+    if (spx_matrix_create_csr(2, 2, rp, ci, v, &A) || spx_plan_create(A, SPX_OP_SPMV, NULL, &P) ||
         spx_spmv(P, 1.0, x, 0.0, y)) {
         fprintf(stderr, "spx: %s\n", spx_last_error());
         return 1;

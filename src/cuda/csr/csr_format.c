@@ -414,6 +414,14 @@ static spx_type csr_x_type(const void *state)
     return p->x_half ? SPX_F16 : p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
+/* AUTO: the CUDA baseline; sell and dasp answer relative to it. */
+static double csr_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    (void)A;
+    (void)f;
+    return 1.0;
+}
+
 const spx_format_ops spx__format_cuda_csr = {
     .name = "csr",
     .devices = SPX_DEV_CUDA,
@@ -425,4 +433,5 @@ const spx_format_ops spx__format_cuda_csr = {
     .describe = csr_describe,
     .borrows_matrix = 0,
     .x_type = csr_x_type,
+    .suits = csr_suits,
 };

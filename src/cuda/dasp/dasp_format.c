@@ -180,6 +180,35 @@ static void dasp_describe(const void *state, char *buf, size_t len)
              s->x_half ? " xtype=half" : "");
 }
 
+/* AUTO: dasp for matrices of DASP_MIN_NNZ or more nonzeros with rows longer
+ * than DASP_LONG_ROW and a mean row of 16 to 32, when the caller expects
+ * enough calls to repay its preparation (5 to 40 ms against csr's 1 to 4 on
+ * the shared matrices, 150+ ms at 10M+ nonzeros). Measured on an H100 with
+ * pdl=on (bench/results/gpu-pdl-2026-11-22.md), ratio to cuSPARSE CSR in one
+ * process:
+ *  - csr beat dasp on all ten shared matrices of 100k+ nonzeros, those dasp
+ *    used to win included (TSOPF_RS_b39_c30 1.88x vs 1.84x, xenon1 1.69x vs
+ *    1.46x, c-62 1.38x vs 0.97x: mean row 18, 24 and 13.4, c-62 with rows of
+ *    up to 5060), and on lap3d27:96 (23.4M nonzeros, 1.14x vs 1.02x);
+ *  - dasp keeps the R-MAT graphs (rows longer than 256 and a mean row of
+ *    28-30): scale 20 1.02x vs 0.77x (fp16 1.04x vs 0.81x), scale 17 1.09x vs
+ *    0.77x (bench/results/gpu-h100-80gb-hbm3-2026-11-22-r3.txt), where csr's
+ *    row blocks of mixed short and long rows leave lanes idle: about 1.3x csr.
+ *    The bound of 16 on the mean row sits between c-62 (13.4, csr) and those. */
+#define DASP_MIN_NNZ 500000
+#define DASP_LONG_ROW 256
+#define DASP_REPAY_CALLS 10000
+#define DASP_EXPECTED_GAIN 1.25
+
+static double dasp_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    (void)A;
+    if (f->rows == 0 || f->nnz < DASP_MIN_NNZ) return 0.0;
+    if (f->o->expected_calls > 0 && f->o->expected_calls < DASP_REPAY_CALLS) return 0.0;
+    if (f->rave < 16.0 || f->rave > 32.0 || f->rmax <= DASP_LONG_ROW) return 0.0;
+    return DASP_EXPECTED_GAIN;
+}
+
 const spx_format_ops spx__format_dasp = {
     .name = "dasp",
     .devices = SPX_DEV_CUDA,
@@ -191,4 +220,5 @@ const spx_format_ops spx__format_dasp = {
     .describe = dasp_describe,
     .borrows_matrix = 0,
     .x_type = dasp_x_type,
+    .suits = dasp_suits,
 };

@@ -243,6 +243,33 @@ static spx_type sell_x_type(const void *state)
     return p->x_half ? SPX_F16 : p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
+/* AUTO: sell for banded matrices of SELL_MIN_NNZ or more nonzeros whose
+ * every step of 32 rows fits index=u16 and whose slices in row order hold at
+ * least SELL_OCCUPANCY of nonzeros among their entries, when the caller
+ * expects enough calls to repay the preparation. Measured on an H100
+ * (bench/results/gpu-sell-2026-11-22.md), time of sell against csr: lap3d7
+ * at 3.5M, 6.9M, 55.8M nonzeros fp64 0.0142/0.0210, 0.0284/0.0368,
+ * 0.2624/0.3095 ms, fp16 0.0061/0.0085, 0.0127/0.0230, 0.1267/0.1704;
+ * lap3d27 at 3.2M, 6.9M, 23.4M fp64 0.0088/0.0155, 0.0265/0.0361,
+ * 0.0883/0.1055, fp16 0.0074/0.0079, 0.0107/0.0218, 0.0410/0.0654: 1.2x-1.8x.
+ * On the shared matrices of 0.1M-1.2M nonzeros (L2-resident, launch-bound)
+ * csr was 1.3-2x faster, hence the floor. Above dasp's answer, so a matrix
+ * both would take goes to sell (as measured on the stencils). */
+#define SELL_MIN_NNZ 3000000
+#define SELL_OCCUPANCY 0.9
+#define SELL_REPAY_CALLS 10000
+#define SELL_EXPECTED_GAIN 1.3
+
+static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    int64_t entries = 0;
+    int u16 = 0;
+    if (f->nnz < SELL_MIN_NNZ || A->col_bits != 32) return 0.0;
+    if (f->o->expected_calls > 0 && f->o->expected_calls < SELL_REPAY_CALLS) return 0.0;
+    if (spx__cuda_sell_measure(A, 1, &entries, &u16) != SPX_OK || !u16) return 0.0;
+    return (double)A->nnz >= SELL_OCCUPANCY * (double)entries ? SELL_EXPECTED_GAIN : 0.0;
+}
+
 const spx_format_ops spx__format_cuda_sell = {
     .name = "sell",
     .devices = SPX_DEV_CUDA,
@@ -254,4 +281,5 @@ const spx_format_ops spx__format_cuda_sell = {
     .describe = sell_describe,
     .borrows_matrix = 0,
     .x_type = sell_x_type,
+    .suits = sell_suits,
 };
