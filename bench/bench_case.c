@@ -70,7 +70,7 @@ static spx_status prepare(const spx__bench_group *g, const spx_bench_opts *o, co
     t->device = g->device;
     if (!t->peer) {
         po.params = variant ? variant : o->params;
-        spx_status st = spx_plan_create(g->A, &po, &t->plan);
+        spx_status st = spx_plan_create(g->A, SPX_OP_SPMV, &po, &t->plan);
         if (st != SPX_OK) return st; /* its message stays spx_last_error's */
         r->prep_ms = spx_plan_prep_ms(t->plan);
         r->bytes = spx_plan_bytes(t->plan);

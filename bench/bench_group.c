@@ -40,7 +40,7 @@ static spx_status reference_product(const spx_matrix *A, const double *x, double
     spx_plan *P = NULL;
     spx_plan_opts o = spx_plan_opts_default();
     o.format = "ref";
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_OK) st = spx_spmv(P, 1.0, x, 0.0, y);
     spx_plan_destroy(P);
     return st;

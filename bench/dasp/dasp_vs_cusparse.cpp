@@ -218,7 +218,7 @@ static int bench_one(const char *what, bool f16, const char *params, int calls, 
     o.device = SPX_DEV_CUDA;
     o.precision = f16 ? SPX_F16 : SPX_F64;
     o.params = params;
-    if (spx_plan_create(A, &o, &P) != SPX_OK) {
+    if (spx_plan_create(A, SPX_OP_SPMV, &o, &P) != SPX_OK) {
         fprintf(stderr, "%s: plan: %s\n", what, spx_last_error());
         spx_matrix_destroy(A);
         return 1;
