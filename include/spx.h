@@ -289,6 +289,23 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
 spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
                       spx_matrix **C);
 
+/* ------------------------------------------- several devices and processes */
+
+/* MSREP (Chen et al.): one matrix split into parts, each an ordinary
+ * single-device plan of any registered format (AUTO per part). */
+typedef enum spx_partition {
+    SPX_PART_PCSR = 0, /* CSR nonzero ranges, equal nonzeros; neighbours may share a row */
+    SPX_PART_PCSC = 1, /* CSC nonzero ranges (column blocks), equal nonzeros; each part
+                          gives a full-length partial y, summed in part order */
+    SPX_PART_PCOO = 2, /* row-sorted COO nonzero ranges, equal nonzeros */
+    SPX_PART_ROWS = 3  /* row blocks of equal rows: the paper's baseline */
+} spx_partition;
+
+/* "pcsr", "pcsc", "pcoo", "rows" ("?" for others), and back
+ * (SPX_ERR_INVALID_ARG naming the string). */
+const char *spx_partition_name(spx_partition k);
+spx_status spx_partition_parse(const char *name, spx_partition *k /* out */);
+
 #ifdef __cplusplus
 }
 #endif
