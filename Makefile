@@ -2,8 +2,10 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 BENCH_MATRIX ?= gen:lap3d27:64
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all build check check-release check-asan bench install clean
+.PHONY: all build check check-release check-asan check-fuzz fuzz bench install clean
 
 all: build
 
@@ -12,8 +14,9 @@ build:
 	cmake --build $(BUILD) -j$(JOBS)
 
 # Release build (CUDA code compiled when nvcc exists) and its tests, then the
-# same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
-check: check-release check-asan
+# same tests under AddressSanitizer and UndefinedBehaviorSanitizer, then every
+# fuzz harness for 60 seconds.
+check: check-release check-asan check-fuzz
 
 check-release: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
@@ -24,6 +27,19 @@ check-asan:
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(BUILD)-asan --output-on-failure -j2 -E '_(avx2|scalar)$$'
 
+# libFuzzer harnesses (tests/fuzz, README there): clang with ASan and UBSan,
+# CUDA off, in $(FUZZ_BUILD); each replays its regressions, then fuzzes for
+# FUZZ_SECONDS, two at a time (FUZZ_JOBS). New inputs stay in
+# $(FUZZ_BUILD)/corpus; fails on any crash, leak, hang or sanitizer report.
+fuzz:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSPX_FUZZ=ON -DSPX_CUDA=OFF -DSPX_BUILD_TESTS=OFF
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target spx_fuzz
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+check-fuzz:
+	$(MAKE) fuzz FUZZ_SECONDS=60
+
 bench: build
 	./$(BUILD)/spx bench $(BENCH_MATRIX) --peers
 
@@ -31,4 +47,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan
+	rm -rf $(BUILD) $(BUILD)-asan $(FUZZ_BUILD)

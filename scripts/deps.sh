@@ -2,7 +2,9 @@
 # Install what SpX builds and tests with, from Debian's packages. Safe to rerun:
 # it installs only what is missing. CUDA (nvcc, cuSPARSE) is used when present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config zlib1g-dev librsb-dev libgraphblas-dev libeigen3-dev xz-utils)
+# clang, libclang-rt-14-dev (libFuzzer, sanitizers) and libomp-dev: make fuzz.
+pkgs=(build-essential cmake pkg-config zlib1g-dev librsb-dev libgraphblas-dev libeigen3-dev xz-utils
+      clang libclang-rt-14-dev libomp-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

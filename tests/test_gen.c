@@ -343,6 +343,55 @@ static void test_bad_specs(void)
     CHECK(spx_generate("scale:file=/nonexistent/m.mtx,copies=2", &B) != SPX_OK && B == NULL);
 }
 
+/* A spec whose matrix cannot be made fails before any work in proportion to
+ * its nonzeros: with want, a message naming word, and within a second. */
+static void refused_fast(const char *spec, spx_status want, const char *word)
+{
+    double t0 = omp_get_wtime();
+    bad(spec, want, word);
+    if (!CHECK(omp_get_wtime() - t0 < 1.0))
+        fprintf(stderr, "  spec %s: refused after %.2f s\n", spec, omp_get_wtime() - t0);
+}
+
+/* Sizes checked before the work (src/gen/size.c): matrices beyond any
+ * machine's memory (petabytes: the same on every machine), counts that
+ * overflow, and the test limit the fuzz harness sets. */
+static void test_sizes(void)
+{
+    refused_fast("banded:n=2e9,bw=1e9", SPX_ERR_OOM, "GB");
+    refused_fast("random:m=1e12,nnz=1e15", SPX_ERR_OOM, "GB");
+    refused_fast("random:m=1e12,nnz=0", SPX_ERR_OOM, "GB"); /* 8 TB of row offsets */
+    refused_fast("powerlaw:n=1e12,avg=2", SPX_ERR_OOM, "GB");
+    refused_fast("circuit:n=1e12", SPX_ERR_OOM, "GB");
+    refused_fast("rmat:scale=36,ef=6e7", SPX_ERR_OOM, "GB");
+    /* 1e10 nonzeros need 120 GB: refused at once where memory is smaller. */
+    if ((double)spx__physical_memory() < 1.2e11)
+        refused_fast("random:m=1e5,density=1", SPX_ERR_OOM, "GB");
+    else
+        printf("SKIP random:m=1e5,density=1: this machine has 120 GB of memory\n");
+
+    spx_matrix *A = gen("lap2d5:100"), *B = (spx_matrix *)&B;
+    if (A) {
+        double t0 = omp_get_wtime();
+        CHECK_STATUS(spx__gen_kron(A, INT32_MAX, SPX__SCALE_BLOCKDIAG, 0.0, 1, &B), SPX_ERR_OOM);
+        CHECK(B == NULL);
+        CHECK_STATUS(spx__gen_kron(A, INT64_MAX / 3, SPX__SCALE_KRON_TRIDIAG, 0.0, 1, &B),
+                     SPX_ERR_OVERFLOW);
+        CHECK(B == NULL && omp_get_wtime() - t0 < 1.0);
+        spx_matrix_destroy(A);
+    }
+
+    spx__gen_set_max_nnz(1000);
+    A = gen("lap3d7:4"); /* 352 nonzeros */
+    spx_matrix_destroy(A);
+    refused_fast("lap3d7:10", SPX_ERR_OOM, "test limit");
+    refused_fast("rmat:scale=10,ef=1", SPX_ERR_OOM, "test limit");
+    refused_fast("random:m=1e5,density=1", SPX_ERR_OOM, "test limit");
+    refused_fast("random:m=1e6,nnz=0", SPX_ERR_OOM, "test limit");
+    refused_fast("powerlaw:n=300,avg=5", SPX_ERR_OOM, "test limit"); /* after the lengths */
+    spx__gen_set_max_nnz(0);
+}
+
 /* Every allocation failing in turn gives SPX_ERR_OOM (ASan sees any leak). */
 static void test_alloc_failures(void)
 {
@@ -370,6 +419,7 @@ int main(void)
     test_powerlaw_circuit();
     test_scale();
     test_bad_specs();
+    test_sizes();
     test_alloc_failures();
     return spx_test_finish();
 }

@@ -65,9 +65,13 @@ spx_status spx__gen_kron(const spx_matrix *A, int64_t copies, int pattern, doubl
     int64_t *prow = NULL, *pcol = NULL, rows, cols;
     size_t room = pattern == SPX__SCALE_KRON_RANDOM ? (size_t)copies * (size_t)copies
                                                     : 3 * (size_t)copies;
+    *B = NULL;
     if (st != SPX_OK) return st;
     if (copies < 1 || (pattern == SPX__SCALE_KRON_RANDOM && copies > 4096))
         return spx__error(SPX_ERR_INVALID_ARG, "scale-up: key 'copies' = %lld out of range",
+                          (long long)copies);
+    if (copies > INT64_MAX / 4)
+        return spx__error(SPX_ERR_OVERFLOW, "scale-up: key 'copies' = %lld overflows",
                           (long long)copies);
     if (A->rows > 0 && copies > INT64_MAX / 2 / A->rows)
         return spx__error(SPX_ERR_OVERFLOW, "scale-up: key 'copies' = %lld times %lld rows overflows",

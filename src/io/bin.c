@@ -10,7 +10,7 @@
  *       32     8  nnz        (int64)
  *       40     4  col_bits   (32 or 64; 32 exactly when cols <= INT32_MAX)
  *       44     4  value type (spx_type: 0 fp64, 1 fp32)
- *       48    16  zero
+ *       48    16  zero (reserved: other bytes are refused)
  *       64        rowptr: rows+1 int64; colidx: nnz int32 or int64; values: nnz
  *                 double or float
  *      end     8  checksum of everything before it
@@ -147,10 +147,6 @@ static spx_status check_header(const char *path, const unsigned char *raw, const
         return spx__error(SPX_ERR_BIN_FORMAT, "%s: unsupported version %u (this SpX reads %u)",
                           path, b->version, SPX__BIN_VERSION);
     if (b->bom != SPX__BIN_BOM) return bin_error(path, "written with the other byte order");
-    /* Reserved for later versions: a version 1 file has zeros there, so that
-     * each matrix has one encoding and a later field cannot be misread. */
-    for (int i = 48; i < SPX__BIN_HEADER; i++)
-        if (raw[i] != 0) return bin_error(path, "reserved header bytes 48..63 are not zero");
     if (b->rows < 0 || b->cols < 0 || b->nnz < 0 || b->rows == INT64_MAX)
         return bin_error(path, "negative or impossible sizes in the header");
     if (b->col_bits != (b->cols <= INT32_MAX ? 32u : 64u) || b->vtype > 1u)
@@ -166,6 +162,16 @@ static spx_status check_header(const char *path, const unsigned char *raw, const
     if ((uint64_t)file_size > need)
         return spx__error(SPX_ERR_BIN_FORMAT, "%s: %llu bytes of trailing garbage", path,
                           (unsigned long long)((uint64_t)file_size - need));
+    return SPX_OK;
+}
+
+/* Bytes 48..63 are reserved for later versions: version 1 has zeros there,
+ * so that each matrix has one encoding and no later field is misread. Checked
+ * after the checksum, which tells damage in transit apart first. */
+static spx_status check_reserved(const char *path, const unsigned char *raw)
+{
+    for (int i = 48; i < SPX__BIN_HEADER; i++)
+        if (raw[i] != 0) return bin_error(path, "reserved header bytes 48..63 are not zero");
     return SPX_OK;
 }
 
@@ -225,6 +231,7 @@ spx_status spx_matrix_read_bin(const char *path, spx_matrix **A)
     SPX_TRY(check_header(path, raw, &b, size));
     SPX_TRY(spx__matrix_alloc(b.rows, b.cols, b.nnz, (spx_type)b.vtype, &M));
     SPX_TRY(read_body(f, path, M, fnv_words(SPX__FNV_OFFSET, raw, sizeof raw)));
+    SPX_TRY(check_reserved(path, raw));
     SPX_TRY(spx_matrix_validate(M));
     *A = M;
     M = NULL;

@@ -29,9 +29,16 @@ void spx_fuzz_require(int cond, const char *what)
     abort();
 }
 
-void spx_fuzz_init(void)
+/* The harnesses without a setup of their own. */
+__attribute__((weak)) void spx_fuzz_setup(void)
+{
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     const char *tmp = getenv("TMPDIR");
+    (void)argc;
+    (void)argv;
     /* Set before the first parallel region: idle threads sleep instead of spinning. */
     setenv("OMP_WAIT_POLICY", "passive", 0);
     omp_set_num_threads(SPX_FUZZ_THREADS);
@@ -39,6 +46,8 @@ void spx_fuzz_init(void)
     snprintf(folder, sizeof folder, "%s/spx-fuzz-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     spx_fuzz_require(mkdtemp(folder) != NULL, "cannot create a temporary folder");
     atexit(remove_files);
+    spx_fuzz_setup();
+    return 0;
 }
 
 const char *spx_fuzz_file(const char *name, const uint8_t *data, size_t size)

@@ -13,16 +13,17 @@
 
 #include "spx.h"
 
-/* The libFuzzer entry points each harness defines. */
+/* libFuzzer's entry points: fuzz.c defines the first, each harness the second. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Threads the harnesses run the library with (the parallel paths need 2+). */
 #define SPX_FUZZ_THREADS 3
 
-/* Once, from LLVMFuzzerInitialize: passive OpenMP waits (the machine is
- * shared), SPX_FUZZ_THREADS threads, and a private temporary folder. */
-void spx_fuzz_init(void);
+/* fuzz.c's LLVMFuzzerInitialize sets passive OpenMP waits (the machine is
+ * shared), SPX_FUZZ_THREADS threads and a private temporary folder, then
+ * calls this; a harness that needs more at start defines it. */
+void spx_fuzz_setup(void);
 
 /* Abort with a message when cond is 0 (libFuzzer reports it as a crash). */
 void spx_fuzz_require(int cond, const char *what);

@@ -15,14 +15,6 @@
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    spx_fuzz_init();
-    return 0;
-}
-
 /* bin.c's checksum of one part: FNV-1a over 8-byte words, then the bytes left. */
 static uint64_t fnv_part(uint64_t h, const uint8_t *p, size_t n)
 {

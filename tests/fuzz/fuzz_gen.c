@@ -16,16 +16,12 @@
 
 static const char *base_path;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+void spx_fuzz_setup(void)
 {
     static const char base[] = "%%MatrixMarket matrix coordinate real general\n"
                                "4 3 6\n1 1 2.5\n1 3 -1\n2 2 4\n3 1 -1\n4 2 1e-3\n4 3 7\n";
-    (void)argc;
-    (void)argv;
-    spx_fuzz_init();
     spx__gen_set_max_nnz(MAX_NNZ);
     base_path = spx_fuzz_file("base.mtx", (const uint8_t *)base, sizeof base - 1);
-    return 0;
 }
 
 /* spec with every "$M" replaced by the base matrix's path; free() it. */

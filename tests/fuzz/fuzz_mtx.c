@@ -3,14 +3,6 @@
  * The fuzz build splits entry sections of more than 64 bytes between threads. */
 #include "fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    spx_fuzz_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     spx_fuzz_read_mtx(spx_fuzz_file("input.mtx", data, size));

@@ -15,14 +15,6 @@
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    spx_fuzz_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     spx_fuzz_read_mtx(spx_fuzz_file("input.mtx.gz", data, size));
@@ -68,7 +60,8 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
     size_t n = seed % 2 ? 0 : inflate_gz(data, size, plain), len = 0;
     if (n > 0) {
         n = LLVMFuzzerMutate(plain, n, PLAIN_MAX);
-        len = deflate_gz(plain, n, packed, max < PLAIN_MAX ? max : PLAIN_MAX, 1 + (int)(seed / 2 % 9));
+        int level = 1 + (int)(seed / 2 % 9);
+        len = deflate_gz(plain, n, packed, max < PLAIN_MAX ? max : PLAIN_MAX, level);
     }
     if (len == 0) return LLVMFuzzerMutate(data, size, max);
     memcpy(data, packed, len);

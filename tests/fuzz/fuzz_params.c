@@ -1,5 +1,5 @@
 /* libFuzzer harness: plan parameters. The input up to its first NUL is
- * o.params for every registered CPU format (and auto) on one small fixed
+ * o.params for every registered CPU SpMV format (and auto) on one small fixed
  * matrix; the byte after the NUL, when there is one, picks the options:
  * bit 0 fp32, bit 1 op T, bit 2 beta != 0, bit 3 one thread.
  *
@@ -17,14 +17,11 @@
 static spx_matrix *A;
 static double x[N], y0[N];
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+void spx_fuzz_setup(void)
 {
     int64_t ri[N * N], ci[N * N], nnz = 0;
     double v[N * N];
     uint64_t s = 12345;
-    (void)argc;
-    (void)argv;
-    spx_fuzz_init();
     /* Row 0 dense, rows 5 and 6 empty, the rest a diagonal and a few others. */
     for (int64_t i = 0; i < N; i++) {
         for (int64_t j = 0; j < N; j++) {
@@ -39,7 +36,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         y0[i] = 0.5 - (double)i / 11.0;
     }
     spx_fuzz_require(spx_matrix_from_coo(N, N, nnz, ri, ci, v, &A) == SPX_OK, "fixed matrix");
-    return 0;
 }
 
 /* y = alpha op(A) x + beta y0 in long double, and each row's scale. */
@@ -103,7 +99,7 @@ static void try_format(const char *format, const char *params, unsigned opt)
     o.precision = opt & 1 ? SPX_F32 : SPX_F64;
     o.op = opt & 2 ? SPX_OP_T : SPX_OP_N;
     o.threads = opt & 8 ? 1 : 0;
-    spx_status st = spx_plan_create(A, &o, &P);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st != SPX_OK) {
         spx_fuzz_failed(st, P);
         return;
@@ -120,10 +116,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t used = strlen(params);
     unsigned opt = used + 1 < size ? data[used + 1] : 0;
     for (int i = 0; i < spx_format_count(); i++) {
-        const char *name;
-        unsigned devices, precisions;
-        spx_fuzz_require(spx_format_get(i, &name, &devices, &precisions) == SPX_OK, "registry");
-        if (devices & SPX_DEV_CPU) try_format(name, params, opt);
+        spx_format_info f;
+        spx_fuzz_require(spx_format_get(i, &f) == SPX_OK, "registry");
+        if ((f.devices & SPX_DEV_CPU) && (f.operations & (1u << SPX_OP_SPMV)))
+            try_format(f.name, params, opt);
     }
     try_format("auto", params, opt);
     free(params);
