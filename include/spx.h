@@ -47,6 +47,8 @@ typedef enum spx_status {
     SPX_ERR_NO_FORMAT = -14,    /* no registered format of that name, device, precision */
     SPX_ERR_BAD_PARAM = -15,    /* a format parameter unknown or out of range */
     SPX_ERR_NO_DEVICE = -16,    /* CUDA built in, but no usable GPU (none, or no driver) */
+    SPX_ERR_NOT_CONVERGED = -17, /* a solver reached its iteration limit */
+    SPX_ERR_BREAKDOWN = -18,    /* a solver divided by zero (or by p'Ap <= 0 in CG) */
     /* Matrix Market and SpX binary files; the message names the line. */
     SPX_ERR_MTX_BANNER = -20,    /* missing or malformed %%MatrixMarket banner */
     SPX_ERR_MTX_SIZE = -21,      /* missing or malformed size line */
@@ -241,6 +243,8 @@ const char *spx_plan_format(const spx_plan *P);  /* chosen format (resolves "aut
  * y = alpha*op(A)*x + beta*y in the plan's order, without permuting per call. */
 spx_status spx_plan_permutation(const spx_plan *P, int64_t *perm);
 spx_device spx_plan_device(const spx_plan *P);
+/* Rows and columns of op(A): the lengths of y and x (outputs may be NULL). */
+spx_status spx_plan_dims(const spx_plan *P, int64_t *rows, int64_t *cols);
 /* The element type of the x that spx_spmv and spx_spmv_host read: SPX_F64
  * (double), SPX_F32 (float) or SPX_F16 (IEEE half, as uint16_t bits; fp16
  * CUDA plans with params xtype=half, whose formats are csr and dasp).
@@ -288,6 +292,46 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
  * destroy the plan. */
 spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
                       spx_matrix **C);
+
+/* ----------------------------------------------------------------- solvers */
+
+/* Krylov solvers for A x = b on any square SpMV plan of A, CPU or CUDA: every
+ * product is spx_spmv(P, ...), vectors live where the plan's device is (host
+ * or device pointers) and are of the plan's vector type (double for F64,
+ * float for F32 and F16; not x in half), and stay there: on CUDA only the
+ * scalars of each iteration reach the host. Dots sum in double in a fixed
+ * order, so a solve is the same bits run to run for a fixed thread count. */
+typedef struct spx_solve_opts {
+    double rtol;          /* stop when ||b - A x|| <= rtol ||b|| (2-norms; default 1e-8) */
+    int64_t max_iters;    /* iteration limit (default 1000) */
+    int jacobi;           /* nonzero: Jacobi preconditioner, M = diag(A) (needs A below) */
+    double *history;      /* optional, caller's host array of max_iters + 1: the relative
+                             residual after each iteration, [0] before the first */
+    /* optional: called after each iteration; returning nonzero stops the solve
+     * (SPX_OK, with the iterate so far) */
+    int (*callback)(void *ctx, int64_t iter, double rel_residual);
+    void *ctx;
+} spx_solve_opts;
+
+typedef struct spx_solve_info {
+    int64_t iters;        /* iterations done */
+    double rel_residual;  /* ||b - A x|| / ||b|| of the returned x, recomputed at the end */
+    double ms;            /* wall time of the solve */
+} spx_solve_info;
+
+spx_solve_opts spx_solve_opts_default(void);
+
+/* Conjugate gradients (A symmetric positive definite). x: in, the first guess;
+ * out, the solution. A: the matrix P was made from, read for the Jacobi
+ * diagonal only (may be NULL without jacobi). SPX_ERR_NOT_CONVERGED when
+ * max_iters pass first (x and info hold the last iterate), SPX_ERR_BREAKDOWN
+ * when p'Ap <= 0 (A not positive definite) or a NaN appears. */
+spx_status spx_cg(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                  const spx_solve_opts *o, spx_solve_info *info /* out, may be NULL */);
+/* BiCGSTAB (any nonsingular A), right-preconditioned; the same contract;
+ * SPX_ERR_BREAKDOWN when rho or omega vanish. */
+spx_status spx_bicgstab(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                        const spx_solve_opts *o, spx_solve_info *info);
 
 /* ------------------------------------------- several devices and processes */
 

@@ -39,6 +39,8 @@ const char *spx_status_name(spx_status s)
     case SPX_ERR_NO_FORMAT: return "SPX_ERR_NO_FORMAT";
     case SPX_ERR_BAD_PARAM: return "SPX_ERR_BAD_PARAM";
     case SPX_ERR_NO_DEVICE: return "SPX_ERR_NO_DEVICE";
+    case SPX_ERR_NOT_CONVERGED: return "SPX_ERR_NOT_CONVERGED";
+    case SPX_ERR_BREAKDOWN: return "SPX_ERR_BREAKDOWN";
     case SPX_ERR_MTX_BANNER: return "SPX_ERR_MTX_BANNER";
     case SPX_ERR_MTX_SIZE: return "SPX_ERR_MTX_SIZE";
     case SPX_ERR_MTX_ENTRY: return "SPX_ERR_MTX_ENTRY";

@@ -64,6 +64,9 @@ typedef struct spx_format_ops {
     double (*suits)(const spx_matrix *A, const spx__auto_facts *f);
 } spx_format_ops;
 
+/* The CUDA stream of a plan (NULL: the default stream, or not a plan). */
+void *spx__plan_stream(const spx_plan *P);
+
 /* Operation bits of a format: SPX__OP_BIT(SPX_OP_SPMV) when it has spmv, ... */
 #define SPX__OP_BIT(op) (1u << (unsigned)(op))
 unsigned spx__format_operations(const spx_format_ops *f);

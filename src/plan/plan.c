@@ -335,6 +335,17 @@ spx_device spx_plan_device(const spx_plan *P)
     return check_plan(P) == SPX_OK ? P->opts.device : SPX_DEV_CPU;
 }
 
+spx_status spx_plan_dims(const spx_plan *P, int64_t *rows, int64_t *cols)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (rows) *rows = P->out_len;
+    if (cols) *cols = P->in_len;
+    return SPX_OK;
+}
+
+void *spx__plan_stream(const spx_plan *P) { return check_plan(P) == SPX_OK ? P->opts.stream : NULL; }
+
 spx_type spx_plan_x_type(const spx_plan *P)
 {
     if (check_plan(P) != SPX_OK) return SPX_F64;

@@ -1,0 +1,41 @@
+/* Vector operations on the device for the Krylov solvers (src/solve/):
+ * n-vectors of type t (SPX_F64: double, SPX_F32: float), on a stream.
+ *
+ * dot sums in double in a fixed order whatever the call: each of
+ * SPX__CUDA_DOT_BLOCKS thread blocks sums a fixed stride of the entries
+ * (a grid-stride loop, then a tree in shared memory) into scratch[block],
+ * and one block sums scratch[0..SPX__CUDA_DOT_BLOCKS) by the same tree, so
+ * a result is the same bits from call to call and run to run. */
+#ifndef SPX_CUDA_BLAS1_H
+#define SPX_CUDA_BLAS1_H
+
+#include <stdint.h>
+
+#include "cuda/gateway.h"
+#include "spx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPX__CUDA_DOT_BLOCKS 256
+
+/* The blas1 gateway (cuda/gateway.h; src/cuda/blas1/blas1.cu):
+ * - vdot: *out = a . b (host double; waits for the stream); scratch is a
+ *   device array of SPX__CUDA_DOT_BLOCKS + 1 doubles;
+ * - vaxpby: y = alpha*x + beta*y (beta == 0: y is not read);
+ * - vmul: y = d .* x, entry by entry (y may be x). */
+#define SPX__CUDA_BLAS1_API(S, Q, V)                                                          \
+    S(spx__cuda_vdot, (int64_t n, spx_type t, const void *a, const void *b, double *scratch,  \
+                       double *out, void *stream))                                            \
+    S(spx__cuda_vaxpby, (int64_t n, spx_type t, double alpha, const void *x, double beta,     \
+                         void *y, void *stream))                                              \
+    S(spx__cuda_vmul, (int64_t n, spx_type t, const void *d, const void *x, void *y,          \
+                       void *stream))
+
+SPX__CUDA_DECLARE(SPX__CUDA_BLAS1_API)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

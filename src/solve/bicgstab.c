@@ -1,0 +1,96 @@
+/* spx_bicgstab: BiCGSTAB (van der Vorst) with right preconditioning,
+ * M the Jacobi diagonal or the identity:
+ *   r = b - A x, rhat = r, rho = alpha = omega = 1, v = p = 0
+ *   repeat: rho' = rhat'r; beta = (rho'/rho)(alpha/omega);
+ *           p = r + beta (p - omega v); phat = M^-1 p; v = A phat;
+ *           alpha = rho' / rhat'v; s = r - alpha v;
+ *           if ||s|| <= rtol ||b||: x += alpha phat, stop;
+ *           shat = M^-1 s; t = A shat; omega = t's / t't;
+ *           x += alpha phat + omega shat; r = s - omega t; stop when small.
+ * rho' = 0, rhat'v = 0, t't = 0 or omega = 0 is a breakdown. */
+#include <math.h>
+
+#include "core/error.h"
+#include "solve/solve.h"
+
+enum { R, RHAT, PV, V, PHAT, SV, SHAT, T, NVEC };
+
+static spx_status breakdown(const char *what, int64_t it)
+{
+    return spx__error(SPX_ERR_BREAKDOWN, "bicgstab: %s at iteration %lld", what, (long long)it);
+}
+
+/* p = r + beta (p - omega v); phat = M^-1 p; v = A phat; alpha = rho / rhat'v. */
+static spx_status direction(spx__solve *S, void **v, double beta, double omega, double rho,
+                            int64_t it, double *alpha)
+{
+    double rv;
+    spx_status st;
+    SPX_TRY(spx__v_axpby(&S->s, -omega, v[V], 1.0, v[PV]));
+    SPX_TRY(spx__v_axpby(&S->s, 1.0, v[R], beta, v[PV]));
+    SPX_TRY(spx__solve_precond(S, v[PV], v[PHAT]));
+    SPX_TRY(spx_spmv(S->P, 1.0, v[PHAT], 0.0, v[V]));
+    SPX_TRY(spx__v_dot(&S->s, v[RHAT], v[V], &rv));
+    if (rv == 0.0 || isnan(rv)) return breakdown("rhat'v = 0", it);
+    *alpha = rho / rv;
+cleanup:
+    return st;
+}
+
+static spx_status bicgstab_loop(spx__solve *S, const void *b, void *x, void **v)
+{
+    double rr, rho = 1.0, alpha = 1.0, omega = 1.0, rho_new, ss, ts, tt;
+    spx_status st;
+    SPX_TRY(spx__solve_residual(S, b, x, v[R]));
+    SPX_TRY(spx__v_axpby(&S->s, 1.0, v[R], 0.0, v[RHAT]));
+    SPX_TRY(spx__v_dot(&S->s, v[R], v[R], &rr));
+    if (spx__solve_record(S, 0, sqrt(rr))) return SPX_OK;
+    for (int64_t it = 1; it <= S->o.max_iters; it++) {
+        SPX_TRY(spx__v_dot(&S->s, v[RHAT], v[R], &rho_new));
+        if (rho_new == 0.0 || isnan(rho_new)) return breakdown("rho = 0", it);
+        SPX_TRY(direction(S, v, (rho_new / rho) * (alpha / omega), omega, rho_new, it, &alpha));
+        rho = rho_new;
+        SPX_TRY(spx__v_axpby(&S->s, 1.0, v[R], 0.0, v[SV]));
+        SPX_TRY(spx__v_axpby(&S->s, -alpha, v[V], 1.0, v[SV]));
+        SPX_TRY(spx__v_dot(&S->s, v[SV], v[SV], &ss));
+        if (sqrt(ss) <= S->o.rtol * S->bnorm) {
+            SPX_TRY(spx__v_axpby(&S->s, alpha, v[PHAT], 1.0, x));
+            spx__solve_record(S, it, sqrt(ss));
+            return SPX_OK;
+        }
+        SPX_TRY(spx__solve_precond(S, v[SV], v[SHAT]));
+        SPX_TRY(spx_spmv(S->P, 1.0, v[SHAT], 0.0, v[T]));
+        SPX_TRY(spx__v_dot(&S->s, v[T], v[SV], &ts));
+        SPX_TRY(spx__v_dot(&S->s, v[T], v[T], &tt));
+        if (tt == 0.0 || isnan(tt)) return breakdown("t't = 0", it);
+        omega = ts / tt;
+        SPX_TRY(spx__v_axpby(&S->s, alpha, v[PHAT], 1.0, x));
+        SPX_TRY(spx__v_axpby(&S->s, omega, v[SHAT], 1.0, x));
+        SPX_TRY(spx__v_axpby(&S->s, 1.0, v[SV], 0.0, v[R]));
+        SPX_TRY(spx__v_axpby(&S->s, -omega, v[T], 1.0, v[R]));
+        SPX_TRY(spx__v_dot(&S->s, v[R], v[R], &rr));
+        if (isnan(rr)) return breakdown("NaN", it);
+        if (spx__solve_record(S, it, sqrt(rr))) return SPX_OK;
+        if (omega == 0.0) return breakdown("omega = 0", it);
+    }
+cleanup:
+    return st;
+}
+
+spx_status spx_bicgstab(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                        const spx_solve_opts *o, spx_solve_info *info)
+{
+    spx__solve S;
+    void *v[NVEC] = {NULL};
+    spx_status st = spx__solve_begin(&S, P, A, b, x, o);
+    if (st != SPX_OK) {
+        spx__solve_free(&S);
+        return st;
+    }
+    for (int k = 0; k < NVEC && st == SPX_OK; k++)
+        st = spx__v_alloc(&S.s, &v[k], "bicgstab vector");
+    if (st == SPX_OK) st = bicgstab_loop(&S, b, x, v);
+    for (int k = 0; k < NVEC; k++)
+        spx__v_free(&S.s, v[k]);
+    return spx__solve_end(&S, b, x, st, info, "bicgstab");
+}

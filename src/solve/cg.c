@@ -1,0 +1,63 @@
+/* spx_cg: preconditioned conjugate gradients for symmetric positive
+ * definite A, with M the Jacobi diagonal or the identity:
+ *   r = b - A x, z = M^-1 r, p = z, rz = r'z
+ *   repeat: q = A p; alpha = rz / p'q; x += alpha p; r -= alpha q;
+ *           stop when ||r|| <= rtol ||b||; z = M^-1 r;
+ *           beta = r'z / rz; rz = r'z; p = z + beta p.
+ * p'q <= 0 (A not positive definite) or NaN is a breakdown. */
+#include <math.h>
+
+#include "core/error.h"
+#include "solve/solve.h"
+
+enum { R, Z, P, Q, NVEC };
+
+static spx_status cg_loop(spx__solve *S, const void *b, void *x, void **v)
+{
+    double rr, rz, pq, rz_new;
+    spx_status st;
+    SPX_TRY(spx__solve_residual(S, b, x, v[R]));
+    SPX_TRY(spx__v_dot(&S->s, v[R], v[R], &rr));
+    if (spx__solve_record(S, 0, sqrt(rr))) return SPX_OK;
+    SPX_TRY(spx__solve_precond(S, v[R], v[Z]));
+    SPX_TRY(spx__v_dot(&S->s, v[R], v[Z], &rz));
+    SPX_TRY(spx__v_axpby(&S->s, 1.0, v[Z], 0.0, v[P]));
+    for (int64_t it = 1; it <= S->o.max_iters; it++) {
+        SPX_TRY(spx_spmv(S->P, 1.0, v[P], 0.0, v[Q]));
+        SPX_TRY(spx__v_dot(&S->s, v[P], v[Q], &pq));
+        if (!(pq > 0.0))
+            return spx__error(SPX_ERR_BREAKDOWN,
+                              "cg: p'Ap = %g at iteration %lld (A not positive definite?)", pq,
+                              (long long)it);
+        double alpha = rz / pq;
+        SPX_TRY(spx__v_axpby(&S->s, alpha, v[P], 1.0, x));
+        SPX_TRY(spx__v_axpby(&S->s, -alpha, v[Q], 1.0, v[R]));
+        SPX_TRY(spx__v_dot(&S->s, v[R], v[R], &rr));
+        if (isnan(rr)) return spx__error(SPX_ERR_BREAKDOWN, "cg: NaN at iteration %lld", (long long)it);
+        if (spx__solve_record(S, it, sqrt(rr))) return SPX_OK;
+        SPX_TRY(spx__solve_precond(S, v[R], v[Z]));
+        SPX_TRY(spx__v_dot(&S->s, v[R], v[Z], &rz_new));
+        SPX_TRY(spx__v_axpby(&S->s, 1.0, v[Z], rz_new / rz, v[P]));
+        rz = rz_new;
+    }
+cleanup:
+    return st;
+}
+
+spx_status spx_cg(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                  const spx_solve_opts *o, spx_solve_info *info)
+{
+    spx__solve S;
+    void *v[NVEC] = {NULL};
+    spx_status st = spx__solve_begin(&S, P, A, b, x, o);
+    if (st != SPX_OK) {
+        spx__solve_free(&S);
+        return st;
+    }
+    for (int k = 0; k < NVEC && st == SPX_OK; k++)
+        st = spx__v_alloc(&S.s, &v[k], "cg vector");
+    if (st == SPX_OK) st = cg_loop(&S, b, x, v);
+    for (int k = 0; k < NVEC; k++)
+        spx__v_free(&S.s, v[k]);
+    return spx__solve_end(&S, b, x, st, info, "cg");
+}

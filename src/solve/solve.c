@@ -1,0 +1,152 @@
+/* Solver set-up and bookkeeping (solve.h). The Jacobi preconditioner is
+ * M = diag(A): dinv[k] = 1 / A(i,i) for the plan's k-th entry, i = perm[k]
+ * (spx_plan_permutation; the identity unless the plan reorders with
+ * vectors=permuted). A zero or missing diagonal entry cannot be inverted:
+ * SPX_ERR_UNSUPPORTED naming the row. */
+#include "solve/solve.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+
+spx_solve_opts spx_solve_opts_default(void)
+{
+    spx_solve_opts o;
+    memset(&o, 0, sizeof o);
+    o.rtol = 1e-8;
+    o.max_iters = 1000;
+    return o;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* A(i,i), or 0 when row i stores none (rows are sorted). */
+static double diagonal_entry(const spx_matrix *A, int64_t i)
+{
+    int64_t lo = A->rowptr[i], hi = A->rowptr[i + 1];
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2, c = spx__col(A, mid);
+        if (c == i) return spx__val(A, mid);
+        if (c < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0.0;
+}
+
+static spx_status jacobi(spx__solve *S, const spx_matrix *A)
+{
+    double *d = NULL;
+    int64_t *perm = NULL;
+    spx_status st = spx__check_matrix(A);
+    if (st != SPX_OK) return st;
+    if (A->rows != S->s.n || A->cols != S->s.n)
+        return spx__error(SPX_ERR_DIM_MISMATCH, "A is %lld x %lld, the plan %lld x %lld",
+                          (long long)A->rows, (long long)A->cols, (long long)S->s.n,
+                          (long long)S->s.n);
+    SPX_TRY(spx__alloc((void **)&d, (size_t)S->s.n, sizeof *d, "Jacobi diagonal"));
+    SPX_TRY(spx__alloc((void **)&perm, (size_t)S->s.n, sizeof *perm, "plan order"));
+    SPX_TRY(spx_plan_permutation(S->P, perm));
+    for (int64_t k = 0; k < S->s.n; k++) {
+        double a = diagonal_entry(A, perm[k]);
+        if (a == 0.0 || !isfinite(a)) {
+            st = spx__error(SPX_ERR_UNSUPPORTED,
+                            "Jacobi needs a nonzero finite diagonal: A(%lld,%lld) is %g",
+                            (long long)perm[k] + 1, (long long)perm[k] + 1, a);
+            goto cleanup;
+        }
+        d[k] = 1.0 / a;
+    }
+    SPX_TRY(spx__v_from_host(&S->s, d, &S->dinv, "Jacobi diagonal"));
+cleanup:
+    spx__free(d);
+    spx__free(perm);
+    return st;
+}
+
+spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, const spx_matrix *A,
+                            const void *b, const void *x, const spx_solve_opts *o)
+{
+    spx_status st;
+    memset(S, 0, sizeof *S);
+    S->t0 = now_ms();
+    S->P = P;
+    S->o = o ? *o : spx_solve_opts_default();
+    if (!(S->o.rtol >= 0.0) || S->o.max_iters < 0)
+        return spx__error(SPX_ERR_INVALID_ARG, "solver rtol must be >= 0 and max_iters >= 0");
+    if ((st = spx__vspace_init(P, &S->s)) != SPX_OK) return st;
+    if (S->s.n > 0 && (!b || !x)) return spx__error(SPX_ERR_INVALID_ARG, "b or x is NULL");
+    if (S->o.jacobi && !A)
+        return spx__error(SPX_ERR_INVALID_ARG, "the Jacobi preconditioner needs A");
+    if (S->o.jacobi && (st = jacobi(S, A)) != SPX_OK) return st;
+    if ((st = spx__v_dot(&S->s, b, b, &S->bnorm)) != SPX_OK) return st;
+    S->bnorm = sqrt(S->bnorm);
+    return SPX_OK;
+}
+
+spx_status spx__solve_residual(const spx__solve *S, const void *b, const void *x, void *r)
+{
+    spx_status st = spx__v_axpby(&S->s, 1.0, b, 0.0, r);
+    if (st != SPX_OK || S->s.n == 0) return st;
+    return spx_spmv(S->P, -1.0, x, 1.0, r);
+}
+
+spx_status spx__solve_precond(const spx__solve *S, const void *r, void *z)
+{
+    if (S->dinv) return spx__v_mul(&S->s, S->dinv, r, z);
+    return spx__v_axpby(&S->s, 1.0, r, 0.0, z);
+}
+
+int spx__solve_record(spx__solve *S, int64_t iter, double rnorm)
+{
+    double rel = S->bnorm > 0.0 ? rnorm / S->bnorm : rnorm;
+    S->iters = iter;
+    if (S->o.history) S->o.history[iter] = rel;
+    if (rel <= S->o.rtol) S->converged = 1;
+    if (S->o.callback && S->o.callback(S->o.ctx, iter, rel)) S->stop = 1;
+    return S->stop || S->converged;
+}
+
+void spx__solve_free(spx__solve *S)
+{
+    spx__v_free(&S->s, S->dinv);
+    S->dinv = NULL;
+    spx__vspace_free(&S->s);
+}
+
+spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_status st,
+                          spx_solve_info *info, const char *who)
+{
+    void *r = NULL;
+    double rr = NAN;
+    spx_status fin = SPX_OK;
+    if (S->s.n > 0 && (fin = spx__v_alloc(&S->s, &r, "final residual")) == SPX_OK &&
+        (fin = spx__solve_residual(S, b, x, r)) == SPX_OK)
+        fin = spx__v_dot(&S->s, r, r, &rr);
+    if (S->s.n == 0) rr = 0.0;
+    double rel = S->bnorm > 0.0 ? sqrt(rr) / S->bnorm : sqrt(rr);
+    if (info) {
+        info->iters = S->iters;
+        info->rel_residual = rel;
+        info->ms = now_ms() - S->t0;
+    }
+    spx__v_free(&S->s, r);
+    spx__solve_free(S);
+    if (st != SPX_OK) return st;
+    if (fin != SPX_OK) return fin;
+    if (!S->stop && !S->converged)
+        return spx__error(SPX_ERR_NOT_CONVERGED,
+                          "%s: relative residual %.3g after %lld iterations, above %.3g", who, rel,
+                          (long long)S->iters, S->o.rtol);
+    return SPX_OK;
+}

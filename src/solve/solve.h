@@ -1,0 +1,39 @@
+/* What CG and BiCGSTAB share: the vector space, the Jacobi preconditioner,
+ * the residual, the record of each iteration (history, callback) and the
+ * final report with the residual recomputed from x. */
+#ifndef SPX_SOLVE_SOLVE_H
+#define SPX_SOLVE_SOLVE_H
+
+#include "solve/vec.h"
+
+typedef struct spx__solve {
+    const spx_plan *P;
+    spx__vspace s;
+    spx_solve_opts o;   /* the caller's, defaults filled in */
+    void *dinv;         /* Jacobi: 1 / diag(A) in the plan's order, or NULL */
+    double bnorm;       /* ||b||_2 */
+    double t0;          /* start, ms */
+    int64_t iters;
+    int stop;           /* the callback asked to stop */
+    int converged;      /* the updated residual met rtol */
+} spx__solve;
+
+/* Check the arguments and set S up (the Jacobi diagonal from A when asked). */
+spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, const spx_matrix *A,
+                            const void *b, const void *x, const spx_solve_opts *o);
+/* r = b - A x */
+spx_status spx__solve_residual(const spx__solve *S, const void *b, const void *x, void *r);
+/* z = M^-1 r (z = r without a preconditioner) */
+spx_status spx__solve_precond(const spx__solve *S, const void *r, void *z);
+/* Record iteration `iter` with residual norm rnorm: history, callback.
+ * Returns 1 when the solve is over (converged, or the callback said stop). */
+int spx__solve_record(spx__solve *S, int64_t iter, double rnorm);
+/* Release what S holds (after a failed spx__solve_begin too). */
+void spx__solve_free(spx__solve *S);
+/* Finish: recompute the residual of x into info, free S; returns st, or
+ * SPX_ERR_NOT_CONVERGED when st is SPX_OK but the solve neither converged
+ * (by the residual the iteration updates) nor was stopped. */
+spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_status st,
+                          spx_solve_info *info, const char *who);
+
+#endif

@@ -1,0 +1,161 @@
+/* Solver vectors on the host (OpenMP loops) or on the device (cuda/blas1).
+ * Host dot: the vector is cut into blocks of VEC_BLOCK entries whatever the
+ * thread count; each block's sum is a plain loop and the block sums are
+ * added in block order, so the result is the same bits for any schedule. */
+#include "solve/vec.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "cuda/blas1/blas1.h"
+#include "plan/format.h"
+
+#define VEC_BLOCK 4096
+
+spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
+{
+    int64_t rows, cols;
+    spx_status st = spx_plan_dims(P, &rows, &cols);
+    memset(s, 0, sizeof *s);
+    if (st != SPX_OK) return st;
+    if (spx_plan_operation(P) != SPX_OP_SPMV)
+        return spx__error(SPX_ERR_INVALID_ARG, "a solver needs an SpMV plan");
+    if (rows != cols)
+        return spx__error(SPX_ERR_DIM_MISMATCH, "a solver needs a square matrix, not %lld x %lld",
+                          (long long)rows, (long long)cols);
+    s->n = rows;
+    s->t = spx_plan_x_type(P);
+    if (s->t == SPX_F16)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "a solver keeps x and y of one type: make the plan without xtype=half");
+    s->cuda = spx_plan_device(P) == SPX_DEV_CUDA;
+    s->stream = spx__plan_stream(P);
+    if (!s->cuda) return SPX_OK;
+    return spx__cuda_alloc((void **)&s->scratch, (SPX__CUDA_DOT_BLOCKS + 1) * sizeof(double),
+                           "solver dot scratch");
+}
+
+void spx__vspace_free(spx__vspace *s)
+{
+    if (s->cuda) spx__cuda_free(s->scratch);
+    s->scratch = NULL;
+}
+
+size_t spx__v_entry_bytes(const spx__vspace *s)
+{
+    return s->t == SPX_F64 ? sizeof(double) : sizeof(float);
+}
+
+spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what)
+{
+    size_t bytes = (size_t)s->n * spx__v_entry_bytes(s);
+    spx_status st;
+    *v = NULL;
+    if (!s->cuda) return spx__calloc(v, (size_t)s->n, spx__v_entry_bytes(s), what);
+    if ((st = spx__cuda_alloc(v, bytes, what)) != SPX_OK) return st;
+    st = spx__cuda_memset(*v, 0, bytes, s->stream);
+    if (st != SPX_OK) {
+        spx__cuda_free(*v);
+        *v = NULL;
+    }
+    return st;
+}
+
+void spx__v_free(const spx__vspace *s, void *v)
+{
+    if (s->cuda)
+        spx__cuda_free(v);
+    else
+        spx__free(v);
+}
+
+#define HOST_DOT(T)                                                                         \
+    static double host_dot_##T(int64_t n, const T *a, const T *b, double *block_sums)     \
+    {                                                                                       \
+        int64_t blocks = (n + VEC_BLOCK - 1) / VEC_BLOCK;                                   \
+        double total = 0.0;                                                                 \
+        _Pragma("omp parallel for schedule(static)") for (int64_t k = 0; k < blocks; k++)   \
+        {                                                                                   \
+            int64_t end = (k + 1) * VEC_BLOCK < n ? (k + 1) * VEC_BLOCK : n;                \
+            double acc = 0.0;                                                               \
+            for (int64_t i = k * VEC_BLOCK; i < end; i++)                                   \
+                acc += (double)a[i] * (double)b[i];                                         \
+            block_sums[k] = acc;                                                            \
+        }                                                                                   \
+        for (int64_t k = 0; k < blocks; k++)                                                \
+            total += block_sums[k];                                                         \
+        return total;                                                                       \
+    }
+HOST_DOT(double)
+HOST_DOT(float)
+
+spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double *out)
+{
+    double *sums = NULL;
+    spx_status st;
+    if (s->cuda) return spx__cuda_vdot(s->n, s->t, a, b, s->scratch, out, s->stream);
+    st = spx__alloc((void **)&sums, (size_t)(s->n / VEC_BLOCK + 1), sizeof *sums, "dot sums");
+    if (st != SPX_OK) return st;
+    *out = s->t == SPX_F64 ? host_dot_double(s->n, a, b, sums) : host_dot_float(s->n, a, b, sums);
+    spx__free(sums);
+    return SPX_OK;
+}
+
+#define HOST_AXPBY(T)                                                                       \
+    static void host_axpby_##T(int64_t n, double alpha, const T *x, double beta, T *y)    \
+    {                                                                                       \
+        if (beta == 0.0) {                                                                  \
+            _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++)    \
+                y[i] = (T)(alpha * (double)x[i]);                                           \
+        } else {                                                                            \
+            _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++)    \
+                y[i] = (T)(alpha * (double)x[i] + beta * (double)y[i]);                     \
+        }                                                                                   \
+    }
+HOST_AXPBY(double)
+HOST_AXPBY(float)
+
+spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y)
+{
+    if (s->cuda) return spx__cuda_vaxpby(s->n, s->t, alpha, x, beta, y, s->stream);
+    if (s->t == SPX_F64)
+        host_axpby_double(s->n, alpha, x, beta, y);
+    else
+        host_axpby_float(s->n, alpha, x, beta, y);
+    return SPX_OK;
+}
+
+#define HOST_MUL(T)                                                                         \
+    static void host_mul_##T(int64_t n, const T *d, const T *x, T *y)                      \
+    {                                                                                       \
+        _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++)        \
+            y[i] = d[i] * x[i];                                                             \
+    }
+HOST_MUL(double)
+HOST_MUL(float)
+
+spx_status spx__v_mul(const spx__vspace *s, const void *d, const void *x, void *y)
+{
+    if (s->cuda) return spx__cuda_vmul(s->n, s->t, d, x, y, s->stream);
+    if (s->t == SPX_F64)
+        host_mul_double(s->n, d, x, y);
+    else
+        host_mul_float(s->n, d, x, y);
+    return SPX_OK;
+}
+
+spx_status spx__v_from_host(const spx__vspace *s, const double *host, void **v, const char *what)
+{
+    spx_status st;
+    *v = NULL;
+    if (s->cuda) return spx__cuda_upload_values(v, host, SPX_F64, s->n, s->t, what);
+    if ((st = spx__v_alloc(s, v, what)) != SPX_OK) return st;
+    for (int64_t i = 0; i < s->n; i++) {
+        if (s->t == SPX_F64)
+            ((double *)*v)[i] = host[i];
+        else
+            ((float *)*v)[i] = (float)host[i];
+    }
+    return SPX_OK;
+}

@@ -1,0 +1,39 @@
+/* The vectors of a solve: n entries of type t (SPX_F64 double, else float)
+ * in host memory for a CPU plan or device memory for a CUDA plan. Each
+ * operation runs where the vectors are; dot sums in double in a fixed order
+ * (CPU: fixed blocks summed in block order; CUDA: cuda/blas1/blas1.h), so
+ * results do not depend on scheduling. */
+#ifndef SPX_SOLVE_VEC_H
+#define SPX_SOLVE_VEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spx.h"
+
+typedef struct spx__vspace {
+    int64_t n;
+    spx_type t;      /* SPX_F64 or SPX_F32 */
+    int cuda;        /* vectors in device memory */
+    void *stream;    /* CUDA stream of the plan */
+    double *scratch; /* CUDA: partial sums of dot (device) */
+} spx__vspace;
+
+/* The space of P's vectors; SPX_ERR_UNSUPPORTED for a non-square plan or x
+ * in half. Free with spx__vspace_free. */
+spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s);
+void spx__vspace_free(spx__vspace *s);
+
+size_t spx__v_entry_bytes(const spx__vspace *s);
+spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what); /* zeroed */
+void spx__v_free(const spx__vspace *s, void *v);
+/* *out = a . b */
+spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double *out);
+/* y = alpha*x + beta*y; beta == 0 never reads y */
+spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y);
+/* y = d .* x */
+spx_status spx__v_mul(const spx__vspace *s, const void *d, const void *x, void *y);
+/* *v = a new vector holding n host doubles, converted to the space's type */
+spx_status spx__v_from_host(const spx__vspace *s, const double *host, void **v, const char *what);
+
+#endif
