@@ -350,6 +350,75 @@ typedef enum spx_partition {
 const char *spx_partition_name(spx_partition k);
 spx_status spx_partition_parse(const char *name, spx_partition *k /* out */);
 
+/* Several devices of one host: a plan of plans. op(A) is cut into parts by
+ * the partition kind, each part made into an ordinary plan (o's format,
+ * "auto" choosing per part, precision, params, expected calls) by a host
+ * thread of its own, on the CPU or on a CUDA device; several parts on one
+ * GPU get a stream each. Vectors are on the host (the paper's setting):
+ * parts on a GPU get the x entries they read, and their partial results come
+ * back and are merged (a row shared by neighbouring parts, and pcsc's partial
+ * vectors, summed in part order). For a fixed part count the result is the
+ * same bits every call. CPU parts run one thread each inside the parts'
+ * team (OpenMP's nested levels as configured). */
+#define SPX_MULTI_CPU (-1)       /* a part on the host's cores */
+#define SPX_MULTI_MAX_PARTS 256
+
+typedef struct spx_multi_opts {
+    spx_partition partition; /* how to cut op(A) (default SPX_PART_PCSR) */
+    int parts;               /* 1..SPX_MULTI_MAX_PARTS (default 1) */
+    const int *devices;      /* in, borrowed: `parts` entries, SPX_MULTI_CPU or a CUDA
+                                device id (repeat one for several parts on a GPU);
+                                NULL: o->device, CUDA parts round robin over the GPUs */
+} spx_multi_opts;
+
+spx_multi_opts spx_multi_opts_default(void);
+
+typedef struct spx_multi_plan_s spx_multi_plan;
+
+/* Cut A and plan each part (see above); o->stream is not used (each GPU part
+ * has its own). A must outlive P (CPU parts read its arrays in place). */
+spx_status spx_multi_plan_create(const spx_matrix *A,        /* in: borrowed */
+                                 const spx_plan_opts *o,     /* in: or NULL for defaults */
+                                 const spx_multi_opts *m,    /* in: or NULL for defaults */
+                                 spx_multi_plan **P);        /* out: owned by the caller */
+void spx_multi_plan_destroy(spx_multi_plan *P); /* NULL is a no-op */
+
+/* y = alpha*op(A)*x + beta*y, host vectors of the plan's precision (double for
+ * F64, float for F32 and F16); beta == 0: y is not read. One call at a time
+ * per plan (it keeps scratch and the call's times). */
+spx_status spx_multi_spmv(spx_multi_plan *P, double alpha, const void *x, double beta,
+                          void *y);
+
+/* Where the time went, in milliseconds (a phase of the parts: the slowest
+ * part's). */
+typedef struct spx_multi_timing {
+    /* plan creation */
+    double convert_ms;    /* op(A) into the kind's source: A^T for op T, CSC for
+                             pcsc, the row index of each nonzero for pcoo */
+    double partition_ms;  /* the parts' boundaries and local offsets */
+    double prepare_ms;    /* the parts' plans: their formats' preparation and the
+                             upload to their devices (the matrix's distribution) */
+    /* the last spx_multi_spmv */
+    double distribute_ms; /* x, and y where beta reads it, to the parts' devices */
+    double spmv_ms;       /* the parts' products */
+    double merge_ms;      /* partial results into y: copies back, shared rows, sums */
+    double call_ms;       /* the whole call, wall time */
+} spx_multi_timing;
+spx_status spx_multi_times(const spx_multi_plan *P, spx_multi_timing *t /* out */);
+
+/* One part of a plan, i in 0..spx_multi_plan_parts(P)-1. */
+typedef struct spx_multi_part_info {
+    int device;               /* SPX_MULTI_CPU or a CUDA device */
+    const char *format;       /* its plan's format (AUTO resolved; static) */
+    int64_t first, count;     /* lines it covers: rows of op(A), columns for pcsc */
+    int64_t nnz;
+    int shared_first;         /* its first line continues the previous part's */
+    int shared_last;          /* its last line continues into the next part */
+    size_t bytes;             /* its plan's memory */
+} spx_multi_part_info;
+int spx_multi_plan_parts(const spx_multi_plan *P); /* 0 for an invalid plan */
+spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_info *info);
+
 #ifdef __cplusplus
 }
 #endif

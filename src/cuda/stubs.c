@@ -7,6 +7,7 @@
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/dasp/dasp.h"
 #include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
 #include "cuda/sell/sell_kernels.h"
 
 /* A stub names its parameters (C11) and uses none of them. */
@@ -30,3 +31,4 @@ STUBS(SPX__CUDA_CSR_API)
 STUBS(SPX__CUDA_SELL_API)
 STUBS(SPX__CUDA_DASP_API)
 STUBS(SPX__CUDA_BLAS1_API)
+STUBS(SPX__CUDA_MULTI_API)

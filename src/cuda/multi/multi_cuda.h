@@ -1,0 +1,39 @@
+/* The CUDA side of MSREP's multi-device executor (src/multi/): a device per
+ * host thread, a stream per part, ordering between parts' streams, copies
+ * between devices, and the column partitions' reduction on the device
+ * (y += x, elementwise, so that partial vectors are summed in part order and
+ * the result is the same bits every call).
+ * - set_device, get_device: the CUDA device current for the calling host
+ *   thread (the executor puts the caller's back when it returns);
+ * - stream_create: a non-blocking stream on the current device;
+ * - stream_wait: work later queued on stream waits for event (any device);
+ * - copy_peer: bytes from src on src_device to dst on dst_device, on stream;
+ * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float). */
+#ifndef SPX_CUDA_MULTI_H
+#define SPX_CUDA_MULTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda/gateway.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPX__CUDA_MULTI_API(S, Q, V)                                                            \
+    S(spx__cuda_set_device, (int device))                                                       \
+    S(spx__cuda_get_device, (int *device))                                                      \
+    S(spx__cuda_stream_create, (void **stream))                                                 \
+    V(spx__cuda_stream_destroy, (void *stream))                                                 \
+    S(spx__cuda_stream_wait, (void *stream, void *event))                                       \
+    S(spx__cuda_copy_peer,                                                                      \
+      (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream)) \
+    S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))
+
+SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

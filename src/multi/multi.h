@@ -1,0 +1,94 @@
+/* MSREP's multi-device executor: a plan of plans. op(A) is cut into parts
+ * (partition.h), each an ordinary single-device plan of any registered
+ * format (AUTO per part) on the CPU or on a CUDA device (several parts on
+ * one GPU each get a stream), made and driven by a host thread of its own.
+ *
+ * A call y = alpha*op(A)*x + beta*y with host vectors:
+ *   distribute  the first part on each GPU (its leader) copies the x entries
+ *               that GPU's parts read; a part whose output is not y itself
+ *               starts it from y where it owns beta's share (below);
+ *   spmv        every part runs its plan: out = alpha*A_part*x_part + b*out;
+ *   merge       row kinds (pcsr, pcoo, rows): a part owns its lines but a
+ *               shared first one; interior lines are copied to y, a shared
+ *               line is the sum of its parts' values in part order. pcsc:
+ *               every part gives a full-length partial y; part 0 owns beta,
+ *               the others run with b = 0, and y = ((out_0 + out_1) + ...)
+ *               in part order, on part 0's GPU when every part is on a GPU
+ *               (peer copies between devices), else on the host.
+ * Sums in a fixed order and per-part plans that repeat their bits: for a
+ * fixed part count, y is the same bits every call. */
+#ifndef SPX_MULTI_MULTI_H
+#define SPX_MULTI_MULTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "multi/partition.h"
+
+#define SPX__MULTI_MAGIC 0x5350584d554c5449ull /* "SPXMULTI" */
+#define SPX__MULTI_EVENTS 4                    /* start, after init, after SpMV, after copy back */
+
+typedef struct spx__multi_part {
+    spx__part part;          /* boundaries and CSR view */
+    int device;              /* SPX_MULTI_CPU or a CUDA device */
+    int leader;              /* CUDA: the first part on its device (uploads x) */
+    spx_plan *plan;          /* the part's plan */
+    void *stream;            /* CUDA: the part's stream */
+    int64_t x_begin, x_len;  /* the entries of x it reads */
+    int64_t y_begin, y_len;  /* its output: entries y_begin.. of y */
+    double beta_share;       /* 1: its output starts from y (times beta); 0: from nothing */
+    void *out;               /* partial y (device memory on a GPU); NULL: writes into y */
+    void *host_out;          /* pcsc reduced on the host, GPU part: out copied back here */
+    void *x_dev;             /* leaders: x[x_lo, x_hi) on their device */
+    int64_t x_lo, x_hi;
+    void *ev[SPX__MULTI_EVENTS];
+    void *ev_x[2];           /* leaders: around the upload of x */
+    unsigned char edge[2][8];/* row kinds: its first and last line's values (vector type) */
+    double partition_ms, prepare_ms;
+    double distribute_ms, spmv_ms, merge_ms; /* last call */
+    spx_status status;       /* last step's status in the part's thread */
+    char message[256];       /* and its message */
+} spx__multi_part;
+
+struct spx_multi_plan_s {
+    uint64_t magic;
+    spx_partition kind;
+    int parts;
+    spx_type vtype;          /* vectors: SPX_F64 double, else float */
+    size_t es;               /* bytes a vector entry */
+    int64_t rows, cols;      /* of op(A) */
+    int any_cuda;
+    int gpu_reduce;          /* pcsc, every part on a GPU: summed on part 0's GPU */
+    void *reduce_buf;        /* gpu_reduce across devices: a peer copy lands here */
+    spx_matrix *source;      /* op T's A^T or pcsc's CSC when converted, owned */
+    int64_t *coo_lines;      /* pcoo: the row of each nonzero, owned */
+    spx__multi_part *part;
+    spx_multi_timing times;
+};
+
+/* Record the status and message of a step that ran in part p's thread. */
+void spx__multi_note(spx__multi_part *p, spx_status st);
+/* The first part's failure, raised again on the calling thread; SPX_OK if none. */
+spx_status spx__multi_failure(const spx_multi_plan *P, const char *step);
+
+/* Plan time, in part i's thread: boundaries, view, stream, plan, buffers. */
+spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M,
+                                  const spx_plan_opts *o, int i);
+/* Plan time, on the calling thread after every part: leaders' x buffers. */
+spx_status spx__multi_leaders(spx_multi_plan *P);
+void spx__multi_part_destroy(spx_multi_plan *P, int i);
+
+/* Call time, in part i's thread. */
+spx_status spx__multi_distribute_x(spx_multi_plan *P, int i, const void *x);
+spx_status spx__multi_run_part(spx_multi_plan *P, int i, double alpha, const void *x,
+                               double beta, void *y);
+/* Call time, on the calling thread after every part. */
+spx_status spx__multi_merge(spx_multi_plan *P, void *y);
+
+double spx__multi_now_ms(void);
+/* The calling thread's CUDA device when P has GPU parts (else -1), and back:
+ * the executor sets devices on whatever thread runs a part, the caller's too. */
+int spx__multi_device_save(const spx_multi_plan *P);
+void spx__multi_device_restore(int device);
+
+#endif

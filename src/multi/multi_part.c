@@ -1,0 +1,177 @@
+/* One part of a multi-device plan (multi.h), at plan time in its own thread:
+ * boundaries and view, then on its device a stream and events, its plan and
+ * its output buffer; the leaders' x buffers once every part exists; and its
+ * release. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
+#include "multi/multi.h"
+
+void spx__multi_note(spx__multi_part *p, spx_status st)
+{
+    p->status = st;
+    p->message[0] = '\0';
+    if (st != SPX_OK) snprintf(p->message, sizeof p->message, "%s", spx_last_error());
+}
+
+spx_status spx__multi_failure(const spx_multi_plan *P, const char *step)
+{
+    for (int i = 0; i < P->parts; i++)
+        if (P->part[i].status != SPX_OK)
+            return spx__error(P->part[i].status, "multi %s, part %d of %d: %s", step, i, P->parts,
+                              P->part[i].message);
+    return SPX_OK;
+}
+
+int spx__multi_device_save(const spx_multi_plan *P)
+{
+    int d = -1;
+    if (P && P->any_cuda && spx__cuda_get_device(&d) != SPX_OK) d = -1;
+    return d;
+}
+
+void spx__multi_device_restore(int device)
+{
+    if (device >= 0) spx__cuda_set_device(device);
+}
+
+/* What x the part reads, what of y it writes, and whether it carries beta. */
+static void set_ranges(const spx_multi_plan *P, spx__multi_part *p, int i)
+{
+    const spx__part *q = &p->part;
+    if (P->kind == SPX_PART_PCSC) {
+        p->x_begin = q->line_begin;
+        p->x_len = q->line_end - q->line_begin;
+        p->y_begin = 0;
+        p->y_len = P->rows;
+        p->beta_share = i == 0;
+    } else {
+        p->x_begin = 0;
+        p->x_len = P->cols;
+        p->y_begin = q->line_begin;
+        p->y_len = q->line_end - q->line_begin;
+        p->beta_share = 1;
+    }
+}
+
+/* A CPU part writes straight into y where no other part writes its entries:
+ * a row part sharing no line, pcsc's part 0 (the others add to it). */
+static int writes_into_y(const spx_multi_plan *P, const spx__multi_part *p, int i)
+{
+    if (p->device >= 0) return 0;
+    if (P->kind == SPX_PART_PCSC) return i == 0;
+    return !p->part.shared_first && !p->part.shared_last;
+}
+
+static spx_status cuda_setup(spx__multi_part *p, int i)
+{
+    spx_status st;
+    SPX_TRY(spx__cuda_set_device(p->device));
+    SPX_TRY(spx__cuda_stream_create(&p->stream));
+    for (int e = 0; e < SPX__MULTI_EVENTS; e++) SPX_TRY(spx__cuda_event_create(&p->ev[e]));
+    for (int e = 0; e < 2 && p->leader == i; e++) SPX_TRY(spx__cuda_event_create(&p->ev_x[e]));
+cleanup:
+    return st;
+}
+
+static spx_status alloc_output(const spx_multi_plan *P, spx__multi_part *p, int i)
+{
+    spx_status st = SPX_OK;
+    size_t bytes = (size_t)p->y_len * P->es;
+    if (p->device >= 0) {
+        SPX_TRY(spx__cuda_alloc(&p->out, bytes, "a part's partial y"));
+        if (P->kind == SPX_PART_PCSC && !P->gpu_reduce)
+            SPX_TRY(spx__alloc(&p->host_out, (size_t)p->y_len, P->es, "a part's partial y"));
+    } else if (!writes_into_y(P, p, i)) {
+        SPX_TRY(spx__alloc(&p->out, (size_t)p->y_len, P->es, "a part's partial y"));
+    }
+cleanup:
+    return st;
+}
+
+/* The part's plan: o's format, precision and params; pcsc parts are CSC
+ * views, i.e. CSRs of the transposed block, planned with op T. */
+static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *o)
+{
+    spx_plan_opts po = *o;
+    po.op = P->kind == SPX_PART_PCSC ? SPX_OP_T : SPX_OP_N;
+    po.device = p->device >= 0 ? SPX_DEV_CUDA : SPX_DEV_CPU;
+    po.stream = p->stream;
+    spx_status st = spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
+    if (st != SPX_OK) return st;
+    if (spx_plan_x_type(p->plan) != P->vtype)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "multi plans take x of the vectors' type (params xtype=half: no)");
+    return SPX_OK;
+}
+
+spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o,
+                                  int i)
+{
+    spx__multi_part *p = &P->part[i];
+    spx_status st;
+    double t0 = spx__multi_now_ms();
+    spx__part_bounds(M, P->coo_lines, P->kind, P->parts, i, &p->part);
+    SPX_TRY(spx__part_build(M, P->coo_lines, &p->part));
+    double t1 = spx__multi_now_ms();
+    p->partition_ms = t1 - t0;
+    set_ranges(P, p, i);
+    if (p->device >= 0) SPX_TRY(cuda_setup(p, i));
+    SPX_TRY(make_plan(P, p, o));
+    SPX_TRY(alloc_output(P, p, i));
+    p->prepare_ms = spx__multi_now_ms() - t1;
+cleanup:
+    return st;
+}
+
+/* Leader parts hold x[x_lo, x_hi): the union of what their device's parts
+ * read; pcsc summed across GPUs needs a landing buffer on part 0's. */
+spx_status spx__multi_leaders(spx_multi_plan *P)
+{
+    spx_status st = SPX_OK;
+    for (int i = 0; i < P->parts; i++) {
+        spx__multi_part *l = &P->part[i];
+        if (l->device < 0 || l->leader != i) continue;
+        l->x_lo = P->cols;
+        l->x_hi = 0;
+        for (int j = i; j < P->parts; j++) {
+            const spx__multi_part *p = &P->part[j];
+            if (p->leader != i || p->x_len == 0) continue;
+            if (p->x_begin < l->x_lo) l->x_lo = p->x_begin;
+            if (p->x_begin + p->x_len > l->x_hi) l->x_hi = p->x_begin + p->x_len;
+        }
+        if (l->x_hi < l->x_lo) l->x_lo = l->x_hi = 0;
+        SPX_TRY(spx__cuda_set_device(l->device));
+        SPX_TRY(spx__cuda_alloc(&l->x_dev, (size_t)(l->x_hi - l->x_lo) * P->es, "x on a GPU"));
+    }
+    for (int i = 1; P->gpu_reduce && i < P->parts && !P->reduce_buf; i++)
+        if (P->part[i].device != P->part[0].device) {
+            SPX_TRY(spx__cuda_set_device(P->part[0].device));
+            SPX_TRY(spx__cuda_alloc(&P->reduce_buf, (size_t)P->rows * P->es, "pcsc sum buffer"));
+        }
+cleanup:
+    return st;
+}
+
+void spx__multi_part_destroy(spx_multi_plan *P, int i)
+{
+    spx__multi_part *p = &P->part[i];
+    if (p->device >= 0) spx__cuda_set_device(p->device);
+    spx_plan_destroy(p->plan);
+    if (p->device >= 0) {
+        spx__cuda_free(p->out);
+        spx__cuda_free(p->x_dev);
+        for (int e = 0; e < SPX__MULTI_EVENTS; e++) spx__cuda_event_destroy(p->ev[e]);
+        for (int e = 0; e < 2; e++) spx__cuda_event_destroy(p->ev_x[e]);
+        spx__cuda_stream_destroy(p->stream);
+    } else {
+        spx__free(p->out);
+    }
+    spx__free(p->host_out);
+    spx__part_free(&p->part);
+    memset(p, 0, sizeof *p);
+}

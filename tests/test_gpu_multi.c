@@ -1,0 +1,138 @@
+/* The multi-device executor with GPU parts: 1..4 parts on one GPU (a stream
+ * each), every partition kind, against the long-double reference and the
+ * same bits on every call (test_multi_check.h); fp64, fp32 and fp16; the
+ * CUDA formats by name and AUTO; GPU and CPU parts mixed (pcsc then sums on
+ * the host); parts round robin over every GPU when there are several
+ * (pcsc summed on GPU 0 through peer copies); the call's times. Without a
+ * GPU: a GPU part is refused, and the test is skipped (77). */
+#include "test_multi_check.h"
+
+static const int one_gpu[] = {0, 0, 0, 0};
+static const int mixed[] = {0, SPX_MULTI_CPU, 0, SPX_MULTI_CPU};
+
+static spx_plan_opts cuda_opts(spx_type t, const char *format)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    o.precision = t;
+    o.format = format;
+    return o;
+}
+
+static void test_one_gpu(void)
+{
+    static const char *const specs[] = {"random:m=3000,n=3000,nnz=60000,seed=2", "lap3d7:24",
+                                        "powerlaw:n=20000,avg=8,alpha=2.1,seed=4",
+                                        "random:m=900,n=2500,nnz=30000,seed=3"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        spx_matrix *A = generate(specs[s]);
+        if (!A) continue;
+        check_all_kinds(A, cuda_opts(SPX_F64, "auto"), 4, one_gpu);
+        check_all_kinds(A, cuda_opts(SPX_F32, "auto"), 4, one_gpu);
+        check_all_kinds(A, cuda_opts(SPX_F16, "auto"), 4, one_gpu);
+        spx_plan_opts o = cuda_opts(SPX_F64, "auto");
+        o.op = SPX_OP_T;
+        check_all_kinds(A, o, 4, one_gpu);
+        spx_matrix_destroy(A);
+    }
+}
+
+/* Each CUDA SpMV format by name (a format may decline a part: skipped). */
+static void test_formats(void)
+{
+    spx_matrix *A = generate("lap3d7:40");
+    if (!A) return;
+    for (int i = 0; i < spx_format_count(); i++) {
+        const char *name;
+        unsigned devices, precisions;
+        if (!spx_test_spmv_format(i, &name, &devices, &precisions)) continue;
+        if (!(devices & SPX_DEV_CUDA)) continue;
+        spx_plan_opts o = cuda_opts(SPX_F64, name);
+        spx_multi_opts m = spx_multi_opts_default();
+        m.parts = 3;
+        m.devices = one_gpu;
+        spx_multi_plan *P = NULL;
+        spx_status st = spx_multi_plan_create(A, &o, &m, &P);
+        spx_multi_plan_destroy(P);
+        if (st == SPX_ERR_UNSUPPORTED) {
+            printf("  %s declines a part: %s\n", name, spx_last_error());
+            continue;
+        }
+        check_all_kinds(A, o, 4, one_gpu);
+    }
+    spx_matrix_destroy(A);
+}
+
+static void test_mixed_and_many(void)
+{
+    spx_matrix *A = generate("random:m=5000,n=5000,nnz=80000,seed=5");
+    if (!A) return;
+    check_all_kinds(A, cuda_opts(SPX_F64, "auto"), 4, mixed);
+    int gpus = 0;
+    while (gpus < 8 && spx_device_available(SPX_DEV_CUDA)) {
+        int devs[8];
+        for (int i = 0; i < 8; i++) devs[i] = i;
+        spx_multi_opts m = spx_multi_opts_default();
+        m.parts = 1;
+        m.devices = devs + gpus;
+        spx_multi_plan *P = NULL;
+        if (spx_multi_plan_create(A, NULL, &m, &P) != SPX_OK) break;
+        spx_multi_plan_destroy(P);
+        gpus++;
+    }
+    printf("  %d GPU%s\n", gpus, gpus == 1 ? "" : "s");
+    if (gpus > 1) check_all_kinds(A, cuda_opts(SPX_F64, "auto"), gpus < 4 ? gpus * 2 : 8, NULL);
+    spx_matrix_destroy(A);
+}
+
+/* GPU parts report the phases of a call. */
+static void test_times(void)
+{
+    spx_matrix *A = generate("lap3d7:48");
+    if (!A) return;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_plan_opts o = cuda_opts(SPX_F64, "auto");
+    spx_multi_opts m = spx_multi_opts_default();
+    m.parts = 4;
+    m.devices = one_gpu;
+    spx_multi_plan *P = NULL;
+    double *x = calloc((size_t)n, sizeof *x), *y = calloc((size_t)n, sizeof *y);
+    if (CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK)) {
+        CHECK_STATUS(spx_multi_spmv(P, 1.0, x, 0.0, y), SPX_OK);
+        spx_multi_timing t;
+        CHECK_STATUS(spx_multi_times(P, &t), SPX_OK);
+        CHECK(t.prepare_ms > 0 && t.distribute_ms > 0 && t.spmv_ms > 0 && t.merge_ms > 0);
+        CHECK(t.call_ms >= t.spmv_ms);
+        for (int i = 0; i < 4; i++) {
+            spx_multi_part_info in;
+            CHECK_STATUS(spx_multi_plan_part(P, i, &in), SPX_OK);
+            CHECK(in.device == 0);
+        }
+    }
+    spx_multi_plan_destroy(P);
+    free(x);
+    free(y);
+    spx_matrix_destroy(A);
+}
+
+int main(void)
+{
+    if (!spx_device_available(SPX_DEV_CUDA)) {
+        spx_matrix *A = generate("lap2d5:10");
+        spx_multi_opts m = spx_multi_opts_default();
+        m.devices = one_gpu;
+        spx_multi_plan *P = NULL;
+        spx_status st = spx_multi_plan_create(A, NULL, &m, &P);
+        CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_NO_DEVICE);
+        CHECK(P == NULL);
+        spx_matrix_destroy(A);
+        printf("SKIP: no CUDA device (none seen, or built without CUDA); GPU parts not run\n");
+        return spx_test_failed ? spx_test_finish() : 77;
+    }
+    test_one_gpu();
+    test_formats();
+    test_mixed_and_many();
+    test_times();
+    return spx_test_finish();
+}

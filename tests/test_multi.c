@@ -1,0 +1,186 @@
+/* The multi-device executor with CPU parts (spx_multi_*): every partition
+ * kind with 1..5 parts (and more parts than rows or nonzeros) on random,
+ * stencil, long-row, rectangular and empty matrices, op N and op T, fp64 and
+ * fp32, beta 0 with NaN in y, several part formats: against the long-double
+ * reference within (32 + rmax) eps (|alpha| |op(A)| |x| + |beta| |y|), and
+ * the same bits on every call. Also the parts' descriptions and times, bad
+ * input, and every allocation of plan creation failing in turn. */
+#include "core/alloc.h"
+#include "test_multi_check.h"
+
+static spx_matrix *long_row_matrix(void)
+{
+    int64_t ri[80], ci[80], k = 0;
+    for (int64_t j = 0; j < 60; j++, k++) ri[k] = 3, ci[k] = j;
+    for (int64_t i = 4; i < 24; i++, k++) ri[k] = i, ci[k] = i;
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(30, 60, k, ri, ci, NULL, &A), SPX_OK);
+    return A;
+}
+
+static void test_matrices(void)
+{
+    static const char *const specs[] = {"random:m=300,n=300,nnz=3000,seed=2", "lap2d5:20",
+                                        "random:m=90,n=250,nnz=700,seed=3",
+                                        "powerlaw:n=400,avg=8,alpha=2.1,seed=4"};
+    spx_plan_opts o = spx_plan_opts_default();
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        spx_matrix *A = generate(specs[s]);
+        if (!A) continue;
+        check_all_kinds(A, o, 5, NULL);
+        spx_matrix_destroy(A);
+    }
+    spx_matrix *A = long_row_matrix();
+    check_all_kinds(A, o, 5, NULL);
+    spx_multi_opts m = spx_multi_opts_default();
+    m.parts = 40; /* more parts than rows: parts inside the long row, parts with no rows */
+    for (size_t k = 0; k < NKINDS; k++) {
+        m.partition = kinds[k];
+        check_plan(A, o, m);
+    }
+    spx_matrix_destroy(A);
+}
+
+/* op T, fp32 and other part formats on a rectangular matrix. */
+static void test_variants(void)
+{
+    spx_matrix *A = generate("random:m=120,n=77,nnz=900,seed=5");
+    if (!A) return;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.op = SPX_OP_T;
+    check_all_kinds(A, o, 4, NULL);
+    o.op = SPX_OP_N;
+    o.precision = SPX_F32;
+    check_all_kinds(A, o, 3, NULL);
+    o.precision = SPX_F64;
+    static const char *const formats[] = {"csr", "coo", "sell", "ref"};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        o.format = formats[f];
+        check_all_kinds(A, o, 3, NULL);
+    }
+    spx_matrix_destroy(A);
+}
+
+static void test_empty(void)
+{
+    int64_t dims[][2] = {{0, 0}, {6, 0}, {0, 5}, {6, 5}};
+    for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++) {
+        int64_t *rp = calloc((size_t)dims[d][0] + 1, sizeof *rp);
+        int32_t col = 0;
+        double v = 0;
+        spx_matrix *A = NULL;
+        CHECK_STATUS(spx_matrix_create_csr(dims[d][0], dims[d][1], rp, &col, &v, &A), SPX_OK);
+        spx_plan_opts o = spx_plan_opts_default();
+        check_all_kinds(A, o, 3, NULL);
+        o.op = SPX_OP_T;
+        check_all_kinds(A, o, 3, NULL);
+        spx_matrix_destroy(A);
+        free(rp);
+    }
+}
+
+/* Parts cover the nonzeros; times are set; formats named. */
+static void test_info(void)
+{
+    spx_matrix *A = generate("random:m=500,n=500,nnz=5000,seed=6");
+    if (!A) return;
+    spx_multi_opts m = spx_multi_opts_default();
+    m.parts = 3;
+    m.partition = SPX_PART_PCSR;
+    spx_multi_plan *P = NULL;
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &P), SPX_OK);
+    CHECK(spx_multi_plan_parts(P) == 3);
+    int64_t nnz = 0, lines = 0;
+    for (int i = 0; i < 3; i++) {
+        spx_multi_part_info in;
+        CHECK_STATUS(spx_multi_plan_part(P, i, &in), SPX_OK);
+        CHECK(in.device == SPX_MULTI_CPU && in.format && in.bytes > 0);
+        nnz += in.nnz;
+        lines += in.count - in.shared_first;
+    }
+    CHECK(nnz == 5000 && lines == 500);
+    double *x = calloc(500, sizeof *x), *y = calloc(500, sizeof *y);
+    CHECK_STATUS(spx_multi_spmv(P, 1.0, x, 0.0, y), SPX_OK);
+    spx_multi_timing t;
+    CHECK_STATUS(spx_multi_times(P, &t), SPX_OK);
+    CHECK(t.partition_ms >= 0 && t.prepare_ms > 0 && t.spmv_ms > 0 && t.call_ms >= t.spmv_ms);
+    spx_multi_part_info in;
+    CHECK_STATUS(spx_multi_plan_part(P, 3, &in), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_multi_spmv(P, 1.0, NULL, 0.0, y), SPX_ERR_INVALID_ARG);
+    spx_multi_plan_destroy(P);
+    CHECK_STATUS(spx_multi_times(NULL, &t), SPX_ERR_BAD_HANDLE);
+    CHECK(spx_multi_plan_parts(NULL) == 0);
+    free(x);
+    free(y);
+    spx_matrix_destroy(A);
+}
+
+static void test_bad_input(void)
+{
+    spx_matrix *A = generate("lap2d5:8");
+    if (!A) return;
+    spx_multi_plan *P = NULL;
+    spx_multi_opts m = spx_multi_opts_default();
+    m.parts = 0;
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &P), SPX_ERR_INVALID_ARG);
+    m.parts = SPX_MULTI_MAX_PARTS + 1;
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &P), SPX_ERR_INVALID_ARG);
+    m.parts = 2;
+    m.partition = (spx_partition)9;
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &P), SPX_ERR_INVALID_ARG);
+    m.partition = SPX_PART_PCSR;
+    int bad[] = {SPX_MULTI_CPU, -5}, far[] = {SPX_MULTI_CPU, 1000};
+    m.devices = bad;
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &P), SPX_ERR_INVALID_ARG);
+    m.devices = far;
+    spx_status st = spx_multi_plan_create(A, NULL, &m, &P);
+    CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_NO_DEVICE || st == SPX_ERR_INVALID_ARG);
+    CHECK(P == NULL);
+    m.devices = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "no-such-format";
+    CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_ERR_NO_FORMAT);
+    CHECK(strstr(spx_last_error(), "part") != NULL);
+    CHECK_STATUS(spx_multi_plan_create(NULL, NULL, &m, &P), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, NULL), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_multi_spmv(NULL, 1.0, NULL, 0.0, NULL), SPX_ERR_BAD_HANDLE);
+    spx_matrix_destroy(A);
+}
+
+/* Every allocation of plan creation (and of the first call) failing in turn:
+ * SPX_ERR_OOM, no plan, nothing leaked (the sanitizer build checks). */
+static void test_alloc_failures(void)
+{
+    spx_matrix *A = generate("random:m=60,n=60,nnz=400,seed=8");
+    if (!A) return;
+    double x[60] = {0}, y[60] = {0};
+    for (size_t k = 0; k < NKINDS; k++) {
+        spx_multi_opts m = spx_multi_opts_default();
+        m.partition = kinds[k];
+        m.parts = 3;
+        int done = 0;
+        for (long n = 1; n < 10000 && !done; n++) {
+            spx_multi_plan *P = NULL;
+            spx__alloc_fail_at(n);
+            spx_status st = spx_multi_plan_create(A, NULL, &m, &P);
+            if (st == SPX_OK) st = spx_multi_spmv(P, 1.0, x, 0.0, y);
+            spx__alloc_fail_at(0);
+            done = st == SPX_OK;
+            if (!done && !CHECK(st == SPX_ERR_OOM)) break;
+            spx_multi_plan_destroy(P);
+        }
+        CHECK(done);
+    }
+    spx_matrix_destroy(A);
+}
+
+int main(void)
+{
+    test_matrices();
+    test_variants();
+    test_empty();
+    test_info();
+    test_bad_input();
+    test_alloc_failures();
+    return spx_test_finish();
+}

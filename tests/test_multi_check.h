@@ -1,0 +1,107 @@
+/* Shared by the multi-device tests (test_multi.c with CPU parts,
+ * test_gpu_multi.c with GPU parts): one plan's calls against the long-double
+ * reference within (32 + rmax) eps (|alpha| |op(A)| |x| + |beta| |y|) (fp16
+ * values: plus 2^-10), beta 0 over NaN and beta over y, and the same bits
+ * on a second call. */
+#ifndef SPX_TEST_MULTI_CHECK_H
+#define SPX_TEST_MULTI_CHECK_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+static int64_t longest_line(const spx_matrix *A, spx_op op)
+{
+    int64_t m, n, nnz, most = 0;
+    const int64_t *rp;
+    const void *ci, *v;
+    int bits;
+    spx_type t;
+    spx_matrix_dims(A, &m, &n, &nnz);
+    spx_matrix_csr(A, &rp, &ci, &bits, &v, &t);
+    int64_t *count = calloc((size_t)(op == SPX_OP_N ? m : n) + 1, sizeof *count);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
+            int64_t j = bits == 32 ? ((const int32_t *)ci)[k] : ((const int64_t *)ci)[k];
+            int64_t c = ++count[op == SPX_OP_N ? i : j];
+            most = c > most ? c : most;
+        }
+    free(count);
+    return most;
+}
+
+/* One plan: two calls against the reference (beta 0 over NaN, then beta
+ * over y0), a third repeating the second's bits. */
+static void check_plan(const spx_matrix *A, spx_plan_opts o, spx_multi_opts m)
+{
+    int64_t rows, cols;
+    spx_matrix_dims(A, &rows, &cols, NULL);
+    int64_t out = o.op == SPX_OP_N ? rows : cols, in = o.op == SPX_OP_N ? cols : rows;
+    size_t es = o.precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    double eps = o.precision == SPX_F64 ? 0x1p-53 : 0x1p-24;
+    double tol = (32.0 + (double)longest_line(A, o.op)) * eps + (o.precision == SPX_F16 ? 0x1p-10 : 0);
+    double *x = malloc(sizeof *x * (size_t)(in + 1)), *y0 = malloc(sizeof *y0 * (size_t)(out + 1));
+    double *ref = malloc(sizeof *ref * (size_t)(out + 1)), *scale = malloc(sizeof *scale * (size_t)(out + 1));
+    double *yd = malloc(sizeof *yd * (size_t)(out + 1));
+    void *xv = malloc(es * (size_t)(in + 1)), *y = malloc(es * (size_t)(out + 1)), *y2 = malloc(es * (size_t)(out + 1));
+    uint64_t seed = 7;
+    for (int64_t j = 0; j < in; j++) x[j] = spx_test_rand(&seed);
+    for (int64_t i = 0; i < out; i++) y0[i] = spx_test_rand(&seed);
+    if (o.precision != SPX_F64) { /* the reference sees the rounded inputs */
+        for (int64_t j = 0; j < in; j++) ((float *)xv)[j] = (float)x[j], x[j] = ((float *)xv)[j];
+        for (int64_t i = 0; i < out; i++) y0[i] = (float)y0[i];
+    } else {
+        memcpy(xv, x, sizeof *x * (size_t)in);
+    }
+    spx_multi_plan *P = NULL;
+    if (!CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK)) goto done;
+    const double betas[] = {0.0, -0.75};
+    for (int b = 0; b < 2; b++) {
+        for (int64_t i = 0; i < out; i++) {
+            double v = b == 0 ? NAN : y0[i];
+            if (o.precision == SPX_F64) ((double *)y)[i] = v; else ((float *)y)[i] = (float)v;
+        }
+        memcpy(y2, y, es * (size_t)out);
+        CHECK_STATUS(spx_multi_spmv(P, 1.25, xv, betas[b], y), SPX_OK);
+        CHECK_STATUS(spx_multi_spmv(P, 1.25, xv, betas[b], y2), SPX_OK);
+        CHECK(memcmp(y, y2, es * (size_t)out) == 0);
+        for (int64_t i = 0; i < out; i++)
+            yd[i] = o.precision == SPX_F64 ? ((double *)y)[i] : ((float *)y)[i];
+        spx_test_reference(A, o.op, 1.25, x, betas[b], y0, ref, scale);
+        double err = spx_test_rel_err(yd, ref, scale, out);
+        if (!CHECK(err <= tol))
+            fprintf(stderr, "  %s, %d parts, op %d, beta %g: error %g > %g\n",
+                    spx_partition_name(m.partition), m.parts, (int)o.op, betas[b], err, tol);
+    }
+done:
+    spx_multi_plan_destroy(P);
+    free(x), free(y0), free(ref), free(scale), free(yd), free(xv), free(y), free(y2);
+}
+
+/* Every kind with 1..max_parts parts; devices: NULL or max_parts entries. */
+static void check_all_kinds(const spx_matrix *A, spx_plan_opts o, int max_parts,
+                            const int *devices)
+{
+    for (size_t k = 0; k < NKINDS; k++)
+        for (int np = 1; np <= max_parts; np++) {
+            spx_multi_opts m = spx_multi_opts_default();
+            m.partition = kinds[k];
+            m.parts = np;
+            m.devices = devices;
+            check_plan(A, o, m);
+        }
+}
+
+static spx_matrix *generate(const char *spec)
+{
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_generate(spec, &A), SPX_OK);
+    return A;
+}
+
+#endif
