@@ -105,6 +105,21 @@ spx_status spx_matrix_wrap_csr(int64_t rows, int64_t cols,
                                const double *values,  /* borrowed */
                                spx_matrix **A);       /* out */
 
+/* Wrap caller-owned CSR arrays of either index width and value type without
+ * copying columns or values (they must outlive *A and not change while
+ * plans of A exist). 32-bit row offsets are widened into a copy of rows+1
+ * entries held by *A; 64-bit column indices of a matrix of fewer than 2^31
+ * columns are narrowed into a copy (SpX keeps 32-bit columns wherever they
+ * fit, and its formats rely on it). Validated like every constructor
+ * (sorted rows, no duplicates, indices in range): O(nnz). This is how scipy's CSR arrays
+ * (int32 or int64 indptr and indices, float64 or float32 data) are used in
+ * place. Plans of CUDA formats need 32-bit columns. */
+spx_status spx_matrix_wrap(int64_t rows, int64_t cols,
+                           const void *rowptr, int rowptr_bits, /* borrowed; 32 or 64 */
+                           const void *colidx, int col_bits,    /* borrowed; 32 or 64 */
+                           const void *values, spx_type vtype,  /* borrowed; SPX_F64 or SPX_F32 */
+                           spx_matrix **A);                     /* out */
+
 /* Build from coordinate triplets (0-based, any order); duplicates are summed. */
 spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz,
                                const int64_t *ri,  /* in: row of each entry */

@@ -62,6 +62,8 @@ cleanup:
 void spx_matrix_destroy(spx_matrix *A)
 {
     if (!A || A->magic != SPX__MATRIX_MAGIC) return;
+    spx__free(A->owned_rowptr);
+    spx__free(A->owned_col32);
     if (A->owns_arrays) {
         spx__free(A->rowptr);
         spx__free(A->col32);

@@ -18,7 +18,11 @@ struct spx_matrix_s {
     int col_bits;      /* 32 when cols <= INT32_MAX, else 64 */
     spx_type vtype;    /* SPX_F64 or SPX_F32 */
     void *values;      /* nnz values of vtype */
-    int owns_arrays;   /* 0 for spx_matrix_wrap_csr */
+    int owns_arrays;   /* 0 for spx_matrix_wrap_csr and spx_matrix_wrap */
+    int64_t *owned_rowptr; /* spx_matrix_wrap of 32-bit offsets: the widened copy rowptr
+                              points to (freed with the matrix), else NULL */
+    int32_t *owned_col32;  /* spx_matrix_wrap of 64-bit columns that fit 32 bits: the
+                              narrowed copy col32 points to, else NULL */
 };
 
 /* Check a handle on entry: SPX_ERR_BAD_HANDLE for NULL or a bad magic. */

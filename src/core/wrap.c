@@ -1,0 +1,105 @@
+/* spx_matrix_wrap: a matrix over caller-owned CSR arrays of either index
+ * width and value type. Values are borrowed as they are (fp64 or fp32).
+ * Inside SpX row offsets are 64-bit and columns 32-bit whenever the column
+ * count fits (formats rely on it), so 32-bit offsets are widened into a copy
+ * of rows+1 entries and 64-bit columns of a narrow matrix are narrowed into
+ * a copy of nnz entries, both owned by the matrix; the common case (scipy's
+ * int32 indptr and indices) copies only the offsets. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+
+static spx_status check_wrap_args(int64_t rows, int64_t cols, const void *rowptr,
+                                  int rowptr_bits, int col_bits, spx_type vtype)
+{
+    if (!rowptr) return spx__error(SPX_ERR_INVALID_ARG, "row offsets are NULL");
+    if (rows < 0 || cols < 0 || rows == INT64_MAX)
+        return spx__error(SPX_ERR_INVALID_ARG, "bad size %lld x %lld", (long long)rows,
+                          (long long)cols);
+    if ((rowptr_bits != 32 && rowptr_bits != 64) || (col_bits != 32 && col_bits != 64))
+        return spx__error(SPX_ERR_INVALID_ARG, "index widths are 32 or 64 bits, not %d and %d",
+                          rowptr_bits, col_bits);
+    if (vtype != SPX_F64 && vtype != SPX_F32)
+        return spx__error(SPX_ERR_UNSUPPORTED, "wrapped values are fp64 or fp32");
+    if (col_bits == 32 && cols > INT32_MAX)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "32-bit column indices cannot address %lld columns", (long long)cols);
+    return SPX_OK;
+}
+
+/* 64-bit row offsets of the arrays: borrowed, or a widened copy in *owned. */
+static spx_status row_offsets(const void *rowptr, int bits, int64_t rows, int64_t **out,
+                              int64_t **owned)
+{
+    *owned = NULL;
+    if (bits == 64) {
+        *out = (int64_t *)rowptr; /* SpX never writes through a matrix's arrays */
+        return SPX_OK;
+    }
+    spx_status st = spx__alloc((void **)owned, (size_t)rows + 1, sizeof(int64_t), "row offsets");
+    if (st != SPX_OK) return st;
+    for (int64_t i = 0; i <= rows; i++)
+        (*owned)[i] = ((const int32_t *)rowptr)[i];
+    *out = *owned;
+    return SPX_OK;
+}
+
+/* 32-bit columns borrowed; 64-bit ones borrowed for a wide matrix, else
+ * narrowed into a copy (an index beyond 32 bits is then out of range). */
+static spx_status columns(spx_matrix *M, const void *colidx, int bits)
+{
+    const int64_t *c64 = colidx;
+    spx_status st;
+    M->col_bits = bits == 64 && M->cols > INT32_MAX ? 64 : 32;
+    if (bits == 32) {
+        M->col32 = (int32_t *)colidx;
+        return SPX_OK;
+    }
+    if (M->col_bits == 64) {
+        M->col64 = (int64_t *)colidx;
+        return SPX_OK;
+    }
+    st = spx__alloc((void **)&M->owned_col32, (size_t)M->nnz, sizeof(int32_t), "column indices");
+    if (st != SPX_OK) return st;
+    for (int64_t k = 0; k < M->nnz; k++) {
+        if (c64[k] < 0 || c64[k] >= M->cols)
+            return spx__error(SPX_ERR_INDEX_RANGE, "column index %lld at entry %lld is outside 0..%lld",
+                              (long long)c64[k], (long long)k, (long long)M->cols - 1);
+        M->owned_col32[k] = (int32_t)c64[k];
+    }
+    M->col32 = M->owned_col32;
+    return SPX_OK;
+}
+
+spx_status spx_matrix_wrap(int64_t rows, int64_t cols, const void *rowptr, int rowptr_bits,
+                           const void *colidx, int col_bits, const void *values, spx_type vtype,
+                           spx_matrix **A)
+{
+    spx_matrix *M = NULL;
+    spx_status st;
+    if (!A) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
+    *A = NULL;
+    SPX_TRY(check_wrap_args(rows, cols, rowptr, rowptr_bits, col_bits, vtype));
+    SPX_TRY(spx__calloc((void **)&M, 1, sizeof *M, "matrix header"));
+    M->magic = SPX__MATRIX_MAGIC;
+    M->rows = rows;
+    M->cols = cols;
+    SPX_TRY(row_offsets(rowptr, rowptr_bits, rows, &M->rowptr, &M->owned_rowptr));
+    M->nnz = M->rowptr[rows];
+    if (M->nnz < 0) SPX_TRY(spx__error(SPX_ERR_BAD_ROWPTR, "negative nonzero count"));
+    if (M->nnz > 0 && (!colidx || !values))
+        SPX_TRY(spx__error(SPX_ERR_INVALID_ARG, "column indices or values are NULL"));
+    SPX_TRY(columns(M, colidx, col_bits));
+    M->vtype = vtype;
+    M->values = (void *)values;
+    M->owns_arrays = 0;
+    SPX_TRY(spx_matrix_validate(M));
+    *A = M;
+    spx__clear_error();
+    return SPX_OK;
+cleanup:
+    spx_matrix_destroy(M);
+    return st;
+}
