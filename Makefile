@@ -5,7 +5,9 @@ BENCH_MATRIX ?= gen:lap3d27:64
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all build check check-release check-asan check-fuzz fuzz bench install clean
+PYENV ?= $(BUILD)-python
+
+.PHONY: all build check check-release check-asan check-python check-fuzz fuzz bench install clean
 
 all: build
 
@@ -15,8 +17,8 @@ build:
 
 # Release build (CUDA code compiled when nvcc exists) and its tests, then the
 # same tests under AddressSanitizer and UndefinedBehaviorSanitizer, then every
-# fuzz harness for 60 seconds.
-check: check-release check-asan check-fuzz
+# fuzz harness for 60 seconds; the Python package is built and tested between.
+check: check-release check-asan check-python check-fuzz
 
 check-release: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
@@ -26,6 +28,13 @@ check-asan:
 	cmake --build $(BUILD)-asan -j$(JOBS)
 	ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(BUILD)-asan --output-on-failure -j2 -E '_(avx2|scalar)$$'
+
+# The Python package (python/): installed into a fresh virtual environment
+# with its test dependencies from PyPI, then its pytest suite.
+check-python:
+	python3 -m venv $(PYENV)
+	$(PYENV)/bin/pip install -q "./python[test]"
+	cd $(PYENV) && ./bin/python -m pytest -q $(CURDIR)/python/tests
 
 # libFuzzer harnesses (tests/fuzz, README there): clang with ASan and UBSan,
 # CUDA off, in $(FUZZ_BUILD); each replays its regressions, then fuzzes for
@@ -47,4 +56,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(BUILD)-asan $(PYENV) python/build $(FUZZ_BUILD)

@@ -1,0 +1,216 @@
+"""SpX from Python: sparse matrix products on CPUs and GPUs.
+
+    import scipy.sparse, numpy as np, spx
+    A = spx.matrix(scipy.sparse.random(1000, 1000, 0.01, format="csr"))
+    P = spx.plan(A)                 # format "auto", device "cpu", precision "f64"
+    y = P @ np.ones(1000)           # SpMV; the GIL is released while it runs
+    x, info = spx.cg(P, b)          # Krylov solvers on any plan
+
+A matrix made from a scipy CSR matrix (sorted indices, float64 or float32,
+int32 or int64 indices) uses its arrays in place: no copy of the columns or
+values is made (SpX widens int32 indptr into its own 64-bit offsets). Other
+scipy formats are converted to CSR first. CUDA plans take NumPy arrays (copied
+to the device per call, for convenience) or CuPy arrays (device memory, no
+host round trip) through `matvec`.
+"""
+import numpy as np
+
+from . import _core
+from ._core import SpxError
+
+__all__ = ["SpxError", "Matrix", "Plan", "matrix", "read_mtx", "generate", "plan", "spgemm",
+           "formats", "device_available", "cg", "bicgstab", "bench", "NotConverged"]
+
+SPMV, SPGEMM = 0, 1
+_TYPES = {0: "f64", 1: "f32", 2: "f16"}
+_DEVICES = {1: "cpu", 2: "cuda"}
+_OPERATIONS = {0: "spmv", 1: "spgemm", 2: "spmm"}
+
+
+class NotConverged(SpxError):
+    """A solver reached its iteration limit; .x and .info hold the last iterate."""
+
+
+class Matrix:
+    """An SpX matrix (CSR). Keep it alive while plans of it exist (plans do)."""
+
+    def __init__(self, core, source=None):
+        self._m = core
+        self._source = source  # the scipy matrix whose arrays are used in place
+
+    @property
+    def shape(self):
+        r, c, _ = self._m.shape()
+        return (r, c)
+
+    @property
+    def nnz(self):
+        return self._m.shape()[2]
+
+    def to_scipy(self):
+        """A scipy CSR copy."""
+        import scipy.sparse as sp
+        indptr, indices, bits, data, kind = self._m.arrays()
+        r, c, _ = self._m.shape()
+        return sp.csr_matrix((np.frombuffer(data, dtype=np.float64 if kind == "d" else np.float32),
+                              np.frombuffer(indices, dtype=np.int32 if bits == 32 else np.int64),
+                              np.frombuffer(indptr, dtype=np.int64)), shape=(r, c))
+
+    def __repr__(self):
+        r, c = self.shape
+        return "spx.Matrix(%d x %d, nnz=%d)" % (r, c, self.nnz)
+
+
+def _host_csr(a):
+    import scipy.sparse as sp
+    if hasattr(a, "get") and type(a).__module__.startswith("cupyx"):
+        a = a.get()  # cupyx sparse: SpX matrices live on the host; plans upload
+    if not sp.issparse(a):
+        raise TypeError("spx.matrix takes a scipy.sparse or cupyx.scipy.sparse matrix")
+    if a.format != "csr":
+        a = a.tocsr()
+    if not a.has_sorted_indices:
+        a = a.sorted_indices()
+    if a.dtype not in (np.float64, np.float32):
+        a = a.astype(np.float64)
+    return a
+
+
+def matrix(a):
+    """An SpX Matrix from a scipy (or cupyx, copied to the host) sparse matrix.
+    CSR with sorted indices and float64/float32 data is used without copying."""
+    a = _host_csr(a)
+    return Matrix(_core.wrap(a.shape[0], a.shape[1], a.indptr, a.indices, a.data), a)
+
+
+def read_mtx(path):
+    """Read a .mtx, .mtx.gz or .spx file."""
+    return Matrix(_core.read(str(path)))
+
+
+def generate(spec):
+    """A generated matrix, e.g. "lap3d7:64" or "rmat:scale=16,ef=16,sym=1"."""
+    return Matrix(_core.generate(spec))
+
+
+def _as_matrix(a):
+    return a if isinstance(a, Matrix) else matrix(a)
+
+
+def _device_pointer(v):
+    """The device address of a CuPy-like array, or None for host arrays."""
+    iface = getattr(v, "__cuda_array_interface__", None)
+    return None if iface is None else iface["data"][0]
+
+
+class Plan:
+    """A matrix prepared by one format on one device (spx.plan)."""
+
+    def __init__(self, A, core):
+        self.matrix = A
+        self._p = core
+        info = core.info()
+        self.shape = (info["rows"], info["cols"])
+        self.device = info["device"]
+        self.dtype = np.dtype(info["dtype"])  # of x and y
+
+    def __matmul__(self, x):
+        ptr = _device_pointer(x)
+        if ptr is None:
+            return self._p @ x
+        import cupy
+        y = cupy.empty(self.shape[0], dtype=x.dtype)
+        self._p.matvec(ptr, _device_pointer(y))
+        return y
+
+    def matvec(self, x, y, alpha=1.0, beta=0.0):
+        """y = alpha*A*x + beta*y in place (NumPy arrays, or CuPy arrays for CUDA plans)."""
+        px, py = _device_pointer(x), _device_pointer(y)
+        self._p.matvec(x if px is None else px, y if py is None else py, alpha, beta)
+        return y
+
+    @property
+    def format(self):
+        return self._p.info()["format"]
+
+    def info(self):
+        """format, prep_ms, bytes, describe, device, rows, cols"""
+        return self._p.info()
+
+    def as_linear_operator(self):
+        """A scipy.sparse.linalg.LinearOperator whose matvec is this plan."""
+        from scipy.sparse.linalg import LinearOperator
+        return LinearOperator(self.shape, dtype=self.dtype,
+                              matvec=lambda v: self @ np.ascontiguousarray(v, dtype=self.dtype).ravel())
+
+
+def plan(A, format="auto", device="cpu", precision="f64", params=None, expected_calls=0,
+         threads=0, transpose=False, operation="spmv"):
+    """Prepare A (an spx.Matrix or a scipy sparse matrix) for SpMV (or "spgemm")."""
+    A = _as_matrix(A)
+    op = SPGEMM if operation == "spgemm" else SPMV
+    return Plan(A, _core.plan(A._m, op, format, device, precision, params, int(expected_calls),
+                              int(threads), bool(transpose)))
+
+
+def spgemm(A, B=None, format="auto", device="cpu", threads=0):
+    """C = A*B (B defaults to A) as a scipy CSR matrix."""
+    A = _as_matrix(A)
+    B = A if B is None else _as_matrix(B)
+    p = _core.plan(A._m, SPGEMM, format, device, "f64", None, 0, int(threads), False)
+    return Matrix(p.spgemm(B._m)).to_scipy()
+
+
+def formats():
+    """The registered formats: name, devices, precisions, operations."""
+    out = []
+    for f in _core.formats():
+        out.append({"name": f["name"],
+                    "devices": [n for b, n in _DEVICES.items() if f["devices"] & b],
+                    "precisions": [n for b, n in _TYPES.items() if f["precisions"] & (1 << b)],
+                    "operations": [n for b, n in _OPERATIONS.items() if f["operations"] & (1 << b)]})
+    return out
+
+
+def device_available(device):
+    return _core.device_available(device)
+
+
+def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
+    if not isinstance(P, Plan):
+        P = plan(P)
+    cupy_side = _device_pointer(b) is not None
+    if cupy_side:
+        import cupy
+        x = cupy.zeros_like(b) if x0 is None else x0.copy()
+        args = (_device_pointer(b), _device_pointer(x))
+    else:
+        b = np.ascontiguousarray(b, dtype=P.dtype)
+        x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=P.dtype)
+        args = (b, x)
+    status, iters, rel, ms, history = P._p.solve(kind, P.matrix._m, args[0], args[1], rtol,
+                                                 int(max_iters), bool(jacobi))
+    info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history}
+    if status != 0:
+        err = NotConverged(status, "SPX_ERR_NOT_CONVERGED",
+                           "%s: relative residual %.3g after %d iterations" % (kind, rel, iters))
+        err.x, err.info = x, info
+        raise err
+    return x, info
+
+
+def cg(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False):
+    """Conjugate gradients on plan P (or a matrix, planned with auto). Returns (x, info)."""
+    return _solve("cg", P, b, x0, rtol, max_iters, jacobi)
+
+
+def bicgstab(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False):
+    """BiCGSTAB on plan P (or a matrix). Returns (x, info)."""
+    return _solve("bicgstab", P, b, x0, rtol, max_iters, jacobi)
+
+
+def bench(A, formats=None, device="cpu", precision="f64", calls=200, batches=10):
+    """Time y = A*x for each format (default: every format for the device, and auto)
+    on one x in this process; records of median and spread per call in ms."""
+    from .benchmark import run
+    return run(A, formats, device, precision, calls, batches)
