@@ -49,10 +49,13 @@ def gpu(a, rtol):
     da = csp.csr_matrix(a)
     count = [0]
 
+    import inspect
+    tol_name = "rtol" if "rtol" in inspect.signature(cla.cg).parameters else "tol"
+
     def cupy_cg():
         count[0] = 0
-        return cla.cg(da, b, tol=rtol, maxiter=5000,
-                      callback=lambda _: count.__setitem__(0, count[0] + 1))
+        return cla.cg(da, b, maxiter=5000, callback=lambda _: count.__setitem__(0, count[0] + 1),
+                      **{tol_name: rtol})
 
     ms_cupy, (xc, _) = timed(cupy_cg, sync)
     res = lambda v: float(np.linalg.norm(1 - a @ v.get()) / np.sqrt(a.shape[0]))
