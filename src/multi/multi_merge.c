@@ -62,6 +62,7 @@ static void sum_on_host(const spx_multi_plan *P, void *y)
         const spx__multi_part *p = &P->part[k];
         src[k] = p->device >= 0 ? p->host_out : p->out ? p->out : y;
     }
+    if (P->parts == 1 && src[0] == y) return; /* a lone CPU part wrote y itself */
     if (P->vtype == SPX_F64)
         sum_partials_double(src, P->parts, P->rows, y);
     else

@@ -1,0 +1,111 @@
+/* SpX over MPI: one matrix distributed over the ranks of a communicator
+ * (libspx_mpi, built when MPI is found; link it before libspx).
+ *
+ * Each rank holds one part of A, cut by a partition kind of spx.h (pcsr,
+ * pcoo and rows: row ranges, pcsr and pcoo by equal nonzeros; pcsc: column
+ * ranges by equal nonzeros), on its CPU or its GPU. Vectors are distributed
+ * too: each rank owns a range of y (rows) and a range of x (columns), given
+ * by spx_dist_matrix_layout; for a square matrix both are the same range.
+ * A part that touches rows or columns owned elsewhere gets, before each
+ * product, only the x entries its columns need (a halo computed once at plan
+ * time, like PETSc's VecScatter), and sends the partial sums of rows owned
+ * elsewhere to their owners, who add them in rank order: for a fixed number
+ * of ranks the result is the same bits every call. The halo exchange runs
+ * while the rank multiplies the block of its own columns.
+ *
+ * Every function taking a communicator or a distributed object is
+ * collective. A failure on any rank (bad input, no memory, an MPI error) is
+ * returned on every rank with the failing rank's status and message, and no
+ * rank is left waiting. MPI errors are SPX_ERR_IO with MPI's text. MPI must
+ * be initialised by the caller. */
+#ifndef SPX_MPI_H
+#define SPX_MPI_H
+
+#include <mpi.h>
+
+#include "spx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spx_dist_matrix_s spx_dist_matrix;
+typedef struct spx_dist_plan_s spx_dist_plan;
+
+/* Every rank holds the same A; each keeps its own part (pcsr, pcoo, rows: a
+ * view into A, which must outlive D; pcsc: of A^T, made here). More ranks
+ * than rows (pcsc: columns) is SPX_ERR_INVALID_ARG on every rank. */
+spx_status spx_dist_matrix_from_global(MPI_Comm comm,           /* in: duplicated */
+                                       const spx_matrix *A,     /* in: borrowed, every rank */
+                                       spx_partition kind,      /* in */
+                                       spx_dist_matrix **D);    /* out: owned by the caller */
+
+/* A Matrix Market coordinate file (plain, not .gz) read in parallel: rank r
+ * parses the r-th slice of the file's bytes, the entries travel to the ranks
+ * that hold them (symmetric files mirrored, duplicates summed), so no rank
+ * holds more than its part and O(rows + columns) counts. pcoo is cut as pcsr
+ * (its boundaries are the same). */
+spx_status spx_dist_read_mtx(MPI_Comm comm, const char *path, spx_partition kind,
+                             spx_dist_matrix **D /* out */);
+
+/* Collective (it frees D's communicator); NULL is a no-op. */
+void spx_dist_matrix_destroy(spx_dist_matrix *D);
+
+/* What this rank holds and owns. */
+typedef struct spx_dist_layout {
+    int64_t rows, cols, nnz;    /* the whole matrix */
+    int64_t row_begin, row_end; /* the entries of y this rank owns */
+    int64_t col_begin, col_end; /* the entries of x this rank owns */
+    int64_t local_nnz;          /* nonzeros of its part */
+    int rank, size;
+} spx_dist_layout;
+spx_status spx_dist_matrix_layout(const spx_dist_matrix *D, spx_dist_layout *l /* out */);
+
+/* Plan this rank's part with o (format, "auto" per block, precision,
+ * threads, params; device SPX_DEV_CUDA: the GPU numbered by the rank's
+ * place on its node, modulo the GPUs there). op must be SPX_OP_N. D must
+ * outlive P. */
+spx_status spx_dist_plan_create(const spx_dist_matrix *D, const spx_plan_opts *o,
+                                spx_dist_plan **P /* out: owned by the caller */);
+void spx_dist_plan_destroy(spx_dist_plan *P); /* NULL is a no-op; not collective */
+
+/* y = alpha*A*x + beta*y on distributed host vectors of the plan's precision
+ * (double for F64, float otherwise): x holds this rank's x entries
+ * (col_end - col_begin of them), y its y entries (row_end - row_begin);
+ * beta == 0: y is not read. A length that differs from the layout on any
+ * rank is SPX_ERR_DIM_MISMATCH on every rank. */
+spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t x_len,
+                         double beta, void *y, int64_t y_len);
+
+/* A distributed vector of the layout's rows (y) or columns (x), entries of
+ * type t (SPX_F64 double, SPX_F32 float), gathered whole on root or
+ * scattered from root (global: significant on root only). */
+typedef enum spx_dist_axis { SPX_DIST_ROWS = 0, SPX_DIST_COLS = 1 } spx_dist_axis;
+spx_status spx_dist_gather(const spx_dist_matrix *D, spx_dist_axis axis, spx_type t,
+                           const void *local, void *global, int root);
+spx_status spx_dist_scatter(const spx_dist_matrix *D, spx_dist_axis axis, spx_type t,
+                            const void *global, void *local, int root);
+
+/* This rank's share of the plan and of its last call. */
+typedef struct spx_dist_info {
+    int halo_sources, halo_targets; /* ranks it receives x from, sends x to */
+    int64_t halo_recv, halo_send;   /* x entries received and sent per product */
+    int64_t partial_send, partial_recv; /* partial sums of rows owned elsewhere */
+    int64_t recv_bytes;       /* bytes this rank receives per product */
+    int64_t allgather_bytes;  /* what an allgather of x would bring it */
+    const char *formats[4];   /* the blocks' formats: own rows x own columns, own
+                                 rows x halo, other ranks' rows x own columns,
+                                 other ranks' rows x halo ("-": empty block) */
+    double prep_ms;           /* plan creation, this rank */
+    double local_ms;          /* last call: the blocks of its own columns */
+    double halo_wait_ms;      /* last call: waiting for x entries after them */
+    double remote_ms;         /* last call: the blocks of halo columns */
+    double partial_ms;        /* last call: partial sums sent, received, added */
+    double call_ms;           /* last call: the whole call */
+} spx_dist_info;
+spx_status spx_dist_plan_info(const spx_dist_plan *P, spx_dist_info *info /* out */);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,106 @@
+/* The MPI executor's objects (include/spx_mpi.h).
+ *
+ * A distributed matrix: the communicator (a duplicate that returns MPI
+ * errors), the partition kind, the global shape, every rank's owned ranges
+ * of y (row_start) and x (col_start), and this rank's part as a CSR view of
+ * lines (rows; columns of A for pcsc) [line_begin, line_end) whose other
+ * index is global.
+ *
+ * A distributed plan splits the part's nonzeros by where their row and
+ * column are owned into four ordinary plans (any registered format, AUTO
+ * each), with rows and columns renumbered:
+ *   own rows x own columns      y   += A_oo x          x: the caller's
+ *   own rows x halo columns     y   += A_oh x_halo     x_halo: received
+ *   other rows x own columns    f    = A_fo x          f: partial sums sent
+ *   other rows x halo columns   f   += A_fh x_halo        to their owners
+ * Halo columns are numbered in global order, so the entries from one owner
+ * are one run of x_halo; likewise rows owned elsewhere in f. A product posts
+ * the halo receives and sends, multiplies the own-column blocks meanwhile,
+ * waits, multiplies the halo blocks, sends f, and adds what other ranks sent
+ * for its rows in rank order. */
+#ifndef SPX_MULTI_MPI_DIST_H
+#define SPX_MULTI_MPI_DIST_H
+
+#include <mpi.h>
+
+#include "multi/partition.h"
+#include "spx_mpi.h"
+
+#define SPX__DIST_MATRIX_MAGIC 0x5350584449535452ull /* "SPXDISTR" */
+#define SPX__DIST_PLAN_MAGIC 0x53505844504c414eull   /* "SPXDPLAN" */
+
+struct spx_dist_matrix_s {
+    uint64_t magic;
+    MPI_Comm comm;
+    int rank, size;
+    spx_partition kind;
+    int64_t rows, cols, nnz;
+    int64_t *row_start, *col_start; /* size+1: rank r owns y[row_start[r], row_start[r+1]) */
+    spx__part part;                 /* this rank's lines and their CSR view */
+    spx_matrix *source;             /* what the view points into when made here (A^T, or
+                                       the lines read from a file), else NULL */
+    int64_t *coo_lines;             /* from_global pcoo: the row of each nonzero */
+};
+
+enum { SPX__DIST_OO, SPX__DIST_OH, SPX__DIST_FO, SPX__DIST_FH, SPX__DIST_BLOCKS };
+
+/* One direction of an exchange: with n peers, entries [off[k], off[k+1])
+ * of a buffer go to (come from) rank peer[k]. */
+typedef struct spx__dist_route {
+    int n;
+    int *peer;
+    int64_t *off;
+} spx__dist_route;
+
+struct spx_dist_plan_s {
+    uint64_t magic;
+    const spx_dist_matrix *D;
+    spx_type vtype;
+    size_t es;
+    MPI_Datatype mpi_type;
+    int64_t own_rows, own_cols, halo, foreign;
+    spx_matrix *block[SPX__DIST_BLOCKS];
+    spx_plan *plan[SPX__DIST_BLOCKS];
+    spx__dist_route halo_in, halo_out;  /* x entries: received into x_halo, sent from x_send */
+    int64_t *send_idx;                  /* own x index of each entry sent */
+    spx__dist_route part_out, part_in;  /* partial sums: sent from f, received into f_recv */
+    int64_t *recv_idx;                  /* own y index of each partial received */
+    void *x_halo, *x_send, *f, *f_recv;
+    MPI_Request *req;                   /* room for every peer of both exchanges */
+    int device;                         /* CUDA device, or -1 */
+    void *stream, *dx, *dx_halo, *dy, *df; /* GPU ranks: device copies of the vectors */
+    spx_dist_info info;
+};
+
+/* Collective agreement on a step's outcome: SPX_OK on every rank when it
+ * succeeded everywhere, else on every rank the lowest failing rank's
+ * status, with its message (prefixed with its rank on the others). */
+spx_status spx__dist_agree(MPI_Comm comm, spx_status st);
+/* An MPI return code as a status (SPX_ERR_IO with MPI's text naming call). */
+spx_status spx__dist_mpi(int rc, const char *call);
+#define SPX__MPI_TRY(call) SPX_TRY(spx__dist_mpi((call), #call))
+
+/* MPI datatype of an entry of type t (double or float). */
+MPI_Datatype spx__dist_type(spx_type t);
+
+/* A new distributed matrix on comm (duplicated, MPI errors returned) with
+ * its shape and kind; ranges and part are set by the caller. */
+spx_status spx__dist_matrix_new(MPI_Comm comm, spx_partition kind, int64_t rows, int64_t cols,
+                                int64_t nnz, spx_dist_matrix **D);
+/* The check every creator makes first: a known kind, at most one rank per
+ * line (row; column for pcsc). */
+spx_status spx__dist_check_shape(int size, spx_partition kind, int64_t rows, int64_t cols);
+/* Once the part is set: every rank's owned ranges (all-gathered). */
+spx_status spx__dist_ranges(spx_dist_matrix *D);
+
+/* The plan's four blocks from D's part, and the global indices of its halo
+ * columns (P->halo of them) and of its rows owned elsewhere (P->foreign),
+ * ascending (spx__free them). */
+spx_status spx__dist_blocks(spx_dist_plan *P, int64_t **halo_cols, int64_t **foreign_rows);
+/* The plan's two exchanges (routes, index lists, buffers): collective. */
+spx_status spx__dist_routes(spx_dist_plan *P, const int64_t *halo_cols, const int64_t *foreign_rows);
+
+void spx__dist_route_free(spx__dist_route *r);
+double spx__dist_now_ms(void);
+
+#endif
