@@ -3,7 +3,8 @@
 # OpenMP thread a rank; the TIMEOUT proves that a failing case ends instead
 # of hanging. Not added when MPI is not found. As root, OpenMPI needs its
 # two OMPI_ALLOW_RUN_AS_ROOT variables; under the sanitizers, leaks inside
-# OpenMPI itself are suppressed (tests/mpi/lsan.supp), SpX's are not.
+# OpenMPI itself are suppressed (tests/mpi/lsan.supp, matched on the whole
+# stack: its components are unloaded before the leak check), SpX's are not.
 if(NOT TARGET spx_mpi)
   message(STATUS "SpX MPI tests: not added (MPI not found, or SPX_MPI=OFF)")
   return()
@@ -17,8 +18,9 @@ endif()
 set(SPX_MPI_TEST_ENV
   "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMP_NUM_THREADS=1"
   "OMPI_MCA_rmaps_base_oversubscribe=1;SPX_TEST_DATA=${CMAKE_CURRENT_SOURCE_DIR}")
-if(SPX_SANITIZE)
+if(SPX_SANITIZE) # full stacks, so that a leak inside OpenMPI shows one of its libraries
   list(APPEND SPX_MPI_TEST_ENV
+    "ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1:fast_unwind_on_malloc=0"
     "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/mpi/lsan.supp:print_suppressions=0")
 endif()
 file(GLOB SPX_MPI_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/mpi/test_*.c)
