@@ -38,3 +38,13 @@ foreach(src ${SPX_MPI_TEST_SOURCES})
       TIMEOUT 300 SKIP_RETURN_CODE 77 PROCESSORS ${np})
   endforeach()
 endforeach()
+# The spx program under mpirun (tools/cmd_mpi.c), against itself in one process.
+if(TARGET spx_cli)
+  foreach(np 2 3)
+    add_test(NAME mpi_cli_spmv_np${np}
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/cli_spmv.sh $<TARGET_FILE:spx_cli>
+              ${MPIEXEC_EXECUTABLE} ${np} ${SPX_MPIEXEC_FLAGS})
+    set_tests_properties(mpi_cli_spmv_np${np} PROPERTIES ENVIRONMENT "${SPX_MPI_TEST_ENV}"
+      TIMEOUT 300 PROCESSORS ${np})
+  endforeach()
+endif()

@@ -4,10 +4,18 @@
  * CUDA formats by name and AUTO; GPU and CPU parts mixed (pcsc then sums on
  * the host); parts round robin over every GPU when there are several
  * (pcsc summed on GPU 0 through peer copies); the call's times. Without a
- * GPU: a GPU part is refused, and the test is skipped (77). */
+ * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
+ * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #include "test_multi_check.h"
 
 static const int one_gpu[] = {0, 0, 0, 0};
+
+/* SPX_TEST_QUICK (under compute-sanitizer): one matrix, fp64 and fp32. */
+static int quick(void)
+{
+    const char *q = getenv("SPX_TEST_QUICK");
+    return q && *q && *q != '0';
+}
 static const int mixed[] = {0, SPX_MULTI_CPU, 0, SPX_MULTI_CPU};
 
 static spx_plan_opts cuda_opts(spx_type t, const char *format)
@@ -24,12 +32,12 @@ static void test_one_gpu(void)
     static const char *const specs[] = {"random:m=3000,n=3000,nnz=60000,seed=2", "lap3d7:24",
                                         "powerlaw:n=20000,avg=8,alpha=2.1,seed=4",
                                         "random:m=900,n=2500,nnz=30000,seed=3"};
-    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+    for (size_t s = 0; s < (quick() ? 1 : sizeof specs / sizeof specs[0]); s++) {
         spx_matrix *A = generate(specs[s]);
         if (!A) continue;
         check_all_kinds(A, cuda_opts(SPX_F64, "auto"), 4, one_gpu);
         check_all_kinds(A, cuda_opts(SPX_F32, "auto"), 4, one_gpu);
-        check_all_kinds(A, cuda_opts(SPX_F16, "auto"), 4, one_gpu);
+        if (!quick()) check_all_kinds(A, cuda_opts(SPX_F16, "auto"), 4, one_gpu);
         spx_plan_opts o = cuda_opts(SPX_F64, "auto");
         o.op = SPX_OP_T;
         check_all_kinds(A, o, 4, one_gpu);
@@ -131,7 +139,7 @@ int main(void)
         return spx_test_failed ? spx_test_finish() : 77;
     }
     test_one_gpu();
-    test_formats();
+    if (!quick()) test_formats();
     test_mixed_and_many();
     test_times();
     return spx_test_finish();

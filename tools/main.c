@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 
 typedef struct subcommand {
     const char *name;
@@ -49,6 +50,9 @@ int main(int argc, char **argv)
         printf("spx %d.%d.%d\n", SPX_VERSION_MAJOR, SPX_VERSION_MINOR, SPX_VERSION_PATCH);
         return CLI_OK;
     }
+    if (cli_mpi_wanted(argc - 1, argv + 1)) return cli_mpi_run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "bench") == 0 && cli_multi_wanted(argc - 1, argv + 1))
+        return cli_multi_bench(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);

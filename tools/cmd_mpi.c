@@ -1,0 +1,241 @@
+/* spx spmv and spx bench under mpirun, distributed over the ranks
+ * (spx_mpi.h; built when SpX has MPI, SPX_CLI_MPI):
+ *   mpirun -np N spx spmv A --out Y.txt [--x X.txt] [--alpha a] [--kind K]
+ *                         [--format F] [--device cpu|cuda] [--precision f64|f32]
+ *   mpirun -np N spx bench A [--kind K] [--format F] [--device cpu|cuda]
+ *                            [--precision f64|f32] [--calls C] [--batches B]
+ * A .mtx file is read in parallel (no rank holds it whole); gen:SPEC and
+ * other files are built or read by every rank, each keeping its part. spmv:
+ * x from X.txt (rank 0 reads it, the ranks get their entries) or ones, y
+ * gathered on rank 0 and written there. bench: each kind (or --kind) timed,
+ * the slowest rank per batch, with the bytes the exchange moves against an
+ * allgather of x. A failure on any rank is reported once, by rank 0 for a
+ * failure everywhere, and every rank exits with the same code. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_mpi.h"
+
+#ifndef SPX_CLI_MPI
+int cli_mpi_wanted(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+int cli_mpi_run(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return CLI_RUNTIME;
+}
+#else
+#include "spx_mpi.h"
+
+typedef struct mpi_args {
+    const char *cmd, *matrix, *out, *x, *format;
+    spx_partition kind;
+    int all_kinds;
+    spx_device device;
+    spx_type precision;
+    double alpha;
+    long calls, batches;
+} mpi_args;
+
+int cli_mpi_wanted(int argc, char **argv)
+{
+    if (argc < 1 || (strcmp(argv[0], "spmv") != 0 && strcmp(argv[0], "bench") != 0)) return 0;
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+static int parse_option(mpi_args *a, const char *opt, const char *v)
+{
+    if (strcmp(opt, "--out") == 0 && a->cmd[0] == 's') a->out = v;
+    else if (strcmp(opt, "--x") == 0 && a->cmd[0] == 's') a->x = v;
+    else if (strcmp(opt, "--alpha") == 0) return cli_parse_double(a->cmd, opt, v, &a->alpha);
+    else if (strcmp(opt, "--format") == 0) a->format = v;
+    else if (strcmp(opt, "--device") == 0) return cli_parse_device(a->cmd, v, &a->device);
+    else if (strcmp(opt, "--precision") == 0) return cli_parse_precision(a->cmd, v, &a->precision);
+    else if (strcmp(opt, "--calls") == 0) return cli_parse_int(a->cmd, opt, v, 1, 1000000, &a->calls);
+    else if (strcmp(opt, "--batches") == 0) return cli_parse_int(a->cmd, opt, v, 1, 64, &a->batches);
+    else if (strcmp(opt, "--kind") == 0) {
+        a->all_kinds = 0;
+        if (spx_partition_parse(v, &a->kind) != SPX_OK)
+            return cli_usage_error(a->cmd, "--kind %s: pcsr, pcsc, pcoo or rows", v);
+    } else
+        return cli_usage_error(a->cmd, "%s is not an option of spx %s under mpirun", opt, a->cmd);
+    return CLI_PARSED;
+}
+
+static int parse(int argc, char **argv, mpi_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = argv[0];
+    a->format = "auto";
+    a->kind = SPX_PART_PCSR;
+    a->all_kinds = a->cmd[0] == 'b';
+    a->device = SPX_DEV_CPU;
+    a->precision = SPX_F64;
+    a->alpha = 1.0;
+    a->calls = 20;
+    a->batches = 9;
+    for (int i = 1; i < argc; i++) {
+        int rc = CLI_PARSED;
+        if (argv[i][0] != '-' && !a->matrix)
+            a->matrix = argv[i];
+        else if (i + 1 < argc)
+            rc = parse_option(a, argv[i], argv[i + 1]), i++;
+        else
+            rc = cli_usage_error(a->cmd, "%s needs a value", argv[i]);
+        if (rc != CLI_PARSED) return rc;
+    }
+    if (!a->matrix) return cli_usage_error(a->cmd, "no matrix given");
+    if (a->cmd[0] == 's' && !a->out) return cli_usage_error(a->cmd, "--out Y.txt is required");
+    if (a->precision == SPX_F16) return cli_usage_error(a->cmd, "under mpirun: f64 or f32");
+    return CLI_PARSED;
+}
+
+/* The matrix on every rank: a .mtx read in parallel, else built or read whole. */
+static spx_status load(const mpi_args *a, spx_partition kind, spx_matrix **A, spx_dist_matrix **D)
+{
+    size_t n = strlen(a->matrix);
+    if (n > 4 && strcmp(a->matrix + n - 4, ".mtx") == 0)
+        return spx_dist_read_mtx(MPI_COMM_WORLD, a->matrix, kind, D);
+    if (!*A) {
+        cli_load_info li;
+        spx_status st = cli_load_matrix(a->matrix, A, &li);
+        int ok = st == SPX_OK, all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!all) return st != SPX_OK ? st : SPX_ERR_IO;
+    }
+    return spx_dist_matrix_from_global(MPI_COMM_WORLD, *A, kind, D);
+}
+
+/* n doubles to the plan's vector type, and back. */
+static void from_double(spx_type t, const double *src, void *dst, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (t == SPX_F64)
+            ((double *)dst)[i] = src[i];
+        else
+            ((float *)dst)[i] = (float)src[i];
+    }
+}
+
+static void to_double(spx_type t, const void *src, double *dst, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = t == SPX_F64 ? ((const double *)src)[i] : (double)((const float *)src)[i];
+}
+
+static spx_status spmv_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank)
+{
+    spx_dist_layout l;
+    spx_dist_matrix_layout(D, &l);
+    size_t es = a->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
+    int64_t n = rank == 0 ? l.cols : 0, m = rank == 0 ? l.rows : 0; /* whole vectors: rank 0 */
+    double *xg = calloc((size_t)(n > m ? n : m) + 1, sizeof *xg);
+    void *xt = malloc(es * (size_t)(n + 1)), *xl = malloc(es * (size_t)(nx + 1));
+    void *yl = calloc((size_t)ny + 1, es), *yt = malloc(es * (size_t)(m + 1));
+    int ok = xg && xt && xl && yl && yt, all = 0;
+    if (ok && rank == 0) {
+        for (int64_t j = 0; j < n; j++) xg[j] = 1.0;
+        if (a->x) ok = cli_read_vector(a->cmd, a->x, n, "x", xg) == CLI_OK;
+        from_double(a->precision, xg, xt, n);
+    }
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) return SPX_ERR_IO;
+    spx_status st = spx_dist_scatter(D, SPX_DIST_COLS, a->precision, xt, xl, 0);
+    if (st == SPX_OK) st = spx_dist_spmv(P, a->alpha, xl, nx, 0.0, yl, ny);
+    if (st == SPX_OK) st = spx_dist_gather(D, SPX_DIST_ROWS, a->precision, yl, yt, 0);
+    if (st == SPX_OK && rank == 0) {
+        to_double(a->precision, yt, xg, m);
+        ok = cli_write_vector(a->cmd, a->out, m, xg) == CLI_OK;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(xg), free(xt), free(xl), free(yl), free(yt);
+    return st != SPX_OK ? st : ok ? SPX_OK : SPX_ERR_IO;
+}
+
+static int by_value(const void *p, const void *q)
+{
+    double x = *(const double *)p, y = *(const double *)q;
+    return (x > y) - (x < y);
+}
+
+static spx_status bench_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank)
+{
+    spx_dist_layout l;
+    spx_dist_info in;
+    double t[64], sums[2], mine[2];
+    spx_dist_matrix_layout(D, &l);
+    size_t es = a->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
+    void *x = calloc((size_t)nx + 1, es), *y = calloc((size_t)ny + 1, es);
+    spx_status st = x && y ? SPX_OK : SPX_ERR_OOM;
+    for (long i = 0; i < a->calls && st == SPX_OK; i++) st = spx_dist_spmv(P, 1.0, x, nx, 0.0, y, ny);
+    for (long b = 0; b < a->batches && st == SPX_OK; b++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double s = MPI_Wtime(), ms;
+        for (long i = 0; i < a->calls && st == SPX_OK; i++) st = spx_dist_spmv(P, 1.0, x, nx, 0.0, y, ny);
+        ms = (MPI_Wtime() - s) * 1e3 / (double)a->calls;
+        MPI_Allreduce(&ms, &t[b], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
+    free(x);
+    free(y);
+    if (st != SPX_OK) return st;
+    spx_dist_plan_info(P, &in);
+    mine[0] = (double)in.recv_bytes;
+    mine[1] = (double)in.allgather_bytes;
+    MPI_Reduce(mine, sums, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        qsort(t, (size_t)a->batches, sizeof *t, by_value);
+        double med = t[a->batches / 2];
+        printf("%-5s %5d %10.3f [%.3f-%.3f] %9.2f %14.0f %14.0f %7.3f%%  %s|%s|%s|%s\n",
+               spx_partition_name(a->kind),
+               l.size, med, t[0], t[a->batches - 1], 2e-6 * (double)l.nnz / med, sums[0], sums[1],
+               sums[1] > 0 ? 100.0 * sums[0] / sums[1] : 0.0, in.formats[0], in.formats[1],
+               in.formats[2], in.formats[3]);
+    }
+    return SPX_OK;
+}
+
+int cli_mpi_run(int argc, char **argv)
+{
+    mpi_args a;
+    int rank = 0, size = 1;
+    spx_matrix *A = NULL;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int rc = parse(argc, argv, &a);
+    spx_status st = SPX_OK;
+    static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
+    if (rc == CLI_PARSED && a.cmd[0] == 'b' && rank == 0)
+        printf("%s on %d ranks, %s %s\nkind  ranks  ms a call [min-max]   GFLOP/s  recv bytes/SpMV "
+               "allgather bytes  share  blocks (own|halo|others' own|others' halo)\n",
+               a.matrix, size, a.device == SPX_DEV_CUDA ? "cuda" : "cpu",
+               a.precision == SPX_F64 ? "f64" : "f32");
+    for (size_t k = 0; rc == CLI_PARSED && st == SPX_OK && k < 4; k++) {
+        if (!a.all_kinds && kinds[k] != a.kind) continue;
+        spx_dist_matrix *D = NULL;
+        spx_dist_plan *P = NULL;
+        spx_plan_opts o = spx_plan_opts_default();
+        o.format = a.format;
+        o.device = a.device;
+        o.precision = a.precision;
+        a.kind = kinds[k];
+        st = load(&a, kinds[k], &A, &D);
+        if (st == SPX_OK) st = spx_dist_plan_create(D, &o, &P);
+        if (st == SPX_OK) st = a.cmd[0] == 's' ? spmv_once(&a, D, P, rank) : bench_once(&a, D, P, rank);
+        spx_dist_plan_destroy(P);
+        spx_dist_matrix_destroy(D);
+    }
+    if (rc == CLI_PARSED) rc = st == SPX_OK ? CLI_OK : rank == 0 ? cli_library_error(a.cmd, a.matrix, st) : CLI_RUNTIME;
+    spx_matrix_destroy(A);
+    MPI_Finalize();
+    return rc;
+}
+#endif
