@@ -117,5 +117,6 @@ extern "C" const spx_format_ops spx_peer_eigen = {
     "peer-eigen",  SPX_DEV_CPU,    SPX__TYPE_BIT(SPX_F64),
     eigen_analyze, eigen_spmv,     eigen_bytes,
     eigen_destroy, eigen_describe, 0,
+    nullptr,       nullptr,       nullptr,
     nullptr,       nullptr,
 };
