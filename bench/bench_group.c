@@ -1,16 +1,14 @@
-/* The x, the reference and the vectors shared by the cases of one device and
- * precision. x_j is uniform in [-1, 1) from splitmix64 with a fixed seed,
+/* The x, the reference and the vectors shared by the SpMV cases of one device
+ * and precision. x_j is uniform in [-1, 1) from splitmix64 with a fixed seed,
  * rounded to the precision's element type, so every format, peer and the
  * reference multiply the same numbers; y_ref = A*x from the `ref` format in
  * fp64; scale = max_i sum_j |a_ij| |x_j|, the denominator of the error. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "core/alloc.h"
-#include "core/error.h"
-#include "core/matrix.h"
-#include "cuda/gateway.h"
+#include "bench_cuda.h"
+#include "bench_internal.h"
 
 #define BENCH_SEED 0x5350582d62656e63ull
 
@@ -23,13 +21,13 @@ static double uniform_pm1(uint64_t *s)
     return (double)(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
 
-static double abs_product_max(const spx_matrix *A, const double *x)
+static double abs_product_max(const bench_csr *A, const double *x)
 {
     double m = 0.0;
     for (int64_t i = 0; i < A->rows; i++) {
         double s = 0.0;
         for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
-            s += fabs(spx__val(A, k)) * fabs(x[spx__col(A, k)]);
+            s += fabs(bench_val(A, k)) * fabs(x[bench_col(A, k)]);
         if (s > m) m = s;
     }
     return m;
@@ -43,27 +41,29 @@ static spx_status reference_product(const spx_matrix *A, const double *x, double
     spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_OK) st = spx_spmv(P, 1.0, x, 0.0, y);
     spx_plan_destroy(P);
-    return st;
+    return bench_lib(st);
 }
 
-spx_status spx__bench_reference(const spx_matrix *A, spx_type t, double **x_ref, double **y_ref,
-                                double *scale)
+spx_status bench_reference(const spx_matrix *A, spx_type t, double **x_ref, double **y_ref,
+                           double *scale)
 {
     uint64_t seed = BENCH_SEED;
+    bench_csr v;
     spx_status st;
     *x_ref = *y_ref = NULL;
-    SPX_TRY(spx__alloc((void **)x_ref, (size_t)A->cols, sizeof **x_ref, "bench x"));
-    SPX_TRY(spx__alloc((void **)y_ref, (size_t)A->rows, sizeof **y_ref, "bench reference y"));
-    for (int64_t j = 0; j < A->cols; j++) {
-        double v = uniform_pm1(&seed);
-        (*x_ref)[j] = t == SPX_F64 ? v : (double)(float)v;
+    BENCH_TRY(bench_csr_view(A, &v));
+    BENCH_TRY(bench_alloc((void **)x_ref, (size_t)v.cols, sizeof **x_ref, "bench x"));
+    BENCH_TRY(bench_alloc((void **)y_ref, (size_t)v.rows, sizeof **y_ref, "bench reference y"));
+    for (int64_t j = 0; j < v.cols; j++) {
+        double u = uniform_pm1(&seed);
+        (*x_ref)[j] = t == SPX_F64 ? u : (double)(float)u;
     }
-    SPX_TRY(reference_product(A, *x_ref, *y_ref));
-    *scale = abs_product_max(A, *x_ref);
+    BENCH_TRY(reference_product(A, *x_ref, *y_ref));
+    *scale = abs_product_max(&v, *x_ref);
     return SPX_OK;
 cleanup:
-    spx__free(*x_ref);
-    spx__free(*y_ref);
+    free(*x_ref);
+    free(*y_ref);
     *x_ref = *y_ref = NULL;
     return st;
 }
@@ -73,15 +73,15 @@ static size_t element_bytes(spx_type t)
     return t == SPX_F64 ? sizeof(double) : sizeof(float);
 }
 
-static spx_status host_vectors(spx__bench_group *g)
+static spx_status host_vectors(bench_group *g)
 {
     size_t es = element_bytes(g->precision);
-    spx_status st = spx__alloc(&g->y_host, (size_t)g->rows, es, "bench y");
+    spx_status st = bench_alloc(&g->y_host, (size_t)g->rows, es, "bench y");
     if (st != SPX_OK || g->precision == SPX_F64) {
         g->x = g->x_ref;
         return st;
     }
-    st = spx__alloc(&g->x_conv, (size_t)g->cols, es, "bench x in float");
+    st = bench_alloc(&g->x_conv, (size_t)g->cols, es, "bench x in float");
     if (st != SPX_OK) return st;
     float *xf = g->x_conv;
     for (int64_t j = 0; j < g->cols; j++)
@@ -90,31 +90,30 @@ static spx_status host_vectors(spx__bench_group *g)
     return SPX_OK;
 }
 
-spx_status spx__bench_group_init(spx__bench_group *g)
+spx_status bench_group_init(bench_group *g)
 {
     size_t es = element_bytes(g->precision);
     spx_status st;
     g->y_host = g->x_conv = g->x_dev = g->y_dev = NULL;
-    SPX_TRY(host_vectors(g));
+    BENCH_TRY(host_vectors(g));
     g->y = g->y_host;
     if (g->device != SPX_DEV_CUDA) return SPX_OK;
-    SPX_TRY(spx__cuda_alloc(&g->x_dev, (size_t)g->cols * es, "bench x on the device"));
-    SPX_TRY(spx__cuda_alloc(&g->y_dev, (size_t)g->rows * es, "bench y on the device"));
-    SPX_TRY(spx__cuda_copy(g->x_dev, g->x, (size_t)g->cols * es, 1));
+    BENCH_TRY(bench_cuda_upload(&g->x_dev, g->x, (size_t)g->cols * es, "bench x on the device"));
+    BENCH_TRY(bench_cuda_alloc(&g->y_dev, (size_t)g->rows * es, "bench y on the device"));
     g->x = g->x_dev;
     g->y = g->y_dev;
     return SPX_OK;
 cleanup:
-    spx__bench_group_free(g);
+    bench_group_free(g);
     return st;
 }
 
-void spx__bench_group_free(spx__bench_group *g)
+void bench_group_free(bench_group *g)
 {
-    spx__free(g->y_host);
-    spx__free(g->x_conv);
-    spx__cuda_free(g->x_dev);
-    spx__cuda_free(g->y_dev);
+    free(g->y_host);
+    free(g->x_conv);
+    bench_cuda_free(g->x_dev);
+    bench_cuda_free(g->y_dev);
     g->y_host = g->x_conv = g->x_dev = g->y_dev = NULL;
     g->x = g->y = NULL;
 }

@@ -5,10 +5,9 @@
  * element (read b, read c, write a), STREAM's convention; with
  * write-allocate the hardware moves a fourth (reads a before writing it). */
 #include <stdio.h>
+#include <stdlib.h>
 
-#include "bench.h"
-#include "core/alloc.h"
-#include "core/error.h" /* SPX_TRY */
+#include "bench_internal.h"
 
 #define TRIAD_RUNS 10
 #define TRIAD_MIN_DOUBLES ((size_t)64 << 20)
@@ -61,9 +60,9 @@ spx_status spx_bench_stream_triad(double *gbs, size_t *array_bytes)
     double *a = NULL, *b = NULL, *c = NULL, best = 0.0;
     spx_status st;
     if (n < TRIAD_MIN_DOUBLES) n = TRIAD_MIN_DOUBLES;
-    SPX_TRY(spx__alloc((void **)&a, n, sizeof *a, "STREAM array a"));
-    SPX_TRY(spx__alloc((void **)&b, n, sizeof *b, "STREAM array b"));
-    SPX_TRY(spx__alloc((void **)&c, n, sizeof *c, "STREAM array c"));
+    BENCH_TRY(bench_alloc((void **)&a, n, sizeof *a, "STREAM array a"));
+    BENCH_TRY(bench_alloc((void **)&b, n, sizeof *b, "STREAM array b"));
+    BENCH_TRY(bench_alloc((void **)&c, n, sizeof *c, "STREAM array c"));
     first_touch(a, b, c, (long long)n);
     for (int r = 0; r < TRIAD_RUNS; r++) {
         double t0 = spx_bench_now();
@@ -74,8 +73,8 @@ spx_status spx_bench_stream_triad(double *gbs, size_t *array_bytes)
     *gbs = 3.0 * (double)(n * sizeof(double)) / best * 1e-9;
     *array_bytes = n * sizeof(double);
 cleanup:
-    spx__free(a);
-    spx__free(b);
-    spx__free(c);
+    free(a);
+    free(b);
+    free(c);
     return st;
 }

@@ -1,24 +1,26 @@
 /* The peers compiled into this build (bench/CMakeLists.txt defines
- * SPX_PEER_<NAME> for each library it found), in the order the bench lists them. */
+ * SPX_PEER_<NAME> for each library it found), in the order the bench lists
+ * them: SpMV peers, then SpGEMM peers. */
+#include <stddef.h>
+
+#include "bench.h"
 #include "peers.h"
 
 #ifdef SPX_PEER_RSB
-extern const spx_format_ops spx_peer_rsb;
+extern const spx_bench_peer spx_peer_rsb, spx_peer_rsb_spgemm;
 #endif
 #ifdef SPX_PEER_GRAPHBLAS
-extern const spx_format_ops spx_peer_graphblas;
+extern const spx_bench_peer spx_peer_graphblas, spx_peer_graphblas_spgemm;
 #endif
 #ifdef SPX_PEER_EIGEN
-extern const spx_format_ops spx_peer_eigen;
+extern const spx_bench_peer spx_peer_eigen, spx_peer_eigen_spgemm;
 #endif
 #ifdef SPX_PEER_CUSPARSE
-extern const spx_format_ops spx_peer_cusparse_csr;
-extern const spx_format_ops spx_peer_cusparse_csr2;
-extern const spx_format_ops spx_peer_cusparse_bsr;
-extern const spx_format_ops spx_peer_cusparse_csr_h;
+extern const spx_bench_peer spx_peer_cusparse_csr, spx_peer_cusparse_csr2, spx_peer_cusparse_bsr,
+    spx_peer_cusparse_csr_h, spx_peer_cusparse_spgemm;
 #endif
 
-const spx_format_ops *const spx_bench_peers[] = {
+const spx_bench_peer *const spx_bench_peers[] = {
 #ifdef SPX_PEER_RSB
     &spx_peer_rsb,
 #endif
@@ -34,5 +36,35 @@ const spx_format_ops *const spx_bench_peers[] = {
     &spx_peer_cusparse_bsr,
     &spx_peer_cusparse_csr_h,
 #endif
+#ifdef SPX_PEER_CUSPARSE
+    &spx_peer_cusparse_spgemm,
+#endif
+#ifdef SPX_PEER_RSB
+    &spx_peer_rsb_spgemm,
+#endif
+#ifdef SPX_PEER_GRAPHBLAS
+    &spx_peer_graphblas_spgemm,
+#endif
+#ifdef SPX_PEER_EIGEN
+    &spx_peer_eigen_spgemm,
+#endif
     NULL,
 };
+
+int spx_bench_peer_count(void)
+{
+    int n = 0;
+    while (spx_bench_peers[n])
+        n++;
+    return n;
+}
+
+const char *spx_bench_peer_name(int i, spx_operation *op, unsigned *devices, unsigned *precisions)
+{
+    if (i < 0 || i >= spx_bench_peer_count()) return NULL;
+    const spx_bench_peer *p = spx_bench_peers[i];
+    if (op) *op = p->operation;
+    if (devices) *devices = p->devices;
+    if (precisions) *precisions = p->precisions;
+    return p->name;
+}

@@ -1,40 +1,56 @@
 /* spx bench M: load (or generate) M, optionally measure STREAM, run the bench
- * driver (bench/bench.h) and print its table and JSON. */
+ * driver (bench/bench.h) for SpMV or SpGEMM and print its table, its
+ * warnings and its JSON. Also spx bench --list-peers and --copy (no M). */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
-#include "core/alloc.h"
-#include "cuda/gateway.h"
-#include "peers.h"
 
 static const char usage[] =
-    "Usage: spx bench M [--format F[,F...]] [--device cpu|cuda|all]\n"
-    "                 [--precision f64|f32|f16|all[,...]] [--json FILE|-] [--calls N]\n"
-    "                 [--peers] [--threads T] [--param k=v,...[;k=v,...]] [--tune]\n"
-    "                 [--stream] [--gather]\n\n"
+    "Usage: spx bench M [--op spmv|spgemm] [--b B] [--format F[,F...]]\n"
+    "                 [--device cpu|cuda|all] [--precision f64|f32|f16|all[,...]]\n"
+    "                 [--json FILE|-] [--calls N] [--batches N] [--peers] [--threads T]\n"
+    "                 [--param k=v,...[;k=v,...]] [--tune] [--stream] [--gather]\n"
+    "       spx bench --list-peers\n"
+    "       spx bench --copy [--device cpu|cuda|all]\n\n"
     "Time SpMV y = A*x of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC,\n"
     "e.g. gen:lap3d27:64) with every registered format on every available device\n"
     "and precision asked. For each: prepare a plan (prep_ms), multiply once with x\n"
     "uniform in [-1, 1] (fixed seed) and compare with the `ref` format in fp64:\n"
     "max_rel_err = |y - y_ref|_inf / (|A| |x|)_inf, ok when at most 1e-12 (f64),\n"
-    "1e-5 (f32) or 1e-2 (f16); then time batches of calls (>= 50 ms each, 10 of\n"
-    "them; CUDA batches end with a device sync) and report the median per call:\n"
-    "median_ms, gflops (2*nnz/t), gbs (bytes model of DESIGN.md: 12*nnz + 4*(m+1)\n"
+    "1e-5 (f32) or 1e-2 (f16); that first call is also timed alone (first_ms:\n"
+    "cold caches, lazy initialisation); then time batches of calls (>= 50 ms\n"
+    "each, 10 of them; CUDA batches end with a device sync) and report the median\n"
+    "per call (median_ms), the fastest and slowest batch (min_ms, max_ms; JSON\n"
+    "also q1_ms, q3_ms), gflops (2*nnz/t), gbs (bytes model of DESIGN.md: 12*nnz + 4*(m+1)\n"
     "+ 8*n + 8*m for f64, 4-byte values and vectors for f32, 2-byte values for\n"
     "f16), bytes held, and breakeven: calls after which the extra preparation is\n"
     "paid against csr on the same device and precision ((prep - prep_csr) /\n"
     "(t_csr - t)), or never. csr always runs as that baseline. be_peer: the same\n"
-    "against the fastest peer of the run (JSON: breakeven_peer_calls, fastest_peer).\n\n"
+    "against the fastest peer of the run (JSON: breakeven_peer_calls, fastest_peer).\n"
+    "A warning follows the table when a row's slowest batch took over 1.5x its\n"
+    "fastest, or the load average exceeded the threads: its ratios are then noise.\n\n"
+    "--op spgemm: C = A*B (B = M, or --b B) with every SpGEMM format and, with\n"
+    "--peers, the SpGEMM peers; each C is checked against a long-double product\n"
+    "(max_rel_err = max |c_ij - ref_ij| / (|A||B|)_ij over the symbolic pattern;\n"
+    "an entry outside it fails; dropped counts pattern entries a format left out,\n"
+    "which must be zeros within the tolerance); prep_ms (plan), first_ms (first\n"
+    "product), run_ms (product on the plan, batches as above, run_min..run_max),\n"
+    "whole_ms (plan + product, as one call of a user), nnz(C), the intermediate\n"
+    "products and gflops = 2 * products / time. --stream and --gather are SpMV's.\n\n"
+    "  --op O            spmv (default) or spgemm\n"
+    "  --b B             SpGEMM: the right operand (file or gen:SPEC; default M)\n"
     "  --format F,...    formats (and peers) to run; default all (spx formats)\n"
     "  --device D        cpu, cuda or all available (default all)\n"
     "  --precision P,... f64 (default), f32, f16, or all\n"
     "  --json FILE|-     also write the records as a JSON array (- : stdout; the\n"
     "                    table then goes to stderr)\n"
     "  --calls N         calls per timed batch instead of enough for 50 ms\n"
+    "  --batches N       timed batches (default 10)\n"
     "  --peers           also run the peers compiled in (bench/peers.h)\n"
     "  --threads T       OpenMP threads (default: OpenMP's)\n"
     "  --param k=v,...   format parameters given to every SpX format run; sets\n"
@@ -49,46 +65,66 @@ static const char usage[] =
     "                    the same threads (col streamed, no values, no y), for A\n"
     "                    and for each reorder= of --param; its gbs is the bytes\n"
     "                    model over that time, the SpMV's rate if only the\n"
-    "                    gather cost anything\n\n"
+    "                    gather cost anything\n"
+    "  --list-peers      print the peers compiled in: name, operation, devices,\n"
+    "                    precisions, one per line, and exit\n"
+    "  --copy            print the copy bandwidth of each device asked and exit:\n"
+    "                    cuda: device-to-device cudaMemcpy of 1 GiB, median of 20\n"
+    "                    (bytes read + written), with the GPU's L2 and SMs; cpu:\n"
+    "                    STREAM triad as --stream\n\n"
+    "A device and precision that no format asked computes (f16 on cpu, say) is\n"
+    "skipped with a line on stderr; when nothing asked can run, or --device cuda\n"
+    "has no GPU, the command fails before reading M.\n\n"
     "Exit: 0 all ok, 3 a result failed its check, 1 a format failed to run\n"
     "(its row says why; a format declining the matrix or precision with\n"
-    "SPX_ERR_UNSUPPORTED is not a failure), 2 usage error.\n";
+    "SPX_ERR_UNSUPPORTED is not a failure) or nothing can run, 2 usage error.\n";
 
 enum { MAX_PARAM_SETS = 8 };
 
 typedef struct bench_args {
     const char *matrix, *formats, *device, *precision, *json, *calls, *threads;
-    int peers, tune, stream, gather;
+    const char *op_name, *b, *batches;
+    int peers, tune, stream, gather, list_peers, copy;
+    spx_operation op;
     spx_bench_opts o;
     char pbuf[1024];                  /* --param, split at ';' into sets */
     const char *sets[MAX_PARAM_SETS]; /* NULL: the formats' defaults */
     int nsets;
+    unsigned devices_of[3]; /* by spx_type: the devices that precision runs on */
 } bench_args;
 
-/* Is name a registered format, `auto` (or, with --peers, a peer)? */
-static int known_format(const char *name, int peers)
+static const spx_type types[] = {SPX_F64, SPX_F32, SPX_F16};
+static const spx_device devices[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
+
+static const char *operation_name(spx_operation op)
 {
-    if (strcmp(name, "auto") == 0) return 1;
-    for (int i = 0; i < spx_format_count(); i++) {
-        spx_format_info f;
-        if (spx_format_get(i, &f) == SPX_OK && (f.operations & (1u << SPX_OP_SPMV)) &&
-            strcmp(f.name, name) == 0)
-            return 1;
-    }
-    for (int i = 0; peers && spx_bench_peers[i]; i++)
-        if (strcmp(spx_bench_peers[i]->name, name) == 0) return 1;
+    return op == SPX_OP_SPGEMM ? "spgemm" : op == SPX_OP_SPMM ? "spmm" : "spmv";
+}
+
+/* Whether a peer of operation want and this name is compiled in; its devices
+ * and precisions (bits) go to *devices and *precisions. */
+static int find_peer(const char *name, spx_operation want, unsigned *devices, unsigned *precisions)
+{
+    spx_operation op;
+    const char *peer;
+    for (int i = 0; (peer = spx_bench_peer_name(i, &op, devices, precisions)) != NULL; i++)
+        if (op == want && strcmp(peer, name) == 0) return 1;
     return 0;
 }
 
 /* Split list (modified in place) at commas into names[] (NULL-terminated, at
- * most max-1 names), checking each. */
-static int split_formats(char *list, const char **names, int max, int peers)
+ * most max-1 names), checking each: `auto`, a format computing op, or with
+ * --peers a peer of op. */
+static int split_formats(char *list, const char **names, int max, int peers, spx_operation op)
 {
     int n = 0;
+    unsigned devices, precisions;
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        if (!known_format(tok, peers))
-            return cli_usage_error("bench", "unknown format '%s'%s", tok,
-                                   peers ? "" : " (peers need --peers)");
+        int peer = find_peer(tok, op, &devices, &precisions);
+        if (peer && !peers)
+            return cli_usage_error("bench", "format '%s' is a peer: add --peers", tok);
+        int rc = peer ? CLI_PARSED : cli_check_format("bench", op, tok);
+        if (rc != CLI_PARSED) return rc;
         if (n < max - 1) names[n++] = tok;
     }
     names[n] = NULL;
@@ -113,21 +149,67 @@ static int parse_precisions(const char *list, unsigned *bits)
     return *bits ? CLI_PARSED : cli_usage_error("bench", "--precision needs a value");
 }
 
-static int parse_devices(const char *s, unsigned *bits)
+/* "all": the available devices; a device named must be usable (the
+ * library's reason, e.g. no GPU, otherwise). */
+static int parse_devices(const char *s, spx_operation op, unsigned *bits)
 {
-    spx_device d;
+    spx_plan_opts o = spx_plan_opts_default();
     if (strcmp(s, "all") == 0) {
         *bits = SPX_DEV_CPU | (spx_device_available(SPX_DEV_CUDA) ? SPX_DEV_CUDA : 0u);
         return CLI_PARSED;
     }
-    int rc = cli_parse_device("bench", s, &d);
+    int rc = cli_parse_device("bench", s, &o.device);
     if (rc != CLI_PARSED) return rc;
-    if (!spx_device_available(d)) {
-        fprintf(stderr, "spx bench: device %s is not available (see spx formats)\n", s);
-        return CLI_RUNTIME;
+    *bits = (unsigned)o.device;
+    if (spx_device_available(o.device)) return CLI_PARSED;
+    if ((rc = cli_check_plan("bench", op, &o)) != CLI_PARSED) return rc;
+    fprintf(stderr, "spx bench: device %s is not available (see spx formats)\n", s);
+    return CLI_RUNTIME;
+}
+
+/* Whether the format or peer `name` computes op in t on device d. */
+static int runs_on(const char *name, spx_operation op, spx_type t, spx_device d)
+{
+    unsigned devices, precisions, bit = 1u << (unsigned)t;
+    if (find_peer(name, op, &devices, &precisions))
+        return (devices & (unsigned)d) && (precisions & bit);
+    return (cli_format_precisions(op, name, d) & bit) != 0;
+}
+
+/* For each precision asked, the devices asked on which a format asked (every
+ * format and, with --peers, peer without --format) computes it. The others
+ * are skipped with a line on stderr; nothing at all to run is an error. */
+static int plan_runs(bench_args *a)
+{
+    const char *const every[] = {"auto", NULL};
+    const char *const *names = a->o.formats ? a->o.formats : every;
+    unsigned runnable = 0;
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+        a->devices_of[types[k]] = 0;
+        if (!(a->o.precisions & (1u << (unsigned)types[k]))) continue;
+        for (size_t e = 0; e < sizeof devices / sizeof devices[0]; e++) {
+            unsigned d = (unsigned)devices[e], found = 0;
+            if (!(a->o.devices & d)) continue;
+            for (const char *const *n = names; *n && !found; n++)
+                found = runs_on(*n, a->op, types[k], devices[e]);
+            for (int i = 0; a->peers && !a->o.formats && i < spx_bench_peer_count() && !found;
+                 i++)
+                found = runs_on(spx_bench_peer_name(i, NULL, NULL, NULL), a->op, types[k],
+                                devices[e]);
+            if (found)
+                a->devices_of[types[k]] |= d;
+            else
+                fprintf(stderr, "spx bench: skipping %s on %s: no format asked computes it\n",
+                        cli_precision_name(types[k]), cli_device_name(devices[e]));
+        }
+        runnable |= a->devices_of[types[k]];
     }
-    *bits = (unsigned)d;
-    return CLI_PARSED;
+    if (runnable) return CLI_PARSED;
+    fprintf(stderr,
+            "spx bench: nothing to run: no format asked computes %s on the devices "
+            "and in the precisions asked (see spx formats)\n",
+            operation_name(a->op));
+    return CLI_RUNTIME;
 }
 
 static int parse_numbers(bench_args *a)
@@ -137,6 +219,9 @@ static int parse_numbers(bench_args *a)
     if (a->calls &&
         (rc = cli_parse_int("bench", "--calls", a->calls, 1, 1000000000L, &v)) == CLI_PARSED)
         a->o.calls = v;
+    if (rc == CLI_PARSED && a->batches &&
+        (rc = cli_parse_int("bench", "--batches", a->batches, 1, 1000, &v)) == CLI_PARSED)
+        a->o.batches = (int)v;
     if (rc == CLI_PARSED && a->threads &&
         (rc = cli_parse_int("bench", "--threads", a->threads, 1, 4096, &v)) == CLI_PARSED) {
         a->o.threads = (int)v;
@@ -163,6 +248,22 @@ static int split_param_sets(bench_args *a)
     return a->nsets ? CLI_PARSED : cli_usage_error("bench", "--param needs k=v pairs");
 }
 
+/* --op, and the options that need M or belong to one operation. */
+static int parse_op(bench_args *a)
+{
+    a->op = SPX_OP_SPMV;
+    if (a->op_name && strcmp(a->op_name, "spgemm") == 0)
+        a->op = SPX_OP_SPGEMM;
+    else if (a->op_name && strcmp(a->op_name, "spmv") != 0)
+        return cli_usage_error("bench", "unknown operation '%s' (spmv or spgemm)", a->op_name);
+    if (!a->matrix && !a->list_peers && !a->copy)
+        return cli_usage_error("bench", "expected 1 argument, the matrix M");
+    if (a->b && a->op != SPX_OP_SPGEMM) return cli_usage_error("bench", "--b needs --op spgemm");
+    if (a->op == SPX_OP_SPGEMM && (a->stream || a->gather))
+        return cli_usage_error("bench", "--stream and --gather are for --op spmv");
+    return CLI_PARSED;
+}
+
 static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t fbuf_len,
                       const char **names, int max_names)
 {
@@ -177,21 +278,32 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
                             {"--tune", NULL, &a->tune},
                             {"--stream", NULL, &a->stream},
                             {"--gather", NULL, &a->gather},
+                            {"--op", &a->op_name, NULL},
+                            {"--b", &a->b, NULL},
+                            {"--batches", &a->batches, NULL},
+                            {"--list-peers", NULL, &a->list_peers},
+                            {"--copy", NULL, &a->copy},
                             {NULL, NULL, NULL}};
-    const cli_command cmd = {"bench", usage, opts, 1, 1};
+    const cli_command cmd = {"bench", usage, opts, 0, 1};
     int rc = cli_parse(&cmd, argc, argv, &a->matrix);
     if (rc != CLI_PARSED) return rc;
-    if ((rc = parse_devices(a->device, &a->o.devices)) != CLI_PARSED) return rc;
+    if ((rc = parse_op(a)) != CLI_PARSED) return rc;
+    if ((rc = parse_devices(a->device, a->op, &a->o.devices)) != CLI_PARSED) return rc;
+    if (a->list_peers || a->copy) return CLI_PARSED;
     if ((rc = parse_precisions(a->precision, &a->o.precisions)) != CLI_PARSED) return rc;
     if ((rc = parse_numbers(a)) != CLI_PARSED) return rc;
     if ((rc = split_param_sets(a)) != CLI_PARSED) return rc;
     a->o.peers = a->peers;
     a->o.tune = a->tune;
-    if (!a->formats) return CLI_PARSED;
-    if (strlen(a->formats) >= fbuf_len) return cli_usage_error("bench", "--format is too long");
-    memcpy(fbuf, a->formats, strlen(a->formats) + 1);
-    a->o.formats = names;
-    return split_formats(fbuf, names, max_names, a->peers);
+    if (a->formats) {
+        if (strlen(a->formats) >= fbuf_len)
+            return cli_usage_error("bench", "--format is too long");
+        memcpy(fbuf, a->formats, strlen(a->formats) + 1);
+        a->o.formats = names;
+        if ((rc = split_formats(fbuf, names, max_names, a->peers, a->op)) != CLI_PARSED)
+            return rc;
+    }
+    return plan_runs(a);
 }
 
 static void print_load(FILE *out, const char *label, const spx_matrix *A, const cli_load_info *li)
@@ -223,7 +335,7 @@ static void print_caches(FILE *out, const spx_matrix *A, unsigned devices)
     fprintf(out, "bytes model (f64): %.3g MB", model * 1e-6);
     if (llc)
         fprintf(out, "; CPU LLC as reported %.0f MB", (double)llc * 1e-6);
-    if ((devices & SPX_DEV_CUDA) && spx__cuda_device_info(name, sizeof name, NULL, &l2) == SPX_OK)
+    if ((devices & SPX_DEV_CUDA) && spx_bench_cuda_device(name, sizeof name, &l2, NULL) == SPX_OK)
         fprintf(out, "; %s L2 %.0f MB: %s", name, (double)l2 * 1e-6,
                 model <= (double)l2 ? "fits" : "does not fit");
     fputc('\n', out);
@@ -242,7 +354,16 @@ static int measure_stream(FILE *out, double *gbs)
     return CLI_OK;
 }
 
-static int write_json(const char *path, const char *label, const spx_bench_record *r, int n)
+/* A failure of the bench itself (no reference, no memory): its message. */
+static int bench_error(const char *what, spx_status st)
+{
+    fprintf(stderr, "spx bench: %s: %s: %s\n", what, spx_status_name(st), spx_bench_last_error());
+    return CLI_RUNTIME;
+}
+
+/* The records as JSON (SpMV records, or SpGEMM's with b their right operand). */
+static int write_json(const char *path, const char *label, const spx_bench_record *r,
+                      const spx_bench_spgemm_record *g, const char *b, int n)
 {
     int to_stdout = strcmp(path, "-") == 0;
     FILE *f = to_stdout ? stdout : fopen(path, "w");
@@ -250,7 +371,10 @@ static int write_json(const char *path, const char *label, const spx_bench_recor
         fprintf(stderr, "spx bench: cannot create %s\n", path);
         return CLI_RUNTIME;
     }
-    spx_bench_write_json(f, label, r, n);
+    if (g)
+        spx_bench_spgemm_write_json(f, label, b, g, n);
+    else
+        spx_bench_write_json(f, label, r, n);
     int bad = ferror(f);
     if ((!to_stdout && fclose(f) != 0) || bad) {
         fprintf(stderr, "spx bench: cannot write %s\n", path);
@@ -261,46 +385,53 @@ static int write_json(const char *path, const char *label, const spx_bench_recor
 
 /* 3 when a result failed its check, else 1 when a case could not run, else 0.
  * A format or peer declining the matrix or precision (SPX_ERR_UNSUPPORTED) is
- * not a failure: its row says so. */
+ * not a failure: its row says so. One record's status and ok per call. */
+static int exit_code_of(int rc, spx_status st, int ok)
+{
+    if (rc == CLI_CHECK || (st == SPX_OK && !ok)) return CLI_CHECK;
+    return st != SPX_OK && st != SPX_ERR_UNSUPPORTED ? CLI_RUNTIME : rc;
+}
+
 static int exit_code(const spx_bench_record *r, int n)
 {
-    int failed = 0;
-    for (int i = 0; i < n; i++) {
-        if (r[i].status == SPX_OK && !r[i].ok) return CLI_CHECK;
-        failed |= r[i].status != SPX_OK && r[i].status != SPX_ERR_UNSUPPORTED;
-    }
-    return failed ? CLI_RUNTIME : CLI_OK;
+    int rc = CLI_OK;
+    for (int i = 0; i < n; i++)
+        rc = exit_code_of(rc, r[i].status, r[i].ok);
+    return rc;
 }
 
 /* *r (*n records) followed by more (m): a new array, the old one freed. */
 static spx_status append_records(spx_bench_record **r, int *n, const spx_bench_record *more, int m)
 {
-    spx_bench_record *all = NULL;
-    spx_status st = spx__calloc((void **)&all, (size_t)(*n + m), sizeof *all, "bench records");
-    if (st != SPX_OK) return st;
+    spx_bench_record *all = calloc((size_t)(*n + m) + 1, sizeof *all);
+    if (!all) return SPX_ERR_OOM;
     if (*n) memcpy(all, *r, (size_t)*n * sizeof *all);
     if (m) memcpy(all + *n, more, (size_t)m * sizeof *all);
-    spx__free(*r);
+    free(*r);
     *r = all;
     *n += m;
     return SPX_OK;
 }
 
-/* One pass of the driver per --param set, rows labelled by their set when
- * there are several. */
+/* One pass of the driver per --param set and precision, on the devices that
+ * precision runs on; rows labelled by their set when there are several. */
 static spx_status run_sets(bench_args *a, const spx_matrix *A, spx_bench_record **r, int *n)
 {
     spx_status st = SPX_OK;
     for (int s = 0; s < a->nsets && st == SPX_OK; s++) {
-        spx_bench_opts o = a->o;
-        spx_bench_record *part = NULL;
-        int m = 0;
-        o.params = a->sets[s];
-        st = spx_bench_run(A, &o, &part, &m);
-        for (int i = 0; i < m && a->nsets > 1; i++)
-            if (!part[i].params) part[i].params = a->sets[s];
-        if (st == SPX_OK) st = append_records(r, n, part, m);
-        spx__free(part);
+        for (size_t k = 0; k < sizeof types / sizeof types[0] && st == SPX_OK; k++) {
+            spx_bench_opts o = a->o;
+            spx_bench_record *part = NULL;
+            int m = 0;
+            if (!(o.devices = a->devices_of[types[k]])) continue;
+            o.precisions = 1u << (unsigned)types[k];
+            o.params = a->sets[s];
+            st = spx_bench_run(A, &o, &part, &m);
+            for (int i = 0; i < m && a->nsets > 1; i++)
+                if (!part[i].params) part[i].params = a->sets[s];
+            if (st == SPX_OK) st = append_records(r, n, part, m);
+            free(part);
+        }
     }
     return st;
 }
@@ -333,14 +464,103 @@ static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE
     spx_status st = run_sets(a, A, &r, &n);
     if (st == SPX_OK && a->gather) st = add_gathers(a, A, &r, &n);
     if (st != SPX_OK) {
-        rc = cli_library_error("bench", label, st);
+        rc = bench_error(label, st);
     } else {
         spx_bench_print_table(out, label, r, n, stream_gbs);
-        rc = a->json ? write_json(a->json, label, r, n) : CLI_OK;
+        spx_bench_print_warnings(out, r, n, omp_get_max_threads());
+        rc = a->json ? write_json(a->json, label, r, NULL, NULL, n) : CLI_OK;
         if (rc == CLI_OK) rc = exit_code(r, n);
     }
-    spx__free(r);
+    free(r);
     return rc;
+}
+
+/* --op spgemm: C = A*B, B loaded from --b or A itself. */
+static int run_spgemm(bench_args *a, const spx_matrix *A, const char *label, FILE *out)
+{
+    spx_bench_spgemm_record *r = NULL;
+    spx_matrix *B = NULL;
+    cli_load_info li;
+    char blabel[256];
+    int n = 0, rc = CLI_OK;
+    if (a->b) {
+        cli_matrix_label(a->b, blabel, sizeof blabel);
+        fprintf(stderr, "bench: loading %s ...\n", a->b);
+        spx_status st = cli_load_matrix(a->b, &B, &li);
+        if (st != SPX_OK) return cli_library_error("bench", a->b, st);
+        print_load(out, blabel, B, &li);
+    }
+    a->o.progress = stderr;
+    a->o.progress_tty = isatty(fileno(stderr));
+    spx_status st = spx_bench_spgemm_run(A, B, &a->o, &r, &n);
+    if (st != SPX_OK) {
+        rc = bench_error(label, st);
+    } else {
+        spx_bench_spgemm_print_table(out, label, r, n);
+        spx_bench_spgemm_print_warnings(out, r, n, omp_get_max_threads());
+        rc = a->json ? write_json(a->json, label, NULL, r, a->b ? blabel : NULL, n) : CLI_OK;
+        for (int i = 0; i < n && rc != CLI_RUNTIME; i++)
+            rc = exit_code_of(rc, r[i].status, r[i].ok);
+    }
+    free(r);
+    spx_matrix_destroy(B);
+    return rc;
+}
+
+/* Names of the bits of mask among names[k] <-> bits[k], comma separated. */
+static void bit_names(unsigned mask, const unsigned *bits, const char *const *names, size_t n,
+                      char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < n; k++)
+        if (mask & bits[k])
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", names[k]);
+}
+
+/* --list-peers: one line per peer compiled in: name, operation, devices and
+ * precisions (comma separated), e.g. "peer-cusparse-csr spmv cuda f64,f32,f16". */
+static int list_peers(void)
+{
+    static const unsigned dbits[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
+    static const char *const dnames[] = {"cpu", "cuda"};
+    static const unsigned tbits[] = {1u << SPX_F64, 1u << SPX_F32, 1u << SPX_F16};
+    static const char *const tnames[] = {"f64", "f32", "f16"};
+    unsigned devs, precs;
+    spx_operation op;
+    const char *name;
+    for (int i = 0; (name = spx_bench_peer_name(i, &op, &devs, &precs)) != NULL; i++) {
+        char dbuf[32], tbuf[32];
+        bit_names(devs, dbits, dnames, 2, dbuf, sizeof dbuf);
+        bit_names(precs, tbits, tnames, 3, tbuf, sizeof tbuf);
+        printf("%-24s %-8s %-10s %s\n", name, operation_name(op), dbuf, tbuf);
+    }
+    return CLI_OK;
+}
+
+/* --copy: each device's copy bandwidth, one line each for scripts:
+ *   copy cuda: G GB/s (device-to-device, read + write); L2 M MB; S SMs; NAME
+ *   copy cpu: G GB/s (STREAM triad, 3 arrays); LLC M MB */
+static int copy_bandwidth(unsigned devices)
+{
+    double gbs = 0.0;
+    if (devices & SPX_DEV_CUDA) {
+        char name[128];
+        size_t l2 = 0;
+        int sms = 0;
+        spx_status st = spx_bench_cuda_device(name, sizeof name, &l2, &sms);
+        if (st == SPX_OK) st = spx_bench_cuda_copy(&gbs);
+        if (st != SPX_OK) return bench_error("copy bandwidth", st);
+        printf("copy cuda: %.1f GB/s (device-to-device, read + write); L2 %.1f MB; %d SMs; %s\n",
+               gbs, (double)l2 / 1048576.0, sms, name);
+    }
+    if (devices & SPX_DEV_CPU) {
+        size_t array_bytes = 0;
+        spx_status st = spx_bench_stream_triad(&gbs, &array_bytes);
+        if (st != SPX_OK) return bench_error("STREAM triad", st);
+        printf("copy cpu: %.1f GB/s (STREAM triad, 3 arrays of %.0f MB); LLC %.1f MB\n", gbs,
+               (double)array_bytes * 1e-6, (double)spx_bench_llc_bytes() / 1048576.0);
+    }
+    return CLI_OK;
 }
 
 int spx_cmd_bench(int argc, char **argv)
@@ -354,6 +574,8 @@ int spx_cmd_bench(int argc, char **argv)
     a.precision = "f64";
     int rc = parse_args(argc, argv, &a, fbuf, sizeof fbuf, names, MAX_NAMES);
     if (rc != CLI_PARSED) return rc;
+    if (a.list_peers) return list_peers();
+    if (a.copy) return copy_bandwidth(a.o.devices);
 
     FILE *out = a.json && strcmp(a.json, "-") == 0 ? stderr : stdout;
     spx_matrix *A = NULL;
@@ -363,8 +585,12 @@ int spx_cmd_bench(int argc, char **argv)
     spx_status st = cli_load_matrix(a.matrix, &A, &li);
     if (st != SPX_OK) return cli_library_error("bench", a.matrix, st);
     print_load(out, label, A, &li);
-    print_caches(out, A, a.o.devices);
-    rc = run_bench(&a, A, label, out);
+    if (a.op == SPX_OP_SPGEMM) {
+        rc = run_spgemm(&a, A, label, out);
+    } else {
+        print_caches(out, A, a.o.devices);
+        rc = run_bench(&a, A, label, out);
+    }
     spx_matrix_destroy(A);
     return rc;
 }

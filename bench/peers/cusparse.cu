@@ -1,9 +1,10 @@
 /* cuSPARSE peers: y = alpha*A*x + beta*y through cusparseSpMV, behind the
- * same spx_format_ops as SpX's formats (bench/peers.h).
+ * bench's peer interface (bench/peers.h), on cuSPARSE and the CUDA runtime
+ * directly (default stream).
  *   peer-cusparse-csr   CSR, CUSPARSE_SPMV_ALG_DEFAULT
  *   peer-cusparse-csr2  CSR, CUSPARSE_SPMV_CSR_ALG2 (deterministic row split)
  *   peer-cusparse-bsr   BSR (row-major blocks) of block size 2, 4 or 8, the
- *                       fastest of those tried, chosen at analyze by timing
+ *                       fastest of those tried, chosen at prepare by timing
  *                       10 calls each after a warm-up; a size whose blocks
  *                       hold more than 4x the nonzeros is not tried.
  *   peer-cusparse-csr-h fp16 only: CSR, ALG_DEFAULT, for a user who keeps x
@@ -30,29 +31,21 @@
  * calls with the same pointer (and its spmv records that pointer: one call
  * at a time per state); it is a bench peer, not an SpMV for general use, and
  * a call with another x converts again. y stays float, as SpX's: a user
- * keeping y in half too would write 2m bytes less. One product at analyze
+ * keeping y in half too would write 2m bytes less. One product at prepare
  * turns a combination cuSPARSE refuses only at the call into a decline there.
  * Its error is x's rounding to half, at most 2^-11 of (|A||x|)_inf, inside
  * fp16's 1e-2 (the bench checks the first call, the one that converts x).
  * 32-bit indices (nnz below 2^31). The handle, descriptors, buffer (its size
- * asked first) and cusparseSpMV_preprocess are done at analyze and freed at
+ * asked first) and cusparseSpMV_preprocess are done at prepare and freed at
  * destroy. For BSR, x and y are copied through padded vectors when m or n is
  * not a multiple of the block size, and that copy is part of each call. */
 #define DISABLE_CUSPARSE_DEPRECATED /* csr2bsr is the documented conversion */
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
-#include <cusparse.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-extern "C" {
-#include "core/alloc.h"
-#include "core/error.h"
-#include "core/matrix.h"
-#include "plan/format.h"
-}
-#include "cuda/csr/csr_kernels.h" /* spx__cuda_check_half_range */
-#include "cuda/gateway.h"
+#include "cusparse_peer.h"
 
 namespace
 {
@@ -76,45 +69,10 @@ struct peer {
     size_t bytes;
 };
 
-spx_status sp_fail(cusparseStatus_t s, const char *call)
-{
-    return spx__error(s == CUSPARSE_STATUS_NOT_SUPPORTED ? SPX_ERR_UNSUPPORTED : SPX_ERR_DEVICE,
-                      "cuSPARSE %s failed: %s", call, cusparseGetErrorString(s));
-}
-
-spx_status cu_fail(cudaError_t e, const char *call)
-{
-    return spx__error(SPX_ERR_DEVICE, "CUDA %s failed: %s", call, cudaGetErrorString(e));
-}
-
-#define SP_TRY(call)                                                                               \
-    do {                                                                                           \
-        cusparseStatus_t s_ = (call);                                                              \
-        if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                       \
-            st = sp_fail(s_, #call);                                                               \
-            goto cleanup;                                                                          \
-        }                                                                                          \
-    } while (0)
-
-#define CU_TRY(call)                                                                               \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            st = cu_fail(e_, #call);                                                               \
-            goto cleanup;                                                                          \
-        }                                                                                          \
-    } while (0)
-
 /* Bytes of one element of the caller's x and y (fp16: float). */
 size_t vsize(spx_type t)
 {
     return t == SPX_F64 ? 8 : 4;
-}
-
-/* Bytes of one value of A and of the vectors cuSPARSE is given. */
-size_t esize(spx_type t)
-{
-    return t == SPX_F64 ? 8 : t == SPX_F32 ? 4 : 2;
 }
 
 /* Bytes of one element of a descriptor's type. */
@@ -149,39 +107,17 @@ void peer_free(peer *p)
     if (p->x) cusparseDestroyDnVec(p->x);
     if (p->y) cusparseDestroyDnVec(p->y);
     if (p->h) cusparseDestroy(p->h);
-    spx__cuda_free(p->rp);
-    spx__cuda_free(p->ci);
-    spx__cuda_free(p->val);
-    spx__cuda_free(p->buf);
-    spx__cuda_free(p->xpad);
-    spx__cuda_free(p->ypad);
-    spx__free(p);
-}
-
-/* A's CSR on the device with 32-bit row offsets, values in type t. */
-spx_status upload_csr32(const spx_matrix *A, spx_type t, void **rp, void **ci, void **val)
-{
-    int32_t *rp32 = NULL;
-    spx_status st = SPX_OK;
-    if (A->nnz > INT32_MAX || A->rows >= INT32_MAX || A->col_bits != 32)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "cuSPARSE peer: 32-bit indices only (nnz %lld, %lld rows)",
-                          (long long)A->nnz, (long long)A->rows);
-    SPX_TRY(spx__alloc((void **)&rp32, (size_t)A->rows + 1, sizeof *rp32, "cuSPARSE row offsets"));
-    for (int64_t i = 0; i <= A->rows; i++)
-        rp32[i] = (int32_t)A->rowptr[i];
-    SPX_TRY(
-        spx__cuda_upload(rp, rp32, ((size_t)A->rows + 1) * sizeof *rp32, "cuSPARSE row offsets"));
-    SPX_TRY(spx__cuda_upload(ci, A->col32, (size_t)A->nnz * sizeof(int32_t),
-                             "cuSPARSE column indices"));
-    SPX_TRY(spx__cuda_upload_values(val, A->values, A->vtype, A->nnz, t, "cuSPARSE values"));
-cleanup:
-    spx__free(rp32);
-    return st;
+    cusparse_peer_free(p->rp);
+    cusparse_peer_free(p->ci);
+    cusparse_peer_free(p->val);
+    cusparse_peer_free(p->buf);
+    cusparse_peer_free(p->xpad);
+    cusparse_peer_free(p->ypad);
+    free(p);
 }
 
 /* csr-h: one product on the zero x copy, so that a type combination cuSPARSE
- * refuses only at the call is refused here, at analyze. */
+ * refuses only at the call is refused here, at prepare. */
 spx_status half_x_trial(peer *p)
 {
     spx_status st = SPX_OK;
@@ -204,34 +140,34 @@ spx_status finish_setup(peer *p)
     const void *alpha = p->ct == CUDA_R_64F ? (const void *)&a64 : (const void *)&a32;
     const void *beta = p->ct == CUDA_R_64F ? (const void *)&b64 : (const void *)&b32;
     size_t xs = tsize(p->xt), ys = tsize(p->yt); /* fp16: half copies */
-    SPX_TRY(spx__cuda_alloc(&p->xpad, (size_t)(p->npad + 1) * xs, "cuSPARSE x"));
-    SPX_TRY(spx__cuda_alloc(&p->ypad, (size_t)(p->mpad + 1) * ys, "cuSPARSE y"));
+    BENCH_TRY(cusparse_peer_alloc(&p->xpad, (size_t)(p->npad + 1) * xs, "cuSPARSE x"));
+    BENCH_TRY(cusparse_peer_alloc(&p->ypad, (size_t)(p->mpad + 1) * ys, "cuSPARSE y"));
     CU_TRY(cudaMemset(p->xpad, 0, (size_t)(p->npad + 1) * xs));
     SP_TRY(cusparseCreateDnVec(&p->x, p->npad, p->xpad, p->xt));
     SP_TRY(cusparseCreateDnVec(&p->y, p->mpad, p->ypad, p->yt));
     SP_TRY(cusparseSpMV_bufferSize(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, p->A, p->x, beta,
                                    p->y, p->ct, p->alg, &bytes));
-    SPX_TRY(spx__cuda_alloc(&p->buf, bytes, "cuSPARSE SpMV buffer"));
+    BENCH_TRY(cusparse_peer_alloc(&p->buf, bytes, "cuSPARSE SpMV buffer"));
     {
         /* Optional step: a layout or algorithm without it answers NOT_SUPPORTED. */
         cusparseStatus_t s = cusparseSpMV_preprocess(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
                                                      p->A, p->x, beta, p->y, p->ct, p->alg, p->buf);
         if (s != CUSPARSE_STATUS_SUCCESS && s != CUSPARSE_STATUS_NOT_SUPPORTED) {
-            st = sp_fail(s, "cusparseSpMV_preprocess");
+            st = cusparse_peer_sp_fail(s, "cusparseSpMV_preprocess");
             goto cleanup;
         }
     }
     p->bytes += bytes;
     if (p->half_x) {
         /* x's half copy stays; y is the caller's */
-        SPX_TRY(half_x_trial(p));
-        spx__cuda_free(p->ypad);
+        BENCH_TRY(half_x_trial(p));
+        cusparse_peer_free(p->ypad);
         p->ypad = NULL;
         p->bytes += (size_t)p->npad * xs;
     } else if (p->prec != SPX_F16 && p->mpad == p->m && p->npad == p->n) {
         /* no padding: run on the caller's vectors */
-        spx__cuda_free(p->xpad);
-        spx__cuda_free(p->ypad);
+        cusparse_peer_free(p->xpad);
+        cusparse_peer_free(p->ypad);
         p->xpad = p->ypad = NULL;
     } else {
         p->bytes += (size_t)p->npad * xs + (size_t)p->mpad * ys;
@@ -240,15 +176,15 @@ cleanup:
     return st;
 }
 
-spx_status new_peer(const spx_plan_opts *o, peer **out)
+spx_status new_peer(const spx_bench_peer_opts *o, peer **out)
 {
-    spx_status st = spx__calloc((void **)out, 1, sizeof(peer), "cuSPARSE peer");
+    spx_status st = bench_calloc((void **)out, 1, sizeof(peer), "cuSPARSE peer");
     if (st != SPX_OK) return st;
     peer *p = *out;
     p->prec = o->precision;
     p->vt = p->ct = p->xt = p->yt = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
     if (o->precision == SPX_F16) p->vt = p->xt = p->yt = CUDA_R_16F; /* fp32 compute */
-    p->stream = (cudaStream_t)o->stream;
+    p->stream = 0;
     SP_TRY(cusparseCreate(&p->h));
     SP_TRY(cusparseSetStream(p->h, p->stream));
 cleanup:
@@ -256,26 +192,26 @@ cleanup:
 }
 
 /* CSR with algorithm alg; half_x: the csr-h peer (fp16, float y). */
-spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state,
+spx_status csr_prepare(const spx_matrix *M, const spx_bench_peer_opts *o, void **state,
                        cusparseSpMVAlg_t alg, int half_x)
 {
     peer *p = NULL;
+    bench_csr v, *A = &v;
     spx_status st;
     *state = NULL;
-    if (o->precision == SPX_F16 && (st = spx__cuda_check_half_range(A, "cuSPARSE peer")) != SPX_OK)
-        return st;
-    SPX_TRY(new_peer(o, &p));
+    BENCH_TRY(bench_csr_view(M, &v));
+    BENCH_TRY(new_peer(o, &p));
     p->alg = alg;
     p->half_x = half_x;
     if (half_x) p->yt = CUDA_R_32F;
     p->m = p->mpad = A->rows;
     p->n = p->npad = A->cols;
-    SPX_TRY(upload_csr32(A, o->precision, &p->rp, &p->ci, &p->val));
-    p->bytes = ((size_t)A->rows + 1) * 4 + (size_t)A->nnz * (4 + esize(o->precision));
+    BENCH_TRY(cusparse_peer_upload(*A, o->precision, &p->rp, &p->ci, &p->val));
+    p->bytes = ((size_t)A->rows + 1) * 4 + (size_t)A->nnz * (4 + cusparse_peer_value_bytes(o->precision));
     SP_TRY(cusparseCreateCsr(&p->A, A->rows, A->cols, A->nnz, p->rp, p->ci, p->val,
                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                              p->vt));
-    SPX_TRY(finish_setup(p));
+    BENCH_TRY(finish_setup(p));
     *state = p;
     return SPX_OK;
 cleanup:
@@ -283,19 +219,22 @@ cleanup:
     return st;
 }
 
-spx_status csr_default_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+spx_status csr_default_prepare(const spx_matrix *A, const spx_matrix *, const spx_bench_peer_opts *o,
+                               void **state)
 {
-    return csr_analyze(A, o, state, CUSPARSE_SPMV_ALG_DEFAULT, 0);
+    return csr_prepare(A, o, state, CUSPARSE_SPMV_ALG_DEFAULT, 0);
 }
 
-spx_status csr_alg2_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+spx_status csr_alg2_prepare(const spx_matrix *A, const spx_matrix *, const spx_bench_peer_opts *o,
+                            void **state)
 {
-    return csr_analyze(A, o, state, CUSPARSE_SPMV_CSR_ALG2, 0);
+    return csr_prepare(A, o, state, CUSPARSE_SPMV_CSR_ALG2, 0);
 }
 
-spx_status csr_half_x_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+spx_status csr_half_x_prepare(const spx_matrix *A, const spx_matrix *, const spx_bench_peer_opts *o,
+                              void **state)
 {
-    return csr_analyze(A, o, state, CUSPARSE_SPMV_ALG_DEFAULT, 1);
+    return csr_prepare(A, o, state, CUSPARSE_SPMV_ALG_DEFAULT, 1);
 }
 
 /* fp16: x (and y when beta != 0) to half, cuSPARSE on the half copies, y back. */
@@ -365,7 +304,7 @@ cleanup:
 
 /* BSR of block size bs from the int32 CSR on the device. SPX_ERR_UNSUPPORTED
  * when the blocks would hold more than 4x the nonzeros. */
-spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const void *rp,
+spx_status bsr_build(const bench_csr *A, const spx_bench_peer_opts *o, int bs, const void *rp,
                      const void *ci, const void *val, peer **out)
 {
     peer *p = NULL;
@@ -374,7 +313,7 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
     int bnnz = 0;
     int64_t mb = (A->rows + bs - 1) / bs, nb = (A->cols + bs - 1) / bs;
     *out = NULL;
-    SPX_TRY(new_peer(o, &p));
+    BENCH_TRY(new_peer(o, &p));
     p->alg = CUSPARSE_SPMV_BSR_ALG1;
     p->bs = bs;
     p->m = A->rows;
@@ -383,16 +322,16 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
     p->npad = nb * bs;
     SP_TRY(cusparseCreateMatDescr(&dA));
     SP_TRY(cusparseCreateMatDescr(&dC));
-    SPX_TRY(spx__cuda_alloc(&p->rp, (size_t)(mb + 1) * sizeof(int), "BSR row offsets"));
+    BENCH_TRY(cusparse_peer_alloc(&p->rp, (size_t)(mb + 1) * sizeof(int), "BSR row offsets"));
     SP_TRY(cusparseXcsr2bsrNnz(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
                                (const int *)rp, (const int *)ci, bs, dC, (int *)p->rp, &bnnz));
     if ((double)bnnz * bs * bs > 4.0 * (double)(A->nnz > 0 ? A->nnz : 1)) {
-        st = spx__error(SPX_ERR_UNSUPPORTED, "BSR %d: %d blocks hold over 4x the nonzeros", bs,
+        st = bench_fail(SPX_ERR_UNSUPPORTED, "BSR %d: %d blocks hold over 4x the nonzeros", bs,
                         bnnz);
         goto cleanup;
     }
-    SPX_TRY(spx__cuda_alloc(&p->ci, (size_t)bnnz * sizeof(int), "BSR column indices"));
-    SPX_TRY(spx__cuda_alloc(&p->val, (size_t)bnnz * bs * bs * vsize(o->precision), "BSR values"));
+    BENCH_TRY(cusparse_peer_alloc(&p->ci, (size_t)bnnz * sizeof(int), "BSR column indices"));
+    BENCH_TRY(cusparse_peer_alloc(&p->val, (size_t)bnnz * bs * bs * vsize(o->precision), "BSR values"));
     if (o->precision == SPX_F64)
         SP_TRY(cusparseDcsr2bsr(p->h, CUSPARSE_DIRECTION_ROW, (int)A->rows, (int)A->cols, dA,
                                 (const double *)val, (const int *)rp, (const int *)ci, bs, dC,
@@ -406,7 +345,7 @@ spx_status bsr_build(const spx_matrix *A, const spx_plan_opts *o, int bs, const 
     SP_TRY(cusparseCreateBsr(&p->A, mb, nb, bnnz, bs, bs, p->rp, p->ci, p->val, CUSPARSE_INDEX_32I,
                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, p->vt,
                              CUSPARSE_ORDER_ROW));
-    SPX_TRY(finish_setup(p));
+    BENCH_TRY(finish_setup(p));
     CU_TRY(cudaStreamSynchronize(p->stream));
     *out = p;
     p = NULL;
@@ -420,34 +359,38 @@ cleanup:
 /* Median-free quick timing: 10 calls after 2 warm-up calls, on scratch vectors. */
 spx_status bsr_time(peer *p, void *x, void *y, float *ms)
 {
-    void *e0 = NULL, *e1 = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
     spx_status st;
     for (int i = 0; i < 2; i++)
-        SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
-    SPX_TRY(spx__cuda_event_create(&e0));
-    SPX_TRY(spx__cuda_event_create(&e1));
-    SPX_TRY(spx__cuda_event_record(e0, p->stream));
+        BENCH_TRY(peer_spmv(p, 1.0, x, 0.0, y));
+    CU_TRY(cudaEventCreate(&e0));
+    CU_TRY(cudaEventCreate(&e1));
+    CU_TRY(cudaEventRecord(e0, p->stream));
     for (int i = 0; i < 10; i++)
-        SPX_TRY(peer_spmv(p, 1.0, x, 0.0, y));
-    SPX_TRY(spx__cuda_event_record(e1, p->stream));
-    SPX_TRY(spx__cuda_event_elapsed(e0, e1, ms));
+        BENCH_TRY(peer_spmv(p, 1.0, x, 0.0, y));
+    CU_TRY(cudaEventRecord(e1, p->stream));
+    CU_TRY(cudaEventSynchronize(e1));
+    CU_TRY(cudaEventElapsedTime(ms, e0, e1));
 cleanup:
-    spx__cuda_event_destroy(e0);
-    spx__cuda_event_destroy(e1);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
     return st;
 }
 
-spx_status bsr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+spx_status bsr_prepare(const spx_matrix *M, const spx_matrix *, const spx_bench_peer_opts *o,
+                       void **state)
 {
     static const int sizes[] = {2, 4, 8};
     void *rp = NULL, *ci = NULL, *val = NULL, *x = NULL, *y = NULL;
     peer *best = NULL;
+    bench_csr v, *A = &v;
     float best_ms = 0.0f;
     spx_status st;
     *state = NULL;
-    SPX_TRY(upload_csr32(A, o->precision, &rp, &ci, &val));
-    SPX_TRY(spx__cuda_alloc(&x, (size_t)(A->cols + 1) * vsize(o->precision), "BSR timing x"));
-    SPX_TRY(spx__cuda_alloc(&y, (size_t)(A->rows + 1) * vsize(o->precision), "BSR timing y"));
+    BENCH_TRY(bench_csr_view(M, &v));
+    BENCH_TRY(cusparse_peer_upload(*A, o->precision, &rp, &ci, &val));
+    BENCH_TRY(cusparse_peer_alloc(&x, (size_t)(A->cols + 1) * vsize(o->precision), "BSR timing x"));
+    BENCH_TRY(cusparse_peer_alloc(&y, (size_t)(A->rows + 1) * vsize(o->precision), "BSR timing y"));
     CU_TRY(cudaMemset(x, 0, (size_t)(A->cols + 1) * vsize(o->precision)));
     for (int k = 0; k < 3; k++) {
         peer *p = NULL;
@@ -469,7 +412,7 @@ spx_status bsr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state
         }
     }
     if (!best) {
-        st = spx__error(SPX_ERR_UNSUPPORTED, "BSR: every block size fills over 4x the nonzeros");
+        st = bench_fail(SPX_ERR_UNSUPPORTED, "BSR: every block size fills over 4x the nonzeros");
         goto cleanup;
     }
     *state = best;
@@ -477,11 +420,11 @@ spx_status bsr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state
     st = SPX_OK;
 cleanup:
     peer_free(best);
-    spx__cuda_free(rp);
-    spx__cuda_free(ci);
-    spx__cuda_free(val);
-    spx__cuda_free(x);
-    spx__cuda_free(y);
+    cusparse_peer_free(rp);
+    cusparse_peer_free(ci);
+    cusparse_peer_free(val);
+    cusparse_peer_free(x);
+    cusparse_peer_free(y);
     return st;
 }
 
@@ -507,22 +450,22 @@ void peer_describe(const void *state, char *buf, size_t len)
                  p->prec == SPX_F16 ? " half x,y (converted each call)" : "");
 }
 
-const unsigned peer_precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32);
+const unsigned peer_precisions = BENCH_TYPE_BIT(SPX_F64) | BENCH_TYPE_BIT(SPX_F32);
 
 } // namespace
 
-/* Every peer of this file: its name, precisions and analyze. */
-#define PEER_OPS(name, precisions, analyze)                                                        \
+/* Every peer of this file: its name, precisions and prepare. */
+#define PEER_OPS(name, precisions, prepare)                                                        \
     {                                                                                              \
-        name, SPX_DEV_CUDA, precisions, analyze, peer_spmv, peer_bytes, peer_destroy,              \
-            peer_describe, 0, NULL                                                                 \
+        name, SPX_OP_SPMV, SPX_DEV_CUDA, precisions, prepare, peer_spmv, NULL, NULL, peer_bytes,   \
+            peer_destroy, peer_describe                                                            \
     }
 
-extern "C" const spx_format_ops spx_peer_cusparse_csr =
-    PEER_OPS("peer-cusparse-csr", peer_precisions | SPX__TYPE_BIT(SPX_F16), csr_default_analyze);
-extern "C" const spx_format_ops spx_peer_cusparse_csr2 =
-    PEER_OPS("peer-cusparse-csr2", peer_precisions, csr_alg2_analyze);
-extern "C" const spx_format_ops spx_peer_cusparse_bsr =
-    PEER_OPS("peer-cusparse-bsr", peer_precisions, bsr_analyze);
-extern "C" const spx_format_ops spx_peer_cusparse_csr_h =
-    PEER_OPS("peer-cusparse-csr-h", SPX__TYPE_BIT(SPX_F16), csr_half_x_analyze);
+extern "C" const spx_bench_peer spx_peer_cusparse_csr =
+    PEER_OPS("peer-cusparse-csr", peer_precisions | BENCH_TYPE_BIT(SPX_F16), csr_default_prepare);
+extern "C" const spx_bench_peer spx_peer_cusparse_csr2 =
+    PEER_OPS("peer-cusparse-csr2", peer_precisions, csr_alg2_prepare);
+extern "C" const spx_bench_peer spx_peer_cusparse_bsr =
+    PEER_OPS("peer-cusparse-bsr", peer_precisions, bsr_prepare);
+extern "C" const spx_bench_peer spx_peer_cusparse_csr_h =
+    PEER_OPS("peer-cusparse-csr-h", BENCH_TYPE_BIT(SPX_F16), csr_half_x_prepare);

@@ -1,71 +1,73 @@
 /* peer-eigen: Eigen 3 sparse * dense vector, fp64, CPU.
  *
- *   analyze: A's CSR copied into an Eigen::SparseMatrix<double, RowMajor, int>
- *            (compressed; 32-bit offsets and columns).
+ *   prepare: A's CSR copied into an Eigen::SparseMatrix<double, RowMajor, int>
+ *            (eigen_peer_fill).
  *   spmv:    y = beta*y (set to 0 when beta == 0, never read), then
  *            y += alpha*A*x with Eigen's product on Maps of x and y. With
  *            OpenMP, Eigen runs a row-major sparse * vector product in parallel
  *            over rows when the matrix has more than 20000 nonzeros
  *            (SparseDenseProduct.h), on Eigen::nbThreads() threads: that count
- *            is process-global, so it is set to the plan's before each product.
+ *            is process-global, so it is set to the peer's before each product.
  *
- * C++ exceptions (std::bad_alloc) are caught at the C boundary and become
- * spx__error messages.
+ * Also the helpers of eigen_peer.h, shared with peer-eigen-spgemm.
  */
-#include <Eigen/Sparse>
 #include <climits>
 #include <cstdio>
 #include <new>
 #include <omp.h>
 
-extern "C" {
-#include "core/error.h"
-#include "core/matrix.h"
-#include "peers.h"
+#include "eigen_peer.h"
+
+spx_status eigen_peer_fits(const bench_csr &A, const char *who)
+{
+    if (A.col_bits == 32 && A.nnz <= INT_MAX && A.rows < INT_MAX && A.cols <= INT_MAX)
+        return SPX_OK;
+    return bench_fail(SPX_ERR_UNSUPPORTED,
+                      "%s: %lld x %lld with %lld nonzeros exceeds its 32-bit indices", who,
+                      (long long)A.rows, (long long)A.cols, (long long)A.nnz);
+}
+
+void eigen_peer_fill(const bench_csr &A, EigenCsr &M)
+{
+    M.resize((Eigen::Index)A.rows, (Eigen::Index)A.cols);
+    M.resizeNonZeros((Eigen::Index)A.nnz);
+    int *outer = M.outerIndexPtr(), *inner = M.innerIndexPtr();
+    double *val = M.valuePtr();
+    for (int64_t i = 0; i <= A.rows; i++)
+        outer[i] = (int)A.rowptr[i];
+    for (int64_t k = 0; k < A.nnz; k++) {
+        inner[k] = (int)bench_col(&A, k);
+        val[k] = bench_val(&A, k);
+    }
 }
 
 namespace
 {
-
-typedef Eigen::SparseMatrix<double, Eigen::RowMajor, int> EigenCsr;
 
 struct EigenState {
     EigenCsr A;
     int threads;
 };
 
-void eigen_fill(const spx_matrix *A, EigenCsr &M)
+spx_status eigen_prepare(const spx_matrix *A, const spx_matrix *, const spx_bench_peer_opts *o,
+                         void **state)
 {
-    M.resize((Eigen::Index)A->rows, (Eigen::Index)A->cols);
-    M.resizeNonZeros((Eigen::Index)A->nnz);
-    int *outer = M.outerIndexPtr(), *inner = M.innerIndexPtr();
-    double *val = M.valuePtr();
-    for (int64_t i = 0; i <= A->rows; i++)
-        outer[i] = (int)A->rowptr[i];
-    for (int64_t k = 0; k < A->nnz; k++) {
-        inner[k] = A->col32[k];
-        val[k] = spx__val(A, k);
-    }
-}
-
-spx_status eigen_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
-{
-    if (A->col_bits != 32 || A->nnz > INT_MAX || A->rows > INT_MAX)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "peer-eigen: %lld x %lld with %lld nonzeros exceeds its 32-bit indices",
-                          (long long)A->rows, (long long)A->cols, (long long)A->nnz);
+    bench_csr v;
+    spx_status st = bench_csr_view(A, &v);
+    if (st == SPX_OK) st = eigen_peer_fits(v, "peer-eigen");
+    if (st != SPX_OK) return st;
     EigenState *s = nullptr;
     try {
         s = new EigenState;
         s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-        eigen_fill(A, s->A);
+        eigen_peer_fill(v, s->A);
     } catch (const std::bad_alloc &) {
         delete s;
-        return spx__error(SPX_ERR_OOM, "peer-eigen: out of memory copying %lld nonzeros",
-                          (long long)A->nnz);
+        return bench_fail(SPX_ERR_OOM, "peer-eigen: out of memory copying %lld nonzeros",
+                          (long long)v.nnz);
     } catch (const std::exception &e) {
         delete s;
-        return spx__error(SPX_ERR_UNSUPPORTED, "peer-eigen: analyze threw %s", e.what());
+        return bench_fail(SPX_ERR_UNSUPPORTED, "peer-eigen: prepare threw %s", e.what());
     }
     *state = s;
     return SPX_OK;
@@ -87,7 +89,7 @@ spx_status eigen_spmv(void *state, double alpha, const void *x, double beta, voi
         else
             yv.noalias() += alpha * (s->A * xv);
     } catch (const std::exception &e) {
-        return spx__error(SPX_ERR_UNSUPPORTED, "peer-eigen: product threw %s", e.what());
+        return bench_fail(SPX_ERR_UNSUPPORTED, "peer-eigen: product threw %s", e.what());
     }
     return SPX_OK;
 }
@@ -113,10 +115,7 @@ void eigen_describe(const void *state, char *buf, size_t len)
 
 } // namespace
 
-extern "C" const spx_format_ops spx_peer_eigen = {
-    "peer-eigen",  SPX_DEV_CPU,    SPX__TYPE_BIT(SPX_F64),
-    eigen_analyze, eigen_spmv,     eigen_bytes,
-    eigen_destroy, eigen_describe, 0,
-    nullptr,       nullptr,       nullptr,
-    nullptr,       nullptr,
+extern "C" const spx_bench_peer spx_peer_eigen = {
+    "peer-eigen", SPX_OP_SPMV,   SPX_DEV_CPU, BENCH_TYPE_BIT(SPX_F64), eigen_prepare, eigen_spmv,
+    nullptr,      nullptr,       eigen_bytes, eigen_destroy,           eigen_describe,
 };

@@ -1,10 +1,8 @@
 /* peer-graphblas: SuiteSparse:GraphBLAS GrB_mxv over the PLUS_TIMES fp64
  * semiring, CPU.
  *
- *   analyze: GrB_Matrix_import_FP64 of the CSR (GraphBLAS copies it, by row),
- *            then GrB_Matrix_wait so no pending work is left for the first
- *            product; a descriptor carries the plan's thread count
- *            (GxB_NTHREADS).
+ *   prepare: the GrB_Matrix of A (grb_peer_matrix); a descriptor carries the
+ *            thread count (GxB_NTHREADS).
  *   spmv:    x and y are moved into full GrB_Vectors without copying
  *            (GxB_Vector_pack_Full, given back by GxB_Vector_unpack_Full), and
  *            y = alpha*A*x + beta*y is composed around GrB_mxv with the PLUS
@@ -13,17 +11,14 @@
  *            y += alpha*t with t a scratch vector of the call. The accumulator
  *            keeps y full even where a row of A is empty.
  *
- * GrB_init runs once, lazily, on the first analyze (process-global; GrB_finalize
- * is never called, the bench runs to the end of the process).
+ * Also the helpers of graphblas_peer.h, shared with peer-graphblas-spgemm.
  */
-#include <GraphBLAS.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/error.h"
-#include "core/matrix.h"
+#include "graphblas_peer.h"
 #include "peers.h"
 
 typedef struct grb_state {
@@ -55,19 +50,13 @@ static const char *grb_info_name(GrB_Info info)
     }
 }
 
-static spx_status grb_fail(GrB_Info info, const char *call)
+spx_status grb_peer_fail(GrB_Info info, const char *call)
 {
-    return spx__error(info == GrB_OUT_OF_MEMORY ? SPX_ERR_OOM : SPX_ERR_UNSUPPORTED,
+    return bench_fail(info == GrB_OUT_OF_MEMORY ? SPX_ERR_OOM : SPX_ERR_UNSUPPORTED,
                       "peer-graphblas: %s failed: %s (%d)", call, grb_info_name(info), (int)info);
 }
 
-#define GRB_TRY(call)                                                                              \
-    do {                                                                                           \
-        GrB_Info info_ = (call);                                                                   \
-        if (info_ != GrB_SUCCESS) SPX_TRY(grb_fail(info_, #call));                                 \
-    } while (0)
-
-static spx_status grb_init_once(void)
+spx_status grb_peer_init(void)
 {
     static int done;
     GrB_Info info = GrB_SUCCESS;
@@ -76,7 +65,7 @@ static spx_status grb_init_once(void)
         info = GrB_init(GrB_NONBLOCKING);
         done = info == GrB_SUCCESS;
     }
-    return info == GrB_SUCCESS ? SPX_OK : grb_fail(info, "GrB_init");
+    return info == GrB_SUCCESS ? SPX_OK : grb_peer_fail(info, "GrB_init");
 }
 
 static void grb_destroy(void *state)
@@ -85,41 +74,44 @@ static void grb_destroy(void *state)
     if (!s) return;
     GrB_Matrix_free(&s->A);
     GrB_Descriptor_free(&s->desc);
-    spx__free(s);
+    free(s);
 }
 
-/* The GrB_Matrix from A's CSR: 64-bit offsets as they are, columns widened. */
-static spx_status grb_build(const spx_matrix *A, grb_state *s)
+spx_status grb_peer_matrix(const bench_csr *A, GrB_Matrix *M)
 {
     GrB_Index *cols = NULL;
-    const void *vals;
-    void *owned = NULL;
+    const double *vals;
+    double *owned = NULL;
     spx_status st;
-    SPX_TRY(spx__values_as(A, SPX_F64, &vals, &owned));
-    SPX_TRY(spx__alloc((void **)&cols, (size_t)A->nnz, sizeof *cols, "peer-graphblas columns"));
+    BENCH_TRY(bench_values_f64(A, &vals, &owned));
+    BENCH_TRY(bench_alloc((void **)&cols, (size_t)A->nnz, sizeof *cols, "peer-graphblas columns"));
     for (int64_t k = 0; k < A->nnz; k++)
-        cols[k] = (GrB_Index)spx__col(A, k);
-    GRB_TRY(GrB_Matrix_import_FP64(&s->A, GrB_FP64, (GrB_Index)A->rows, (GrB_Index)A->cols,
+        cols[k] = (GrB_Index)bench_col(A, k);
+    GRB_TRY(GrB_Matrix_import_FP64(M, GrB_FP64, (GrB_Index)A->rows, (GrB_Index)A->cols,
                                    (const GrB_Index *)A->rowptr, cols, vals, (GrB_Index)A->rows + 1,
                                    (GrB_Index)A->nnz, (GrB_Index)A->nnz, GrB_CSR_FORMAT));
-    GRB_TRY(GrB_Matrix_wait(s->A, GrB_MATERIALIZE));
+    GRB_TRY(GrB_Matrix_wait(*M, GrB_MATERIALIZE));
 cleanup:
-    spx__free(cols);
-    spx__free(owned);
+    free(cols);
+    free(owned);
     return st;
 }
 
-static spx_status grb_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+static spx_status grb_prepare(const spx_matrix *A, const spx_matrix *B,
+                              const spx_bench_peer_opts *o, void **state)
 {
     grb_state *s = NULL;
+    bench_csr v;
     spx_status st;
-    SPX_TRY(grb_init_once());
-    SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "peer-graphblas state"));
-    s->rows = A->rows;
-    s->cols = A->cols;
-    s->nnz = A->nnz;
+    (void)B;
+    BENCH_TRY(bench_csr_view(A, &v));
+    BENCH_TRY(grb_peer_init());
+    BENCH_TRY(bench_calloc((void **)&s, 1, sizeof *s, "peer-graphblas state"));
+    s->rows = v.rows;
+    s->cols = v.cols;
+    s->nnz = v.nnz;
     s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    SPX_TRY(grb_build(A, s));
+    BENCH_TRY(grb_peer_matrix(&v, &s->A));
     GRB_TRY(GrB_Descriptor_new(&s->desc));
     GRB_TRY(GxB_Desc_set(s->desc, GxB_NTHREADS, s->threads));
     *state = s;
@@ -155,7 +147,7 @@ static spx_status grb_unpack(GrB_Vector *v, GrB_Descriptor desc)
     if (!*v) return SPX_OK;
     GRB_TRY(GxB_Vector_unpack_Full(*v, &p, &size, &iso, desc));
     GrB_Vector_free(v);
-    if (iso) st = spx__error(SPX_ERR_UNSUPPORTED, "peer-graphblas: result came back iso");
+    if (iso) st = bench_fail(SPX_ERR_UNSUPPORTED, "peer-graphblas: result came back iso");
 cleanup:
     *v = NULL;
     return st;
@@ -174,8 +166,8 @@ static spx_status grb_accumulate(grb_state *s, const double *x, double *y)
 {
     GrB_Vector u = NULL, w = NULL;
     spx_status st;
-    SPX_TRY(grb_pack(&u, (void *)(uintptr_t)x, s->cols, s->desc));
-    SPX_TRY(grb_pack(&w, y, s->rows, s->desc));
+    BENCH_TRY(grb_pack(&u, (void *)(uintptr_t)x, s->cols, s->desc));
+    BENCH_TRY(grb_pack(&w, y, s->rows, s->desc));
     GRB_TRY(GrB_mxv(w, NULL, GrB_PLUS_FP64, GrB_PLUS_TIMES_SEMIRING_FP64, s->A, u, s->desc));
 cleanup:;
     spx_status su = grb_unpack(&u, s->desc), sw = grb_unpack(&w, s->desc);
@@ -190,14 +182,14 @@ static spx_status grb_spmv(void *state, double alpha, const void *x, double beta
     if (beta != 1.0) scale(y, s->rows, beta);
     if (s->nnz == 0 || alpha == 0.0) return SPX_OK;
     if (alpha == 1.0) return grb_accumulate(s, x, y);
-    SPX_TRY(spx__calloc((void **)&t, (size_t)s->rows, sizeof *t, "peer-graphblas scratch"));
-    SPX_TRY(grb_accumulate(s, x, t));
+    BENCH_TRY(bench_calloc((void **)&t, (size_t)s->rows, sizeof *t, "peer-graphblas scratch"));
+    BENCH_TRY(grb_accumulate(s, x, t));
     double *yd = y;
 #pragma omp parallel for schedule(static) if (s->rows > 100000)
     for (int64_t i = 0; i < s->rows; i++)
         yd[i] += alpha * t[i];
 cleanup:
-    spx__free(t);
+    free(t);
     return st;
 }
 
@@ -221,14 +213,14 @@ static void grb_describe(const void *state, char *buf, size_t len)
                                          : "full");
 }
 
-const spx_format_ops spx_peer_graphblas = {
+const spx_bench_peer spx_peer_graphblas = {
     .name = "peer-graphblas",
+    .operation = SPX_OP_SPMV,
     .devices = SPX_DEV_CPU,
-    .precisions = SPX__TYPE_BIT(SPX_F64),
-    .analyze = grb_analyze,
+    .precisions = BENCH_TYPE_BIT(SPX_F64),
+    .prepare = grb_prepare,
     .spmv = grb_spmv,
     .bytes = grb_bytes,
     .destroy = grb_destroy,
     .describe = grb_describe,
-    .borrows_matrix = 0,
 };

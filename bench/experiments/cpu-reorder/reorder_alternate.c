@@ -1,44 +1,85 @@
-/* One process, rounds alternating: STREAM triad; FORMAT on A; FORMAT on A' = P A P^T as a plain
- * plan (the kernel alone); FORMAT with reorder=MODE (kernel + gather of x + scatter of y); the
- * gather bound of A and of A'. Medians over the rounds. Not part of the build (bench/results/);
- * built by hand against a build's libraries:
- *   gcc -O2 -fopenmp -I include -I src -I bench bench/results/cpu-reorder-alternate.c \
- *       build-reorder/bench/libspx_bench.a build-reorder/libspx.a -lrsb -lgraphblas -lm -lz \
- *       -lstdc++ -o alternate
- * Usage: alternate SPEC FORMAT CALLS ROUNDS (SPEC as for spx_generate, ROUNDS <= 9). */
+/* One process, rounds alternating (cpu-reorder-2026-11-22.md): STREAM triad;
+ * FORMAT on A; FORMAT on A' = P A P^T as a plain plan (the kernel alone);
+ * FORMAT with reorder=MODE (kernel + gather of x + scatter of y); the gather
+ * bound of A and of A' (bench library). P is the ordering a plan with
+ * reorder=MODE computes (spx_plan_permutation), A' is built from A's
+ * triplets. Medians over the rounds. Public API and the bench library only:
+ * target reorder_alternate of -DSPX_BUILD_EXPERIMENTS=ON.
+ * Usage: reorder_alternate SPEC FORMAT CALLS ROUNDS (SPEC for spx_generate,
+ * ROUNDS <= 9). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
 #include "bench.h"
-#include "core/matrix.h"
-#include "core/order.h"
+#include "spx.h"
+
 enum { NP = 5, NG = 3, MAXR = 9 };
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
+
 static int cmp(const void *a, const void *b)
 {
-    double x = *(double *)a, y = *(double *)b;
+    double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
+
 static double median(double *v, int n)
 {
-    qsort(v, n, sizeof *v, cmp);
+    qsort(v, (size_t)n, sizeof *v, cmp);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+/* *B = P A P^T for the ordering of a csr plan made with params ("reorder=rcm"). */
+static spx_status reordered(const spx_matrix *A, const char *params, spx_matrix **B)
+{
+    int64_t n, nnz, *perm = NULL, *inv = NULL, *ri = NULL, *ci = NULL;
+    double *v = NULL;
+    spx_plan *P = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "csr";
+    o.params = params;
+    spx_matrix_dims(A, &n, NULL, &nnz);
+    perm = malloc((size_t)n * sizeof *perm);
+    inv = malloc((size_t)n * sizeof *inv);
+    ri = malloc((size_t)nnz * sizeof *ri);
+    ci = malloc((size_t)nnz * sizeof *ci);
+    v = malloc((size_t)nnz * sizeof *v);
+    spx_status st = perm && inv && ri && ci && v ? SPX_OK : SPX_ERR_OOM;
+    if (st == SPX_OK) st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
+    if (st == SPX_OK) st = spx_plan_permutation(P, perm);
+    if (st == SPX_OK) st = spx_matrix_to_coo(A, ri, ci, v);
+    if (st == SPX_OK) {
+        for (int64_t k = 0; k < n; k++)
+            inv[perm[k]] = k;
+        for (int64_t k = 0; k < nnz; k++) {
+            ri[k] = inv[ri[k]];
+            ci[k] = inv[ci[k]];
+        }
+        st = spx_matrix_from_coo(n, n, nnz, ri, ci, v, B);
+    }
+    spx_plan_destroy(P);
+    free(perm);
+    free(inv);
+    free(ri);
+    free(ci);
+    free(v);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
-    spx_matrix *A, *B[3] = {0};
-    if (argc < 5 || spx_generate(argv[1], &A)) return 1;
+    spx_matrix *A = NULL, *B[3] = {NULL, NULL, NULL};
+    if (argc < 5 || spx_generate(argv[1], &A) != SPX_OK) {
+        fprintf(stderr, "usage: reorder_alternate SPEC FORMAT CALLS ROUNDS\n");
+        return 1;
+    }
     const char *fmt = argv[2];
     int calls = atoi(argv[3]), rounds = atoi(argv[4]);
-    int64_t n = A->rows, *perm = malloc(8 * n);
-    for (int m = 1; m <= 2; m++) {
-        spx__order_compute(A, m, 0, perm);
-        spx__order_permute(A, perm, 0, &B[m]);
+    int64_t n, nnz;
+    spx_matrix_dims(A, &n, NULL, &nnz);
+    rounds = rounds < 1 ? 1 : rounds > MAXR ? MAXR : rounds;
+    if (reordered(A, "reorder=rcm", &B[1]) != SPX_OK ||
+        reordered(A, "reorder=degree", &B[2]) != SPX_OK) {
+        fprintf(stderr, "reorder: %s\n", spx_last_error());
+        return 1;
     }
     const char *lab[NP] = {"A", "A'(rcm), plain plan", "reorder=rcm", "A'(degree), plain plan",
                            "reorder=degree"};
@@ -50,13 +91,14 @@ int main(int argc, char **argv)
         spx_plan_opts o = spx_plan_opts_default();
         o.format = fmt;
         o.params = par[i];
-        if (spx_plan_create(M[i], &o, &P[i])) {
+        if (spx_plan_create(M[i], SPX_OP_SPMV, &o, &P[i]) != SPX_OK) {
             printf("%s\n", spx_last_error());
             return 1;
         }
     }
-    double *x = malloc(8 * n), *y = malloc(8 * n), t[NP][MAXR], g[NG][MAXR], s[MAXR];
-#pragma omp parallel for schedule(static)
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    double t[NP][MAXR], g[NG][MAXR], s[MAXR];
+    if (!x || !y) return 1;
     for (int64_t i = 0; i < n; i++)
         x[i] = 1.0, y[i] = 0.0;
     for (int r = 0; r < rounds; r++) {
@@ -64,15 +106,15 @@ int main(int argc, char **argv)
         spx_bench_stream_triad(&s[r], &ab);
         for (int i = 0; i < NP; i++) {
             spx_spmv(P[i], 1, x, 0, y);
-            double t0 = now();
+            double t0 = spx_bench_now();
             for (int k = 0; k < calls; k++)
                 spx_spmv(P[i], 1, x, 0, y);
-            t[i][r] = (now() - t0) / calls * 1e3;
+            t[i][r] = (spx_bench_now() - t0) / calls * 1e3;
         }
         for (int i = 0; i < NG; i++) {
             spx_bench_record rec;
             spx_bench_gather(A, gpar[i], 0, &rec);
-            g[i][r] = rec.median_ms;
+            g[i][r] = rec.t.median_ms;
         }
         printf("round %d: stream %.1f", r, s[r]);
         for (int i = 0; i < NP; i++)
@@ -81,7 +123,7 @@ int main(int argc, char **argv)
             printf(" | g %.2f", g[i][r]);
         printf("\n");
     }
-    double model = spx_bench_model_bytes(n, n, A->nnz, SPX_F64), st = median(s, rounds);
+    double model = spx_bench_model_bytes(n, n, nnz, SPX_F64), st = median(s, rounds);
     printf("%s %s, %d rounds, median STREAM %.1f GB/s, model %.0f MB\n", argv[1], fmt, rounds, st,
            model * 1e-6);
     for (int i = 0; i < NP; i++) {
@@ -94,5 +136,12 @@ int main(int argc, char **argv)
         printf("  gather %-17s %8.2f ms  %5.1f%% STREAM\n", gpar[i] ? gpar[i] : "A", m,
                100 * model / (m * 1e-3) * 1e-9 / st);
     }
+    for (int i = 0; i < NP; i++)
+        spx_plan_destroy(P[i]);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B[1]);
+    spx_matrix_destroy(B[2]);
+    free(x);
+    free(y);
     return 0;
 }

@@ -52,7 +52,7 @@ static double plan_ms(const spx_matrix *A, spx_type t, int k, const void *x, voi
     o.params = params[k];
     o.device = SPX_DEV_CUDA;
     o.precision = t;
-    if (spx_plan_create(A, &o, &P) != SPX_OK) {
+    if (spx_plan_create(A, SPX_OP_SPMV, &o, &P) != SPX_OK) {
         printf("  %s %s: %s\n", formats[k], params[k] ? params[k] : "", spx_last_error());
         return -1.0;
     }

@@ -79,7 +79,7 @@ static spx_plan *plan_of(const spx_matrix *A, const char *params)
     o.format = "csr";
     o.params = params;
     spx_plan *P = NULL;
-    if (spx_plan_create(A, &o, &P) != SPX_OK) {
+    if (spx_plan_create(A, SPX_OP_SPMV, &o, &P) != SPX_OK) {
         std::fprintf(stderr, "plan: %s\n", spx_last_error());
         std::exit(1);
     }

@@ -59,7 +59,7 @@ static int chain(const spx_matrix *A, const char *format, const char *params, do
     o.device = SPX_DEV_CUDA;
     o.format = format;
     o.params = params;
-    if (spx_plan_create(A, &o, &P) == SPX_OK && spx__cuda_upload(&u, u0, bytes, "u") == SPX_OK &&
+    if (spx_plan_create(A, SPX_OP_SPMV, &o, &P) == SPX_OK && spx__cuda_upload(&u, u0, bytes, "u") == SPX_OK &&
         spx__cuda_upload(&v, u0, bytes, "v") == SPX_OK) {
         ok = 1;
         for (int k = 0; k < STEPS && ok; k++)

@@ -48,7 +48,7 @@ static double plan_ms(const spx_matrix *A)
     spx_plan *P = NULL;
     o.device = SPX_DEV_CUDA;
     o.format = "csr";
-    if (spx_plan_create(A, &o, &P) != SPX_OK) return -1.0;
+    if (spx_plan_create(A, SPX_OP_SPMV, &o, &P) != SPX_OK) return -1.0;
     double t = spx_plan_prep_ms(P);
     spx_plan_destroy(P);
     return t;

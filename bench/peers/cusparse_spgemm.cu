@@ -1,0 +1,239 @@
+/* peer-cusparse-spgemm: cuSPARSE's generic SpGEMM, C = A*B, fp64 and fp32
+ * (values, products and C in the precision), on the GPU.
+ *
+ *   prepare: A and B on the device (CSR, 32-bit indices), a handle and their
+ *            descriptors.
+ *   spgemm:  a whole cusparseSpGEMM as one product needs it, C replacing the
+ *            previous one: work estimation (buffer size asked, then the
+ *            buffer), compute (the same), C's arrays at its size, copy; then a
+ *            device sync. CUSPARSE_SPGEMM_ALG1 (the default algorithm); when it
+ *            runs out of memory (INSUFFICIENT_RESOURCES or a failed
+ *            allocation), CUSPARSE_SPGEMM_ALG3 from then on (estimateMemory
+ *            with chunk fraction 0.2 sizes its buffer), which the record's
+ *            detail names. When ALG3 runs out too, the peer declines
+ *            (SPX_ERR_UNSUPPORTED with cuSPARSE's status): a row that says so.
+ *   result:  C copied to the host, as a new SpX matrix (fp32 values widened).
+ *
+ * A, B and C stay on the device, so the times have no transfers (SpX's CUDA
+ * formats return a host C, spx_spgemm_run: their times include B's upload
+ * and C's download). Buffers are allocated and freed in each product, as a
+ * user computing one product does. */
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "cusparse_peer.h"
+
+namespace
+{
+
+const float ALG3_CHUNK_FRACTION = 0.2f;
+
+struct spgemm_peer {
+    cusparseHandle_t h;
+    cusparseSpMatDescr_t A, B, C;
+    void *arp, *aci, *aval, *brp, *bci, *bval; /* A and B on the device */
+    void *crp, *cci, *cval;                    /* the last C */
+    int64_t m, n, c_nnz;
+    spx_type prec;
+    cudaDataType vt;
+    cusparseSpGEMMAlg_t alg;
+    size_t bytes;
+};
+
+void free_c(spgemm_peer *p)
+{
+    if (p->C) cusparseDestroySpMat(p->C);
+    cusparse_peer_free(p->cci);
+    cusparse_peer_free(p->cval);
+    p->C = NULL;
+    p->cci = p->cval = NULL;
+    p->c_nnz = 0;
+}
+
+void peer_destroy(void *state)
+{
+    spgemm_peer *p = (spgemm_peer *)state;
+    if (!p) return;
+    free_c(p);
+    if (p->A) cusparseDestroySpMat(p->A);
+    if (p->B) cusparseDestroySpMat(p->B);
+    if (p->h) cusparseDestroy(p->h);
+    void *arrays[] = {p->arp, p->aci, p->aval, p->brp, p->bci, p->bval, p->crp};
+    for (void *a : arrays)
+        cusparse_peer_free(a);
+    free(p);
+}
+
+spx_status describe_csr(const bench_csr &M, void *rp, void *ci, void *val, cudaDataType vt,
+                        cusparseSpMatDescr_t *d)
+{
+    spx_status st = SPX_OK;
+    SP_TRY(cusparseCreateCsr(d, M.rows, M.cols, M.nnz, rp, ci, val, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
+cleanup:
+    return st;
+}
+
+spx_status peer_prepare(const spx_matrix *A, const spx_matrix *B, const spx_bench_peer_opts *o,
+                        void **state)
+{
+    spgemm_peer *p = NULL;
+    bench_csr a, b;
+    spx_status st;
+    *state = NULL;
+    BENCH_TRY(bench_csr_view(A, &a));
+    BENCH_TRY(bench_csr_view(B, &b));
+    BENCH_TRY(bench_calloc((void **)&p, 1, sizeof *p, "cuSPARSE SpGEMM peer"));
+    p->m = a.rows;
+    p->n = b.cols;
+    p->prec = o->precision;
+    p->vt = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
+    p->alg = CUSPARSE_SPGEMM_ALG1;
+    SP_TRY(cusparseCreate(&p->h));
+    BENCH_TRY(cusparse_peer_upload(a, o->precision, &p->arp, &p->aci, &p->aval));
+    BENCH_TRY(cusparse_peer_upload(b, o->precision, &p->brp, &p->bci, &p->bval));
+    BENCH_TRY(cusparse_peer_alloc(&p->crp, ((size_t)p->m + 1) * sizeof(int32_t), "C offsets"));
+    BENCH_TRY(describe_csr(a, p->arp, p->aci, p->aval, p->vt, &p->A));
+    BENCH_TRY(describe_csr(b, p->brp, p->bci, p->bval, p->vt, &p->B));
+    p->bytes = ((size_t)(a.rows + b.rows) + 2) * 4 +
+               (size_t)(a.nnz + b.nnz) * (4 + cusparse_peer_value_bytes(o->precision));
+    *state = p;
+    return SPX_OK;
+cleanup:
+    peer_destroy(p);
+    return st;
+}
+
+/* Buffer 2's size: ALG3 through estimateMemory (its own buffer 3 for the
+ * estimate), else compute's size query. */
+spx_status compute_size(spgemm_peer *p, cusparseSpGEMMDescr_t d, const void *one,
+                        const void *zero, size_t *size2)
+{
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    void *b3 = NULL;
+    size_t size3 = 0;
+    spx_status st = SPX_OK;
+    if (p->alg != CUSPARSE_SPGEMM_ALG3) {
+        SP_TRY(cusparseSpGEMM_compute(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg, d,
+                                      size2, NULL));
+        return SPX_OK;
+    }
+    SP_TRY(cusparseSpGEMM_estimateMemory(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg,
+                                         d, ALG3_CHUNK_FRACTION, &size3, NULL, NULL));
+    BENCH_TRY(cusparse_peer_alloc(&b3, size3, "SpGEMM estimate buffer"));
+    SP_TRY(cusparseSpGEMM_estimateMemory(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg,
+                                         d, ALG3_CHUNK_FRACTION, &size3, b3, size2));
+cleanup:
+    cusparse_peer_free(b3);
+    return st;
+}
+
+/* One product with p->alg into a new C. */
+spx_status product(spgemm_peer *p)
+{
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    double one64 = 1.0, zero64 = 0.0;
+    float one32 = 1.0f, zero32 = 0.0f;
+    const void *one = p->vt == CUDA_R_64F ? (const void *)&one64 : (const void *)&one32;
+    const void *zero = p->vt == CUDA_R_64F ? (const void *)&zero64 : (const void *)&zero32;
+    cusparseSpGEMMDescr_t d = NULL;
+    void *b1 = NULL, *b2 = NULL;
+    size_t size1 = 0, size2 = 0;
+    int64_t rows = 0, cols = 0;
+    spx_status st = SPX_OK;
+    SP_TRY(cusparseCreateCsr(&p->C, p->m, p->n, 0, p->crp, NULL, NULL, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, p->vt));
+    SP_TRY(cusparseSpGEMM_createDescr(&d));
+    SP_TRY(cusparseSpGEMM_workEstimation(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg, d,
+                                         &size1, NULL));
+    BENCH_TRY(cusparse_peer_alloc(&b1, size1, "SpGEMM work buffer"));
+    SP_TRY(cusparseSpGEMM_workEstimation(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg, d,
+                                         &size1, b1));
+    BENCH_TRY(compute_size(p, d, one, zero, &size2));
+    BENCH_TRY(cusparse_peer_alloc(&b2, size2, "SpGEMM compute buffer"));
+    SP_TRY(cusparseSpGEMM_compute(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg, d,
+                                  &size2, b2));
+    SP_TRY(cusparseSpMatGetSize(p->C, &rows, &cols, &p->c_nnz));
+    BENCH_TRY(cusparse_peer_alloc(&p->cci, (size_t)p->c_nnz * 4, "C columns"));
+    BENCH_TRY(cusparse_peer_alloc(&p->cval, (size_t)p->c_nnz * cusparse_peer_value_bytes(p->prec),
+                                  "C values"));
+    SP_TRY(cusparseCsrSetPointers(p->C, p->crp, p->cci, p->cval));
+    SP_TRY(cusparseSpGEMM_copy(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt, p->alg, d));
+    CU_TRY(cudaDeviceSynchronize());
+cleanup:
+    if (d) cusparseSpGEMM_destroyDescr(d);
+    cusparse_peer_free(b1);
+    cusparse_peer_free(b2);
+    return st;
+}
+
+spx_status peer_spgemm(void *state)
+{
+    spgemm_peer *p = (spgemm_peer *)state;
+    free_c(p);
+    spx_status st = product(p);
+    if (st == SPX_ERR_OOM && p->alg == CUSPARSE_SPGEMM_ALG1) {
+        cudaGetLastError(); /* a failed cudaMalloc leaves no sticky error; clear it anyway */
+        free_c(p);
+        p->alg = CUSPARSE_SPGEMM_ALG3;
+        st = product(p);
+    }
+    if (st == SPX_ERR_OOM) {
+        free_c(p);
+        return bench_fail(SPX_ERR_UNSUPPORTED, "cuSPARSE SpGEMM declines: ALG1 and ALG3 out of "
+                                               "memory (%s)",
+                          spx_bench_last_error());
+    }
+    return st;
+}
+
+spx_status peer_result(void *state, spx_matrix **C)
+{
+    spgemm_peer *p = (spgemm_peer *)state;
+    size_t nnz = (size_t)p->c_nnz, vb = cusparse_peer_value_bytes(p->prec);
+    spx_status st = SPX_OK;
+    *C = NULL;
+    try {
+        std::vector<int32_t> rp((size_t)p->m + 1), ci(nnz);
+        std::vector<unsigned char> raw(nnz * vb);
+        std::vector<int64_t> ri(nnz), cj(nnz);
+        std::vector<double> v(nnz);
+        CU_TRY(cudaMemcpy(rp.data(), p->crp, rp.size() * 4, cudaMemcpyDeviceToHost));
+        CU_TRY(cudaMemcpy(ci.data(), p->cci, nnz * 4, cudaMemcpyDeviceToHost));
+        CU_TRY(cudaMemcpy(raw.data(), p->cval, nnz * vb, cudaMemcpyDeviceToHost));
+        for (int64_t i = 0; i < p->m; i++)
+            for (int32_t k = rp[(size_t)i]; k < rp[(size_t)i + 1]; k++) {
+                ri[(size_t)k] = i;
+                cj[(size_t)k] = ci[(size_t)k];
+                v[(size_t)k] = p->prec == SPX_F64 ? ((const double *)raw.data())[k]
+                                                  : (double)((const float *)raw.data())[k];
+            }
+        st = bench_lib(spx_matrix_from_coo(p->m, p->n, (int64_t)nnz, ri.data(), cj.data(),
+                                           v.data(), C));
+    } catch (const std::bad_alloc &) {
+        st = bench_fail(SPX_ERR_OOM, "cuSPARSE SpGEMM peer: out of host memory copying C");
+    }
+cleanup:
+    return st;
+}
+
+size_t peer_bytes(const void *state)
+{
+    return ((const spgemm_peer *)state)->bytes;
+}
+
+void peer_describe(const void *state, char *buf, size_t len)
+{
+    const spgemm_peer *p = (const spgemm_peer *)state;
+    snprintf(buf, len, "%s", p->alg == CUSPARSE_SPGEMM_ALG3 ? "alg=ALG3 (ALG1 out of memory)"
+                                                            : "alg=ALG1");
+}
+
+} // namespace
+
+extern "C" const spx_bench_peer spx_peer_cusparse_spgemm = {
+    "peer-cusparse-spgemm", SPX_OP_SPGEMM, SPX_DEV_CUDA,
+    BENCH_TYPE_BIT(SPX_F64) | BENCH_TYPE_BIT(SPX_F32),
+    peer_prepare, NULL, peer_spgemm, peer_result, peer_bytes, peer_destroy, peer_describe,
+};
