@@ -336,9 +336,10 @@ gpu_tests() { # test programs that run CUDA code, built ones only
     for src in tests/test_gpu*.c tests/test_dasp*.c tests/test_cuda*.c; do
         [[ -f "$src" ]] && names="$names $(basename "$src" .c)"
     done
-    for f in $(registry_formats "" cuda); do # a CUDA format's own tests
+    for f in $(registry_formats "" cuda); do # a CUDA format's own tests that reach CUDA code
         for src in tests/test_"${f//-/_}".c tests/test_"${f//-/_}"_*.c; do
-            [[ -f "$src" ]] && names="$names $(basename "$src" .c)"
+            [[ -f "$src" ]] && grep -q "SPX_DEV_CUDA\|spx__cuda\|\"cuda/" "$src" &&
+                names="$names $(basename "$src" .c)"
         done
     done
     for t in $names test_conformance; do
