@@ -139,8 +139,15 @@ typedef struct spx__axt {
     int isa_lowered;    /* the isa param asked above what may run */
 } spx__axt;
 
-/* Lay A out as a->variant with a->thw, th, bs, live, type set; fills the
- * arrays, nslab, nunits, sb, obits and the thread partition for a->nthreads. */
+/* Lay A out as a->variant with a->thw, th, bs, live, type, vsize set (and
+ * a->nthreads > 0, the threads that place the entries); fills the arrays ax,
+ * col (x=refresh), rwp, hdr, brp, and nslab, nunits, unit_slabs, sb, obits.
+ * The one layout builder of the CPU formats and the CUDA ones (THW 16 or 32,
+ * src/cuda/axt/); ax[] and col[] hold SPX__AXT_PF_BYTES of zeroed slack past
+ * the last slab. On failure the caller frees with spx__axt_free_arrays. */
+spx_status spx__axt_layout(const spx_matrix *A, spx__axt *a);
+/* spx__axt_layout, then the units split among a->nthreads CPU threads
+ * (ubound, own; a->nthreads lowered to the units when fewer). */
 spx_status spx__axt_build(const spx_matrix *A, spx__axt *a);
 void spx__axt_free_arrays(spx__axt *a);
 

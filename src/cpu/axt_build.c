@@ -1,6 +1,8 @@
 /* AXC / AXT layouts from CSR (see axt.h for the layouts): count the slabs,
- * allocate, place each entry's value and column, write rwp / brp / hdr, and
- * split the units among threads.
+ * allocate, place each entry's value and column, write rwp / brp / hdr
+ * (spx__axt_layout, shared by the CPU formats and the CUDA ones of
+ * src/cuda/axt/, THW = a->thw: the CPU's vector lanes or 16 / 32 lanes of a
+ * warp), then, for the CPU, split the units among threads (spx__axt_build).
  *
  * Entry k of row r (j = k - rowptr[r] its place in the row) goes to
  *   axc, uh1: slab first_slab(r) + j / THW, lane j % THW
@@ -248,7 +250,7 @@ void spx__axt_free_arrays(spx__axt *a)
     spx__free(a->own);
 }
 
-spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
+spx_status spx__axt_layout(const spx_matrix *A, spx__axt *a)
 {
     spx_status st;
     const void *vals = NULL;
@@ -279,10 +281,15 @@ spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
         place_uh(A, a, vals, start);
     else
         place_packed(A, a, vals);
-    SPX_TRY(partition(a));
     st = SPX_OK;
 cleanup:
     spx__free(owned);
     spx__free(start);
     return st;
+}
+
+spx_status spx__axt_build(const spx_matrix *A, spx__axt *a)
+{
+    spx_status st = spx__axt_layout(A, a);
+    return st == SPX_OK ? partition(a) : st;
 }

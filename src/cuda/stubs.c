@@ -3,6 +3,7 @@
  * SPX_ERR_NOT_COMPILED naming the function, Q entries return their value, V
  * entries do nothing. A new method adds its list here, one line. */
 #include "core/error.h"
+#include "cuda/axt/axt_cuda.h"
 #include "cuda/blas1/blas1.h"
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/dasp/dasp.h"
@@ -30,5 +31,6 @@ STUBS(SPX__CUDA_RUNTIME_API)
 STUBS(SPX__CUDA_CSR_API)
 STUBS(SPX__CUDA_SELL_API)
 STUBS(SPX__CUDA_DASP_API)
+STUBS(SPX__CUDA_AXT_API)
 STUBS(SPX__CUDA_BLAS1_API)
 STUBS(SPX__CUDA_MULTI_API)

@@ -16,6 +16,11 @@ extern const spx_format_ops spx__format_axt_uh1;
 extern const spx_format_ops spx__format_axt_uh;
 extern const spx_format_ops spx__format_axt_ch1;
 extern const spx_format_ops spx__format_axt_ch;
+extern const spx_format_ops spx__format_cuda_axc;
+extern const spx_format_ops spx__format_cuda_axt_uh1;
+extern const spx_format_ops spx__format_cuda_axt_uh;
+extern const spx_format_ops spx__format_cuda_axt_ch1;
+extern const spx_format_ops spx__format_cuda_axt_ch;
 extern const spx_format_ops spx__format_gustavson;
 
 const spx_format_ops *const spx__formats[] = {
@@ -31,6 +36,11 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_axt_uh,
     &spx__format_axt_ch1,
     &spx__format_axt_ch,
+    &spx__format_cuda_axc,
+    &spx__format_cuda_axt_uh1,
+    &spx__format_cuda_axt_uh,
+    &spx__format_cuda_axt_ch1,
+    &spx__format_cuda_axt_ch,
     &spx__format_gustavson,
     NULL,
 };
