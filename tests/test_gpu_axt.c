@@ -11,7 +11,9 @@
  * second x (a stale x=refresh copy would show) with beta = 0.75.
  * combine=ordered (and axc) must give the same bits in 20 calls; chains of
  * calls whose x is the call before's y must give the bits of pdl=off.
- * Parameter errors are SPX_ERR_BAD_PARAM. Without a GPU: SKIP, exit 77. */
+ * Parameter errors are SPX_ERR_BAD_PARAM. Without a GPU: SKIP, exit 77.
+ * SPX_TEST_QUICK=1 (compute-sanitizer): the x and combine modes only, 3
+ * repeats, the small generated matrices, a short chain. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,12 @@
 
 static const char *const formats[] = {"axc", "axt-uh1", "axt-uh", "axt-ch1", "axt-ch"};
 enum { NFORMATS = 5 };
+
+static int quick(void)
+{
+    const char *q = getenv("SPX_TEST_QUICK");
+    return q && *q == '1';
+}
 
 static size_t esize(spx_type t)
 {
@@ -109,7 +117,7 @@ static int repeats_bitwise(const spx_plan *P, const spx_matrix *A, spx_type t)
     void *dx = to_device(x, n, t), *dy = to_device(y0, m, t), *dy0 = to_device(y0, m, t);
     void *first = NULL;
     int same = 1;
-    for (int k = 0; k < REPEATS && same; k++) {
+    for (int k = 0; k < (quick() ? 3 : REPEATS) && same; k++) {
         CHECK_STATUS(spx__cuda_copy_d2d(dy, dy0, (size_t)m * esize(t), NULL), SPX_OK);
         CHECK_STATUS(spx_spmv(P, 1.0, dx, 0.5, dy), SPX_OK);
         void *h = from_device(dy, m, t);
@@ -172,12 +180,13 @@ static int param_sets(int f, const char **sets)
     static const char *const uh1[] = {"pdl=off"};
     int n = 0;
     if (f == 0) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < (quick() ? 2 : 3); i++)
             sets[n++] = axc[i];
         return n;
     }
     for (int i = 0; i < 4; i++)
         sets[n++] = modes[i];
+    if (quick()) return n;
     const char *const *own = f == 1 ? uh1 : f == 2 ? uh : f == 3 ? ch1 : ch;
     const int nown = f == 1 ? 1 : f == 2 ? 6 : 5;
     for (int i = 0; i < nown; i++)
@@ -211,12 +220,12 @@ static void test_edge_cases(void)
 
 static void test_generated(void)
 {
-    spx_matrix *A = axt_random_rows(20000, 20000, 40, 5);
-    check_all(A, "random 20000");
+    spx_matrix *A = axt_random_rows(quick() ? 2000 : 20000, quick() ? 2000 : 20000, 40, 5);
+    check_all(A, "random square");
     spx_matrix_destroy(A);
     static const char *const specs[] = {"lap3d7:24", "lap3d27:16", "lap2d5:300",
                                         "rmat:scale=14,ef=8", "lap3d7:64"};
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    for (size_t i = 0; i < (quick() ? 2 : sizeof specs / sizeof specs[0]); i++) {
         A = NULL;
         if (CHECK_STATUS(spx_generate(specs[i], &A), SPX_OK)) check_all(A, specs[i]);
         spx_matrix_destroy(A);
@@ -246,8 +255,8 @@ static void *chain(const spx_matrix *A, const char *format, const char *params, 
 
 static void test_chains(void)
 {
-    const int64_t n = 20000;
-    const int steps = 40;
+    const int64_t n = quick() ? 3000 : 20000;
+    const int steps = quick() ? 10 : 40;
     int64_t *len = malloc((size_t)n * sizeof *len);
     for (int64_t i = 0; i < n; i++)
         len[i] = i % 97 == 0 ? 300 + i % 700 : i % 40;
