@@ -1,19 +1,26 @@
 # Tests of the spx program: each runs the built program through
-# tests/cli_data/run.cmake, which checks the exit code (0 ok, 1 runtime
-# failure, 2 usage error), the output and the files written. The data in
+# tests/cli_data/run.cmake, which checks the exit code (0 ok, 1 library error,
+# 2 usage error, 3 a result failed its check), the output and the files
+# written. The data in
 # tests/cli_data/ are small integer matrices whose products are exact:
 #   a = [1 0 2; 0 3 0; 4 0 5; 0 6 7]  b = [1 1 0; 0 1 0; 0 0 2]
 #   a*[1 2 3] = [7 6 19 33]   2*a'*[1 2 3 4] = [26 60 90]
 #   a*b has 9 nonzeros, (a*b)*[1 2 3] = [15 6 42 54]
-#   b*b has 4 nonzeros, (b*b)*[1 2 3] = [5 2 12]
+#   b*b = [1 2 0; 0 1 0; 0 0 4], 4 nonzeros, (b*b)*[1 2 3] = [5 2 12]
 set(SPX_CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/cli_data)
 set(SPX_CLI_OUT ${CMAKE_CURRENT_BINARY_DIR}/cli)
 file(MAKE_DIRECTORY ${SPX_CLI_OUT})
 
-# spx_cli_test(NAME RC ARGS a b ... [STDOUT re] [STDERR re] [JSON_KEYS k ...]
-#              [OUT_FILE f EXPECT g] [SETUP fixture] [REQUIRES fixture])
+# spx_cli_test(NAME RC ARGS a b ... [STDOUT re] [STDOUT_NOT re] [STDERR re]
+#              [JSON_KEYS k ...] [OUT_FILE f EXPECT g] [NO_FILE f]
+#              [NO_GPU_RC rc NO_GPU_STDERR re] [FORMATS re] [FORMATS_NOT re]
+#              [SETUP fixture] [REQUIRES fixture])
+# NO_GPU_*: the expectation instead on a machine without a usable GPU.
+# FORMATS (FORMATS_NOT): run only where `spx formats` matches (does not match)
+# the regex, else skipped: tests that change when a format is registered.
 function(spx_cli_test name rc)
-  cmake_parse_arguments(T "" "STDOUT;STDERR;OUT_FILE;EXPECT;SETUP;REQUIRES" "ARGS;JSON_KEYS" ${ARGN})
+  cmake_parse_arguments(T "" "STDOUT;STDOUT_NOT;STDERR;OUT_FILE;EXPECT;NO_FILE;NO_GPU_RC;NO_GPU_STDERR;FORMATS;FORMATS_NOT;SETUP;REQUIRES"
+                        "ARGS;JSON_KEYS" ${ARGN})
   list(JOIN T_ARGS "|" args)
   set(cmd ${CMAKE_COMMAND} -DSPX=$<TARGET_FILE:spx_cli> "-DARGS=${args}" -DRC=${rc})
   if(DEFINED T_STDOUT)
@@ -22,6 +29,12 @@ function(spx_cli_test name rc)
   if(DEFINED T_STDERR)
     list(APPEND cmd "-DSTDERR_RE=${T_STDERR}")
   endif()
+  foreach(opt STDOUT_NOT NO_FILE NO_GPU_RC NO_GPU_STDERR FORMATS FORMATS_NOT)
+    if(DEFINED T_${opt})
+      string(REGEX REPLACE "^(STDOUT_NOT|NO_GPU_STDERR|FORMATS|FORMATS_NOT)$" "\\1_RE" var ${opt})
+      list(APPEND cmd "-D${var}=${T_${opt}}")
+    endif()
+  endforeach()
   if(T_JSON_KEYS)
     list(JOIN T_JSON_KEYS "|" keys)
     list(APPEND cmd "-DJSON_KEYS=${keys}")
@@ -30,7 +43,7 @@ function(spx_cli_test name rc)
     list(APPEND cmd -DOUT_FILE=${T_OUT_FILE} -DEXPECT=${T_EXPECT})
   endif()
   add_test(NAME cli_${name} COMMAND ${cmd} -P ${SPX_CLI_DATA}/run.cmake)
-  set_tests_properties(cli_${name} PROPERTIES TIMEOUT 300)
+  set_tests_properties(cli_${name} PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIP: precondition")
   if(T_SETUP)
     set_tests_properties(cli_${name} PROPERTIES FIXTURES_SETUP ${T_SETUP})
   endif()
@@ -53,14 +66,23 @@ spx_cli_test(bad_precision 2 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT
              STDERR "unknown precision 'f8'")
 spx_cli_test(bad_number 2 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --alpha two
              STDERR "--alpha needs a finite number")
+# One rule for names: an unknown format is a usage error in every command,
+# and the message lists the names the command takes.
 spx_cli_test(bench_unknown_format 2 ARGS bench gen:lap2d5:4 --format nosuch STDERR "unknown format 'nosuch'")
+spx_cli_test(spmv_unknown_format 2 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --format nosuch
+             STDERR "unknown format 'nosuch' \\(auto\\|ref\\|csr")
+spx_cli_test(spgemm_unknown_format 2 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --out ${SPX_CLI_OUT}/c.mtx --format csr
+             STDERR "unknown format 'csr' \\(auto\\|gustavson")
+spx_cli_test(bad_device 2 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --out ${SPX_CLI_OUT}/c.mtx --device tpu
+             STDERR "unknown device 'tpu'")
 
 # ---- runtime failures: the library's message on stderr, exit 1
 spx_cli_test(missing_file 1 ARGS info ${SPX_CLI_OUT}/no_such_file.mtx
              STDERR "SPX_ERR_IO: .*no_such_file.mtx")
 spx_cli_test(bad_generator 1 ARGS info gen:nosuch:3 STDERR "spx info: gen:nosuch:3: SPX_ERR_INVALID_ARG: .*nosuch")
-spx_cli_test(unknown_plan_format 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --format nosuch
-             STDERR "SPX_ERR_NO_FORMAT")
+spx_cli_test(format_without_kernel 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --out ${SPX_CLI_OUT}/y.txt --format dasp
+             --precision f32 STDERR "spx spmv: SPX_ERR_NO_FORMAT: format 'dasp' has no cpu f32 SpMV kernel"
+             NO_FILE ${SPX_CLI_OUT}/y.txt)
 spx_cli_test(x_count 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x2.txt --out ${SPX_CLI_OUT}/y.txt
              STDERR "x2.txt has 2 values but the column count of op.A. is 3")
 spx_cli_test(x_not_number 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x_bad.txt --out ${SPX_CLI_OUT}/y.txt
@@ -108,25 +130,54 @@ spx_cli_test(bench 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64,f32 -
 spx_cli_test(bench_auto 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64 --format auto --calls 3 --json -
              STDOUT "\"format\": \"auto\", \"chosen\": \"[a-z0-9-]+\", \"device\": \"cpu\".*\"ok\": true")
 
-# ---- bench: the spread of the batches and the first call in each record
-spx_cli_test(bench_spread 0 ARGS bench gen:lap2d5:16 --device cpu --format csr --calls 3 --json -
-             STDOUT "\"median_ms\": [0-9.e+-]+, \"min_ms\": [0-9.e+-]+, \"max_ms\": .*\"batches\": 10, \"calls\": 3, \"first_ms\": [0-9]"
-             JSON_KEYS matrix format device precision nnz median_ms min_ms max_ms q1_ms q3_ms batches
-                       calls first_ms gflops gbs prep_ms bytes max_rel_err ok breakeven_calls
-                       breakeven_peer_calls load1)
-spx_cli_test(bench_spread_table 0 ARGS bench gen:lap2d5:8 --device cpu --format csr --calls 2 --batches 3
-             STDOUT "median_ms +min_ms +max_ms +first_ms")
-# ---- bench --op spgemm: C = a*b checked against the reference (9 nonzeros),
-# and A*A with every SpGEMM format and peer compiled in
-spx_cli_test(bench_spgemm 0 ARGS bench ${SPX_CLI_DATA}/a.mtx --op spgemm --b ${SPX_CLI_DATA}/b.mtx --format gustavson
-             --calls 1 --batches 2 --json -
-             STDOUT "\"format\": \"gustavson\", \"device\": \"cpu\", \"precision\": \"f64\", \"nnz_a\": 7, \"nnz_b\": 4, \"products\": 9, \"nnz_c\": 9,.*\"dropped\": 0, \"ok\": true"
-             JSON_KEYS operation matrix b format device precision nnz_a nnz_b products nnz_c prep_ms
-                       first_ms run_ms run_min_ms run_max_ms run_q1_ms run_q3_ms run_batches run_calls
-                       whole_ms whole_min_ms whole_max_ms whole_q1_ms whole_q3_ms whole_batches
-                       whole_calls gflops gflops_whole bytes max_rel_err dropped ok load1)
-spx_cli_test(bench_spgemm_peers 0 ARGS bench gen:lap2d5:8 --op spgemm --device cpu --peers --calls 1 --batches 2
-             STDOUT "SpGEMM lap2d5:8: nnz.A. 288, nnz.B. 288, 1320 intermediate products.*gustavson +cpu +f64 +[0-9]+ .* yes")
-spx_cli_test(bench_list_peers 0 ARGS bench --list-peers)
-spx_cli_test(bench_bad_op 2 ARGS bench gen:lap2d5:4 --op spmm STDERR "unknown operation 'spmm'")
-spx_cli_test(bench_b_without_spgemm 2 ARGS bench gen:lap2d5:4 --b gen:lap2d5:4 STDERR "--b needs --op spgemm")
+# ---- devices and precisions without kernels: said before the matrix is read
+# A CUDA SpMV runs where a GPU is; elsewhere the library's reason, exit 1.
+spx_cli_test(spmv_cuda 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --device cuda
+             --out ${SPX_CLI_OUT}/y_ax_cuda.txt
+             OUT_FILE ${SPX_CLI_OUT}/y_ax_cuda.txt EXPECT ${SPX_CLI_DATA}/y_ax.txt
+             NO_GPU_RC 1 NO_GPU_STDERR "^spx spmv: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
+spx_cli_test(bench_cuda 0 ARGS bench gen:lap2d5:8 --device cuda --format csr --calls 2
+             STDOUT "csr +cuda +f64"
+             NO_GPU_RC 1 NO_GPU_STDERR "^spx bench: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
+# The help offers only the devices with kernels, as the registry lists them,
+# and a device without a kernel says so ("not written yet", never "not
+# compiled"). Which tests run depends on whether a CUDA SpGEMM format is
+# registered (a line "NAME  ...spgemm...  ...cuda" of spx formats).
+set(SPX_CUDA_SPGEMM "spgemm[a-z ]* cuda")
+spx_cli_test(spgemm_cuda_missing 1 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --device cuda --out ${SPX_CLI_OUT}/c_cuda.mtx
+             STDERR "^spx spgemm: SPX_ERR_NO_FORMAT: no format computes SpGEMM on cuda yet\n$"
+             NO_FILE ${SPX_CLI_OUT}/c_cuda.mtx FORMATS_NOT "${SPX_CUDA_SPGEMM}")
+spx_cli_test(help_spgemm_cpu_only 0 ARGS spgemm --help
+             STDOUT "--format F +auto\\|gustavson.*--device D +cpu \\(default cpu\\)" STDOUT_NOT "cuda"
+             FORMATS_NOT "${SPX_CUDA_SPGEMM}")
+spx_cli_test(spgemm_cuda 0 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --device cuda --out -
+             STDOUT "^%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n1 2 2\n2 2 1\n3 3 4\n$"
+             NO_GPU_RC 1 NO_GPU_STDERR "^spx spgemm: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)"
+             FORMATS "${SPX_CUDA_SPGEMM}")
+spx_cli_test(help_spgemm_cuda 0 ARGS spgemm --help STDOUT "--device D +cpu\\|cuda \\(default cpu\\)"
+             FORMATS "${SPX_CUDA_SPGEMM}")
+spx_cli_test(help_spmv_lists 0 ARGS spmv --help
+             STDOUT "--format F +default auto; the formats \\(spx formats\\):\n +auto\\|ref\\|csr.*--precision P +f64 \\(default\\); with kernels on cpu: f64\\|f32")
+# f16 has no CPU kernel: spmv fails; bench fails when nothing asked can run,
+# and skips (with a line) what cannot when something can.
+spx_cli_test(spmv_f16_cpu 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --precision f16 --out ${SPX_CLI_OUT}/y16.txt
+             STDERR "^spx spmv: SPX_ERR_NO_FORMAT: no format computes SpMV on cpu in f16 yet\n$"
+             NO_FILE ${SPX_CLI_OUT}/y16.txt)
+spx_cli_test(bench_f16_cpu 1 ARGS bench gen:lap2d5:8 --device cpu --precision f16 --calls 2
+             STDERR "skipping f16 on cpu.*spx bench: nothing to run" STDOUT_NOT ".")
+spx_cli_test(bench_all_precisions_cpu 0 ARGS bench gen:lap2d5:8 --device cpu --precision all --format csr
+             --calls 2 --json - STDERR "spx bench: skipping f16 on cpu: no format asked computes it"
+             STDOUT "\"precision\": \"f64\".*\"precision\": \"f32\"" STDOUT_NOT "\"f16\"")
+
+# ---- --out - : results on standard output, summaries on stderr, no file "-"
+spx_cli_test(spmv_stdout 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --out -
+             STDOUT "^7\n6\n19\n33\n$" NO_FILE ${CMAKE_CURRENT_BINARY_DIR}/-)
+spx_cli_test(convert_stdout 0 ARGS convert ${SPX_CLI_DATA}/a.mtx -
+             STDOUT "^%%MatrixMarket matrix coordinate real general\n4 3 7\n1 1 1\n1 3 2\n2 2 3\n3 1 4\n3 3 5\n4 2 6\n4 3 7\n$"
+             STDERR "-: 4 x 3, nnz 7" NO_FILE ${CMAKE_CURRENT_BINARY_DIR}/-)
+spx_cli_test(gen_stdout 0 ARGS gen lap2d5:2 --out -
+             STDOUT "^%%MatrixMarket matrix coordinate real general\n4 4 12\n1 1 4\n"
+             STDERR "rows = 4\ncols = 4\nnnz = 12" NO_FILE ${CMAKE_CURRENT_BINARY_DIR}/-)
+spx_cli_test(spgemm_stdout 0 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --format gustavson --out -
+             STDOUT "^%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n1 2 2\n2 2 1\n3 3 4\n$"
+             STDERR "nnz.C. = 4" NO_FILE ${CMAKE_CURRENT_BINARY_DIR}/-)

@@ -1,7 +1,6 @@
 /* spx formats: the format registry as a table, and which devices can run. */
 #include <string.h>
 
-#include "bench.h"
 #include "cli.h"
 
 static const char usage[] =
@@ -21,7 +20,7 @@ static void device_list(unsigned mask, char *buf, size_t len)
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
         if (mask & (unsigned)devices[k])
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
-                     spx_bench_device_name(devices[k]));
+                     cli_device_name(devices[k]));
 }
 
 static void operation_list(unsigned mask, char *buf, size_t len)
@@ -39,7 +38,7 @@ static void precision_list(unsigned mask, char *buf, size_t len)
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
         if (mask & (1u << types[k]))
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "",
-                     spx_bench_precision_name(types[k]));
+                     cli_precision_name(types[k]));
 }
 
 int spx_cmd_formats(int argc, char **argv)
@@ -60,7 +59,7 @@ int spx_cmd_formats(int argc, char **argv)
     }
     printf("\n");
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
-        printf("device %-5s %s\n", spx_bench_device_name(devices[k]),
+        printf("device %-5s %s\n", cli_device_name(devices[k]),
                spx_device_available(devices[k]) ? "available" : "not available");
     return CLI_OK;
 }

@@ -33,15 +33,6 @@ spx_status cli_load_matrix(const char *source, spx_matrix **A, cli_load_info *in
     return st;
 }
 
-spx_status cli_write_matrix(const spx_matrix *A, const char *path)
-{
-    cli_progress pr;
-    cli_progress_begin(&pr, "writing %s", path);
-    spx_status st = spx_matrix_write(A, path);
-    cli_progress_end(&pr);
-    return st;
-}
-
 void cli_matrix_label(const char *source, char *buf, size_t len)
 {
     static const char *const exts[] = {".mtx.gz", ".mtx", ".spx"};

@@ -31,8 +31,9 @@ static void print_help(FILE *f)
         fprintf(f, "  %-8s  %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(f, "\nA matrix argument M is a file (.mtx, .mtx.gz, .spx) or gen:SPEC, e.g.\n"
                "gen:lap3d7:64 (see spx_generate in spx.h for the specs).\n"
-               "Exit codes: 0 ok, 1 runtime failure (message on stderr), 2 usage error,\n"
-               "3 result check failed.\n");
+               "An output FILE of - is standard output. Exit codes, in every command:\n"
+               "0 ok, 1 library error (message on stderr), 2 usage error (unknown command,\n"
+               "option, format, device or precision, bad value), 3 a result failed its check.\n");
 }
 
 int main(int argc, char **argv)

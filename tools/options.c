@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "cli.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -23,7 +22,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_library_error(const char *cmd, const char *what, spx_status st)
 {
     const char *msg = spx_last_error();
-    if (strncmp(msg, what, strlen(what)) == 0) /* the library already named it */
+    if (!what || strncmp(msg, what, strlen(what)) == 0) /* none, or the library named it */
         fprintf(stderr, "spx %s: %s: %s\n", cmd, spx_status_name(st), msg);
     else
         fprintf(stderr, "spx %s: %s: %s: %s\n", cmd, what, spx_status_name(st), msg);
@@ -93,6 +92,16 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, const char **pos)
     return CLI_PARSED;
 }
 
+const char *cli_precision_name(spx_type t)
+{
+    return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16";
+}
+
+const char *cli_device_name(spx_device d)
+{
+    return d == SPX_DEV_CUDA ? "cuda" : "cpu";
+}
+
 int cli_parse_device(const char *cmd, const char *s, spx_device *d)
 {
     if (strcmp(s, "cpu") == 0) {
@@ -109,7 +118,7 @@ int cli_parse_precision(const char *cmd, const char *s, spx_type *t)
 {
     static const spx_type types[] = {SPX_F64, SPX_F32, SPX_F16};
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
-        if (strcmp(s, spx_bench_precision_name(types[k])) == 0) {
+        if (strcmp(s, cli_precision_name(types[k])) == 0) {
             *t = types[k];
             return CLI_PARSED;
         }
