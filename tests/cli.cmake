@@ -181,3 +181,26 @@ spx_cli_test(gen_stdout 0 ARGS gen lap2d5:2 --out -
 spx_cli_test(spgemm_stdout 0 ARGS spgemm ${SPX_CLI_DATA}/b.mtx --format gustavson --out -
              STDOUT "^%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n1 2 2\n2 2 1\n3 3 4\n$"
              STDERR "nnz.C. = 4" NO_FILE ${CMAKE_CURRENT_BINARY_DIR}/-)
+
+# ---- bench: the spread of the batches and the first call in each record
+spx_cli_test(bench_spread 0 ARGS bench gen:lap2d5:16 --device cpu --format csr --calls 3 --json -
+             STDOUT "\"median_ms\": [0-9.e+-]+, \"min_ms\": [0-9.e+-]+, \"max_ms\": .*\"batches\": 10, \"calls\": 3, \"first_ms\": [0-9]"
+             JSON_KEYS matrix format device precision nnz median_ms min_ms max_ms q1_ms q3_ms batches
+                       calls first_ms gflops gbs prep_ms bytes max_rel_err ok breakeven_calls
+                       breakeven_peer_calls load1)
+spx_cli_test(bench_spread_table 0 ARGS bench gen:lap2d5:8 --device cpu --format csr --calls 2 --batches 3
+             STDOUT "median_ms +min_ms +max_ms +first_ms")
+# ---- bench --op spgemm: C = a*b checked against the reference (9 nonzeros),
+# and A*A with every SpGEMM format and peer compiled in
+spx_cli_test(bench_spgemm 0 ARGS bench ${SPX_CLI_DATA}/a.mtx --op spgemm --b ${SPX_CLI_DATA}/b.mtx --format gustavson
+             --calls 1 --batches 2 --json -
+             STDOUT "\"format\": \"gustavson\", \"device\": \"cpu\", \"precision\": \"f64\", \"nnz_a\": 7, \"nnz_b\": 4, \"products\": 9, \"nnz_c\": 9,.*\"dropped\": 0, \"ok\": true"
+             JSON_KEYS operation matrix b format device precision nnz_a nnz_b products nnz_c prep_ms
+                       first_ms run_ms run_min_ms run_max_ms run_q1_ms run_q3_ms run_batches run_calls
+                       whole_ms whole_min_ms whole_max_ms whole_q1_ms whole_q3_ms whole_batches
+                       whole_calls gflops gflops_whole bytes max_rel_err dropped ok load1)
+spx_cli_test(bench_spgemm_peers 0 ARGS bench gen:lap2d5:8 --op spgemm --device cpu --peers --calls 1 --batches 2
+             STDOUT "SpGEMM lap2d5:8: nnz.A. 288, nnz.B. 288, 1320 intermediate products.*gustavson +cpu +f64 +[0-9]+ .* yes")
+spx_cli_test(bench_list_peers 0 ARGS bench --list-peers)
+spx_cli_test(bench_bad_op 2 ARGS bench gen:lap2d5:4 --op spmm STDERR "unknown operation 'spmm'")
+spx_cli_test(bench_b_without_spgemm 2 ARGS bench gen:lap2d5:4 --b gen:lap2d5:4 STDERR "--b needs --op spgemm")
