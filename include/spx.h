@@ -298,7 +298,8 @@ int spx_device_available(spx_device d);
  * plan holds A prepared (its format, device, precision), B is any matrix with
  * as many rows as A has columns, C a new host matrix: CSR with sorted
  * columns and fp64 values. The CPU format gustavson (row by row, params
- * acc=dense|hash) keeps entries whose products cancel as explicit zeros. */
+ * acc=dense|hash) keeps entries whose products cancel as explicit zeros.
+ * The CUDA format tsparse drops entries whose value comes out exactly 0. */
 spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan */
                           const spx_matrix *B,     /* in */
                           spx_matrix **C);         /* out: owned by the caller */
@@ -307,6 +308,27 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
  * destroy the plan. */
 spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,
                       spx_matrix **C);
+
+/* The facts of C = A*B that tSparse's Table 1 lists, from A and B alone (the
+ * CPU computes them; the CUDA format tsparse builds the same task list). A
+ * tile is an 8x8 block (rows 8I..8I+7, columns 8J..8J+7) holding an entry;
+ * a tile product pairs tile (I, K) of A with tile (K, J) of B, and is culled
+ * when no column of the first holding an entry meets a row of the second
+ * holding one (its product is empty). */
+typedef struct spx_spgemm_info {
+    int64_t nnz_c;          /* entries of the symbolic product (cancellation ignored) */
+    int64_t products;       /* intermediate products: sum over a_ik of nnz(B(k,:)) */
+    int64_t tiles_c;        /* non-empty tiles of C */
+    int64_t tile_pairs;     /* tile products before culling */
+    int64_t tile_products;  /* tile products after culling: tsparse's tasks */
+    int64_t tiles_a, tiles_b; /* non-empty tiles of A and of B */
+    /* bitmap density: entries per non-empty tile of A (1..64); the median of an
+     * even count is the mean of the middle two; std is the population's */
+    double density_median, density_mean, density_std;
+} spx_spgemm_info;
+spx_status spx_spgemm_stats(const spx_matrix *A,    /* in */
+                            const spx_matrix *B,    /* in: as many rows as A has columns */
+                            spx_spgemm_info *info); /* out */
 
 /* ----------------------------------------------------------------- solvers */
 

@@ -10,6 +10,8 @@
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "cuda/sell/sell_kernels.h"
+#include "cuda/spgemm/rows.h"
+#include "cuda/spgemm/tsparse.h"
 
 /* A stub names its parameters (C11) and uses none of them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -34,3 +36,5 @@ STUBS(SPX__CUDA_DASP_API)
 STUBS(SPX__CUDA_AXT_API)
 STUBS(SPX__CUDA_BLAS1_API)
 STUBS(SPX__CUDA_MULTI_API)
+STUBS(SPX__CUDA_TSPARSE_API)
+STUBS(SPX__CUDA_ROWS_API)

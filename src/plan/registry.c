@@ -22,6 +22,8 @@ extern const spx_format_ops spx__format_cuda_axt_uh;
 extern const spx_format_ops spx__format_cuda_axt_ch1;
 extern const spx_format_ops spx__format_cuda_axt_ch;
 extern const spx_format_ops spx__format_gustavson;
+extern const spx_format_ops spx__format_tsparse;
+extern const spx_format_ops spx__format_gpu_rows;
 
 const spx_format_ops *const spx__formats[] = {
     &spx__format_ref,
@@ -42,6 +44,8 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_cuda_axt_ch1,
     &spx__format_cuda_axt_ch,
     &spx__format_gustavson,
+    &spx__format_tsparse,
+    &spx__format_gpu_rows,
     NULL,
 };
 

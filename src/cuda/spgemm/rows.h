@@ -1,0 +1,52 @@
+/* The CUDA `gpu-rows` SpGEMM: C = A*B row by row with hash accumulators, the
+ * GPU baseline beside tsparse (the scheme of the hash-based GPU SpGEMMs the
+ * tSparse paper measures against: Nsparse, spECK, cuSPARSE).
+ *
+ * 1. products f_i = sum over k in A(i,:) of nnz(B(k,:)), a thread a row;
+ * 2. symbolic: rows binned by f_i; a bin of bound b takes a hash table of
+ *    T = 2^ceil(log2(2b)) column keys in shared memory (a warp a row for
+ *    T <= 512, a block a row above) and counts the distinct columns; rows of
+ *    more than 2048 products try a table of 8192 keys and stop at 6144
+ *    columns, those that pass it go again with a table in global memory
+ *    (2 min(f_i, cols) slots, rounded up to a power of two);
+ * 3. the counts' prefix sum gives C's row offsets and its exact size;
+ * 4. numeric: rows binned again by their exact count, tables of keys and
+ *    sums (atomicAdd), shared memory up to 2048 entries a row, global memory
+ *    above; each row's table is sorted (bitonic, empty keys last) and its
+ *    first nnz entries written: columns sorted;
+ * 5. C's CSR to the host.
+ * A group (warp or block) takes its row's entries of A in chunks as wide as
+ * the group; a prefix sum over the chunk's B row lengths lets each thread
+ * take every GROUP-th product of the chunk (a binary search finds its entry
+ * of A), so short and long rows of B keep every thread busy. Sums are formed
+ * by atomicAdd in an order that may change from run to run (the last bits
+ * of C's values may too). C keeps the symbolic pattern (entries whose
+ * products cancel are explicit zeros, as gustavson's).
+ * Precisions: fp64 (double sums), fp32 (float values and sums); C in fp64. */
+#ifndef SPX_CUDA_SPGEMM_ROWS_H
+#define SPX_CUDA_SPGEMM_ROWS_H
+
+#include "cuda/gateway.h"
+#include "spx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spx__cuda_rows_plan {
+    spx__cuda_csr A;    /* device, values of the precision */
+    spx_type precision; /* SPX_F64 or SPX_F32 */
+    void *stream;       /* cudaStream_t (NULL: the default stream) */
+} spx__cuda_rows_plan;
+
+/* The gpu-rows gateway (src/cuda/spgemm/rows_run.cu): multiply: *C = A*B as
+ * a host CSR matrix (fp64 values, sorted columns). */
+#define SPX__CUDA_ROWS_API(S, Q, V)                                                           \
+    S(spx__cuda_rows_multiply, (const spx__cuda_rows_plan *p, const spx_matrix *B, spx_matrix **C))
+
+SPX__CUDA_DECLARE(SPX__CUDA_ROWS_API)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,58 @@
+/* The device pieces of gpu-rows (the method: rows.h): the hash kernels
+ * (rows_hash.cu) and the pipeline that bins the rows and launches them
+ * (rows_run.cu). */
+#ifndef SPX_CUDA_SPGEMM_ROWS_DEV_CUH
+#define SPX_CUDA_SPGEMM_ROWS_DEV_CUH
+
+#include "cuda/spgemm/rows.h"
+#include "cuda/spgemm/spgemm_dev.cuh"
+
+namespace spx_rows {
+
+using namespace spgemm_dev;
+
+/* Bins of rows by their bound b (products in the symbolic phase, entries of
+ * C in the numeric one): bin 0 holds b = 0, bin k = 1..7 holds b <= 2^(k+4)
+ * (a shared table of 2^(k+5) slots, at most half full), bin 8 the rest. */
+constexpr int BINS = 9;
+constexpr int BIG = BINS - 1;
+constexpr int64_t bin_bound(int k) { return (int64_t)1 << (k + 4); }
+constexpr int64_t bin_slots(int k) { return (int64_t)1 << (k + 5); }
+/* Symbolic, bin 8: a shared table of 8192 keys, given up past 6144 columns. */
+constexpr int64_t BIG_SLOTS = 8192;
+constexpr int BIG_LIMIT = 6144;
+
+struct csr_in {
+    const int64_t *rp;
+    const int32_t *col;
+    const void *val; /* double or float */
+};
+
+/* One launch's work: rows[0..nrows) of A (row indices), and per phase its
+ * outputs. Global tables: row r's table is toff[r] - tbase .. toff[r + 1] -
+ * tbase of gkeys (and gvals). */
+struct hash_job {
+    csr_in A, B;
+    const int32_t *rows;
+    int64_t nrows;
+    int64_t *cnt;               /* symbolic: distinct columns (-1: gave up) */
+    int32_t *over;              /* symbolic: rows that gave up */
+    unsigned long long *n_over; /* their count */
+    const int64_t *rowptr;      /* numeric: C's row offsets */
+    int32_t *ccol;
+    double *cval;
+    const int64_t *toff;
+    int64_t tbase;
+    int32_t *gkeys;
+    void *gvals;
+};
+
+/* Bins 1..8 with shared tables (numeric: 1..7); the global tables. */
+spx_status symbolic_shared(int bin, const hash_job &J, cudaStream_t s);
+spx_status numeric_shared(int bin, const hash_job &J, spx_type precision, cudaStream_t s);
+spx_status symbolic_global(const hash_job &J, cudaStream_t s);
+spx_status numeric_global(const hash_job &J, spx_type precision, cudaStream_t s);
+
+} // namespace spx_rows
+
+#endif

@@ -1,0 +1,82 @@
+/* The `gpu-rows` format on SPX_DEV_CUDA: SpGEMM C = A*B row by row with
+ * hash accumulators in shared memory, rows binned by their products (the
+ * method: rows.h). The plan holds A's CSR on the device; each product
+ * uploads B, counts, allocates C exactly, fills it and copies it back. C
+ * keeps the symbolic pattern (explicit zeros where products cancel), fp64
+ * values, sorted columns. Precisions fp64 and fp32 (values and sums in
+ * float). No parameters. The GPU SpGEMM baseline: AUTO's answer 1. */
+#include <stdio.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "cuda/spgemm/rows.h"
+#include "plan/format.h"
+
+static void rows_destroy(void *state)
+{
+    spx__cuda_rows_plan *p = state;
+    if (!p) return;
+    spx__cuda_csr_free(&p->A);
+    spx__free(p);
+}
+
+static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    spx__cuda_rows_plan *p = NULL;
+    spx_status st;
+    *state = NULL;
+    SPX_TRY(spx__params_none(o->params, "gpu-rows"));
+    if (A->rows >= INT32_MAX) {
+        st = spx__error(SPX_ERR_UNSUPPORTED, "gpu-rows: %lld rows; at most 2^31 - 2",
+                        (long long)A->rows);
+        goto cleanup;
+    }
+    SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "gpu-rows plan"));
+    p->precision = o->precision;
+    p->stream = o->stream;
+    SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
+    *state = p;
+    return SPX_OK;
+cleanup:
+    rows_destroy(p);
+    return st;
+}
+
+static spx_status rows_multiply(void *state, const spx_matrix *B, spx_matrix **C)
+{
+    return spx__cuda_rows_multiply(state, B, C);
+}
+
+static size_t rows_bytes(const void *state)
+{
+    const spx__cuda_rows_plan *p = state;
+    return spx__cuda_csr_bytes(&p->A);
+}
+
+static void rows_describe(const void *state, char *buf, size_t len)
+{
+    const spx__cuda_rows_plan *p = state;
+    snprintf(buf, len, "hash rows, %s sums, shared tables up to %d entries a row",
+             p->precision == SPX_F32 ? "fp32" : "fp64", 2048);
+}
+
+/* AUTO: the CUDA SpGEMM baseline. */
+static double rows_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    (void)f;
+    return A->rows < INT32_MAX && A->col_bits == 32 ? 1.0 : 0.0;
+}
+
+const spx_format_ops spx__format_gpu_rows = {
+    .name = "gpu-rows",
+    .devices = SPX_DEV_CUDA,
+    .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
+    .spgemm_analyze = rows_analyze,
+    .spgemm = rows_multiply,
+    .bytes = rows_bytes,
+    .destroy = rows_destroy,
+    .describe = rows_describe,
+    .borrows_matrix = 0,
+    .suits = rows_suits,
+};

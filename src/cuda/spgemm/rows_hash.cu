@@ -1,0 +1,265 @@
+/* gpu-rows: the hash kernels, one body for every bin (the method: rows.h).
+ *
+ * A group of GROUP threads (a warp, eight rows a block, or a whole block)
+ * takes a row i of A and a table of T slots (a power of two; keys int32,
+ * EMPTY = INT32_MAX; numeric: sums of the value type beside them), in shared
+ * memory or, for the rows too large for it, in global memory. The row's
+ * entries of A come in chunks of GROUP: thread q loads entry q's B row
+ * start and length, a prefix sum over the group places the chunk's
+ * products end to end, and thread q then takes products q, q + GROUP, ...,
+ * finding each one's entry of A by a binary search over the chunk's offsets.
+ * A product's column claims a slot (linear probing from a mixed hash of the
+ * column, atomicCAS on an empty key) and, numeric, adds its value there
+ * (atomicAdd).
+ * Symbolic: the row's count is the number of slots claimed; in bin 8 a
+ * thread stops once a claim of its own passes BIG_LIMIT columns, so at most
+ * GROUP claims pass it and the table never fills; such a row's count is -1
+ * and its index goes to the list for the global tables.
+ * Numeric: the table is sorted by key with a bitonic network (EMPTY last)
+ * and its first nnz(C(i,:)) slots written to C. */
+#include <limits.h>
+
+#include "cuda/spgemm/rows_dev.cuh"
+
+namespace spx_rows {
+
+#define EMPTY INT32_MAX
+#define WARP_BLOCK 256 /* threads a block for the warp-per-row bins */
+
+template <int GROUP> static __device__ __forceinline__ void group_sync()
+{
+    if constexpr (GROUP == 32) __syncwarp();
+    else __syncthreads();
+}
+
+/* Per group, in shared memory after its table. */
+template <int GROUP, typename V> struct scratch {
+    int64_t off[GROUP]; /* first product of entry q of the chunk */
+    int64_t bs[GROUP];  /* its B row's first entry */
+    V a[GROUP];         /* its value */
+    int64_t warp_sums[32];
+    int64_t total;      /* products of the chunk */
+    int count;          /* symbolic: slots claimed; past the limit: gave up */
+};
+
+/* Inclusive prefix sum over the group (GROUP = 32 or the block). */
+template <int GROUP>
+static __device__ __forceinline__ int64_t group_inclusive(int64_t v, int64_t *warp_sums)
+{
+    const int lane = threadIdx.x & 31;
+    for (int d = 1; d < 32; d <<= 1) {
+        const int64_t u = __shfl_up_sync(FULL, v, d);
+        if (lane >= d) v += u;
+    }
+    if constexpr (GROUP > 32) {
+        const int w = threadIdx.x / 32;
+        if (lane == 31) warp_sums[w] = v;
+        __syncthreads();
+        if (w == 0) {
+            int64_t x = lane < GROUP / 32 ? warp_sums[lane] : 0;
+            for (int d = 1; d < 32; d <<= 1) {
+                const int64_t u = __shfl_up_sync(FULL, x, d);
+                if (lane >= d) x += u;
+            }
+            if (lane < GROUP / 32) warp_sums[lane] = x;
+        }
+        __syncthreads();
+        if (w > 0) v += warp_sums[w - 1];
+        __syncthreads();
+    }
+    return v;
+}
+
+static __device__ __forceinline__ int64_t first_slot(int32_t col, int64_t mask)
+{
+    uint32_t h = (uint32_t)col;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return (int64_t)h & mask;
+}
+
+/* The slot holding col, claimed when col is new (*added). Every probe is an
+ * atomicCAS, so that no thread reads a key another may be writing. */
+static __device__ __forceinline__ int64_t claim(int32_t *keys, int64_t mask, int32_t col,
+                                                bool *added)
+{
+    for (int64_t s = first_slot(col, mask);; s = (s + 1) & mask) {
+        const int32_t old = atomicCAS(&keys[s], EMPTY, col);
+        *added = old == EMPTY;
+        if (old == EMPTY || old == col) return s;
+    }
+}
+
+/* Row i's products into the table (keys, vals of T slots). */
+template <int GROUP, bool NUMERIC, typename V>
+static __device__ void hash_row(int64_t i, const hash_job &J, int32_t *keys, V *vals, int64_t T,
+                                int limit, scratch<GROUP, V> *sc)
+{
+    const int tid = threadIdx.x % GROUP;
+    const V *av = (const V *)J.A.val, *bv = (const V *)J.B.val;
+    for (int64_t e = tid; e < T; e += GROUP) {
+        keys[e] = EMPTY;
+        if (NUMERIC) vals[e] = V(0);
+    }
+    if (tid == 0) sc->count = 0;
+    group_sync<GROUP>();
+    const int64_t a0 = J.A.rp[i], a1 = J.A.rp[i + 1];
+    for (int64_t c0 = a0; c0 < a1; c0 += GROUP) {
+        const int64_t j = c0 + tid;
+        int64_t len = 0, bs = 0;
+        V a = V(0);
+        if (j < a1) {
+            const int32_t k = J.A.col[j];
+            bs = J.B.rp[k];
+            len = J.B.rp[k + 1] - bs;
+            if (NUMERIC) a = av[j];
+        }
+        const int64_t incl = group_inclusive<GROUP>(len, sc->warp_sums);
+        sc->off[tid] = incl - len;
+        sc->bs[tid] = bs;
+        sc->a[tid] = a;
+        if (tid == GROUP - 1) sc->total = incl;
+        group_sync<GROUP>();
+        for (int64_t p = tid; p < sc->total; p += GROUP) {
+            int lo = 0, hi = GROUP; /* the first entry whose products start after p */
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (sc->off[mid] <= p) lo = mid + 1;
+                else hi = mid;
+            }
+            const int64_t kb = sc->bs[lo - 1] + (p - sc->off[lo - 1]);
+            bool added;
+            const int64_t s = claim(keys, T - 1, J.B.col[kb], &added);
+            if (NUMERIC) atomicAdd(&vals[s], sc->a[lo - 1] * bv[kb]);
+            else if (added && atomicAdd(&sc->count, 1) >= limit) break;
+        }
+        group_sync<GROUP>();
+        if (!NUMERIC && sc->count > limit) break;
+    }
+}
+
+/* Ascending sort of the table by key, values alongside. */
+template <int GROUP, typename V>
+static __device__ void bitonic(int32_t *keys, V *vals, int64_t T)
+{
+    const int tid = threadIdx.x % GROUP;
+    for (int64_t k = 2; k <= T; k <<= 1) {
+        for (int64_t d = k >> 1; d > 0; d >>= 1) {
+            for (int64_t x = tid; x < T; x += GROUP) {
+                const int64_t y = x ^ d;
+                if (y <= x) continue;
+                const int32_t kx = keys[x], ky = keys[y];
+                if ((x & k) == 0 ? kx > ky : kx < ky) {
+                    keys[x] = ky;
+                    keys[y] = kx;
+                    const V t = vals[x];
+                    vals[x] = vals[y];
+                    vals[y] = t;
+                }
+            }
+            group_sync<GROUP>();
+        }
+    }
+}
+
+template <int GROUP> constexpr int rows_per_block() { return GROUP == 32 ? WARP_BLOCK / 32 : 1; }
+
+/* Shared bytes of one group: its table (none for global tables) and scratch. */
+template <int GROUP, bool NUMERIC, typename V>
+static __host__ __device__ size_t group_bytes(int64_t T)
+{
+    return (size_t)T * (sizeof(int32_t) + (NUMERIC ? sizeof(V) : 0)) + sizeof(scratch<GROUP, V>);
+}
+
+template <int GROUP, bool NUMERIC, bool GLOBAL, typename V>
+__global__ void __launch_bounds__(GROUP == 32 ? WARP_BLOCK : GROUP)
+    hash_kernel(hash_job J, int64_t T, int limit)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int PER_BLOCK = rows_per_block<GROUP>();
+    const int g = GROUP == 32 ? threadIdx.x / 32 : 0, tid = threadIdx.x % GROUP;
+    const int64_t table = GLOBAL ? 0 : T;
+    unsigned char *mine = smem + (size_t)g * group_bytes<GROUP, NUMERIC, V>(table);
+    scratch<GROUP, V> *sc = (scratch<GROUP, V> *)(mine + group_bytes<GROUP, NUMERIC, V>(table) -
+                                                  sizeof(scratch<GROUP, V>));
+    for (int64_t r = (int64_t)blockIdx.x * PER_BLOCK + g; r < J.nrows;
+         r += (int64_t)gridDim.x * PER_BLOCK) {
+        const int64_t i = J.rows[r];
+        int32_t *keys = (int32_t *)mine;
+        V *vals = (V *)(mine + (size_t)T * sizeof(int32_t));
+        int64_t t = T;
+        if (GLOBAL) {
+            t = J.toff[r + 1] - J.toff[r];
+            keys = J.gkeys + (J.toff[r] - J.tbase);
+            vals = (V *)J.gvals + (J.toff[r] - J.tbase);
+        }
+        hash_row<GROUP, NUMERIC, V>(i, J, keys, vals, t, limit, sc);
+        if (NUMERIC) {
+            bitonic<GROUP, V>(keys, vals, t);
+            const int64_t out = J.rowptr[i], n = J.rowptr[i + 1] - out;
+            for (int64_t e = tid; e < n; e += GROUP) {
+                J.ccol[out + e] = keys[e];
+                J.cval[out + e] = (double)vals[e];
+            }
+        } else if (tid == 0) {
+            const bool gave_up = sc->count > limit;
+            J.cnt[i] = gave_up ? -1 : sc->count;
+            if (gave_up) J.over[atomicAdd(J.n_over, 1ull)] = (int32_t)i;
+        }
+        group_sync<GROUP>();
+    }
+}
+
+template <int GROUP, bool NUMERIC, bool GLOBAL, typename V>
+static spx_status launch(const hash_job &J, int64_t T, int limit, cudaStream_t s)
+{
+    if (J.nrows == 0) return SPX_OK;
+    constexpr int PER_BLOCK = rows_per_block<GROUP>();
+    const size_t bytes = PER_BLOCK * group_bytes<GROUP, NUMERIC, V>(GLOBAL ? 0 : T);
+    auto kernel = hash_kernel<GROUP, NUMERIC, GLOBAL, V>;
+    spx_status st = cuda_ok(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes),
+        "gpu-rows shared memory");
+    if (st != SPX_OK) return st;
+    kernel<<<blocks_for(J.nrows, PER_BLOCK), PER_BLOCK * GROUP, bytes, s>>>(J, T, limit);
+    return launched(NUMERIC ? "gpu-rows numeric kernel" : "gpu-rows symbolic kernel");
+}
+
+/* Threads a row for a shared table of T slots: a warp up to 512, then a
+ * quarter of the slots (at most 1024). */
+template <bool NUMERIC, typename V>
+static spx_status launch_shared(int64_t T, int limit, const hash_job &J, cudaStream_t s)
+{
+    if (T <= 512) return launch<32, NUMERIC, false, V>(J, T, limit, s);
+    if (T == 1024) return launch<256, NUMERIC, false, V>(J, T, limit, s);
+    if (T == 2048) return launch<512, NUMERIC, false, V>(J, T, limit, s);
+    return launch<1024, NUMERIC, false, V>(J, T, limit, s);
+}
+
+spx_status symbolic_shared(int bin, const hash_job &J, cudaStream_t s)
+{
+    if (bin == BIG) return launch_shared<false, float>(BIG_SLOTS, BIG_LIMIT, J, s);
+    return launch_shared<false, float>(bin_slots(bin), INT_MAX, J, s);
+}
+
+spx_status numeric_shared(int bin, const hash_job &J, spx_type precision, cudaStream_t s)
+{
+    if (precision == SPX_F32) return launch_shared<true, float>(bin_slots(bin), INT_MAX, J, s);
+    return launch_shared<true, double>(bin_slots(bin), INT_MAX, J, s);
+}
+
+spx_status symbolic_global(const hash_job &J, cudaStream_t s)
+{
+    return launch<1024, false, true, float>(J, 0, INT_MAX, s);
+}
+
+spx_status numeric_global(const hash_job &J, spx_type precision, cudaStream_t s)
+{
+    if (precision == SPX_F32) return launch<1024, true, true, float>(J, 0, INT_MAX, s);
+    return launch<1024, true, true, double>(J, 0, INT_MAX, s);
+}
+
+} // namespace spx_rows

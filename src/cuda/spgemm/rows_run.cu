@@ -1,0 +1,276 @@
+/* gpu-rows: the gateway and its pipeline (the method: rows.h). Rows are
+ * binned by a bound (products, then entries of C): a kernel gives each row
+ * its bin and counts the bins, CUB's radix sort on the bin (4 bits, stable)
+ * lists the rows bin after bin, and each bin's kernel takes its slice of
+ * the list. Rows needing global tables (symbolic: those that gave up in bin
+ * 8; numeric: bin 8) get 2^ceil(log2(2 bound)) slots each, placed by a
+ * prefix sum and run in chunks whose tables fit TABLE_SHARE of the free
+ * device memory (at least one row a chunk). */
+#include <cub/device/device_radix_sort.cuh>
+
+#include "cuda/spgemm/rows_dev.cuh"
+
+namespace spx_rows {
+
+#define BLOCK 256
+#define TABLE_SHARE 0.5
+
+/* f[i] = sum over A(i,:) of the lengths of B's rows. */
+__global__ void row_products(int64_t m, csr_in A, const int64_t *__restrict__ brp, int64_t *f)
+{
+    const int64_t stride = (int64_t)gridDim.x * BLOCK;
+    for (int64_t i = (int64_t)blockIdx.x * BLOCK + threadIdx.x; i < m; i += stride) {
+        int64_t sum = 0;
+        for (int64_t q = A.rp[i]; q < A.rp[i + 1]; q++) sum += brp[A.col[q] + 1] - brp[A.col[q]];
+        f[i] = sum;
+    }
+}
+
+static __device__ __forceinline__ uint8_t bin_of(int64_t b)
+{
+    uint8_t k = 0;
+    if (b > 0)
+        for (k = 1; k < BIG && b > bin_bound(k); k++) {
+        }
+    return k;
+}
+
+/* bin[i] of key[i], index[i] = i, count[k] += rows of bin k. */
+__global__ void bin_rows(int64_t m, const int64_t *__restrict__ key, uint8_t *bin, int32_t *index,
+                         unsigned long long *count)
+{
+    __shared__ unsigned long long local[BINS];
+    if (threadIdx.x < BINS) local[threadIdx.x] = 0;
+    __syncthreads();
+    const int64_t stride = (int64_t)gridDim.x * BLOCK;
+    for (int64_t i = (int64_t)blockIdx.x * BLOCK + threadIdx.x; i < m; i += stride) {
+        const uint8_t k = bin_of(key[i]);
+        bin[i] = k;
+        index[i] = (int32_t)i;
+        atomicAdd(&local[k], 1ull);
+    }
+    __syncthreads();
+    if (threadIdx.x < BINS && local[threadIdx.x]) atomicAdd(&count[threadIdx.x], local[threadIdx.x]);
+}
+
+/* Slots of the global table of each listed row: the smallest power of two
+ * >= 2 min(bound, cols), at least 2. */
+__global__ void table_sizes(int64_t n, const int32_t *__restrict__ rows,
+                            const int64_t *__restrict__ bound, int64_t cols, int64_t *size)
+{
+    const int64_t stride = (int64_t)gridDim.x * BLOCK;
+    for (int64_t r = (int64_t)blockIdx.x * BLOCK + threadIdx.x; r < n; r += stride) {
+        const int64_t b = bound[rows[r]], want = 2 * (b < cols ? b : cols);
+        int64_t t = 2;
+        while (t < want) t <<= 1;
+        size[r] = t;
+    }
+}
+
+/* The rows of A sorted by bin: rows[start[k] .. start[k + 1]) are bin k. */
+struct binned {
+    int32_t *rows;
+    int64_t start[BINS + 1];
+};
+
+static spx_status bin_by(const int64_t *key, int64_t m, cudaStream_t s, binned *out)
+{
+    uint8_t *bin = NULL, *bin_sorted = NULL;
+    int32_t *index = NULL;
+    unsigned long long *count = NULL, host[BINS];
+    void *tmp = NULL;
+    size_t bytes = 0;
+    spx_status st;
+    SPX_TRY(dev_alloc_n(&bin, m, "gpu-rows bins", s));
+    SPX_TRY(dev_alloc_n(&bin_sorted, m, "gpu-rows bins", s));
+    SPX_TRY(dev_alloc_n(&index, m, "gpu-rows row list", s));
+    SPX_TRY(dev_alloc_n(&out->rows, m, "gpu-rows row list", s));
+    SPX_TRY(dev_alloc_n(&count, BINS, "gpu-rows bin counts", s));
+    SPX_TRY(cuda_ok(cudaMemsetAsync(count, 0, BINS * sizeof *count, s), "gpu-rows bins"));
+    bin_rows<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(m, key, bin, index, count);
+    SPX_TRY(launched("gpu-rows bin kernel"));
+    SPX_TRY(download(host, count, sizeof host, s));
+    out->start[0] = 0;
+    for (int k = 0; k < BINS; k++) out->start[k + 1] = out->start[k] + (int64_t)host[k];
+    SPX_TRY(cuda_ok(cub::DeviceRadixSort::SortPairs(NULL, bytes, bin, bin_sorted, index, out->rows,
+                                                    m, 0, 4, s),
+                    "gpu-rows bin sort"));
+    SPX_TRY(dev_alloc(&tmp, bytes, "gpu-rows bin sort scratch", s));
+    SPX_TRY(cuda_ok(cub::DeviceRadixSort::SortPairs(tmp, bytes, bin, bin_sorted, index, out->rows,
+                                                    m, 0, 4, s),
+                    "gpu-rows bin sort"));
+cleanup:
+    dev_free(tmp, s);
+    dev_free(bin, s);
+    dev_free(bin_sorted, s);
+    dev_free(index, s);
+    dev_free(count, s);
+    return st;
+}
+
+/* Run the listed rows (J.rows, J.nrows) with global tables sized by bound,
+ * in chunks that fit the memory. */
+static spx_status run_global(hash_job J, const int64_t *bound, int64_t cols, bool numeric,
+                             spx_type precision, cudaStream_t s)
+{
+    const size_t slot = sizeof(int32_t) + (numeric ? (precision == SPX_F32 ? 4 : 8) : 0);
+    const int64_t n = J.nrows, budget = (int64_t)(TABLE_SHARE * (double)free_bytes() / slot);
+    int64_t *size = NULL, *toff = NULL, *host = NULL;
+    const int32_t *rows = J.rows;
+    spx_status st;
+    SPX_TRY(dev_alloc_n(&size, n, "gpu-rows table sizes", s));
+    SPX_TRY(dev_alloc_n(&toff, n + 1, "gpu-rows table offsets", s));
+    table_sizes<<<blocks_for(n, BLOCK), BLOCK, 0, s>>>(n, rows, bound, cols, size);
+    SPX_TRY(launched("gpu-rows table sizes"));
+    SPX_TRY(exclusive_sum(size, toff, n, s));
+    SPX_TRY(spx__alloc((void **)&host, (size_t)n + 1, sizeof *host, "gpu-rows table offsets"));
+    SPX_TRY(download(host, toff, ((size_t)n + 1) * sizeof *host, s));
+    for (int64_t r0 = 0, r1; r0 < n; r0 = r1) {
+        for (r1 = r0 + 1; r1 < n && host[r1 + 1] - host[r0] <= budget; r1++) {
+        }
+        J.rows = rows + r0;
+        J.nrows = r1 - r0;
+        J.toff = toff + r0;
+        J.tbase = host[r0];
+        SPX_TRY(dev_alloc_n(&J.gkeys, host[r1] - host[r0], "gpu-rows global tables", s));
+        if (numeric) SPX_TRY(dev_alloc(&J.gvals, (host[r1] - host[r0]) * (slot - 4),
+                                       "gpu-rows global sums", s));
+        SPX_TRY(numeric ? numeric_global(J, precision, s) : symbolic_global(J, s));
+        dev_free(J.gkeys, s);
+        dev_free(J.gvals, s);
+        J.gkeys = NULL;
+        J.gvals = NULL;
+    }
+cleanup:
+    dev_free(J.gkeys, s);
+    dev_free(J.gvals, s);
+    dev_free(size, s);
+    dev_free(toff, s);
+    spx__free(host);
+    return st;
+}
+
+/* What a product keeps on the device. */
+struct product {
+    const spx__cuda_rows_plan *p;
+    spx__cuda_csr B;
+    int64_t m, cols;
+    int64_t *f, *cnt, *rowptr;
+    int32_t *ccol;
+    double *cval;
+    int32_t *over;
+    unsigned long long *n_over;
+    cudaStream_t s;
+};
+
+static hash_job job_of(const product *x)
+{
+    hash_job J = {};
+    J.A = {x->p->A.rowptr, x->p->A.colidx, x->p->A.values};
+    J.B = {x->B.rowptr, x->B.colidx, x->B.values};
+    J.cnt = x->cnt;
+    J.over = x->over;
+    J.n_over = x->n_over;
+    J.rowptr = x->rowptr;
+    J.ccol = x->ccol;
+    J.cval = x->cval;
+    return J;
+}
+
+/* cnt[i] = nnz(C(i,:)): bins 1..8 in shared memory, then those that gave up. */
+static spx_status symbolic(product *x)
+{
+    binned b = {};
+    unsigned long long n_over = 0;
+    spx_status st;
+    hash_job J = job_of(x);
+    SPX_TRY(bin_by(x->f, x->m, x->s, &b));
+    SPX_TRY(cuda_ok(cudaMemsetAsync(x->cnt, 0, (size_t)x->m * sizeof *x->cnt, x->s), "gpu-rows"));
+    SPX_TRY(dev_alloc_n(&x->over, b.start[BINS] - b.start[BIG], "gpu-rows long rows", x->s));
+    SPX_TRY(dev_alloc_n(&x->n_over, 1, "gpu-rows long rows", x->s));
+    SPX_TRY(cuda_ok(cudaMemsetAsync(x->n_over, 0, sizeof *x->n_over, x->s), "gpu-rows"));
+    J = job_of(x);
+    for (int k = 1; k < BINS; k++) {
+        J.rows = b.rows + b.start[k];
+        J.nrows = b.start[k + 1] - b.start[k];
+        SPX_TRY(symbolic_shared(k, J, x->s));
+    }
+    SPX_TRY(download(&n_over, x->n_over, sizeof n_over, x->s));
+    J.rows = x->over;
+    J.nrows = (int64_t)n_over;
+    if (n_over) SPX_TRY(run_global(J, x->f, x->cols, false, x->p->precision, x->s));
+cleanup:
+    dev_free(b.rows, x->s);
+    return st;
+}
+
+/* C's columns and values: bins 1..7 in shared memory, bin 8 in global. */
+static spx_status numeric(product *x)
+{
+    binned b = {};
+    spx_status st;
+    hash_job J = job_of(x);
+    SPX_TRY(bin_by(x->cnt, x->m, x->s, &b));
+    for (int k = 1; k < BINS; k++) {
+        J.rows = b.rows + b.start[k];
+        J.nrows = b.start[k + 1] - b.start[k];
+        if (k < BIG) SPX_TRY(numeric_shared(k, J, x->p->precision, x->s));
+        else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
+    }
+cleanup:
+    dev_free(b.rows, x->s);
+    return st;
+}
+
+static spx_status multiply(product *x, spx_matrix **C)
+{
+    const spx__cuda_csr *A = &x->p->A;
+    int64_t nnz = 0;
+    spx_status st;
+    SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
+    SPX_TRY(dev_alloc_n(&x->cnt, x->m, "gpu-rows row counts", x->s));
+    SPX_TRY(dev_alloc_n(&x->rowptr, x->m + 1, "gpu-rows row offsets", x->s));
+    row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
+        x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
+    SPX_TRY(launched("gpu-rows row products"));
+    SPX_TRY(symbolic(x));
+    SPX_TRY(exclusive_sum(x->cnt, x->rowptr, x->m, x->s));
+    SPX_TRY(fetch_i64(x->rowptr + x->m, &nnz, x->s));
+    SPX_TRY(dev_alloc_n(&x->ccol, nnz, "gpu-rows C columns", x->s));
+    SPX_TRY(dev_alloc_n(&x->cval, nnz, "gpu-rows C values", x->s));
+    SPX_TRY(numeric(x));
+    SPX_TRY(csr_to_host(x->m, x->cols, x->rowptr, x->ccol, x->cval, x->s, C));
+cleanup:
+    return st;
+}
+
+} // namespace spx_rows
+
+using namespace spx_rows;
+
+extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, const spx_matrix *B,
+                                              spx_matrix **C)
+{
+    product x = {};
+    spx_status st;
+    *C = NULL;
+    x.p = p;
+    x.s = (cudaStream_t)p->stream;
+    x.m = p->A.rows;
+    x.cols = B->cols;
+    SPX_TRY(spx__cuda_csr_upload(B, p->precision, &x.B));
+    /* the upload's copies run on the default stream; the product on the plan's */
+    SPX_TRY(cuda_ok(cudaDeviceSynchronize(), "gpu-rows upload"));
+    SPX_TRY(multiply(&x, C));
+cleanup:
+    dev_free(x.f, x.s);
+    dev_free(x.cnt, x.s);
+    dev_free(x.rowptr, x.s);
+    dev_free(x.ccol, x.s);
+    dev_free(x.cval, x.s);
+    dev_free(x.over, x.s);
+    dev_free(x.n_over, x.s);
+    if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "gpu-rows product");
+    spx__cuda_csr_free(&x.B);
+    return st;
+}

@@ -1,0 +1,109 @@
+/* Device-side helpers of the CUDA SpGEMM formats (spgemm_dev.cuh). */
+#include <cub/device/device_scan.cuh>
+
+#include "cuda/spgemm/spgemm_dev.cuh"
+
+namespace spgemm_dev {
+
+spx_status dev_alloc(void **p, size_t bytes, const char *what, cudaStream_t s)
+{
+    *p = NULL;
+    cudaError_t e = cudaMallocAsync(p, bytes ? bytes : 1, s);
+    if (e == cudaSuccess) return SPX_OK;
+    cudaGetLastError();
+    *p = NULL;
+    return spx__error(e == cudaErrorMemoryAllocation ? SPX_ERR_OOM : SPX_ERR_DEVICE,
+                      "cudaMallocAsync of %zu bytes for %s failed: %s", bytes, what,
+                      cudaGetErrorString(e));
+}
+
+void dev_free(void *p, cudaStream_t s)
+{
+    if (p) cudaFreeAsync(p, s);
+}
+
+spx_status cuda_ok(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return SPX_OK;
+    return spx__error(e == cudaErrorMemoryAllocation ? SPX_ERR_OOM : SPX_ERR_DEVICE, "%s: %s",
+                      what, cudaGetErrorString(e));
+}
+
+spx_status launched(const char *what) { return cuda_ok(cudaGetLastError(), what); }
+
+/* out[n] = out[n - 1] + in[n - 1]: the total after an exclusive scan. */
+__global__ void scan_total(const int64_t *in, int64_t *out, int64_t n)
+{
+    out[n] = out[n - 1] + in[n - 1];
+}
+
+spx_status exclusive_sum(const int64_t *in, int64_t *out, int64_t n, cudaStream_t s)
+{
+    void *tmp = NULL;
+    size_t bytes = 0;
+    spx_status st;
+    if (n == 0) return cuda_ok(cudaMemsetAsync(out, 0, sizeof *out, s), "prefix sum");
+    SPX_TRY(cuda_ok(cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n, s), "prefix sum"));
+    SPX_TRY(dev_alloc(&tmp, bytes, "prefix sum scratch", s));
+    SPX_TRY(cuda_ok(cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n, s), "prefix sum"));
+    scan_total<<<1, 1, 0, s>>>(in, out, n);
+    SPX_TRY(launched("prefix sum total"));
+cleanup:
+    dev_free(tmp, s);
+    return st;
+}
+
+spx_status download(void *dst, const void *src, size_t bytes, cudaStream_t s)
+{
+    spx_status st;
+    if (bytes == 0) return SPX_OK;
+    if ((st = cuda_ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s), "copy to host")))
+        return st;
+    return cuda_ok(cudaStreamSynchronize(s), "copy to host");
+}
+
+spx_status fetch_i64(const int64_t *src, int64_t *value, cudaStream_t s)
+{
+    return download(value, src, sizeof *value, s);
+}
+
+spx_status csr_to_host(int64_t rows, int64_t cols, const int64_t *rowptr, const int32_t *col,
+                       const double *val, cudaStream_t s, spx_matrix **out)
+{
+    spx_matrix *C = NULL;
+    int64_t nnz = 0;
+    spx_status st;
+    *out = NULL;
+    SPX_TRY(fetch_i64(rowptr + rows, &nnz, s));
+    SPX_TRY(spx__matrix_alloc(rows, cols, nnz, SPX_F64, &C));
+    if (C->col_bits != 32) {
+        st = spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
+        goto cleanup;
+    }
+    SPX_TRY(download(C->rowptr, rowptr, ((size_t)rows + 1) * sizeof *rowptr, s));
+    SPX_TRY(download(C->col32, col, (size_t)nnz * sizeof *col, s));
+    SPX_TRY(download(C->values, val, (size_t)nnz * sizeof *val, s));
+    *out = C;
+    C = NULL;
+cleanup:
+    spx_matrix_destroy(C);
+    return st;
+}
+
+unsigned blocks_for(int64_t n, int block)
+{
+    const int64_t b = (n + block - 1) / block;
+    return (unsigned)(b < 1 ? 1 : b > INT32_MAX ? INT32_MAX : b);
+}
+
+size_t free_bytes(void)
+{
+    size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return free;
+}
+
+} // namespace spgemm_dev

@@ -1,0 +1,57 @@
+/* What the CUDA SpGEMM formats (tsparse, gpu-rows) share on the device side
+ * (spgemm_dev.cu): stream-ordered memory (cudaMallocAsync, so that the many
+ * short-lived buffers of a product cost no device-wide synchronisation; a
+ * failure is SPX_ERR_OOM with the bytes), CUB's prefix sum, copies to the
+ * host, and C's CSR moved into a new host matrix. Every function runs on
+ * the stream s; those that return host values wait for it. */
+#ifndef SPX_CUDA_SPGEMM_DEV_CUH
+#define SPX_CUDA_SPGEMM_DEV_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+extern "C" {
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+}
+
+namespace spgemm_dev {
+
+constexpr unsigned FULL = 0xffffffffu; /* every lane of a warp */
+
+spx_status dev_alloc(void **p, size_t bytes, const char *what, cudaStream_t s);
+template <typename T> spx_status dev_alloc_n(T **p, int64_t n, const char *what, cudaStream_t s)
+{
+    return dev_alloc((void **)p, (size_t)(n > 0 ? n : 1) * sizeof(T), what, s);
+}
+void dev_free(void *p, cudaStream_t s); /* NULL is a no-op */
+
+/* SPX_ERR_DEVICE naming what when the last launch failed. */
+spx_status launched(const char *what);
+/* The same for a runtime call's result. */
+spx_status cuda_ok(cudaError_t e, const char *what);
+
+/* out[0..n] = exclusive prefix sum of in[0..n-1], out[n] the total (out has
+ * n + 1 entries and is not in). */
+spx_status exclusive_sum(const int64_t *in, int64_t *out, int64_t n, cudaStream_t s);
+/* *value = src[0] on the host (waits). */
+spx_status fetch_i64(const int64_t *src, int64_t *value, cudaStream_t s);
+/* bytes from the device to the host (waits). */
+spx_status download(void *dst, const void *src, size_t bytes, cudaStream_t s);
+
+/* A new host matrix rows x cols from a device CSR (rowptr rows + 1 entries
+ * starting at 0, 32-bit columns, double values). */
+spx_status csr_to_host(int64_t rows, int64_t cols, const int64_t *rowptr, const int32_t *col,
+                       const double *val, cudaStream_t s, spx_matrix **out);
+
+/* Blocks of `block` threads for n threads, at least 1, at most 2^31 - 1
+ * (kernels loop past it). */
+unsigned blocks_for(int64_t n, int block);
+
+/* Bytes of device memory free now. */
+size_t free_bytes(void);
+
+} // namespace spgemm_dev
+
+#endif

@@ -1,0 +1,199 @@
+/* tsparse's gateway (tsparse.h): a matrix to tiles, and C = A*B panel by
+ * panel.
+ *
+ * Panels. The tasks of every tile of A are counted first (8 bytes a tile of
+ * A); their prefix sum at each tile row's first tile, copied to the host,
+ * tells the tasks of any range of tile rows. A panel takes tile rows while
+ * their tasks stay under TASK_SHARE of the device's free memory at
+ * TASK_BYTES a task (the task list, its sort, and at most one tile of C a
+ * task), and under params panel_rows= when given. An allocation that fails
+ * for memory inside a panel frees the panel's buffers and halves its tile
+ * rows (and every later panel's), down to one tile row; only a tile row of
+ * C that does not fit the device alone fails. Each panel's rows of C come to
+ * the host as a matrix of their own, joined at the end (one panel: that
+ * matrix is C). */
+#include <string.h>
+
+#include "cuda/spgemm/tsparse_dev.cuh"
+
+namespace spx_tsparse {
+
+/* Bytes a task may cost at its peak: key and pair unsorted and sorted (24),
+ * CUB's segmented sort scratch (about the same again), a head flag, and the
+ * metadata of at most one tile of C (40). */
+#define TASK_BYTES 96
+#define TASK_SHARE 0.5
+
+/* rowtask[I] = offset[ptr[I]], the first task of tile row I. */
+__global__ void row_tasks(int64_t trows, const int64_t *__restrict__ ptr,
+                          const int64_t *__restrict__ offset, int64_t *rowtask)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t I = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; I <= trows; I += stride)
+        rowtask[I] = offset[ptr[I]];
+}
+
+/* What a product keeps while its panels run. */
+struct product {
+    const spx__cuda_tsparse_plan *p;
+    spx__cuda_tiles B;
+    int64_t *offset;   /* device, A.ntiles + 1 */
+    int64_t *rowtask;  /* host, A.trows + 1 */
+    int64_t cols;      /* of C */
+    cudaStream_t s;
+};
+
+/* Rows [8 I0, 8 I1) of C, to the host. */
+static spx_status run_panel(const product *x, int64_t I0, int64_t I1, spx_matrix **piece)
+{
+    const spx__cuda_tiles *A = &x->p->A;
+    const int64_t a0 = x->p->ptr_host[I0], a1 = x->p->ptr_host[I1];
+    const int64_t base = x->rowtask[I0], n = x->rowtask[I1] - base;
+    const size_t val_bytes = x->p->precision == SPX_F16 ? sizeof(float) : sizeof(double);
+    panel_tasks P = {};
+    ctiles C = {};
+    spx_status st;
+    SPX_TRY(tasks_build(A, &x->B, I0, I1, a0, a1, x->offset, base, n, x->s, &P));
+    SPX_TRY(ctiles_count(A, &x->B, &P, x->s, &C));
+    SPX_TRY(dev_alloc(&C.val, (size_t)C.nvals * val_bytes, "tsparse C tile values", x->s));
+    SPX_TRY(ctiles_multiply(A, &x->B, &P, x->p->precision, x->s, &C));
+    tasks_free(&P, x->s);
+    SPX_TRY(ctiles_to_host(&C, I0, I1, A->rows, x->cols, x->p->precision, x->s, piece));
+cleanup:
+    tasks_free(&P, x->s);
+    ctiles_free(&C, x->s);
+    return st;
+}
+
+/* The end of the panel starting at tile row I0: as many tile rows as fit the
+ * task budget and the cap, at least one. */
+static int64_t panel_end(const product *x, int64_t I0, int64_t budget, int64_t cap)
+{
+    const int64_t trows = x->p->A.trows;
+    int64_t I1 = I0 + 1;
+    while (I1 < trows && I1 - I0 < cap && x->rowtask[I1 + 1] - x->rowtask[I0] <= budget) I1++;
+    return I1;
+}
+
+/* C from the panels' rows: the only one, or all joined. */
+static spx_status join(spx_matrix **pieces, int n, int64_t rows, int64_t cols, spx_matrix **C)
+{
+    int64_t nnz = 0, r = 0, k = 0;
+    spx_matrix *M = NULL;
+    spx_status st;
+    if (n == 1) {
+        *C = pieces[0];
+        pieces[0] = NULL;
+        return SPX_OK;
+    }
+    for (int q = 0; q < n; q++) nnz += pieces[q]->nnz;
+    SPX_TRY(spx__matrix_alloc(rows, cols, nnz, SPX_F64, &M));
+    M->rowptr[0] = 0;
+    for (int q = 0; q < n; q++) {
+        const spx_matrix *X = pieces[q];
+        for (int64_t i = 0; i < X->rows; i++) M->rowptr[r + i + 1] = k + X->rowptr[i + 1];
+        memcpy(M->col32 + k, X->col32, (size_t)X->nnz * sizeof *X->col32);
+        memcpy((double *)M->values + k, X->values, (size_t)X->nnz * sizeof(double));
+        r += X->rows;
+        k += X->nnz;
+    }
+    *C = M;
+cleanup:
+    return st;
+}
+
+/* C = A*B over the panels; *panels their count. */
+static spx_status run_panels(product *x, spx_matrix **C, int *panels)
+{
+    const spx__cuda_tsparse_plan *p = x->p;
+    const int64_t trows = p->A.trows;
+    int64_t cap = p->panel_rows > 0 ? (p->panel_rows + 7) / 8 : trows;
+    int64_t budget = (int64_t)(TASK_SHARE * (double)free_bytes() / TASK_BYTES);
+    spx_matrix **pieces = NULL;
+    int n = 0;
+    spx_status st;
+    SPX_TRY(spx__calloc((void **)&pieces, (size_t)trows, sizeof *pieces, "tsparse panels"));
+    for (int64_t I0 = 0; I0 < trows;) {
+        const int64_t I1 = panel_end(x, I0, budget, cap);
+        st = run_panel(x, I0, I1, &pieces[n]);
+        if (st == SPX_ERR_OOM && I1 - I0 > 1) {
+            cap = (I1 - I0) / 2;
+            budget = (x->rowtask[I1] - x->rowtask[I0]) / 2;
+            continue;
+        }
+        if (st != SPX_OK) goto cleanup;
+        n++;
+        I0 = I1;
+    }
+    SPX_TRY(join(pieces, n, p->A.rows, x->cols, C));
+    *panels = n;
+cleanup:
+    for (int q = 0; pieces && q < n; q++) spx_matrix_destroy(pieces[q]);
+    spx__free(pieces);
+    return st;
+}
+
+} // namespace spx_tsparse
+
+using namespace spx_tsparse;
+
+extern "C" spx_status spx__cuda_tsparse_tiles(const spx_matrix *M, spx_type precision,
+                                              void *stream, spx__cuda_tiles *T)
+{
+    spx__cuda_csr d = {};
+    spx_status st;
+    *T = spx__cuda_tiles{};
+    SPX_TRY(spx__cuda_csr_upload(M, precision == SPX_F16 ? SPX_F16 : SPX_F64, &d));
+    /* the upload's copies run on the default stream and may still be in
+     * flight for a pageable source: the tiles are built on the plan's */
+    SPX_TRY(cuda_ok(cudaDeviceSynchronize(), "tsparse upload"));
+    SPX_TRY(tiles_build(&d, (cudaStream_t)stream, T));
+    SPX_TRY(cuda_ok(cudaStreamSynchronize((cudaStream_t)stream), "tsparse tiles"));
+cleanup:
+    spx__cuda_csr_free(&d);
+    if (st != SPX_OK) tiles_free(T, (cudaStream_t)stream);
+    return st;
+}
+
+extern "C" void spx__cuda_tsparse_tiles_free(spx__cuda_tiles *T)
+{
+    tiles_free(T, NULL);
+}
+
+extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p,
+                                                 const spx_matrix *B, spx_matrix **C, int *panels)
+{
+    product x = {};
+    int64_t *rowtask_dev = NULL;
+    spx_status st;
+    *C = NULL;
+    *panels = 0;
+    x.p = p;
+    x.s = (cudaStream_t)p->stream;
+    x.cols = B->cols;
+    if (p->A.trows == 0) { /* A has no rows */
+        SPX_TRY(spx__matrix_alloc(0, B->cols, 0, SPX_F64, C));
+        (*C)->rowptr[0] = 0;
+        return SPX_OK;
+    }
+    SPX_TRY(spx__cuda_tsparse_tiles(B, p->precision, p->stream, &x.B));
+    SPX_TRY(dev_alloc_n(&x.offset, p->A.ntiles + 1, "tsparse task offsets", x.s));
+    SPX_TRY(task_offsets(&p->A, &x.B, x.s, x.offset));
+    SPX_TRY(dev_alloc_n(&rowtask_dev, p->A.trows + 1, "tsparse tile row tasks", x.s));
+    row_tasks<<<blocks_for(p->A.trows + 1, 256), 256, 0, x.s>>>(p->A.trows, p->A.ptr, x.offset,
+                                                                rowtask_dev);
+    SPX_TRY(launched("tsparse tile row tasks"));
+    SPX_TRY(spx__alloc((void **)&x.rowtask, (size_t)p->A.trows + 1, sizeof *x.rowtask,
+                       "tsparse tile row tasks"));
+    SPX_TRY(download(x.rowtask, rowtask_dev, ((size_t)p->A.trows + 1) * sizeof *x.rowtask, x.s));
+    dev_free(rowtask_dev, x.s);
+    rowtask_dev = NULL;
+    SPX_TRY(run_panels(&x, C, panels));
+cleanup:
+    dev_free(rowtask_dev, x.s);
+    dev_free(x.offset, x.s);
+    tiles_free(&x.B, x.s);
+    spx__free(x.rowtask);
+    if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "tsparse product");
+    return st;
+}
