@@ -8,6 +8,7 @@
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/dasp/dasp.h"
 #include "cuda/gateway.h"
+#include "cuda/hbp/hbp_kernels.h"
 #include "cuda/multi/multi_cuda.h"
 #include "cuda/sell/sell_kernels.h"
 #include "cuda/spgemm/rows.h"
@@ -33,6 +34,7 @@ STUBS(SPX__CUDA_RUNTIME_API)
 STUBS(SPX__CUDA_CSR_API)
 STUBS(SPX__CUDA_SELL_API)
 STUBS(SPX__CUDA_DASP_API)
+STUBS(SPX__CUDA_HBP_API)
 STUBS(SPX__CUDA_AXT_API)
 STUBS(SPX__CUDA_BLAS1_API)
 STUBS(SPX__CUDA_MULTI_API)

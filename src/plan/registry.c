@@ -11,6 +11,7 @@ extern const spx_format_ops spx__format_sell;
 extern const spx_format_ops spx__format_cuda_csr;
 extern const spx_format_ops spx__format_cuda_sell;
 extern const spx_format_ops spx__format_dasp;
+extern const spx_format_ops spx__format_cuda_hbp;
 extern const spx_format_ops spx__format_axc;
 extern const spx_format_ops spx__format_axt_uh1;
 extern const spx_format_ops spx__format_axt_uh;
@@ -33,6 +34,7 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_cuda_csr,
     &spx__format_cuda_sell,
     &spx__format_dasp,
+    &spx__format_cuda_hbp,
     &spx__format_axc,
     &spx__format_axt_uh1,
     &spx__format_axt_uh,
