@@ -2,7 +2,8 @@
  * against the CPU reference gustavson, on the GPU (SKIP with 77 without
  * one): 0x0, empty rows, one dense row, rectangular A*B with B != A, random
  * and generated products, the shared matrices, tsparse in small row panels
- * (params panel_rows=), one plan for several B, AUTO's pick, the declines,
+ * (params panel_rows=), C copied back in staged chunks, one plan for several
+ * B, AUTO's pick, the declines,
  * and with SPX_TEST_LARGE=1 a product of more than 2^31 intermediate
  * products.
  *
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "cuda/gateway.h"
 
 #define U64 0x1p-53
 #define U32 0x1p-24
@@ -328,6 +330,18 @@ static void test_panels(void)
     spx_matrix_destroy(B);
 }
 
+/* C's arrays of more than one 16 MB chunk through the staged copy to the
+ * host (the threshold, a test hook, lowered to 1 MB). */
+static void test_staged_copy(void)
+{
+    const size_t saved = spx__cuda_stage_min;
+    spx_matrix *A = generated("lap3d27:30");
+    spx__cuda_stage_min = (size_t)1 << 20;
+    if (A) product_check(A, A, "lap3d27:30, staged copy");
+    spx__cuda_stage_min = saved;
+    spx_matrix_destroy(A);
+}
+
 /* One plan, three B. */
 static void test_plan_reuse(void)
 {
@@ -432,6 +446,7 @@ int main(void)
     test_generated();
     test_shared();
     test_panels();
+    test_staged_copy();
     test_plan_reuse();
     test_auto();
     test_declines();

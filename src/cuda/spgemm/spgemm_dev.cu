@@ -1,7 +1,21 @@
-/* Device-side helpers of the CUDA SpGEMM formats (spgemm_dev.cuh). */
+/* Device-side helpers of the CUDA SpGEMM formats (spgemm_dev.cuh).
+ *
+ * C to the host: a copy from the device into pageable memory goes through
+ * the driver's small pinned buffers and one core (about 6 GB/s on the H100
+ * machine, src/cuda/staged.cu), and C is the largest thing a product moves.
+ * Arrays of spx__cuda_stage_min bytes or more come back as upload_staged's
+ * mirror: chunk k lands in pinned buffer k % 2 while every core copies chunk
+ * k - 1 out of the other into C (spx__parallel_memcpy, which also spreads
+ * the first touch of C's fresh pages over the cores). */
 #include <cub/device/device_scan.cuh>
 
+extern "C" {
+#include "core/memcopy.h"
+}
+#include "cuda/gateway.h"
 #include "cuda/spgemm/spgemm_dev.cuh"
+
+#define STAGE ((size_t)16 << 20)
 
 namespace spgemm_dev {
 
@@ -62,6 +76,47 @@ spx_status download(void *dst, const void *src, size_t bytes, cudaStream_t s)
     return cuda_ok(cudaStreamSynchronize(s), "copy to host");
 }
 
+/* Chunks of src to buf[k % 2], each copied out to dst while the next one
+ * moves; returns the first failing call's error. */
+static cudaError_t chunks_to_host(char *dst, const char *src, size_t bytes, char *buf[2],
+                                  cudaEvent_t done[2], cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    size_t prev = 0, prev_n = 0;
+    for (size_t off = 0, i = 0; off < bytes && e == cudaSuccess; off += STAGE, i ^= 1) {
+        const size_t n = bytes - off < STAGE ? bytes - off : STAGE;
+        e = cudaMemcpyAsync(buf[i], src + off, n, cudaMemcpyDeviceToHost, s);
+        if (e == cudaSuccess) e = cudaEventRecord(done[i], s);
+        if (e == cudaSuccess && off > 0 && (e = cudaEventSynchronize(done[i ^ 1])) == cudaSuccess)
+            spx__parallel_memcpy(dst + prev, buf[i ^ 1], prev_n);
+        prev = off;
+        prev_n = n;
+    }
+    if (e == cudaSuccess && (e = cudaStreamSynchronize(s)) == cudaSuccess)
+        spx__parallel_memcpy(dst + prev, buf[(bytes - 1) / STAGE % 2], prev_n);
+    return e;
+}
+
+static spx_status download_staged(void *dst, const void *src, size_t bytes, cudaStream_t s)
+{
+    char *pinned = NULL;
+    cudaEvent_t done[2] = {NULL, NULL};
+    if (bytes < spx__cuda_stage_min ||
+        cudaHostAlloc((void **)&pinned, 2 * STAGE, cudaHostAllocDefault) != cudaSuccess) {
+        cudaGetLastError(); /* no pinned memory: the driver's own staging */
+        return download(dst, src, bytes, s);
+    }
+    char *buf[2] = {pinned, pinned + STAGE};
+    cudaError_t e = cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming);
+    if (e == cudaSuccess) e = chunks_to_host((char *)dst, (const char *)src, bytes, buf, done, s);
+    if (e != cudaSuccess) cudaStreamSynchronize(s); /* buffers idle */
+    for (int i = 0; i < 2; i++)
+        if (done[i]) cudaEventDestroy(done[i]);
+    cudaFreeHost(pinned);
+    return cuda_ok(e, "staged copy to host");
+}
+
 spx_status fetch_i64(const int64_t *src, int64_t *value, cudaStream_t s)
 {
     return download(value, src, sizeof *value, s);
@@ -80,9 +135,9 @@ spx_status csr_to_host(int64_t rows, int64_t cols, const int64_t *rowptr, const 
         st = spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
         goto cleanup;
     }
-    SPX_TRY(download(C->rowptr, rowptr, ((size_t)rows + 1) * sizeof *rowptr, s));
-    SPX_TRY(download(C->col32, col, (size_t)nnz * sizeof *col, s));
-    SPX_TRY(download(C->values, val, (size_t)nnz * sizeof *val, s));
+    SPX_TRY(download_staged(C->rowptr, rowptr, ((size_t)rows + 1) * sizeof *rowptr, s));
+    SPX_TRY(download_staged(C->col32, col, (size_t)nnz * sizeof *col, s));
+    SPX_TRY(download_staged(C->values, val, (size_t)nnz * sizeof *val, s));
     *out = C;
     C = NULL;
 cleanup:
