@@ -98,7 +98,16 @@ spx_status spx_matrix_create_csr(int64_t rows, int64_t cols,
                                  const double *values,  /* in: or NULL */
                                  spx_matrix **A);       /* out: owned by caller */
 
-/* Wrap caller-owned CSR arrays without copying; they must outlive *A. */
+/* Wrap caller-owned CSR arrays without copying; they must outlive *A and its
+ * plans. Values the caller changes after planning are seen, in the next
+ * product, only by plans that read them in place: CPU ref, csr and coo plans
+ * of op N without reorder=, of the values' precision (fp64), and for csr
+ * only with stored values (values=stored, or a matrix that is not
+ * iso-valued). An iso plan (csr's and sell's default for a matrix whose
+ * values are all one number, spx_matrix_iso) has folded the value into
+ * alpha and does not see the change; nor do plans of another precision or op
+ * T, or with reorder= (they hold a converted, transposed or permuted copy),
+ * nor formats that build their own layout (sell, axc, axt-*, CUDA plans). */
 spx_status spx_matrix_wrap_csr(int64_t rows, int64_t cols,
                                const int64_t *rowptr, /* borrowed */
                                const int32_t *colidx, /* borrowed */
@@ -142,6 +151,16 @@ spx_status spx_matrix_csr(const spx_matrix *A, const int64_t **rowptr,
  * (SPX_ERR_INDEX_RANGE), sorted rows (SPX_ERR_UNSORTED), no duplicates
  * (SPX_ERR_DUPLICATE). Creating functions call it; wrap does too. */
 spx_status spx_matrix_validate(const spx_matrix *A);
+
+/* 1 when A is iso-valued: it stores at least one value and every stored
+ * value is the same finite number, bit for bit (+0 and -0 differ); else 0
+ * (also for an invalid handle). *value (may be NULL): that number, 0 when
+ * not iso. A pattern Matrix Market file reads as all ones: iso, value 1.
+ * O(nnz) on the first call, then kept in A when A owns its arrays; a wrapped
+ * matrix (spx_matrix_wrap_csr, spx_matrix_wrap) is scanned on every call.
+ * Plans of csr and sell (CPU and CUDA) multiply an iso matrix from its
+ * structure alone, v folded into alpha (params values=auto|stored|iso). */
+int spx_matrix_iso(const spx_matrix *A, double *value /* out, may be NULL */);
 
 /* Deep copy with values converted to type t (SPX_F64 or SPX_F32). */
 spx_status spx_matrix_copy(const spx_matrix *A, spx_type t, spx_matrix **B);
@@ -194,6 +213,8 @@ typedef struct spx_stats {
     int64_t tiles8;              /* non-empty 8x8 tiles */
     double tile_density;         /* nnz / tiles8 */
     int symmetric;               /* pattern and values symmetric */
+    int iso;                     /* spx_matrix_iso: every stored value the same */
+    double iso_value;            /* that value (0 when not iso) */
 } spx_stats;
 
 spx_status spx_matrix_stats(const spx_matrix *A, spx_stats *s);

@@ -92,7 +92,8 @@ spx_cli_test(x_not_number 1 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/
 spx_cli_test(info_json 0 ARGS info gen:lap3d7:8 --json
              STDOUT "\"rows\": 512,.*\"nnz\": 3200,.*\"symmetric\": true"
              JSON_KEYS rows cols nnz rmin rave rmax rsd rsdp empty_rows rows_len1 rows_len2
-                       rows_len3 rows_len4 rows_5_255 rows_256 rows_gt256 tiles8 tile_density symmetric)
+                       rows_len3 rows_len4 rows_5_255 rows_256 rows_gt256 tiles8 tile_density symmetric
+                       iso iso_value)
 spx_cli_test(info_file 0 ARGS info ${SPX_CLI_DATA}/a.mtx STDOUT "nnz +7\n")
 spx_cli_test(info_formats 0 ARGS info ${SPX_CLI_DATA}/a.mtx --json --formats
              STDOUT "\"formats\": \\[.*\"name\": \"csr\", \"bytes\": [0-9]+")

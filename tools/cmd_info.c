@@ -13,10 +13,12 @@ static const char usage[] =
     "Statistics of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC):\n"
     "sizes, row lengths (min, mean, max, standard deviation, its % of the mean),\n"
     "DASP's row classes (length 1..4, 5..255, 256, > 256), non-empty 8x8 tiles\n"
-    "and their density, symmetry.\n\n"
+    "and their density, symmetry, whether every stored value is one number (iso)\n"
+    "and which.\n\n"
     "  --json     one JSON object with the keys rows cols nnz rmin rave rmax rsd\n"
     "             rsdp empty_rows rows_len1 rows_len2 rows_len3 rows_len4\n"
     "             rows_5_255 rows_256 rows_gt256 tiles8 tile_density symmetric\n"
+    "             iso iso_value\n"
     "  --formats  also prepare M with every registered CPU format and show the\n"
     "             bytes it holds and its description (JSON: a \"formats\" array)\n";
 
@@ -49,6 +51,8 @@ static const stat_field fields[] = {
     {"tiles8", FIELD_I64, offsetof(spx_stats, tiles8)},
     {"tile_density", FIELD_F64, offsetof(spx_stats, tile_density)},
     {"symmetric", FIELD_BOOL, offsetof(spx_stats, symmetric)},
+    {"iso", FIELD_BOOL, offsetof(spx_stats, iso)},
+    {"iso_value", FIELD_F64, offsetof(spx_stats, iso_value)},
 };
 
 #define NFIELDS (sizeof fields / sizeof fields[0])

@@ -23,7 +23,15 @@ struct spx_matrix_s {
                               points to (freed with the matrix), else NULL */
     int32_t *owned_col32;  /* spx_matrix_wrap of 64-bit columns that fit 32 bits: the
                               narrowed copy col32 points to, else NULL */
+    /* spx_matrix_iso's answer, kept for matrices that own their values
+     * (core/iso.c): SPX__ISO_UNKNOWN until the first call, then _YES with the
+     * value in iso_value or _NO. Written once, read and written atomically,
+     * so concurrent plans of one matrix may ask. */
+    int iso_state;
+    double iso_value;
 };
+
+enum { SPX__ISO_UNKNOWN = 0, SPX__ISO_YES = 1, SPX__ISO_NO = 2 };
 
 /* Check a handle on entry: SPX_ERR_BAD_HANDLE for NULL or a bad magic. */
 spx_status spx__check_matrix(const spx_matrix *A);

@@ -12,6 +12,7 @@
  * threads over SPX__STATS_MARKER_MAX bytes) merge the 8 sorted rows of a block.
  * symmetric: square and, for every entry a_ij, a_ji is stored with the same value
  * (found by binary search in the sorted row j).
+ * iso, iso_value: spx_matrix_iso (core/iso.c), every stored value the same.
  */
 #include <math.h>
 #include <omp.h>
@@ -191,6 +192,7 @@ spx_status spx_matrix_stats(const spx_matrix *A, spx_stats *s)
     if (st != SPX_OK) return st;
     out.tile_density = out.tiles8 > 0 ? (double)out.nnz / (double)out.tiles8 : 0.0;
     out.symmetric = is_symmetric(A);
+    out.iso = spx_matrix_iso(A, &out.iso_value);
     *s = out;
     spx__clear_error();
     return SPX_OK;

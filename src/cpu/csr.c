@@ -1,12 +1,28 @@
 /* csr: OpenMP CSR SpMV split by nonzeros, not rows. Rows are dealt to threads
  * in contiguous ranges holding about nnz/T nonzeros each; rows longer than
  * long_len (too long for one thread's share) are summed by all threads in
- * slices. Reads A's arrays in place when the precision matches A's values. */
+ * slices.
+ *
+ * Parameter values=auto|stored|iso (core/iso.h; default auto): an iso plan
+ * (auto on a matrix whose values are all one number, spx_matrix_iso) stores
+ * and reads no values and computes y = (alpha * v) * (pattern(A) x) + beta * y,
+ * v folded into alpha once per call; iso on a matrix that is not iso is
+ * SPX_ERR_BAD_PARAM.
+ *
+ * The plan borrows A's row offsets and columns, and with stored values of
+ * the plan's precision A's values too (zero copy): a caller who wrapped
+ * arrays (spx_matrix_wrap_csr) and changes values after planning sees the
+ * change in the next product of such a plan. An iso plan has folded the
+ * value at planning and does not see it; neither does a plan of the other
+ * precision (it holds a converted copy), nor one made with op T or reorder=
+ * (the plan layer prepares a transposed or permuted copy). */
 #include <omp.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/iso.h"
 #include "core/matrix.h"
 #include "plan/format.h"
 
@@ -15,8 +31,10 @@ typedef struct csr_state {
     const int64_t *rowptr;
     const void *colidx;
     int col_bits;
-    const void *values;
+    const void *values; /* NULL for an iso plan */
     void *owned_values; /* converted copy when precision != A's value type */
+    int iso;            /* values=iso: no values read, iso_value folded into alpha */
+    double iso_value;
     spx_type precision;
     int threads;
     int64_t *part;    /* threads+1 row boundaries */
@@ -39,34 +57,51 @@ typedef struct csr_state {
 #define CSR_PREFETCH(p) ((void)(p))
 #endif
 
+/* The kernels (csr_kernel.h), by [iso][precision F32][64-bit columns]. */
+typedef void (*csr_kernel)(const csr_state *s, double alpha, const void *x, double beta, void *y,
+                           double *partial);
+
 #define SPX_FN csr_f64_i32
 #define SPX_VAL double
 #define SPX_IDX int32_t
 #include "cpu/csr_kernel.h"
-#undef SPX_FN
-#undef SPX_VAL
-#undef SPX_IDX
 #define SPX_FN csr_f64_i64
 #define SPX_VAL double
 #define SPX_IDX int64_t
 #include "cpu/csr_kernel.h"
-#undef SPX_FN
-#undef SPX_VAL
-#undef SPX_IDX
 #define SPX_FN csr_f32_i32
 #define SPX_VAL float
 #define SPX_IDX int32_t
 #include "cpu/csr_kernel.h"
-#undef SPX_FN
-#undef SPX_VAL
-#undef SPX_IDX
 #define SPX_FN csr_f32_i64
 #define SPX_VAL float
 #define SPX_IDX int64_t
 #include "cpu/csr_kernel.h"
-#undef SPX_FN
-#undef SPX_VAL
-#undef SPX_IDX
+#define SPX_FN csr_f64_i32_iso
+#define SPX_VAL double
+#define SPX_IDX int32_t
+#define SPX_ISO
+#include "cpu/csr_kernel.h"
+#define SPX_FN csr_f64_i64_iso
+#define SPX_VAL double
+#define SPX_IDX int64_t
+#define SPX_ISO
+#include "cpu/csr_kernel.h"
+#define SPX_FN csr_f32_i32_iso
+#define SPX_VAL float
+#define SPX_IDX int32_t
+#define SPX_ISO
+#include "cpu/csr_kernel.h"
+#define SPX_FN csr_f32_i64_iso
+#define SPX_VAL float
+#define SPX_IDX int64_t
+#define SPX_ISO
+#include "cpu/csr_kernel.h"
+
+static const csr_kernel csr_kernels[2][2][2] = {
+    {{csr_f64_i32, csr_f64_i64}, {csr_f32_i32, csr_f32_i64}},
+    {{csr_f64_i32_iso, csr_f64_i64_iso}, {csr_f32_i32_iso, csr_f32_i64_iso}},
+};
 
 /* First row r with rowptr[r] >= target (rows+1 offsets, nondecreasing). */
 static int64_t lower_row(const int64_t *rowptr, int64_t rows, int64_t target)
@@ -108,18 +143,26 @@ static spx_status find_long_rows(csr_state *s)
     return spx__mul_size((size_t)s->nlong, (size_t)s->threads, &cells, "csr partial sums");
 }
 
+static spx_status csr_param(void *ctx, const char *key, const char *value)
+{
+    if (strcmp(key, "values") == 0) return spx__param_values("csr (cpu)", value, ctx);
+    return spx__error(SPX_ERR_BAD_PARAM, "csr (cpu): unknown parameter '%s' (values)", key);
+}
+
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     csr_state *s = NULL;
+    spx__values_mode values = SPX__VALUES_AUTO;
     spx_status st;
-    SPX_TRY(spx__params_none(o->params, "csr (cpu)"));
+    SPX_TRY(spx__params_each(o->params, csr_param, &values));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr plan"));
     s->rows = A->rows;
     s->rowptr = A->rowptr;
     s->col_bits = A->col_bits;
     s->colidx = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
     s->precision = o->precision;
-    SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
+    SPX_TRY(spx__values_choose(A, values, o->precision, "csr (cpu)", &s->iso, &s->iso_value));
+    if (!s->iso) SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
     s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     int T = s->threads;
     SPX_TRY(spx__alloc((void **)&s->part, (size_t)T + 1, sizeof(int64_t), "csr partition"));
@@ -145,17 +188,8 @@ static spx_status csr_spmv(void *state, double alpha, const void *x, double beta
     spx_status st = spx__alloc((void **)&partial, (size_t)s->nlong * (size_t)s->threads,
                                sizeof(double), "csr partial sums");
     if (st != SPX_OK) return st;
-    if (s->precision == SPX_F64) {
-        if (s->col_bits == 32)
-            csr_f64_i32(s, alpha, x, beta, y, partial);
-        else
-            csr_f64_i64(s, alpha, x, beta, y, partial);
-    } else {
-        if (s->col_bits == 32)
-            csr_f32_i32(s, alpha, x, beta, y, partial);
-        else
-            csr_f32_i64(s, alpha, x, beta, y, partial);
-    }
+    csr_kernels[s->iso][s->precision == SPX_F32][s->col_bits == 64](
+        s, s->iso ? alpha * s->iso_value : alpha, x, beta, y, partial);
     spx__free(partial);
     return SPX_OK;
 }
@@ -163,7 +197,7 @@ static spx_status csr_spmv(void *state, double alpha, const void *x, double beta
 static size_t csr_bytes(const void *state)
 {
     const csr_state *s = state;
-    size_t vs = s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    size_t vs = s->iso ? 0 : s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
     size_t nnz = (size_t)s->rowptr[s->rows];
     return sizeof *s + (size_t)(s->rows + 1) * sizeof(int64_t) + nnz * (size_t)(s->col_bits / 8) +
            nnz * vs + (size_t)(s->threads + 1) * sizeof(int64_t) +
@@ -173,7 +207,12 @@ static size_t csr_bytes(const void *state)
 static void csr_describe(const void *state, char *buf, size_t len)
 {
     const csr_state *s = state;
-    snprintf(buf, len, "threads=%d long_rows=%lld", s->threads, (long long)s->nlong);
+    if (s->iso)
+        snprintf(buf, len, "threads=%d long_rows=%lld values=iso value=%.17g", s->threads,
+                 (long long)s->nlong, s->iso_value);
+    else
+        snprintf(buf, len, "threads=%d long_rows=%lld values=stored", s->threads,
+                 (long long)s->nlong);
 }
 
 /* AUTO: the CPU baseline every other CPU format measures itself against. */
@@ -183,6 +222,9 @@ static double csr_suits(const spx_matrix *A, const spx__auto_facts *f)
     (void)f;
     return 1.0;
 }
+
+/* The stored path beside the iso default, measured in the same bench run. */
+static const char *const csr_bench_variants[] = {"values=stored", NULL};
 
 const spx_format_ops spx__format_csr = {
     .name = "csr",
@@ -194,5 +236,6 @@ const spx_format_ops spx__format_csr = {
     .destroy = csr_destroy,
     .describe = csr_describe,
     .borrows_matrix = 1,
+    .bench_variants = csr_bench_variants,
     .suits = csr_suits,
 };

@@ -1,7 +1,13 @@
-/* CSR SpMV body, included by csr.c once per (value type, column index type):
- * SPX_VAL (double or float), SPX_IDX (int32_t or int64_t), SPX_FN (the name).
+/* CSR SpMV body, included by csr.c once per (value type, column index type,
+ * values): SPX_VAL (double or float), SPX_IDX (int32_t or int64_t), SPX_FN
+ * (the name), and SPX_ISO defined for the iso body; all are undefined at the
+ * end, ready for the next one.
  *
  * y[i] = alpha * sum_k val[k] * x[col[k]] + beta * y[i], rows rowptr[i]..rowptr[i+1].
+ * The iso body (core/iso.h) reads no values: y[i] = alpha * sum_k x[col[k]] +
+ * beta * y[i], the caller having folded the matrix's one value into alpha; its
+ * sums run in the stored body's order, so with a value of 1 (or a power of
+ * two) both give the same bits.
  * Thread t writes the rows it owns, [part[t], part[t+1]), except long rows,
  * which every thread sums a slice of (partial[l*T + t], the caller's buffer) and one thread
  * combines in thread order: the result depends on T but not on scheduling.
@@ -16,32 +22,42 @@
 #define CSR_CAT2(a, b) a##b
 #define CSR_CAT(a, b) CSR_CAT2(a, b)
 #define CSR_DOT CSR_CAT(SPX_FN, _dot)
-/* Elements per prefetch: one line of the wider of val and col. */
+/* Elements per prefetch: one line of the wider of the arrays read; the term
+ * of element k, and the prefetch of element p. */
+#ifdef SPX_ISO
+#define CSR_PF_STEP (CSR_LINE / (int64_t)sizeof(SPX_IDX))
+#define CSR_TERM(k) x[col[k]]
+#define CSR_PF(p) CSR_PREFETCH(col + (p))
+#else
 #define CSR_PF_STEP                                                                                \
     (CSR_LINE / (int64_t)(sizeof(SPX_VAL) > sizeof(SPX_IDX) ? sizeof(SPX_VAL) : sizeof(SPX_IDX)))
+#define CSR_TERM(k) val[k] * x[col[k]]
+#define CSR_PF(p) (CSR_PREFETCH(val + (p)), CSR_PREFETCH(col + (p)))
+#endif
 
-/* sum of val[k] * x[col[k]] for k in [b, e); nnz bounds the prefetches. */
+/* sum of the terms for k in [b, e); nnz bounds the prefetches. */
 static inline SPX_VAL CSR_DOT(const SPX_VAL *restrict val, const SPX_IDX *restrict col,
                               const SPX_VAL *restrict x, int64_t b, int64_t e, int64_t nnz)
 {
     SPX_VAL sum = 0;
+    (void)val; /* not read by the iso body */
     for (int64_t k0 = b; k0 < e; k0 += CSR_PF_BLOCK) {
         const int64_t k1 = e - k0 > CSR_PF_BLOCK ? k0 + CSR_PF_BLOCK : e;
         const int64_t p1 = k1 + CSR_PF_AHEAD < nnz ? k1 + CSR_PF_AHEAD : nnz;
-        for (int64_t p = k0 + CSR_PF_AHEAD; p < p1; p += CSR_PF_STEP) {
-            CSR_PREFETCH(val + p);
-            CSR_PREFETCH(col + p);
-        }
+        for (int64_t p = k0 + CSR_PF_AHEAD; p < p1; p += CSR_PF_STEP)
+            CSR_PF(p);
 #pragma omp simd reduction(+ : sum)
         for (int64_t k = k0; k < k1; k++)
-            sum += val[k] * x[col[k]];
+            sum += CSR_TERM(k);
     }
     return sum;
 }
 
-static void SPX_FN(const csr_state *s, double alpha, const SPX_VAL *restrict x, double beta,
-                   SPX_VAL *restrict y, double *restrict partial)
+static void SPX_FN(const csr_state *s, double alpha, const void *xv, double beta, void *yv,
+                   double *restrict partial)
 {
+    const SPX_VAL *restrict x = xv;
+    SPX_VAL *restrict y = yv;
     const int64_t *restrict rp = s->rowptr;
     const SPX_IDX *restrict col = s->colidx;
     const SPX_VAL *restrict val = s->values;
@@ -61,13 +77,11 @@ static void SPX_FN(const csr_state *s, double alpha, const SPX_VAL *restrict x, 
                 } else {
                     const int64_t pe = e + CSR_PF_AHEAD < nnz ? e + CSR_PF_AHEAD : nnz;
                     for (pf = pf > b + CSR_PF_AHEAD ? pf : b + CSR_PF_AHEAD; pf < pe;
-                         pf += CSR_PF_STEP) {
-                        CSR_PREFETCH(val + pf);
-                        CSR_PREFETCH(col + pf);
-                    }
+                         pf += CSR_PF_STEP)
+                        CSR_PF(pf);
 #pragma omp simd reduction(+ : sum)
                     for (int64_t k = b; k < e; k++)
-                        sum += val[k] * x[col[k]];
+                        sum += CSR_TERM(k);
                 }
                 y[i] = beta == 0.0 ? (SPX_VAL)(alpha * sum) : (SPX_VAL)(alpha * sum + beta * y[i]);
             }
@@ -90,5 +104,11 @@ static void SPX_FN(const csr_state *s, double alpha, const SPX_VAL *restrict x, 
 }
 #undef CSR_DOT
 #undef CSR_PF_STEP
+#undef CSR_TERM
+#undef CSR_PF
 #undef CSR_CAT
 #undef CSR_CAT2
+#undef SPX_FN
+#undef SPX_VAL
+#undef SPX_IDX
+#undef SPX_ISO

@@ -12,7 +12,10 @@
  * (default max(4096, 256 * mean row length); 0: never); xpf = 1 prefetches
  * x through the columns ahead (default 0: about 10% faster on a circuit-like
  * matrix with 48 MB of x read at random, no gain on R-MAT scale 20;
- * bench/results/cpu-large-2026-11-22.md).
+ * bench/results/cpu-large-2026-11-22.md); values=auto|stored|iso (default
+ * auto: a matrix whose values are all one number, spx_matrix_iso, is stored
+ * without values and multiplied as y = (alpha * v) * (pattern(A) x) + beta * y;
+ * iso on a matrix that is not iso is SPX_ERR_BAD_PARAM; core/iso.h).
  * A SIMD kernel serves C multiples of its width; otherwise a lower ISA's
  * kernel, down to the portable one, is used. describe() gives the occupancy
  * beta = nonzeros in chunks / stored elements. Threads share chunks by stored
@@ -25,6 +28,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/iso.h"
 #include "core/matrix.h"
 #include "cpu/isa.h"
 #include "cpu/sell.h"
@@ -46,6 +50,7 @@ typedef struct sell_params {
     long C, sigma, isa; /* 0: default */
     long lng;           /* -1: default */
     long xpf;           /* -1: default */
+    spx__values_mode values;
 } sell_params;
 
 static spx_status sell_param(void *ctx, const char *key, const char *value)
@@ -60,6 +65,7 @@ static spx_status sell_param(void *ctx, const char *key, const char *value)
     if (strcmp(key, "sigma") == 0) return spx__param_int(key, value, 1, INT32_MAX, &p->sigma);
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 0, INT32_MAX, &p->lng);
     if (strcmp(key, "xpf") == 0) return spx__param_int(key, value, 0, 1, &p->xpf);
+    if (strcmp(key, "values") == 0) return spx__param_values("sell", value, &p->values);
     if (strcmp(key, "isa") == 0) {
         p->isa = spx__isa_parse(value) + 1;
         if (p->isa == 0)
@@ -67,23 +73,26 @@ static spx_status sell_param(void *ctx, const char *key, const char *value)
                               value);
         return SPX_OK;
     }
-    return spx__error(SPX_ERR_BAD_PARAM, "sell: unknown parameter '%s' (c, sigma, isa, long, xpf)",
-                      key);
+    return spx__error(SPX_ERR_BAD_PARAM,
+                      "sell: unknown parameter '%s' (c, sigma, isa, long, xpf, values)", key);
 }
 
 /* The kernel of the highest ISA <= isa that serves (t, C); sets S->isa. */
 static void sell_pick_kernel(spx__sell *S, int isa)
 {
     S->kernel = NULL;
-    if (isa >= 2) S->kernel = spx__sell_kernel_avx512(S->type, S->C), S->isa = 2;
-    if (!S->kernel && isa >= 1) S->kernel = spx__sell_kernel_avx2(S->type, S->C), S->isa = 1;
-    if (!S->kernel) S->kernel = spx__sell_kernel_portable(S->type, S->C), S->isa = 0;
+    if (isa >= 2) S->kernel = spx__sell_kernel_avx512(S->type, S->C, S->iso), S->isa = 2;
+    if (!S->kernel && isa >= 1)
+        S->kernel = spx__sell_kernel_avx2(S->type, S->C, S->iso), S->isa = 1;
+    if (!S->kernel) S->kernel = spx__sell_kernel_portable(S->type, S->C, S->iso), S->isa = 0;
 }
 
 static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_opts *o)
 {
-    sell_params p = {0, 0, 0, -1, -1};
+    sell_params p = {0, 0, 0, -1, -1, SPX__VALUES_AUTO};
     spx_status st = spx__params_each(o->params, sell_param, &p);
+    if (st == SPX_OK)
+        st = spx__values_choose(A, p.values, o->precision, "sell", &S->iso, &S->iso_value);
     if (st != SPX_OK) return st;
     const int cpu = (int)spx__isa_active();
     if (p.isa - 1 > cpu)
@@ -104,7 +113,7 @@ static spx_status sell_setup(spx__sell *S, const spx_matrix *A, const spx_plan_o
                                : (mean > SELL_LONG_MIN / SELL_LONG_MEANS ? mean * SELL_LONG_MEANS
                                                                          : SELL_LONG_MIN);
     S->xpf = p.xpf == 1;
-    S->long_kernel = spx__sell_long_portable(S->type);
+    S->long_kernel = spx__sell_long_portable(S->type, S->iso);
     sell_pick_kernel(S, isa);
     return SPX_OK;
 }
@@ -226,7 +235,8 @@ static spx_status sell_chunk_offsets(spx__sell *S)
 }
 
 /* Copy A's rows into the column-major chunks, padding with value 0, column 0;
- * vals are A's values in the plan's type. Writes run in storage order. */
+ * vals are A's values in the plan's type (NULL for an iso plan: columns
+ * only). Writes run in storage order. */
 static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
 {
     const int64_t C = S->C;
@@ -242,6 +252,7 @@ static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
             for (int64_t l = 0; l < C; l++, d++) {
                 const int in = j < len[l];
                 S->col[d] = in ? A->col32[src[l] + j] : 0;
+                if (!vals) continue;
                 if (S->type == SPX_F64)
                     ((double *)S->val)[d] = in ? ((const double *)vals)[src[l] + j] : 0.0;
                 else
@@ -250,7 +261,8 @@ static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
     }
 }
 
-/* The long rows' own CSR (sell.h), values in the plan's type. */
+/* The long rows' own CSR (sell.h), values in the plan's type (none for an
+ * iso plan: vals NULL). */
 static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *vals)
 {
     const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
@@ -267,8 +279,9 @@ static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *
                        "sell long row offsets"));
     SPX_TRY(spx__alloc((void **)&S->long_col, (size_t)S->long_nnz + SPX__SELL_PF_AHEAD,
                        sizeof *S->long_col, "sell long row columns"));
-    SPX_TRY(spx__alloc(&S->long_val, (size_t)S->long_nnz + SPX__SELL_PF_AHEAD, vsize,
-                       "sell long row values"));
+    if (vals)
+        SPX_TRY(spx__alloc(&S->long_val, (size_t)S->long_nnz + SPX__SELL_PF_AHEAD, vsize,
+                           "sell long row values"));
     memset(S->long_col + S->long_nnz, 0, SPX__SELL_PF_AHEAD * sizeof *S->long_col);
     S->long_ptr[0] = 0;
     for (int64_t i = 0, k = 0; i < A->rows; i++) {
@@ -277,8 +290,9 @@ static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *
         S->long_row[k] = (int32_t)i;
         S->long_ptr[k + 1] = S->long_ptr[k] + len;
         memcpy(S->long_col + S->long_ptr[k], A->col32 + a, (size_t)len * sizeof(int32_t));
-        memcpy((char *)S->long_val + (size_t)S->long_ptr[k] * vsize,
-               (const char *)vals + (size_t)a * vsize, (size_t)len * vsize);
+        if (vals)
+            memcpy((char *)S->long_val + (size_t)S->long_ptr[k] * vsize,
+                   (const char *)vals + (size_t)a * vsize, (size_t)len * vsize);
         k++;
     }
 cleanup:
@@ -320,7 +334,7 @@ static spx_status sell_check(const spx_matrix *A, const spx_plan_opts *o)
 static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__sell *S = NULL;
-    const void *vals;
+    const void *vals = NULL;
     void *owned = NULL;
     spx_status st = sell_check(A, o);
     if (st != SPX_OK) return st;
@@ -338,9 +352,11 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     SPX_TRY(sell_chunk_offsets(S));
     SPX_TRY(spx__alloc((void **)&S->col, (size_t)S->stored + SPX__SELL_PF_AHEAD, sizeof *S->col,
                        "sell columns"));
-    SPX_TRY(spx__alloc(&S->val, (size_t)S->stored + SPX__SELL_PF_AHEAD, vsize, "sell values"));
     memset(S->col + S->stored, 0, SPX__SELL_PF_AHEAD * sizeof *S->col);
-    SPX_TRY(spx__values_as(A, S->type, &vals, &owned));
+    if (!S->iso) {
+        SPX_TRY(spx__alloc(&S->val, (size_t)S->stored + SPX__SELL_PF_AHEAD, vsize, "sell values"));
+        SPX_TRY(spx__values_as(A, S->type, &vals, &owned));
+    }
     sell_fill(S, A, vals);
     SPX_TRY(sell_long_rows(S, A, vals));
     spx__free(owned);
@@ -391,6 +407,7 @@ static spx_status sell_spmv(void *state, double alpha, const void *x, double bet
         return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL x or y");
     const int nt = sell_threads(S);
     const int par = nt > 1 && S->stored + S->rows + S->long_nnz >= SELL_PARALLEL_MIN;
+    if (S->iso) alpha *= S->iso_value;
     spx_status st = spx__alloc((void **)&carry, 2 * (size_t)nt, sizeof *carry, "sell carries");
     if (st != SPX_OK) return st;
     for (int j = 0; j < 2 * nt; j++) carry[j].row = -1;
@@ -417,7 +434,7 @@ static size_t sell_bytes(const void *state)
 {
     const spx__sell *S = state;
     const size_t padded = (size_t)(S->nchunks * S->C);
-    const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
+    const size_t vsize = S->iso ? 0 : S->type == SPX_F64 ? sizeof(double) : sizeof(float);
     return sizeof *S + ((size_t)S->nchunks + 1) * sizeof(int64_t) +
            (size_t)S->stored * (sizeof(int32_t) + vsize) +
            padded * sizeof(int32_t) * (S->perm ? 2 : 1) +
@@ -431,9 +448,12 @@ static void sell_describe(const void *state, char *buf, size_t len)
     const spx__sell *S = state;
     const int64_t in_chunks = S->nnz - S->long_nnz;
     const double occ = S->stored > 0 ? (double)in_chunks / (double)S->stored : 1.0;
-    snprintf(buf, len, "c=%lld sigma=%lld isa=%s beta=%.3f chunks=%lld long_rows=%lld xpf=%d",
+    char values[48] = "stored";
+    if (S->iso) snprintf(values, sizeof values, "iso value=%.17g", S->iso_value);
+    snprintf(buf, len,
+             "c=%lld sigma=%lld isa=%s beta=%.3f chunks=%lld long_rows=%lld xpf=%d values=%s",
              (long long)S->C, (long long)S->sigma, spx__isa_name((spx__isa)S->isa), occ,
-             (long long)S->nchunks, (long long)S->nlong, S->xpf);
+             (long long)S->nchunks, (long long)S->nlong, S->xpf, values);
 }
 
 /* AUTO on the CPU (bench/results/cpu-auto.md): sell unless
@@ -461,6 +481,9 @@ static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
     return SELL_EXPECTED_GAIN;
 }
 
+/* The stored path beside the iso default, measured in the same bench run. */
+static const char *const sell_bench_variants[] = {"values=stored", NULL};
+
 const spx_format_ops spx__format_sell = {
     .name = "sell",
     .devices = SPX_DEV_CPU,
@@ -471,5 +494,6 @@ const spx_format_ops spx__format_sell = {
     .destroy = sell_destroy,
     .describe = sell_describe,
     .borrows_matrix = 0,
+    .bench_variants = sell_bench_variants,
     .suits = sell_suits,
 };

@@ -18,6 +18,10 @@
  * their own (long_row, long_ptr, long_col, long_val), summed after the chunk
  * pass by threads sharing their elements evenly: y[r] += alpha * (row r) x.
  *
+ * An iso plan (core/iso.h) stores no values: val and long_val are NULL, its
+ * kernels (stamped from the same bodies) sum x[col] alone, and the caller
+ * folds iso_value into alpha.
+ *
  * Kernels prefetch col and val (and long_col, long_val) SPX__SELL_PF_AHEAD
  * elements ahead of the element they read: past 4 KiB page boundaries, where
  * the hardware prefetchers stop. The arrays hold that many elements of slack
@@ -74,9 +78,11 @@ struct spx__sell {
     int isa;            /* kernel in use: 0 portable, 1 avx2, 2 avx512 */
     int threads;        /* OpenMP threads, 0 = default */
     int xpf;            /* 1: kernels prefetch x[col] ahead (x far beyond the cache) */
+    int iso;            /* values=iso: no values stored, iso_value folded into alpha */
+    double iso_value;
     int64_t *chunk_ptr; /* nchunks+1 element offsets, multiples of C */
     int32_t *col;       /* stored column indices */
-    void *val;          /* stored values, double or float */
+    void *val;          /* stored values, double or float; NULL when iso */
     int32_t *rowlen;    /* nchunks*C lengths of sorted rows */
     int32_t *perm;      /* nchunks*C original row of each sorted row, or NULL */
     spx__sell_kernel kernel;
@@ -85,15 +91,16 @@ struct spx__sell {
     int32_t *long_row;       /* nlong original rows, increasing */
     int64_t *long_ptr;       /* nlong+1 offsets into long_col and long_val */
     int32_t *long_col;       /* long_nnz columns */
-    void *long_val;          /* long_nnz values, double or float */
+    void *long_val;          /* long_nnz values, double or float; NULL when iso */
     spx__sell_long_kernel long_kernel;
 };
 
-/* Kernels by ISA and type; NULL where a kernel cannot serve this C (the SIMD
- * ones need C to be a multiple of their vector width). */
-spx__sell_kernel spx__sell_kernel_portable(spx_type t, int64_t C);
-spx__sell_kernel spx__sell_kernel_avx2(spx_type t, int64_t C);
-spx__sell_kernel spx__sell_kernel_avx512(spx_type t, int64_t C);
-spx__sell_long_kernel spx__sell_long_portable(spx_type t);
+/* Kernels by ISA, type and values (iso nonzero: the iso kernel); NULL where a
+ * kernel cannot serve this C (the SIMD ones need C to be a multiple of their
+ * vector width). */
+spx__sell_kernel spx__sell_kernel_portable(spx_type t, int64_t C, int iso);
+spx__sell_kernel spx__sell_kernel_avx2(spx_type t, int64_t C, int iso);
+spx__sell_kernel spx__sell_kernel_avx512(spx_type t, int64_t C, int iso);
+spx__sell_long_kernel spx__sell_long_portable(spx_type t, int iso);
 
 #endif

@@ -1,6 +1,7 @@
 /* AVX2 SELL-C-sigma kernels: fp64 with 4 lanes per vector, fp32 with 8; x is
  * read by (masked) gathers. Compiled with AVX2 and FMA flags and only called
- * after run-time detection (sell.c). Body: sell_simd_body.h. */
+ * after run-time detection (sell.c). Body: sell_simd_body.h, stamped for
+ * stored values and for iso plans (no values). */
 #include <immintrin.h>
 
 #include "cpu/sell.h"
@@ -19,6 +20,10 @@
     _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpgt_epi32(len, _mm_set1_epi32(j))))
 #define SELL_GATHER_MASK(m, i, x) _mm256_mask_i32gather_pd(_mm256_setzero_pd(), x, i, m, 8)
 #define SELL_FMA(a, b, acc) _mm256_fmadd_pd(a, b, acc)
+#define SELL_ADD(a, b) _mm256_add_pd(a, b)
+#include "cpu/sell_simd_body.h"
+#define SELL_FN sell_avx2_f64_iso
+#define SELL_ISO
 #include "cpu/sell_simd_body.h"
 
 #define SELL_FN sell_avx2_f32
@@ -34,11 +39,15 @@
 #define SELL_GT(len, j) _mm256_castsi256_ps(_mm256_cmpgt_epi32(len, _mm256_set1_epi32(j)))
 #define SELL_GATHER_MASK(m, i, x) _mm256_mask_i32gather_ps(_mm256_setzero_ps(), x, i, m, 4)
 #define SELL_FMA(a, b, acc) _mm256_fmadd_ps(a, b, acc)
+#define SELL_ADD(a, b) _mm256_add_ps(a, b)
+#include "cpu/sell_simd_body.h"
+#define SELL_FN sell_avx2_f32_iso
+#define SELL_ISO
 #include "cpu/sell_simd_body.h"
 
-spx__sell_kernel spx__sell_kernel_avx2(spx_type t, int64_t C)
+spx__sell_kernel spx__sell_kernel_avx2(spx_type t, int64_t C, int iso)
 {
-    if (t == SPX_F64 && C % 4 == 0) return sell_avx2_f64;
-    if (t == SPX_F32 && C % 8 == 0) return sell_avx2_f32;
+    if (t == SPX_F64 && C % 4 == 0) return iso ? sell_avx2_f64_iso : sell_avx2_f64;
+    if (t == SPX_F32 && C % 8 == 0) return iso ? sell_avx2_f32_iso : sell_avx2_f32;
     return NULL;
 }

@@ -24,12 +24,20 @@
  * stencils (lap3d7:200 200 against 170 us, lap3d27:96 70.7 against 65.5)
  * although ncu counted fewer L1, L2 and DRAM bytes for it; batching the
  * 16-bit gathers or gathering 32-bit words did not help
- * (bench/results/gpu-xhalf-2026-11-22.md). */
+ * (bench/results/gpu-xhalf-2026-11-22.md);
+ * values=auto|stored|iso (core/iso.h; default auto): a matrix whose values
+ * are all one number v (spx_matrix_iso) is uploaded without values and
+ * multiplied as y = (alpha * v) * (pattern(A) x) + beta * y by the same
+ * kernels stamped without values, 4 bytes a nonzero fewer than u32's fp32, 8
+ * fewer in fp64; fp16 plans keep v in float, so it need not fit half (the
+ * stored path declines values beyond half's range). iso on a matrix that is
+ * not iso is SPX_ERR_BAD_PARAM. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/iso.h"
 #include "core/matrix.h"
 #include "cuda/csr/csr_kernels.h"
 #include "plan/format.h"
@@ -68,6 +76,7 @@ typedef struct csr_params {
     int pdl;        /* pdl=on|off: a call's kernels may start while the kernel before ends */
     int index;      /* index=u32|dict: INDEX_* */
     int x_half;     /* xtype=half: x in IEEE half (fp16 plans) */
+    spx__values_mode values;
 } csr_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -93,6 +102,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     }
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
+    if (strcmp(key, "values") == 0) return spx__param_values("csr (cuda)", value, &p->values);
     if (strcmp(key, "index") == 0) {
         if (strcmp(value, "u32") == 0)
             p->index = INDEX_U32;
@@ -245,13 +255,15 @@ static void csr_destroy(void *state)
     spx__free(p);
 }
 
-/* index=dict's values: A's, block by block, each block at its codes' place. */
+/* index=dict's values: A's, block by block, each block at its codes' place
+ * (none for an iso plan). */
 static spx_status upload_block_values(const spx_matrix *A, const spx__csr_dict *h,
                                       spx__cuda_csr_plan *p)
 {
     const size_t es = A->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
     char *buf = NULL;
     spx_status st = SPX_OK;
+    if (p->iso) return SPX_OK;
     SPX_TRY(spx__calloc((void **)&buf, (size_t)h->n_codes, es, "csr dict values"));
     for (int64_t b = 0; b < h->n_blocks; b++) {
         const int64_t *k = h->blk + 4 * b;
@@ -297,7 +309,8 @@ cleanup:
 }
 
 /* With index=dict, A's CSR is read by the chunk kernels alone: its values
- * and columns are uploaded only when there are long rows. */
+ * (not for an iso plan) and columns are uploaded only when there are long
+ * rows. */
 static spx_status upload_for_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
     p->A.rows = A->rows;
@@ -305,8 +318,28 @@ static spx_status upload_for_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
     p->A.nnz = A->nnz;
     p->A.vtype = p->precision;
     if (p->n_long == 0) return SPX_OK;
-    spx_status st = spx__cuda_upload_values(&p->A.values, A->values, A->vtype, A->nnz, p->precision,
-                                            "CSR values");
+    spx_status st = p->iso ? SPX_OK
+                           : spx__cuda_upload_values(&p->A.values, A->values, A->vtype, A->nnz,
+                                                     p->precision, "CSR values");
+    if (st == SPX_OK)
+        st = spx__cuda_upload((void **)&p->A.colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
+                              "CSR column indices");
+    return st;
+}
+
+/* An iso plan's CSR: row offsets and columns, no values. */
+static spx_status upload_structure(const spx_matrix *A, spx__cuda_csr_plan *p)
+{
+    if (A->col_bits != 32)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "CUDA formats need 32-bit column indices; the matrix has %lld columns",
+                          (long long)A->cols);
+    p->A.rows = A->rows;
+    p->A.cols = A->cols;
+    p->A.nnz = A->nnz;
+    p->A.vtype = p->precision;
+    spx_status st = spx__cuda_upload((void **)&p->A.rowptr, A->rowptr,
+                                     (size_t)(A->rows + 1) * sizeof(int64_t), "CSR row offsets");
     if (st == SPX_OK)
         st = spx__cuda_upload((void **)&p->A.colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
                               "CSR column indices");
@@ -321,7 +354,10 @@ static spx_status upload_matrix(const spx_matrix *A, const csr_params *prm, spx_
         return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=dict needs kernel=stream");
     if (prm->index == INDEX_DICT) SPX_TRY(build_dict(A, p));
     if (p->index_dict) return upload_for_dict(A, p);
-    SPX_TRY(spx__cuda_csr_upload(A, p->precision, &p->A));
+    if (p->iso)
+        SPX_TRY(upload_structure(A, p));
+    else
+        SPX_TRY(spx__cuda_csr_upload(A, p->precision, &p->A));
     if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
 cleanup:
     return st;
@@ -330,13 +366,14 @@ cleanup:
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0};
+    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0, SPX__VALUES_AUTO};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "csr (cuda)"));
-    if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
+    SPX_TRY(spx__values_choose(A, prm.values, o->precision, "csr (cuda)", &p->iso, &p->iso_value));
+    if (o->precision == SPX_F16 && !p->iso) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     p->precision = o->precision;
     p->x_half = prm.x_half;
     p->stream = o->stream;
@@ -377,9 +414,11 @@ static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
     size_t acc = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    size_t matrix = spx__cuda_csr_bytes(&p->A);
+    size_t val = p->iso ? 0 : p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    size_t matrix = p->A.rowptr ? (size_t)(p->A.rows + 1) * sizeof(int64_t) +
+                                      (size_t)p->A.nnz * (sizeof(int32_t) + val)
+                                : 0;
     if (p->index_dict) {
-        size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
         matrix = (size_t)p->dict.n_codes * (val + sizeof(uint8_t)) + (size_t)p->dict.n_codes / 8 +
                  (p->A.colidx ? (size_t)p->A.nnz * (val + sizeof(int32_t)) : 0) +
                  (size_t)p->A.rows * sizeof(uint16_t) +
@@ -394,18 +433,21 @@ static size_t csr_bytes(const void *state)
 static void csr_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_csr_plan *p = state;
+    char values[48] = "values=stored";
+    if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
                  "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
-                 "chunks=%lld pdl=%s index=%s dict_entries=%lld%s",
+                 "chunks=%lld pdl=%s index=%s dict_entries=%lld%s %s",
                  (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
                  p->pdl ? "on" : "off", p->index_dict ? "dict" : "u32",
-                 (long long)p->dict.n_entries, p->x_half ? " xtype=half" : "");
+                 (long long)p->dict.n_entries, p->x_half ? " xtype=half" : "", values);
     else
-        snprintf(buf, len, "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s%s",
+        snprintf(buf, len,
+                 "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",
                  p->group, (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
-                 p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "");
+                 p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "", values);
 }
 
 static spx_type csr_x_type(const void *state)
@@ -414,13 +456,22 @@ static spx_type csr_x_type(const void *state)
     return p->x_half ? SPX_F16 : p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
-/* AUTO: the CUDA baseline; sell and dasp answer relative to it. */
+double spx__cuda_iso_gain(const spx_matrix *A, const spx_plan_opts *o)
+{
+    if (!spx__iso_planned(A, o)) return 1.0;
+    return o->precision == SPX_F64 ? 20.0 / 12.0 : o->precision == SPX_F32 ? 1.5 : 1.25;
+}
+
+/* AUTO: the CUDA baseline; sell and dasp answer relative to it. On an iso
+ * matrix the iso path's expected gain (spx__cuda_iso_gain): dasp (1.25) and
+ * hbp (1.1) read stored values, so an iso matrix goes to csr or sell. */
 static double csr_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
-    (void)A;
-    (void)f;
-    return 1.0;
+    return spx__cuda_iso_gain(A, f->o);
 }
+
+/* The stored path beside the iso default, measured in the same bench run. */
+static const char *const csr_bench_variants[] = {"values=stored", NULL};
 
 const spx_format_ops spx__format_cuda_csr = {
     .name = "csr",
@@ -433,5 +484,6 @@ const spx_format_ops spx__format_cuda_csr = {
     .describe = csr_describe,
     .borrows_matrix = 0,
     .x_type = csr_x_type,
+    .bench_variants = csr_bench_variants,
     .suits = csr_suits,
 };

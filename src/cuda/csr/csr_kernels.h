@@ -19,7 +19,9 @@
  *    then a warp per long row adds its chunks in order and writes y;
  *  - index=dict (stream kernel, csr_dict.c): the row blocks' columns as
  *    one-byte codes into a dictionary of diagonals per block, col = row +
- *    dict[code], and the rows' ends as 16-bit offsets into their block.
+ *    dict[code], and the rows' ends as 16-bit offsets into their block;
+ *  - values=iso (every kernel): a matrix of one value v is stored without
+ *    values, the kernels sum x[col] alone and alpha * v scales the sums.
  * Every sum has a fixed order: results do not change from call to call. */
 #ifndef SPX_CUDA_CSR_KERNELS_H
 #define SPX_CUDA_CSR_KERNELS_H
@@ -95,7 +97,21 @@ typedef struct spx__cuda_csr_plan {
                             only for long rows, NULL without them) */
     spx__csr_dict dict;  /* device arrays; dict.blk is unused (blk holds the blocks) */
     void *dict_values;   /* device, dict.n_codes values in the blocks' order (0 in the gaps) */
+    int iso;             /* values=iso (core/iso.h): A.values and dict_values are NULL,
+                            the kernels read no values and iso_value is folded into
+                            alpha (double for F64, a float's value otherwise) */
+    double iso_value;
 } spx__cuda_csr_plan;
+
+/* AUTO of the CUDA formats with an iso path (csr, sell): the factor by which
+ * an iso plan of precision t is expected to beat the same format's stored
+ * path, from the bytes a nonzero moves: its value, its 4-byte column and one
+ * x element, against the column and the x element: (8+4+8)/(4+8) = 1.67 for
+ * fp64, (4+4+4)/(4+4) = 1.5 for fp32, (2+4+4)/(4+4) = 1.25 for fp16 (x
+ * float). 1 when the plan would not take the iso path (A not iso, or
+ * o->params says values=stored). A model until the H100 run of
+ * bench/experiments/iso-gpu/run.sh measures it. Host code (csr_format.c). */
+double spx__cuda_iso_gain(const spx_matrix *A, const spx_plan_opts *o);
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
  * when a value of A is beyond half's range (|v| > 65504) or not a number,

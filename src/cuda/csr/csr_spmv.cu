@@ -1,9 +1,10 @@
 /* CSR SpMV kernels, y = alpha*A*x + beta*y (layout and row split: csr_kernels.h).
  *
- * One body per kernel, stamped out for the value type V (double, float, half),
- * the accumulation and y type T (double for double values, float otherwise)
- * and the x type X (T, or half for fp16 plans with xtype=half: each x read
- * is converted to T, exactly). The matrix arrays are read once per call, so they are loaded
+ * One body per kernel, stamped out for the value type V (double, float, half,
+ * or spx__iso_val for iso plans: no values read, the one value folded into
+ * alpha, iso.cuh), the accumulation and y type T (double for fp64 plans, float
+ * otherwise) and the x type X (T, or half for fp16 plans with xtype=half: each
+ * x read is converted to T, exactly). The matrix arrays are read once per call, so they are loaded
  * with the streaming hint (__ldcs: evict first) to leave L2 to x, which is
  * gathered through L1 (spx__ld_fresh). beta == 0 never reads y.
  * With p->pdl (pdl.cuh) a call's matrix loads overlap the end of the kernel
@@ -16,6 +17,7 @@ extern "C" {
 #include "core/error.h"
 }
 #include "cuda/csr/csr_kernels.h"
+#include "cuda/csr/iso.cuh"
 #include "cuda/pdl.cuh"
 
 #define BLOCK SPX__CUDA_CSR_BLOCK
@@ -60,7 +62,7 @@ __global__ void __launch_bounds__(BLOCK)
         T sum = T(0);
 #pragma unroll 4
         for (int64_t k = beg + lane; k < end; k += G)
-            sum += T(__ldcs(val + k)) * T(spx__ld_fresh(x + __ldcs(ci + k)));
+            sum += spx__times(spx__load_val(val, k), T(spx__ld_fresh(x + __ldcs(ci + k))));
         sum = group_sum<G>(sum, mask);
         if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
     }
@@ -144,7 +146,7 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
             const int k = threadIdx.x + j * BLOCK;
             if (k < nnz) {
                 col[j] = __ldcs(ci + base + k);
-                v[j] = __ldcs(val + base + k);
+                v[j] = spx__load_val(val, base + k);
             }
         }
         for (int i = threadIdx.x; i <= nrows; i += BLOCK)
@@ -158,7 +160,7 @@ stream_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__
 #pragma unroll
         for (int j = 0; j < ITEMS; j++) {
             const int k = threadIdx.x + j * BLOCK;
-            if (k < nnz) prod[k] = T(v[j]) * xg[j];
+            if (k < nnz) prod[k] = spx__times(v[j], xg[j]);
         }
         __syncthreads();
         sum_rows(nrows, off, ya + r0, alpha, beta, [&](int k) { return prod[k]; });
@@ -186,13 +188,23 @@ template <typename V> struct vals8 {
     }
 };
 
-template <typename V> __device__ __forceinline__ vals8<V> load8(const V *p)
+template <> struct vals8<spx__iso_val> { /* iso plans: none */
+    __device__ __forceinline__ spx__iso_val operator[](int) const { return spx__iso_val{}; }
+};
+
+/* Values k..k+7 of val (k a multiple of 8). */
+template <typename V> __device__ __forceinline__ vals8<V> load8(const V *val, int64_t k)
 {
     vals8<V> v;
+    const V *p = val + k;
 #pragma unroll
     for (int i = 0; i < (int)(sizeof(V) / 2); i++)
         v.raw[i] = __ldcs(reinterpret_cast<const uint4 *>(p) + i);
     return v;
+}
+__device__ __forceinline__ vals8<spx__iso_val> load8(const spx__iso_val *, int64_t)
+{
+    return vals8<spx__iso_val>{};
 }
 
 /* A dict row block's record: rows [r0, r0 + nrows), codes and values [base,
@@ -228,7 +240,7 @@ __device__ __forceinline__ void load_stage(dict_stage<V> &s, const dict_rec &r, 
     s.rec = r;
     if (k0 < r.nnz) {
         s.code = __ldcs(reinterpret_cast<const uint2 *>(d.code + r.base + k0));
-        s.v = load8(val + r.base + k0);
+        s.v = load8(val, (int64_t)r.base + k0);
         s.row = __ldcs(d.grow + (r.base + k0) / 8);
     }
     if ((int)threadIdx.x < r.nrows) s.roff = __ldcs(d.roff + r.r0 + threadIdx.x);
@@ -292,7 +304,7 @@ __device__ __forceinline__ void dict_blocks(int64_t first, int64_t step, int64_t
             }
 #pragma unroll
             for (int i = 0; i < 8; i++)
-                prod[k0 + i] = pr[i] * T(cur.v[i]);
+                prod[k0 + i] = spx__times(cur.v[i], pr[i]);
         }
         __syncthreads();
         sum_rows(r.nrows, off, ya + r.r0, alpha, beta, [&](int k) { return prod[k]; });
@@ -335,7 +347,7 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
         for (int j = 0; j < CHUNK_ITEMS; j++)
             if (beg + 32 * j < end) {
                 col[j] = __ldcs(ci + beg + 32 * j);
-                v[j] = __ldcs(val + beg + 32 * j);
+                v[j] = spx__load_val(val, beg + 32 * j);
             }
         const X *xa = spx__pdl_after(x); /* x and partial from here on */
         T *pa = spx__pdl_after(partial);
@@ -345,7 +357,7 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
         T sum = T(0);
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
-            if (beg + 32 * j < end) sum += T(v[j]) * xg[j];
+            if (beg + 32 * j < end) sum += spx__times(v[j], xg[j]);
         sum = group_sum<32>(sum, 0xffffffffu);
         if (lane == 0) pa[c] = sum;
     }
@@ -516,6 +528,10 @@ static cudaError_t dict_blocks_per_sm(const spx__cuda_csr_plan *p, int *n)
 template <typename V, typename T, typename X>
 static cudaError_t dict_blocks_per_sm(const spx__cuda_csr_plan *p, int *n)
 {
+    if (p->iso)
+        return p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ
+                   ? dict_blocks_per_sm<spx__iso_val, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, n)
+                   : dict_blocks_per_sm<spx__iso_val, T, X, SPX__CUDA_CSR_STREAM_NNZ>(p, n);
     return p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ
                ? dict_blocks_per_sm<V, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN>(p, n)
                : dict_blocks_per_sm<V, T, X, SPX__CUDA_CSR_STREAM_NNZ>(p, n);
@@ -538,6 +554,18 @@ extern "C" spx_status spx__cuda_csr_dict_grid(const spx__cuda_csr_plan *p, int64
     return SPX_OK;
 }
 
+/* The kernels of a plan of values V: V's, or the iso ones with the plan's
+ * value folded into alpha. */
+template <typename V, typename T, typename X>
+static void launch_values(const spx__cuda_csr_plan *p, double alpha, const void *x, double beta,
+                          void *y)
+{
+    if (p->iso)
+        launch_all<spx__iso_val, T, X>(p, alpha * p->iso_value, x, beta, y);
+    else
+        launch_all<V, T, X>(p, alpha, x, beta, y);
+}
+
 extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alpha, const void *x,
                                          double beta, void *y)
 {
@@ -545,13 +573,13 @@ extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alp
         return spx__error(SPX_ERR_INVALID_ARG, "cuda csr spmv: NULL plan or vector");
     if (p->A.rows == 0) return SPX_OK;
     if (p->precision == SPX_F64)
-        launch_all<double, double, double>(p, alpha, x, beta, y);
+        launch_values<double, double, double>(p, alpha, x, beta, y);
     else if (p->precision == SPX_F32)
-        launch_all<float, float, float>(p, alpha, x, beta, y);
+        launch_values<float, float, float>(p, alpha, x, beta, y);
     else if (p->x_half)
-        launch_all<__half, float, __half>(p, alpha, x, beta, y);
+        launch_values<__half, float, __half>(p, alpha, x, beta, y);
     else
-        launch_all<__half, float, float>(p, alpha, x, beta, y);
+        launch_values<__half, float, float>(p, alpha, x, beta, y);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return spx__error(SPX_ERR_DEVICE, "cuda csr spmv launch failed: %s", cudaGetErrorString(e));

@@ -18,12 +18,18 @@
  *    auto (the default): u16 where every step fits, else u32.
  *  - xtype=float|half (fp16 plans: x as float, the default, or IEEE half).
  *  - pdl=on|off (default on where the device has it, sm_90+).
- * fp16 values beyond half's range are declined, as in csr. */
+ *  - values=auto|stored|iso (core/iso.h; default auto): a matrix whose
+ *    values are all one number v is uploaded without values and multiplied
+ *    as y = (alpha * v) * (pattern(A) x) + beta * y; iso on a matrix that is
+ *    not iso is SPX_ERR_BAD_PARAM.
+ * fp16 values beyond half's range are declined, as in csr (an iso plan keeps
+ * its value in float and takes them). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/iso.h"
 #include "core/matrix.h"
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/gateway.h"
@@ -46,6 +52,7 @@ typedef struct sell_params {
     int index;  /* SPX__CUDA_SELL_AUTO, _U16 or _U32 */
     int pdl;
     int x_half;
+    spx__values_mode values;
 } sell_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -54,6 +61,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     if (strcmp(key, "sigma") == 0) return spx__param_int(key, value, 1, INT32_MAX, &p->sigma);
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
+    if (strcmp(key, "values") == 0) return spx__param_values("sell (cuda)", value, &p->values);
     if (strcmp(key, "index") == 0) {
         if (strcmp(value, "auto") == 0)
             p->index = SPX__CUDA_SELL_AUTO;
@@ -132,7 +140,8 @@ static spx_status pack_half(spx__cuda_sell *d, int64_t entries)
     return SPX_OK;
 }
 
-/* h's arrays to the device, values converted from A's type to the plan's. */
+/* h's arrays to the device, values converted from A's type to the plan's
+ * (none for an iso plan). */
 static spx_status upload(const spx__cuda_sell *h, spx_type from, spx__cuda_sell_plan *p)
 {
     spx__cuda_sell *d = &p->S;
@@ -162,6 +171,7 @@ static spx_status upload(const spx__cuda_sell *h, spx_type from, spx__cuda_sell_
         SPX_TRY(spx__cuda_upload((void **)&d->col, h->col, entries * sizeof *h->col,
                                  "cuda sell columns"));
     }
+    if (p->iso) return SPX_OK;
     SPX_TRY(spx__cuda_upload_values(&d->values, h->values, from, (int64_t)entries, p->precision,
                                     "cuda sell values"));
     if (p->precision == SPX_F16 && h->index == SPX__CUDA_SELL_U16)
@@ -174,14 +184,17 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
 {
     spx__cuda_sell_plan *p = NULL;
     spx__cuda_sell h;
-    sell_params prm = {0, SPX__CUDA_SELL_AUTO, 1, 0};
+    sell_params prm = {0, SPX__CUDA_SELL_AUTO, 1, 0, SPX__VALUES_AUTO};
     int64_t sigma = 0;
+    int iso = 0;
+    double iso_value = 0.0;
     spx_status st;
     memset(&h, 0, sizeof h);
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "sell (cuda)"));
-    if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "sell (cuda)"));
+    SPX_TRY(spx__values_choose(A, prm.values, o->precision, "sell (cuda)", &iso, &iso_value));
+    if (o->precision == SPX_F16 && !iso) SPX_TRY(spx__cuda_check_half_range(A, "sell (cuda)"));
     if (prm.sigma > 0)
         sigma = prm.sigma;
     else
@@ -193,6 +206,8 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->x_half = prm.x_half;
     p->stream = o->stream;
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
+    p->iso = iso;
+    p->iso_value = iso_value;
     SPX_TRY(upload(&h, A->vtype, p));
     spx__cuda_sell_free_host(&h);
     *state = p;
@@ -213,7 +228,7 @@ static size_t sell_bytes(const void *state)
     const spx__cuda_sell_plan *p = state;
     const spx__cuda_sell *S = &p->S;
     const size_t entries = (size_t)(SPX__CUDA_SELL_C * S->n_steps);
-    const size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    const size_t val = p->iso ? 0 : p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
     /* value and index of an entry, then per step and per slice */
     const size_t entry =
         val + (S->index == SPX__CUDA_SELL_U16 ? sizeof(uint16_t) : sizeof(int32_t));
@@ -228,13 +243,16 @@ static void sell_describe(const void *state, char *buf, size_t len)
     const spx__cuda_sell_plan *p = state;
     const spx__cuda_sell *S = &p->S;
     const double entries = (double)SPX__CUDA_SELL_C * (double)S->n_steps;
-    snprintf(buf, len, "C=%d slices=%lld steps=%lld occupancy=%.3f sigma=%lld index=%s pdl=%s%s",
+    char values[48] = "values=stored";
+    if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
+    snprintf(buf, len,
+             "C=%d slices=%lld steps=%lld occupancy=%.3f sigma=%lld index=%s pdl=%s%s %s",
              SPX__CUDA_SELL_C, (long long)S->n_slices, (long long)S->n_steps,
              entries > 0 ? (double)S->nnz / entries : 1.0, (long long)S->sigma,
              S->packed                        ? "u16 (packed with the values)"
              : S->index == SPX__CUDA_SELL_U16 ? "u16"
                                               : "u32",
-             p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "");
+             p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "", values);
 }
 
 static spx_type sell_x_type(const void *state)
@@ -254,7 +272,9 @@ static spx_type sell_x_type(const void *state)
  * 0.0883/0.1055, fp16 0.0074/0.0079, 0.0107/0.0218, 0.0410/0.0654: 1.2x-1.8x.
  * On the shared matrices of 0.1M-1.2M nonzeros (L2-resident, launch-bound)
  * csr was 1.3-2x faster, hence the floor. Above dasp's answer, so a matrix
- * both would take goes to sell (as measured on the stencils). */
+ * both would take goes to sell (as measured on the stencils). On an iso
+ * matrix, times the iso path's expected gain (spx__cuda_iso_gain), as csr's
+ * answer is. */
 #define SELL_MIN_NNZ 3000000
 #define SELL_OCCUPANCY 0.9
 #define SELL_REPAY_CALLS 10000
@@ -267,8 +287,12 @@ static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
     if (f->nnz < SELL_MIN_NNZ || A->col_bits != 32) return 0.0;
     if (f->o->expected_calls > 0 && f->o->expected_calls < SELL_REPAY_CALLS) return 0.0;
     if (spx__cuda_sell_measure(A, 1, &entries, &u16) != SPX_OK || !u16) return 0.0;
-    return (double)A->nnz >= SELL_OCCUPANCY * (double)entries ? SELL_EXPECTED_GAIN : 0.0;
+    if ((double)A->nnz < SELL_OCCUPANCY * (double)entries) return 0.0;
+    return SELL_EXPECTED_GAIN * spx__cuda_iso_gain(A, f->o);
 }
+
+/* The stored path beside the iso default, measured in the same bench run. */
+static const char *const sell_bench_variants[] = {"values=stored", NULL};
 
 const spx_format_ops spx__format_cuda_sell = {
     .name = "sell",
@@ -281,5 +305,6 @@ const spx_format_ops spx__format_cuda_sell = {
     .describe = sell_describe,
     .borrows_matrix = 0,
     .x_type = sell_x_type,
+    .bench_variants = sell_bench_variants,
     .suits = sell_suits,
 };

@@ -21,6 +21,10 @@
  * with u16 keep value and offset of an entry in one 32-bit word, packed[e] =
  * off << 16 | half bits, so that one load fetches both.
  *
+ * values=iso: a matrix of one value v is uploaded without values (fp16 with
+ * u16 then keeps its offsets alone, 2 bytes an entry), the kernel sums
+ * x[col] alone and alpha * v scales the sums.
+ *
  * Every row is summed by one lane in its entries' order: results do not
  * change from call to call. */
 #ifndef SPX_CUDA_SELL_KERNELS_H
@@ -79,6 +83,10 @@ typedef struct spx__cuda_sell_plan {
     int x_half;         /* F16 with xtype=half: x in IEEE half, else float */
     int pdl;            /* launches may overlap the kernel before (cuda/pdl.cuh) */
     void *stream;       /* cudaStream_t of the plan (NULL = default stream) */
+    int iso;            /* values=iso (core/iso.h): S.values and S.packed are NULL (u16
+                           keeps off), the kernel reads no values, iso_value is folded
+                           into alpha */
+    double iso_value;
 } spx__cuda_sell_plan;
 
 /* The sell method's gateway (cuda/gateway.h; src/cuda/sell/sell_spmv.cu):

@@ -4,16 +4,20 @@
  * load of values and one of columns (or 16-bit offsets plus the step's base,
  * one broadcast load), so no shared memory and no row offsets. A lane loads
  * STEPS steps before it gathers their x, to keep that many loads in flight.
- * Stamped out for the value type V, the sum and y type T and the x type X as
- * in csr_spmv.cu; the matrix is loaded with the streaming hint (__ldcs), x
+ * Stamped out for the value type V (spx__iso_val for iso plans: no values
+ * read, the one value folded into alpha; csr/iso.cuh), the sum and y type T
+ * and the x type X as in csr_spmv.cu; the matrix is loaded with the streaming hint (__ldcs), x
  * through L1 (spx__ld_fresh). With p->pdl the first steps' loads overlap the
  * end of the kernel before; x and y are touched after the wait (pdl.cuh). */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 extern "C" {
 #include "core/error.h"
 }
+#include "cuda/csr/iso.cuh"
 #include "cuda/gateway.h"
 #include "cuda/pdl.cuh"
 #include "cuda/sell/sell_kernels.h"
@@ -56,7 +60,7 @@ template <typename V, int INDEX>
 __device__ __forceinline__ void entry(const sell_in<V> &a, int64_t k, int64_t e, V &v, int &c)
 {
     if constexpr (INDEX == INDEX_U32) {
-        v = __ldcs(a.val + e);
+        v = spx__load_val(a.val, e);
         c = __ldcs(a.col + e);
     } else {
         const int base = __ldcs(a.base + k);
@@ -66,7 +70,7 @@ __device__ __forceinline__ void entry(const sell_in<V> &a, int64_t k, int64_t e,
             v = __ushort_as_half((unsigned short)(w & 0xffffu));
             o = w >> 16;
         } else {
-            v = __ldcs(a.val + e);
+            v = spx__load_val(a.val, e);
             o = __ldcs(a.off + e);
         }
         c = o == SPX__CUDA_SELL_U16_PAD ? -1 : base + (int)o;
@@ -100,7 +104,7 @@ __global__ void __launch_bounds__(BLOCK)
                 xg[j] = c[j] >= 0 ? T(spx__ld_fresh(xa + c[j])) : T(0);
 #pragma unroll
             for (int j = 0; j < STEPS; j++)
-                if (c[j] >= 0) sum += T(v[j]) * xg[j];
+                if (c[j] >= 0) sum += spx__times(v[j], xg[j]);
         }
         T *ya = spx__pdl_after(y);
         const int64_t i = SPX__CUDA_SELL_C * s + lane;
@@ -136,10 +140,22 @@ static void launch(const spx__cuda_sell_plan *p, double alpha, const void *x, do
                           S->packed, S->perm};
     if (S->index == SPX__CUDA_SELL_U32)
         launch_index<V, T, X, INDEX_U32>(p, a, alpha, x, beta, y);
-    else if constexpr (sizeof(V) == 2) /* fp16 with u16 is always packed */
+    else if constexpr (std::is_same<V, __half>::value) /* fp16 with u16: packed */
         launch_index<V, T, X, INDEX_PACKED>(p, a, alpha, x, beta, y);
     else
         launch_index<V, T, X, INDEX_U16>(p, a, alpha, x, beta, y);
+}
+
+/* The kernel of a plan of values V: V's, or the iso one with the plan's
+ * value folded into alpha. */
+template <typename V, typename T, typename X>
+static void launch_values(const spx__cuda_sell_plan *p, double alpha, const void *x, double beta,
+                          void *y)
+{
+    if (p->iso)
+        launch<spx__iso_val, T, X>(p, alpha * p->iso_value, x, beta, y);
+    else
+        launch<V, T, X>(p, alpha, x, beta, y);
 }
 
 /* packed[i] = off[i] << 16 | bits of vals[i]. */
@@ -179,13 +195,13 @@ extern "C" spx_status spx__cuda_sell_spmv(const spx__cuda_sell_plan *p, double a
         return spx__error(SPX_ERR_INVALID_ARG, "cuda sell spmv: NULL plan or vector");
     if (p->S.rows == 0) return SPX_OK;
     if (p->precision == SPX_F64)
-        launch<double, double, double>(p, alpha, x, beta, y);
+        launch_values<double, double, double>(p, alpha, x, beta, y);
     else if (p->precision == SPX_F32)
-        launch<float, float, float>(p, alpha, x, beta, y);
+        launch_values<float, float, float>(p, alpha, x, beta, y);
     else if (p->x_half)
-        launch<__half, float, __half>(p, alpha, x, beta, y);
+        launch_values<__half, float, __half>(p, alpha, x, beta, y);
     else
-        launch<__half, float, float>(p, alpha, x, beta, y);
+        launch_values<__half, float, float>(p, alpha, x, beta, y);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return spx__error(SPX_ERR_DEVICE, "cuda sell spmv launch failed: %s",
