@@ -2,9 +2,10 @@
  * may run (param isa=, lowered by SPX_ARCH) x fp64, fp32 x a sweep of TH
  * (uh, ch) or BS (ch1), against the long-double reference, on hand cases,
  * empty rows, a row of 100,000 entries, rectangular and random matrices and a
- * few shared ones. Each plan is called three times: beta = 0 with NaN in y,
- * beta != 0, and beta = 0 with a second x (a stale x copy would show), then
- * the first call again, which must give the same bits (fixed thread count).
+ * few shared ones (part "shared", tests/common.h). Each plan is called three
+ * times: beta = 0 with NaN in y, beta != 0, and beta = 0 with a second x (a
+ * stale x copy would show), then the first call again, which must give the
+ * same bits (fixed thread count).
  *
  * Tolerance: |y - ref|_inf <= c * u * (|alpha| |A| |x| + |beta| |y0|)_inf,
  * c = 16 * log2(rmax + 2), u = 2^-53 (fp64) or 2^-24 (fp32): sums are split
@@ -23,20 +24,6 @@
 static const char *const formats[] = {"axc", "axt-uh1", "axt-uh", "axt-ch1", "axt-ch"};
 static const int th_sweep[] = {1, 2, 4, 8, 16, 32, 64};
 static const int bs_sweep[] = {64, 128, 256, 512, 1024};
-
-static int64_t max_row(const spx_matrix *A)
-{
-    const int64_t *rp;
-    const void *ci, *v;
-    int bits;
-    spx_type t;
-    int64_t rows, m = 0;
-    spx_matrix_dims(A, &rows, NULL, NULL);
-    spx_matrix_csr(A, &rp, &ci, &bits, &v, &t);
-    for (int64_t i = 0; i < rows; i++)
-        if (rp[i + 1] - rp[i] > m) m = rp[i + 1] - rp[i];
-    return m;
-}
 
 /* Vectors of one test matrix, in double (reference) and the plan's type. */
 typedef struct vecs {
@@ -64,15 +51,15 @@ static void from_type(const void *v, int64_t n, spx_type t, double *out)
         out[i] = t == SPX_F64 ? ((const double *)v)[i] : (double)((const float *)v)[i];
 }
 
-/* y (plan type) against the reference of alpha*A*x + beta*y0. */
+/* One check: y (plan type) against the reference of alpha*A*x + beta*y0. */
 static int check_result(const spx_matrix *A, vecs *w, spx_type t, double alpha, const double *x,
-                        double beta, double c)
+                        double beta, double c, const char *what)
 {
     double u = t == SPX_F64 ? 0x1p-53 : 0x1p-24;
     spx_test_reference(A, SPX_OP_N, alpha, x, beta, w->y0, w->ref, w->scale);
     from_type(w->yt, w->rows, t, w->yd);
-    double err = spx_test_rel_err(w->yd, w->ref, w->scale, w->rows);
-    return err <= c * u;
+    return spx_test_close(w->yd, w->ref, w->scale, w->rows, c * u, "%s alpha=%g beta=%g", what,
+                          alpha, beta);
 }
 
 static void fill_y(vecs *w, spx_type t, double value, const double *from)
@@ -102,26 +89,27 @@ static int run_plan(const spx_matrix *A, vecs *w, const char *fmt, spx_type t, c
         return 0;
     }
     size_t vs = t == SPX_F64 ? sizeof(double) : sizeof(float);
+    char what[160];
+    snprintf(what, sizeof what, "%s %s params=%s threads=%d", fmt, t == SPX_F64 ? "f64" : "f32",
+             params, threads);
     int ok = 1;
     fill_y(w, t, NAN, NULL);
     ok &= CHECK_STATUS(spx_spmv(P, 1.25, w->xt1, 0.0, w->yt), SPX_OK);
-    ok &= CHECK(check_result(A, w, t, 1.25, w->x1, 0.0, c));
+    ok &= check_result(A, w, t, 1.25, w->x1, 0.0, c, what);
     memcpy(w->yfirst, w->yt, vs * (size_t)w->rows);
     fill_y(w, t, 0.0, w->y0);
     ok &= CHECK_STATUS(spx_spmv(P, -0.5, w->xt1, 0.75, w->yt), SPX_OK);
-    ok &= CHECK(check_result(A, w, t, -0.5, w->x1, 0.75, c));
+    ok &= check_result(A, w, t, -0.5, w->x1, 0.75, c, what);
     fill_y(w, t, NAN, NULL);
     ok &= CHECK_STATUS(spx_spmv(P, 1.0, w->xt2, 0.0, w->yt), SPX_OK);
-    ok &= CHECK(check_result(A, w, t, 1.0, w->x2, 0.0, c));
+    ok &= check_result(A, w, t, 1.0, w->x2, 0.0, c, what);
     fill_y(w, t, NAN, NULL);
     ok &= CHECK_STATUS(spx_spmv(P, 1.25, w->xt1, 0.0, w->yt), SPX_OK);
     ok &= CHECK(memcmp(w->yfirst, w->yt, vs * (size_t)w->rows) == 0);
     const char *d = spx_plan_describe(P);
     ok &= CHECK(strstr(d, "isa=") != NULL && strstr(d, "beta=") != NULL);
     ok &= CHECK(spx_plan_bytes(P) > 0);
-    if (!ok)
-        fprintf(stderr, "  in %s %s params=%s threads=%d: %s\n", fmt, t == SPX_F64 ? "f64" : "f32",
-                params, threads, d);
+    if (!ok) fprintf(stderr, "  in %s: %s\n", what, d);
     spx_plan_destroy(P);
     return 1;
 }
@@ -159,7 +147,7 @@ static void vecs_free(vecs *w)
 static void run_matrix(const char *name, const spx_matrix *A, int full)
 {
     if (!A) return;
-    double c = 16.0 * log2((double)max_row(A) + 2.0);
+    double c = 16.0 * log2((double)spx_test_longest_row(A, SPX_OP_N) + 2.0);
     long before = spx_test_failed;
     int threads[] = {1, 2, 3};
     int nrun = 0;
@@ -199,91 +187,40 @@ static void run_matrix(const char *name, const spx_matrix *A, int full)
            spx_test_failed == before ? "ok" : "FAILED", nrun / 2, c);
 }
 
-static spx_matrix *from_coo(int64_t rows, int64_t cols, int64_t nnz, const int64_t *ri,
-                            const int64_t *ci, const double *v)
-{
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_from_coo(rows, cols, nnz, ri, ci, v, &A), SPX_OK);
-    return A;
-}
-
-/* rows x cols, row i of length len(i, u) at random columns (duplicates summed). */
-static spx_matrix *random_matrix(int64_t rows, int64_t cols, int64_t (*len)(int64_t, double),
-                                 uint64_t seed)
-{
-    int64_t cap = 0;
-    for (int64_t i = 0; i < rows; i++)
-        cap += len(i, 1.0);
-    int64_t *ri = malloc(sizeof *ri * (size_t)(cap + 1)),
-            *ci = malloc(sizeof *ci * (size_t)(cap + 1));
-    double *v = malloc(sizeof *v * (size_t)(cap + 1));
-    int64_t n = 0;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t l = len(i, (spx_test_rand(&seed) + 1.0) * 0.5);
-        for (int64_t k = 0; k < l; k++) {
-            ri[n] = i;
-            ci[n] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)cols) % cols;
-            v[n++] = spx_test_rand(&seed);
-        }
-    }
-    spx_matrix *A = from_coo(rows, cols, n, ri, ci, v);
-    free(ri), free(ci), free(v);
-    return A;
-}
-
-static int64_t len_varied(int64_t i, double u)
-{
-    return i % 5 == 2 ? 0 : (int64_t)(u * u * u * 60.0);
-}
-static int64_t len_short(int64_t i, double u)
-{
-    return i % 3 == 0 ? 0 : (int64_t)(u * 5.0);
-}
-
 static void hand_cases(void)
 {
     /* 4 x 5, row 2 empty, row 3 dense */
     int64_t ri[] = {0, 0, 1, 3, 3, 3, 3, 3}, ci[] = {0, 4, 2, 0, 1, 2, 3, 4};
     double v[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    spx_matrix *A = from_coo(4, 5, 8, ri, ci, v);
+    spx_matrix *A = spx_test_coo_matrix(4, 5, 8, ri, ci, v);
     run_matrix("hand 4x5", A, 1);
     spx_matrix_destroy(A);
     int64_t r1[] = {0}, c1[] = {0};
     double v1[] = {-2.5};
-    A = from_coo(1, 1, 1, r1, c1, v1);
+    A = spx_test_coo_matrix(1, 1, 1, r1, c1, v1);
     run_matrix("1x1", A, 1);
     spx_matrix_destroy(A);
-    A = from_coo(0, 0, 0, NULL, NULL, NULL);
+    A = spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL);
     run_matrix("0x0", A, 0);
     spx_matrix_destroy(A);
-    A = from_coo(7, 0, 0, NULL, NULL, NULL);
+    A = spx_test_coo_matrix(7, 0, 0, NULL, NULL, NULL);
     run_matrix("7x0", A, 0);
     spx_matrix_destroy(A);
-    A = from_coo(6, 4, 0, NULL, NULL, NULL);
+    A = spx_test_coo_matrix(6, 4, 0, NULL, NULL, NULL);
     run_matrix("6x4 no entries", A, 0);
     spx_matrix_destroy(A);
 }
 
 static void long_row(void)
 {
-    const int64_t n = 100000;
-    int64_t *ri = malloc(sizeof *ri * (size_t)(n + 3)), *ci = malloc(sizeof *ci * (size_t)(n + 3));
-    double *v = malloc(sizeof *v * (size_t)(n + 3));
-    uint64_t s = 7;
-    int64_t k = 0;
-    ri[k] = 0, ci[k] = 5, v[k++] = 1.5;
-    for (int64_t j = 0; j < n; j++)
-        ri[k] = 2, ci[k] = j, v[k++] = spx_test_rand(&s);
-    ri[k] = 4, ci[k] = n - 1, v[k++] = -3.0;
-    spx_matrix *A = from_coo(6, n, k, ri, ci, v);
+    spx_matrix *A = spx_test_dense_row_matrix(6, 100000, 2, 1, 7);
     run_matrix("row of 100,000 (6 x 100000)", A, 1);
     spx_matrix_destroy(A);
-    free(ri), free(ci), free(v);
 }
 
 static void random_cases(void)
 {
-    spx_matrix *A = random_matrix(700, 1300, len_varied, 11);
+    spx_matrix *A = spx_test_varied_matrix(700, 1300, 61.0, 11);
     run_matrix("random 700x1300 varied", A, 1);
     vecs w;
     vecs_make(A, &w, SPX_F64, 3);
@@ -291,7 +228,7 @@ static void random_cases(void)
         run_plan(A, &w, "axt-uh", SPX_F64, "th=2", 65, 16.0 * log2(62.0));
     vecs_free(&w);
     spx_matrix_destroy(A);
-    A = random_matrix(1500, 300, len_short, 12);
+    A = spx_test_uniform_rows_matrix(1500, 300, 4, 12);
     run_matrix("random 1500x300 short", A, 1);
     spx_matrix_destroy(A);
 }
@@ -300,12 +237,9 @@ static void shared_cases(void)
 {
     const char *dir = spx_test_matrices_dir();
     static const char *const names[] = {"west0067", "1138_bus", "gemat12", "rajat01"};
-    if (!dir) return;
-    for (int i = 0; i < 4; i++) {
-        char path[4096];
-        spx_matrix *A = NULL;
-        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[i]);
-        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+    for (int i = 0; dir && i < 4; i++) {
+        spx_matrix *A = spx_test_read_matrix(dir, names[i]);
+        if (!A) continue;
         run_matrix(names[i], A, i < 2);
         spx_matrix_destroy(A);
     }
@@ -315,7 +249,7 @@ static void shared_cases(void)
 static void errors(void)
 {
     int64_t ri[] = {0, 1}, ci[] = {0, 1};
-    spx_matrix *A = from_coo(2, 2, 2, ri, ci, NULL);
+    spx_matrix *A = spx_test_coo_matrix(2, 2, 2, ri, ci, NULL);
     static const char *const bad[][2] = {
         {"axt-uh", "th=0"},          {"axt-uh", "th=100000"}, {"axt-uh", "foo=1"},
         {"axt-uh1", "th=2"},         {"axt-ch1", "bs=99"},    {"axt-ch1", "th=4"},
@@ -354,7 +288,7 @@ static void errors(void)
 static void isa_fallback(void)
 {
     int64_t ri[] = {0, 1}, ci[] = {1, 0};
-    spx_matrix *A = from_coo(2, 2, 2, ri, ci, NULL);
+    spx_matrix *A = spx_test_coo_matrix(2, 2, 2, ri, ci, NULL);
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
     o.format = "axt-uh";
@@ -396,7 +330,7 @@ static void *call_many(void *arg)
 
 static void shared_plan(void)
 {
-    spx_matrix *A = random_matrix(2000, 2000, len_varied, 17);
+    spx_matrix *A = spx_test_varied_matrix(2000, 2000, 61.0, 17);
     vecs w;
     if (!A) return;
     vecs_make(A, &w, SPX_F64, 9);
@@ -417,7 +351,7 @@ static void shared_plan(void)
         pthread_join(t2, NULL);
         CHECK(c1.same && c2.same);
         memcpy(w.yt, y2, sizeof *y2 * (size_t)w.rows);
-        CHECK(check_result(A, &w, SPX_F64, 1.0, w.x2, 0.0, 16.0 * log2(64.0)));
+        check_result(A, &w, SPX_F64, 1.0, w.x2, 0.0, 16.0 * log2(64.0), formats[f]);
         free(y1), free(y2);
         spx_plan_destroy(P);
     }
@@ -428,7 +362,7 @@ static void shared_plan(void)
 /* The tuner picks a plan that is still correct. */
 static void tuned(void)
 {
-    spx_matrix *A = random_matrix(3000, 3000, len_varied, 13);
+    spx_matrix *A = spx_test_varied_matrix(3000, 3000, 61.0, 13);
     vecs w;
     if (!A) return;
     vecs_make(A, &w, SPX_F64, 5);
@@ -441,7 +375,7 @@ static void tuned(void)
         if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) continue;
         fill_y(&w, SPX_F64, NAN, NULL);
         CHECK_STATUS(spx_spmv(P, 1.0, w.xt1, 0.0, w.yt), SPX_OK);
-        CHECK(check_result(A, &w, SPX_F64, 1.0, w.x1, 0.0, 16.0 * log2(64.0)));
+        check_result(A, &w, SPX_F64, 1.0, w.x1, 0.0, 16.0 * log2(64.0), formats[f]);
         printf("tuned: %s\n", spx_plan_describe(P));
         spx_plan_destroy(P);
     }
@@ -453,13 +387,15 @@ int main(void)
 {
     printf("ISA: hardware %s, active %s\n", spx__isa_name(spx__isa_hardware()),
            spx__isa_name(spx__isa_active()));
-    errors();
-    isa_fallback();
-    hand_cases();
-    long_row();
-    random_cases();
-    shared_cases();
-    shared_plan();
-    tuned();
+    if (spx_test_part("shared")) shared_cases();
+    if (spx_test_part(NULL)) {
+        errors();
+        isa_fallback();
+        hand_cases();
+        long_row();
+        random_cases();
+        shared_plan();
+        tuned();
+    }
     return spx_test_finish();
 }

@@ -62,23 +62,6 @@ static int identical(const spx_matrix *A, const spx_matrix *B)
            memcmp(v[0], v[1], (size_t)z[0] * (t[0] == SPX_F32 ? 4u : 8u)) == 0;
 }
 
-static spx_matrix *random_matrix(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed)
-{
-    int64_t *ri = malloc((size_t)nnz * 8 + 8), *ci = malloc((size_t)nnz * 8 + 8);
-    double *v = malloc((size_t)nnz * 8 + 8);
-    spx_matrix *A = NULL;
-    for (int64_t k = 0; k < nnz; k++) {
-        ri[k] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)rows);
-        ci[k] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)cols);
-        v[k] = spx_test_rand(&seed) * 1e3;
-    }
-    CHECK_STATUS(spx_matrix_from_coo(rows, cols, nnz, ri, ci, v, &A), SPX_OK);
-    free(ri);
-    free(ci);
-    free(v);
-    return A;
-}
-
 static void round_trip(const char *name, const spx_matrix *A)
 {
     spx_matrix *B = NULL;
@@ -92,7 +75,8 @@ static void round_trip(const char *name, const spx_matrix *A)
 
 static void test_round_trips(void)
 {
-    spx_matrix *A = random_matrix(300, 200, 3001, 1), *F = NULL, *E = random_matrix(0, 0, 0, 2);
+    spx_matrix *A = spx_test_random_matrix(300, 200, 3001, 1), *F = NULL,
+               *E = spx_test_random_matrix(0, 0, 0, 2);
     spx_matrix *W = NULL;
     /* 3e9 columns: 64-bit column indices (read from text: spx_matrix_from_coo
      * would need memory for every column). */
@@ -144,7 +128,7 @@ static void expect_damage(const unsigned char *good, long n, long at, int flip, 
 
 static void test_damage(void)
 {
-    spx_matrix *A = random_matrix(40, 30, 201, 3);
+    spx_matrix *A = spx_test_random_matrix(40, 30, 201, 3);
     const char *path = tmp_path("good.spx");
     unsigned char *good;
     long n = 0;
@@ -183,7 +167,7 @@ static void test_damage(void)
 /* Each allocation of a write and of a read failing in turn: SPX_ERR_OOM. */
 static void test_alloc_failures(void)
 {
-    spx_matrix *A = random_matrix(20, 20, 50, 5);
+    spx_matrix *A = spx_test_random_matrix(20, 20, 50, 5);
     const char *path = tmp_path("alloc.spx");
     for (int reading = 0; reading < 2; reading++) {
         long n, made;
@@ -203,15 +187,12 @@ static void test_alloc_failures(void)
     spx_matrix_destroy(A);
 }
 
-/* A shared matrix through .mtx -> .spx -> matrix, when present. */
+/* A shared matrix through .mtx -> .spx -> matrix (part "shared"). */
 static void test_shared(void)
 {
     const char *dir = spx_test_matrices_dir();
-    char path[1024];
-    spx_matrix *A = NULL;
-    if (!dir) return;
-    snprintf(path, sizeof path, "%s/bcsstk13.mtx", dir);
-    if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) round_trip("bcsstk13.spx", A);
+    spx_matrix *A = dir ? spx_test_read_matrix(dir, "bcsstk13") : NULL;
+    if (A) round_trip("bcsstk13.spx", A);
     spx_matrix_destroy(A);
 }
 
@@ -223,10 +204,12 @@ int main(void)
         fprintf(stderr, "cannot create %s\n", tmpdir);
         return 1;
     }
-    test_round_trips();
-    test_damage();
-    test_alloc_failures();
-    test_shared();
+    if (spx_test_part("shared")) test_shared();
+    if (spx_test_part(NULL)) {
+        test_round_trips();
+        test_damage();
+        test_alloc_failures();
+    }
     rmdir(tmpdir);
     return spx_test_finish();
 }

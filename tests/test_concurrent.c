@@ -36,21 +36,11 @@ static void *call_many(void *arg)
 /* 20000 x 60000: rows of 0..9 entries, and rows 7 and 12345 of 50,000. */
 static spx_matrix *matrix_with_long_rows(void)
 {
-    int64_t rows = 20000, cols = 60000, cap = rows * 10 + 100000, n = 0;
-    int64_t *ri = malloc(sizeof *ri * (size_t)cap), *ci = malloc(sizeof *ci * (size_t)cap);
-    double *v = malloc(sizeof *v * (size_t)cap);
-    uint64_t s = 42;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t len = (i == 7 || i == 12345) ? 50000 : i % 10;
-        for (int64_t k = 0; k < len; k++, n++) {
-            ri[n] = i;
-            ci[n] = len == 50000 ? k : (int64_t)((spx_test_rand(&s) + 1.0) * 0.5 * (double)(cols - 1));
-            v[n] = spx_test_rand(&s);
-        }
-    }
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_from_coo(rows, cols, n, ri, ci, v, &A), SPX_OK);
-    free(ri), free(ci), free(v);
+    int64_t *len = malloc(sizeof *len * 20000);
+    for (int64_t i = 0; i < 20000; i++)
+        len[i] = (i == 7 || i == 12345) ? 50000 : i % 10;
+    spx_matrix *A = spx_test_rows_matrix(20000, 60000, len, 42);
+    free(len);
     return A;
 }
 

@@ -1,14 +1,28 @@
-/* Conformance: every registered format, on every device this machine has and
- * every precision the format declares, against the long-double reference, on
- * edge cases (0x0, m x 0, 0 x n, nnz = 0, empty rows, one dense row, a row of
- * 100,000 nonzeros, unsorted and duplicate input, rectangular) and on every
- * shared matrix (skipped with a message when the folder is absent).
+/* Conformance: every registered format, on every device of the part this
+ * process runs and every precision the format declares, against a reference.
+ *   SpMV: the long-double reference (tests/common.h) on edge cases (0x0,
+ *   m x 0, 0 x n, nnz = 0, empty rows, one dense row, a row of 100,000
+ *   nonzeros, unsorted and duplicate input, rectangular), three products
+ *   each (op N and T, beta 0 and not), and one product on each shared matrix.
+ *   SpGEMM: C = A*B against the naive dense product on small edge cases (0x0,
+ *   inner dimension 0, empty rows, one dense row, rectangular, unsorted and
+ *   duplicate input through the matrix layer).
+ * Parts (SPX_TEST_PART, tests/common.h): the default runs the CPU formats on
+ * the edge cases; "cuda" the CUDA formats on them (skipped without a GPU);
+ * "shared" every available device's SpMV formats on the shared matrices
+ * (skipped without them).
+ *
+ * A format may decline a case with SPX_ERR_UNSUPPORTED and a reason; declines
+ * are counted per format, device and precision and printed ("csr cpu f64:
+ * 13 cases, 0 declined"), and a format that declines every case fails: a
+ * format that never runs is a defect.
  *
  * Tolerance, per precision p (unit roundoff u_p):
- *   |y - ref|_inf <= c_p * (|alpha| |op(A)| |x| + |beta| |y0|)_inf,
- *   c_p = (16 + sqrt(rmax)) * u_p, rmax the longest row of op(A):
- *   rounding of a sum of rmax products grows like sqrt(rmax) u for the
- *   unstructured values used here; u_f64 = 2^-53, u_f32 = 2^-24; for f16
+ *   SpMV: |y - ref|_inf <= c_p * (|alpha| |op(A)| |x| + |beta| |y0|)_inf,
+ *   SpGEMM: |c_ij - ref_ij| <= c_p * sum_k |a_ik b_kj|,
+ *   c_p = (16 + sqrt(rmax)) * u_p, rmax the longest row of op(A) (of A for
+ *   SpGEMM): rounding of a sum of rmax products grows like sqrt(rmax) u for
+ *   the unstructured values used here; u_f64 = 2^-53, u_f32 = 2^-24; for f16
  *   (values rounded to half, products summed in fp32) c = 2^-10 + that of f32.
  * A NaN placed in y must not leak when beta = 0; every entry must be written. */
 #include <math.h>
@@ -22,98 +36,53 @@ typedef struct test_case {
     spx_matrix *A;
 } test_case;
 
-#define MAX_CASES 64
-static test_case cases[MAX_CASES];
-static int ncases;
+#define MAX_CASES 32
+typedef struct case_list {
+    test_case at[MAX_CASES];
+    int n;
+    int full; /* all three products on each case (edge cases), or one (shared matrices) */
+} case_list;
+static case_list edge_cases = {.full = 1}, shared_cases;
 
-static void add_case(const char *name, spx_matrix *A)
+static void add_case(case_list *l, const char *name, spx_matrix *A)
 {
-    if (!A || ncases == MAX_CASES) {
+    if (!A || l->n == MAX_CASES) {
         spx_matrix_destroy(A);
         return;
     }
-    snprintf(cases[ncases].name, sizeof cases[ncases].name, "%s", name);
-    cases[ncases++].A = A;
+    snprintf(l->at[l->n].name, sizeof l->at[l->n].name, "%s", name);
+    l->at[l->n++].A = A;
 }
 
-/* A rows x cols matrix from triplets (checked). */
-static spx_matrix *from_coo(int64_t rows, int64_t cols, int64_t nnz, const int64_t *ri,
-                            const int64_t *ci, const double *v)
+static void free_cases(case_list *l)
 {
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_from_coo(rows, cols, nnz, ri, ci, v, &A), SPX_OK);
-    return A;
-}
-
-/* Random matrix with row i holding len(i) entries at random columns. */
-static spx_matrix *random_rows(int64_t rows, int64_t cols, int64_t (*len)(int64_t i, uint64_t *s),
-                               uint64_t seed)
-{
-    int64_t cap = 0;
-    uint64_t s = seed;
-    for (int64_t i = 0; i < rows; i++) cap += len(i, &s);
-    int64_t *ri = malloc(sizeof *ri * (size_t)(cap + 1)), *ci = malloc(sizeof *ci * (size_t)(cap + 1));
-    double *v = malloc(sizeof *v * (size_t)(cap + 1));
-    int64_t n = 0;
-    s = seed;
-    uint64_t r = seed ^ 0x5bd1e995u;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t l = len(i, &s);
-        for (int64_t k = 0; k < l; k++) {
-            ri[n] = i;
-            ci[n] = (int64_t)((spx_test_rand(&r) + 1.0) * 0.5 * (double)cols) % (cols ? cols : 1);
-            v[n++] = spx_test_rand(&r);
-        }
-    }
-    spx_matrix *A = from_coo(rows, cols, n, ri, ci, v);
-    free(ri);
-    free(ci);
-    free(v);
-    return A;
-}
-
-static int64_t len_varied(int64_t i, uint64_t *s)
-{
-    double u = (spx_test_rand(s) + 1.0) * 0.5;
-    return i % 7 == 3 ? 0 : (int64_t)(u * u * u * 40.0);
-}
-static int64_t len_one_dense(int64_t i, uint64_t *s)
-{
-    (void)s;
-    return i == 17 ? 3000 : i % 5;
-}
-static int64_t len_very_long(int64_t i, uint64_t *s)
-{
-    (void)s;
-    return i == 2 ? 100000 : (i % 3 == 0 ? 0 : 3);
-}
-static int64_t len_every_class(int64_t i, uint64_t *s)
-{
-    static const int64_t lens[] = {0, 1, 2, 3, 4, 5, 8, 31, 64, 255, 256, 257, 1000, 4, 3, 1};
-    (void)s;
-    return lens[i % 16];
+    for (int c = 0; c < l->n; c++)
+        spx_matrix_destroy(l->at[c].A);
 }
 
 static void build_cases(void)
 {
     int64_t ri[] = {2, 0, 1, 2, 0, 2, 0}, ci[] = {1, 2, 0, 1, 0, 3, 2};
     double v[] = {1.5, -2.0, 3.0, 0.25, 4.0, -1.0, 0.5}; /* unsorted; (2,1) and (0,2) twice */
-    add_case("0x0", from_coo(0, 0, 0, NULL, NULL, NULL));
-    add_case("5x0", from_coo(5, 0, 0, NULL, NULL, NULL));
-    add_case("0x5", from_coo(0, 5, 0, NULL, NULL, NULL));
-    add_case("nnz=0 6x4", from_coo(6, 4, 0, NULL, NULL, NULL));
-    add_case("unsorted+duplicates 3x4", from_coo(3, 4, 7, ri, ci, v));
-    add_case("1x1", from_coo(1, 1, 1, ri + 1, ri + 1, v));
-    add_case("empty rows + varied 500x500", random_rows(500, 500, len_varied, 1));
-    add_case("one dense row 40x3000", random_rows(40, 3000, len_one_dense, 2));
-    add_case("row of 100000 6x100000", random_rows(6, 100000, len_very_long, 3));
-    add_case("every row class 160x1200", random_rows(160, 1200, len_every_class, 4));
-    add_case("rectangular 300x1700", random_rows(300, 1700, len_varied, 5));
-    add_case("rectangular 1700x90", random_rows(1700, 90, len_varied, 6));
-    add_case("random 20000x20000", random_rows(20000, 20000, len_varied, 7));
+    static const int64_t every[] = {0, 1, 2, 3, 4, 5, 8, 31, 64, 255, 256, 257, 1000, 4, 3, 1};
+    case_list *l = &edge_cases;
+    add_case(l, "0x0", spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL));
+    add_case(l, "5x0", spx_test_coo_matrix(5, 0, 0, NULL, NULL, NULL));
+    add_case(l, "0x5", spx_test_coo_matrix(0, 5, 0, NULL, NULL, NULL));
+    add_case(l, "nnz=0 6x4", spx_test_coo_matrix(6, 4, 0, NULL, NULL, NULL));
+    add_case(l, "unsorted+duplicates 3x4", spx_test_coo_matrix(3, 4, 7, ri, ci, v));
+    add_case(l, "1x1", spx_test_coo_matrix(1, 1, 1, ri + 1, ri + 1, v));
+    add_case(l, "empty rows + varied 500x500", spx_test_varied_matrix(500, 500, 41.0, 1));
+    add_case(l, "one dense row 40x3000", spx_test_dense_row_matrix(40, 3000, 17, 4, 2));
+    add_case(l, "row of 100000 6x100000", spx_test_dense_row_matrix(6, 100000, 2, 3, 3));
+    add_case(l, "every row class 160x1200", spx_test_pattern_matrix(160, 1200, every, 16, 4));
+    add_case(l, "rectangular 300x1700", spx_test_varied_matrix(300, 1700, 41.0, 5));
+    add_case(l, "rectangular 1700x90", spx_test_varied_matrix(1700, 90, 41.0, 6));
+    add_case(l, "random 20000x20000", spx_test_varied_matrix(20000, 20000, 41.0, 7));
 }
 
-static void load_shared(void)
+/* The shared matrices as cases; 0 (the skip recorded) when they are absent. */
+static int load_shared(void)
 {
     static const char *files[] = {
         "1138_bus", "NotreDame_www", "TSOPF_RS_b39_c30", "bcsstk13", "bcsstk21", "bcsstk28",
@@ -121,42 +90,82 @@ static void load_shared(void)
         "delaunay_n16", "dwt_2680", "gemat12", "lund_a", "olm1000", "pores_1", "rajat01",
         "sherman3", "sinc18", "watt_2", "west0067", "xenon1", "zenios"};
     const char *dir = spx_test_matrices_dir();
-    if (!dir) return;
-    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        char path[4096];
-        spx_matrix *A = NULL;
-        snprintf(path, sizeof path, "%s/%s.mtx", dir, files[f]);
-        if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) add_case(files[f], A);
-    }
+    if (!dir) return 0;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++)
+        add_case(&shared_cases, files[f], spx_test_read_matrix(dir, files[f]));
+    return 1;
 }
 
-static double unit_roundoff(spx_type p) { return p == SPX_F64 ? 0x1p-53 : 0x1p-24; }
-
-static int64_t longest_row(const spx_matrix *A, spx_op op)
+static const char *device_name(spx_device d)
 {
-    int64_t rows, cols, nnz, best = 0;
-    const int64_t *rp;
-    const void *ci;
-    int bits;
-    spx_matrix_dims(A, &rows, &cols, &nnz);
-    spx_matrix_csr(A, &rp, &ci, &bits, NULL, NULL);
-    if (op == SPX_OP_N) {
-        for (int64_t i = 0; i < rows; i++)
-            if (rp[i + 1] - rp[i] > best) best = rp[i + 1] - rp[i];
-        return best;
-    }
-    int64_t *count = calloc((size_t)cols + 1, sizeof *count);
-    for (int64_t k = 0; k < nnz; k++) {
-        int64_t j = bits == 32 ? ((const int32_t *)ci)[k] : ((const int64_t *)ci)[k];
-        if (++count[j] > best) best = count[j];
-    }
-    free(count);
-    return best;
+    return d == SPX_DEV_CPU ? "cpu" : "cuda";
 }
 
-/* One format x device x precision x op x (alpha, beta) on one case. */
-static void run_one(const test_case *tc, const char *fmt, spx_device dev, spx_type prec,
-                    spx_op op, double alpha, double beta)
+static const char *precision_name(spx_type p)
+{
+    return p == SPX_F64 ? "f64" : p == SPX_F32 ? "f32" : "f16";
+}
+
+/* c_p of the header for a sum of at most rmax products. */
+static double tolerance(spx_type p, int64_t rmax)
+{
+    double c = (16.0 + sqrt((double)rmax)) * (p == SPX_F64 ? 0x1p-53 : 0x1p-24);
+    return p == SPX_F16 ? c + 0x1p-10 : c;
+}
+
+/* Plans of one format, device and precision: how many cases, how many declined. */
+typedef struct target {
+    const char *format;
+    spx_device dev;
+    spx_type prec;
+    int cases, declined;
+} target;
+
+/* spx_plan_create for the target: SPX_OK, SPX_ERR_UNSUPPORTED when the format
+ * declined (it must say why), or a failed check. */
+static spx_status make_plan(const target *t, const spx_matrix *A, spx_operation operation,
+                            spx_op op, const char *what, spx_plan **P)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = t->format;
+    o.device = t->dev;
+    o.precision = t->prec;
+    o.op = op;
+    spx_status st = spx_plan_create(A, operation, &o, P);
+    if (st == SPX_ERR_UNSUPPORTED)
+        CHECK(strlen(spx_last_error()) > 0);
+    else if (!CHECK_STATUS(st, SPX_OK))
+        fprintf(stderr, "  plan %s on %s\n", t->format, what);
+    return st;
+}
+
+/* x and y0 of one product, as doubles rounded to what the precision holds. */
+static void fill_vectors(double *x, int64_t in, double *y0, int64_t out, spx_type prec, double beta,
+                         uint64_t seed)
+{
+    for (int64_t j = 0; j < in; j++) {
+        x[j] = spx_test_rand(&seed);
+        if (prec != SPX_F64) x[j] = (float)x[j];
+    }
+    for (int64_t i = 0; i < out; i++) {
+        y0[i] = beta == 0.0 ? NAN : spx_test_rand(&seed);
+        if (prec != SPX_F64 && beta != 0.0) y0[i] = (float)y0[i];
+    }
+}
+
+/* v (double) into w, double or float as the precision says. */
+static void to_precision(const double *v, int64_t n, spx_type prec, void *w)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (prec == SPX_F64)
+            ((double *)w)[i] = v[i];
+        else
+            ((float *)w)[i] = (float)v[i];
+    }
+}
+
+/* One SpMV product of the target on a case; 1 when the format declined. */
+static int spmv_one(const target *t, const test_case *tc, spx_op op, double alpha, double beta)
 {
     int64_t rows, cols, nnz;
     spx_matrix_dims(tc->A, &rows, &cols, &nnz);
@@ -167,84 +176,158 @@ static void run_one(const test_case *tc, const char *fmt, spx_device dev, spx_ty
     double *scale = malloc(sizeof(double) * (size_t)(out + 1));
     double *y = malloc(sizeof(double) * (size_t)(out + 1));
     void *xv = malloc(sizeof(double) * (size_t)(in + 1)), *yv = malloc(sizeof(double) * (size_t)(out + 1));
-    uint64_t seed = (uint64_t)nnz * 31 + (uint64_t)prec;
-    for (int64_t j = 0; j < in; j++) {
-        x[j] = spx_test_rand(&seed);
-        if (prec != SPX_F64) x[j] = (float)x[j];
-    }
-    for (int64_t i = 0; i < out; i++) y0[i] = beta == 0.0 ? NAN : spx_test_rand(&seed);
-    for (int64_t i = 0; i < out; i++)
-        if (prec != SPX_F64 && beta != 0.0) y0[i] = (float)y0[i];
+    fill_vectors(x, in, y0, out, t->prec, beta, (uint64_t)nnz * 31 + (uint64_t)t->prec);
     spx_test_reference(tc->A, op, alpha, x, beta, y0, ref, scale);
-    for (int64_t j = 0; j < in; j++) {
-        if (prec == SPX_F64) ((double *)xv)[j] = x[j];
-        else ((float *)xv)[j] = (float)x[j];
-    }
-    for (int64_t i = 0; i < out; i++) {
-        if (prec == SPX_F64) ((double *)yv)[i] = y0[i];
-        else ((float *)yv)[i] = (float)y0[i];
-    }
-    spx_plan_opts o = spx_plan_opts_default();
-    o.format = fmt;
-    o.device = dev;
-    o.precision = prec;
-    o.op = op;
+    to_precision(x, in, t->prec, xv);
+    to_precision(y0, out, t->prec, yv);
     spx_plan *P = NULL;
-    spx_status st = spx_plan_create(tc->A, SPX_OP_SPMV, &o, &P);
-    if (st == SPX_ERR_UNSUPPORTED) { /* a format may decline, with a reason */
-        CHECK(strlen(spx_last_error()) > 0);
-        goto done;
+    spx_status st = make_plan(t, tc->A, SPX_OP_SPMV, op, tc->name, &P);
+    if (st == SPX_OK && CHECK_STATUS(spx_spmv_host(P, alpha, xv, beta, yv), SPX_OK)) {
+        for (int64_t i = 0; i < out; i++)
+            y[i] = t->prec == SPX_F64 ? ((double *)yv)[i] : ((float *)yv)[i];
+        spx_test_close(y, ref, scale, out, tolerance(t->prec, spx_test_longest_row(tc->A, op)),
+                       "%s %s %s op%s alpha=%g beta=%g on %s", t->format, device_name(t->dev),
+                       precision_name(t->prec), op == SPX_OP_N ? "N" : "T", alpha, beta, tc->name);
     }
-    if (!CHECK_STATUS(st, SPX_OK)) {
-        fprintf(stderr, "  plan %s on %s\n", fmt, tc->name);
-        goto done;
-    }
-    if (!CHECK_STATUS(spx_spmv_host(P, alpha, xv, beta, yv), SPX_OK)) goto done;
-    for (int64_t i = 0; i < out; i++)
-        y[i] = prec == SPX_F64 ? ((double *)yv)[i] : ((float *)yv)[i];
-    double c = (16.0 + sqrt((double)longest_row(tc->A, op))) * unit_roundoff(prec);
-    if (prec == SPX_F16) c += 0x1p-10;
-    double err = spx_test_rel_err(y, ref, scale, out);
-    if (!CHECK(err <= c))
-        fprintf(stderr, "  %s %s %s op%s alpha=%g beta=%g on %s: error %.3g > %.3g\n", fmt,
-                dev == SPX_DEV_CPU ? "cpu" : "cuda",
-                prec == SPX_F64 ? "f64" : prec == SPX_F32 ? "f32" : "f16",
-                op == SPX_OP_N ? "N" : "T", alpha, beta, tc->name, err, c);
-done:
     spx_plan_destroy(P);
     free(x), free(y0), free(ref), free(scale), free(y), free(xv), free(yv);
+    return st == SPX_ERR_UNSUPPORTED;
+}
+
+/* Every case through the target's SpMV plans; a case counts as declined when
+ * any of its products was. */
+static void spmv_cases(target *t, const case_list *l)
+{
+    for (int c = 0; c < l->n; c++) {
+        const test_case *tc = &l->at[c];
+        int declined = spmv_one(t, tc, SPX_OP_N, 1.0, 0.0);
+        if (l->full) {
+            declined |= spmv_one(t, tc, SPX_OP_N, -1.5, 0.5);
+            declined |= spmv_one(t, tc, SPX_OP_T, 0.75, -2.0);
+        }
+        t->cases++;
+        t->declined += declined;
+    }
+}
+
+/* ------------------------------------------------------------------ SpGEMM */
+
+typedef struct product_case {
+    const char *name;
+    spx_matrix *A, *B;
+} product_case;
+
+#define N_PRODUCTS 9
+static product_case products[N_PRODUCTS];
+
+static void build_products(void)
+{
+    int64_t ri[] = {2, 0, 1, 2, 0, 2, 0}, ci[] = {1, 2, 0, 1, 0, 3, 2};
+    double v[] = {1.5, -2.0, 3.0, 0.25, 4.0, -1.0, 0.5};    /* unsorted; (2,1) and (0,2) twice */
+    int64_t bi[] = {3, 1, 0, 3, 2}, bj[] = {0, 2, 1, 0, 2}; /* unsorted; (3,0) twice */
+    static const int64_t empty_rows[] = {0, 2, 0, 3, 1, 0};
+    const product_case list[N_PRODUCTS] = {
+        {"0x0 * 0x0", spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL),
+         spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL)},
+        {"3x0 * 0x4", spx_test_coo_matrix(3, 0, 0, NULL, NULL, NULL),
+         spx_test_coo_matrix(0, 4, 0, NULL, NULL, NULL)},
+        {"nnz=0 6x4 * 4x5", spx_test_coo_matrix(6, 4, 0, NULL, NULL, NULL),
+         spx_test_random_matrix(4, 5, 8, 1)},
+        {"empty rows 6x5 * 5x4", spx_test_pattern_matrix(6, 5, empty_rows, 6, 2),
+         spx_test_random_matrix(5, 4, 10, 3)},
+        {"one dense row 40x30 * 30x20", spx_test_dense_row_matrix(40, 30, 17, 4, 4),
+         spx_test_uniform_rows_matrix(30, 20, 6, 5)},
+        {"rectangular 13x7 * 7x29", spx_test_random_matrix(13, 7, 30, 6),
+         spx_test_random_matrix(7, 29, 60, 7)},
+        {"rectangular 1x40 * 40x1", spx_test_random_matrix(1, 40, 20, 8),
+         spx_test_random_matrix(40, 1, 20, 9)},
+        {"rectangular 40x1 * 1x40", spx_test_random_matrix(40, 1, 20, 10),
+         spx_test_random_matrix(1, 40, 20, 11)},
+        {"unsorted+duplicates 3x4 * 4x3", spx_test_coo_matrix(3, 4, 7, ri, ci, v),
+         spx_test_coo_matrix(4, 3, 5, bi, bj, v)},
+    };
+    memcpy(products, list, sizeof list);
+}
+
+/* Every product case through the target's SpGEMM plans. */
+static void spgemm_cases(target *t)
+{
+    for (int c = 0; c < N_PRODUCTS; c++) {
+        const product_case *pc = &products[c];
+        spx_plan *P = NULL;
+        spx_matrix *C = NULL;
+        if (!pc->A || !pc->B) continue;
+        spx_status st = make_plan(t, pc->A, SPX_OP_SPGEMM, SPX_OP_N, pc->name, &P);
+        t->cases++;
+        t->declined += st == SPX_ERR_UNSUPPORTED;
+        if (st == SPX_OK && CHECK_STATUS(spx_spgemm_run(P, pc->B, &C), SPX_OK)) {
+            double tol = tolerance(t->prec, spx_test_longest_row(pc->A, SPX_OP_N));
+            if (!CHECK(spx_test_spgemm_matches(pc->A, pc->B, C, tol)))
+                fprintf(stderr, "  %s %s %s on %s: C differs from the dense product\n", t->format,
+                        device_name(t->dev), precision_name(t->prec), pc->name);
+        }
+        spx_matrix_destroy(C);
+        spx_plan_destroy(P);
+    }
+}
+
+/* ------------------------------------------------------------------ driver */
+
+/* Every format of the operation on the device, every precision it declares:
+ * the cases run (l for SpMV, the products for SpGEMM), then the summary line;
+ * a format that declined every case fails. */
+static void run_formats(spx_operation operation, spx_device dev, const case_list *l)
+{
+    static const spx_type precs[] = {SPX_F64, SPX_F32, SPX_F16};
+    for (int f = 0; f < spx_format_count(); f++) {
+        const char *name;
+        unsigned devices, precisions;
+        if (!spx_test_format(f, operation, &name, &devices, &precisions) || !(devices & dev))
+            continue;
+        for (int p = 0; p < 3; p++) {
+            if (!(precisions & (1u << precs[p]))) continue;
+            target t = {name, dev, precs[p], 0, 0};
+            long failed_before = spx_test_failed;
+            if (operation == SPX_OP_SPMV)
+                spmv_cases(&t, l);
+            else
+                spgemm_cases(&t);
+            int ran = t.declined < t.cases;
+            if (!CHECK(ran || t.cases == 0))
+                fprintf(stderr, "  %s %s %s declined every case: it never runs\n", name,
+                        device_name(dev), precision_name(precs[p]));
+            printf("%-10s %-4s %-3s %-6s: %d cases, %d declined %s\n", name, device_name(dev),
+                   precision_name(precs[p]), operation == SPX_OP_SPMV ? "spmv" : "spgemm", t.cases,
+                   t.declined, spx_test_failed == failed_before ? "ok" : "FAILED");
+        }
+    }
 }
 
 int main(void)
 {
-    static const spx_type precs[] = {SPX_F64, SPX_F32, SPX_F16};
-    static const spx_device devs[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
-    build_cases();
-    int hand_cases = ncases;
-    load_shared();
-    if (!spx_device_available(SPX_DEV_CUDA))
-        printf("SKIP: no CUDA device here: CUDA formats are not run\n");
-    for (int f = 0; f < spx_format_count(); f++) {
-        const char *name;
-        unsigned devices, precisions;
-        if (!spx_test_spmv_format(f, &name, &devices, &precisions)) continue;
-        for (int d = 0; d < 2; d++) {
-            if (!(devices & devs[d]) || !spx_device_available(devs[d])) continue;
-            for (int p = 0; p < 3; p++) {
-                if (!(precisions & (1u << precs[p]))) continue;
-                long failed_before = spx_test_failed;
-                for (int c = 0; c < ncases; c++) {
-                    run_one(&cases[c], name, devs[d], precs[p], SPX_OP_N, 1.0, 0.0);
-                    if (c >= hand_cases) continue; /* shared matrices: one product each */
-                    run_one(&cases[c], name, devs[d], precs[p], SPX_OP_N, -1.5, 0.5);
-                    run_one(&cases[c], name, devs[d], precs[p], SPX_OP_T, 0.75, -2.0);
-                }
-                printf("%-10s %-4s %-3s %s\n", name, devs[d] == SPX_DEV_CPU ? "cpu" : "cuda",
-                       precs[p] == SPX_F64 ? "f64" : precs[p] == SPX_F32 ? "f32" : "f16",
-                       spx_test_failed == failed_before ? "ok" : "FAILED");
-            }
-        }
+    int cpu = spx_test_part(NULL);
+    int cuda =
+        spx_test_part("cuda") && spx_test_require_cuda("the CUDA formats' conformance not run");
+    if (cpu || cuda) {
+        build_cases();
+        build_products();
     }
-    for (int c = 0; c < ncases; c++) spx_matrix_destroy(cases[c].A);
+    for (int d = 0; d < 2; d++) {
+        spx_device dev = d ? SPX_DEV_CUDA : SPX_DEV_CPU;
+        if (!(d ? cuda : cpu)) continue;
+        run_formats(SPX_OP_SPMV, dev, &edge_cases);
+        run_formats(SPX_OP_SPGEMM, dev, NULL);
+    }
+    if (spx_test_part("shared") && load_shared()) {
+        run_formats(SPX_OP_SPMV, SPX_DEV_CPU, &shared_cases);
+        if (spx_test_require_cuda("the CUDA formats not run on the shared matrices"))
+            run_formats(SPX_OP_SPMV, SPX_DEV_CUDA, &shared_cases);
+    }
+    free_cases(&edge_cases);
+    free_cases(&shared_cases);
+    for (int c = 0; c < N_PRODUCTS; c++) {
+        spx_matrix_destroy(products[c].A);
+        spx_matrix_destroy(products[c].B);
+    }
     return spx_test_finish();
 }

@@ -158,10 +158,12 @@ static void test_plans(void)
     CHECK_STATUS(spx_spmv(NULL, 1.0, x, 0.0, y), SPX_ERR_BAD_HANDLE);
     o.device = SPX_DEV_CUDA;
     if (!spx_device_available(SPX_DEV_CUDA)) {
+        P = (spx_plan *)&o;
         spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
         /* built without CUDA: not compiled; built with it, no GPU: no device */
         CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_NO_DEVICE);
         CHECK(st != SPX_ERR_NO_DEVICE || strstr(spx_last_error(), "no CUDA device") != NULL);
+        CHECK(P == NULL);
     }
     spx_matrix_destroy(A);
 }

@@ -4,7 +4,6 @@
  * runs of such rows within the bounds (rows, nonzeros, 256 entries), each
  * row's 16-bit end is right, and every column is row + dict[code]. Runs
  * without a GPU. */
-#include <stdlib.h>
 
 #include "common.h"
 #include "core/matrix.h"
@@ -59,26 +58,6 @@ static void check_spec(const char *spec, int64_t long_len, int64_t cap, int64_t 
     spx_matrix_destroy(A);
 }
 
-/* Rows of 0..max_len random columns (some past 256, which the chunks take). */
-static spx_matrix *random_rows(int64_t m, int64_t n, int64_t max_len, uint64_t seed)
-{
-    int64_t *rp = malloc(((size_t)m + 1) * sizeof *rp);
-    rp[0] = 0;
-    for (int64_t i = 0; i < m; i++)
-        rp[i + 1] = rp[i] + (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)max_len);
-    int32_t *ci = malloc(((size_t)rp[m] + 1) * sizeof *ci);
-    for (int64_t i = 0; i < m; i++) /* increasing columns spread over [0, n) */
-        for (int64_t k = rp[i]; k < rp[i + 1]; k++)
-            ci[k] = (int32_t)((k - rp[i]) * (n / (rp[i + 1] - rp[i])) +
-                              (int64_t)((spx_test_rand(&seed) + 1.0) * 0.49 *
-                                        (double)(n / (rp[i + 1] - rp[i]))));
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_create_csr(m, n, rp, ci, NULL, &A), SPX_OK);
-    free(rp);
-    free(ci);
-    return A;
-}
-
 int main(void)
 {
     /* Stencils: 7 and 27 diagonals, so that many entries a block at most. */
@@ -89,7 +68,7 @@ int main(void)
     check_spec("lap2d5:50", 256, 2048, 5);
 
     /* Random rows, long ones included: blocks close at 256 entries. */
-    spx_matrix *A = random_rows(3000, 200000, 400, 5);
+    spx_matrix *A = spx_test_uniform_rows_matrix(3000, 200000, 400, 5);
     spx__csr_dict d;
     int fits = 0;
     if (A && CHECK_STATUS(spx__csr_dict_build(A, 256, 2048, INT64_MAX, &d, &fits), SPX_OK) &&

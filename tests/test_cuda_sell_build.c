@@ -114,30 +114,6 @@ static void check(const spx_matrix *A, const char *what, int64_t sigma, int inde
     spx__cuda_sell_free_host(&S);
 }
 
-/* Rows of 0..max_len columns spread over [0, n), so a step spans up to n. */
-static spx_matrix *random_rows(int64_t m, int64_t n, int64_t max_len, uint64_t seed)
-{
-    int64_t *rp = malloc(((size_t)m + 1) * sizeof *rp);
-    rp[0] = 0;
-    for (int64_t i = 0; i < m; i++)
-        rp[i + 1] = rp[i] + (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)max_len);
-    int32_t *ci = malloc(((size_t)rp[m] + 1) * sizeof *ci);
-    double *v = malloc(((size_t)rp[m] + 1) * sizeof *v);
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t k = rp[i]; k < rp[i + 1]; k++) {
-            const int64_t w = n / (rp[i + 1] - rp[i]);
-            ci[k] = (int32_t)((k - rp[i]) * w +
-                              (int64_t)((spx_test_rand(&seed) + 1.0) * 0.49 * (double)w));
-            v[k] = spx_test_rand(&seed);
-        }
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_create_csr(m, n, rp, ci, v, &A), SPX_OK);
-    free(rp);
-    free(ci);
-    free(v);
-    return A;
-}
-
 static void check_spec(const char *spec, int want_index)
 {
     spx_matrix *A = NULL;
@@ -159,7 +135,7 @@ int main(void)
     check_spec("rmat:scale=12,ef=8", -1);
 
     /* Columns spread over 200000: u16 is refused, auto falls back to u32. */
-    spx_matrix *A = random_rows(1000, 200000, 40, 7);
+    spx_matrix *A = spx_test_uniform_rows_matrix(1000, 200000, 40, 7);
     if (A) {
         check(A, "random rows", 1, SPX__CUDA_SELL_U16, SPX_ERR_UNSUPPORTED, -1);
         check(A, "random rows", 1, SPX__CUDA_SELL_AUTO, SPX_OK, SPX__CUDA_SELL_U32);
@@ -167,7 +143,7 @@ int main(void)
     }
     spx_matrix_destroy(A);
     /* ... and within 60000 they fit (span at most 65534). */
-    A = random_rows(333, 60000, 40, 9);
+    A = spx_test_uniform_rows_matrix(333, 60000, 40, 9);
     if (A) check(A, "narrow random rows", 1, SPX__CUDA_SELL_AUTO, SPX_OK, SPX__CUDA_SELL_U16);
     spx_matrix_destroy(A);
 

@@ -4,7 +4,7 @@
  * long-double reference (tests/common.h) on hand cases hitting each class and
  * each piecing case, rows of 1, 2, 3, 4, 5..256, exactly 256, 257, 10,000 and
  * 100,000 entries, empty rows, rectangular and tiny shapes, random matrices
- * with varied rows, and the shared matrices.
+ * with varied rows, and (part "shared", tests/common.h) the shared matrices.
  * The two fills (prep=host: values and columns scattered on the host and
  * uploaded; prep=gpu: scattered on the device from A's CSR) must give the
  * same device arrays bit for bit, in F64 and F16, and the same y bit for bit;
@@ -38,55 +38,13 @@ static int have_gpu, quick;
 
 /* ------------------------------------------------------------ matrices */
 
-/* Rows of the given lengths; row i's columns are k*s + r (r < s = cols/len),
- * sorted and distinct; values in [-1, 1) times scale. */
+/* Rows of the given lengths (tests/common.h), values in [-1, 1) times scale. */
 static spx_matrix *rows_of(int64_t rows, int64_t cols, const int64_t *len, double scale,
                            uint64_t seed)
 {
-    int64_t *rp = malloc(sizeof *rp * (size_t)(rows + 1)), nnz = 0;
-    rp[0] = 0;
-    for (int64_t i = 0; i < rows; i++) rp[i + 1] = (nnz += len[i]);
-    int32_t *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
-    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t s = len[i] ? cols / len[i] : 1;
-        for (int64_t k = 0; k < len[i]; k++) {
-            double u = 0.5 * (spx_test_rand(&seed) + 1.0);
-            ci[rp[i] + k] = (int32_t)(k * s + (int64_t)(u * (double)s));
-            v[rp[i] + k] = scale * spx_test_rand(&seed);
-        }
-    }
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_create_csr(rows, cols, rp, ci, v, &A), SPX_OK);
-    free(rp);
-    free(ci);
-    free(v);
-    return A;
-}
-
-/* Lengths cycling through a pattern. */
-static spx_matrix *pattern(int64_t rows, int64_t cols, const int64_t *pat, int np,
-                           uint64_t seed)
-{
-    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
-    for (int64_t i = 0; i < rows; i++) len[i] = pat[i % np];
-    spx_matrix *A = rows_of(rows, cols, len, 1.0, seed);
-    free(len);
-    return A;
-}
-
-/* Varied rows: len = floor(exp(u * ln(maxlen))) - 1, u uniform (many short,
- * a tail of long rows). */
-static spx_matrix *varied(int64_t rows, int64_t cols, double maxlen, uint64_t seed)
-{
-    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
-    uint64_t s = seed;
-    for (int64_t i = 0; i < rows; i++) {
-        double u = 0.5 * (spx_test_rand(&s) + 1.0);
-        len[i] = (int64_t)floor(exp(u * log(maxlen))) - 1;
-    }
-    spx_matrix *A = rows_of(rows, cols, len, 1.0, seed);
-    free(len);
+    spx_matrix *A = spx_test_rows_matrix(rows, cols, len, seed);
+    for (int64_t k = 0; A && k < A->nnz; k++)
+        ((double *)A->values)[k] *= scale;
     return A;
 }
 
@@ -234,12 +192,13 @@ static void check_packing(const char *name, const spx_matrix *A, int thr, int lo
     memcpy(v.y, v.y0, sizeof(double) * (size_t)m);
     int64_t broken = emulate(h, 1.5, v.x, -0.5, v.y, hits), bad = 0;
     for (int64_t i = 0; i < m; i++) bad += hits[i] != 1;
-    double err = spx_test_rel_err(v.y, v.ref, v.scale, m);
-    if (!CHECK(bad == 0 && broken == 0 && err <= C_F64))
+    if (!CHECK(bad == 0 && broken == 0))
         fprintf(stderr,
                 "  packing of %s (thr=%d loop=%d): %lld rows not written once, %lld broken "
-                "invariants, error %.3g\n",
-                name, thr, loop, (long long)bad, (long long)broken, err);
+                "invariants\n",
+                name, thr, loop, (long long)bad, (long long)broken);
+    spx_test_close(v.y, v.ref, v.scale, m, C_F64, "packing of %s (thr=%d loop=%d)", name, thr,
+                   loop);
     free(hits);
     free_vecs(&v);
     spx__dasp_host_free(h);
@@ -285,11 +244,9 @@ static void check_gpu(const char *name, const spx_matrix *A, spx_type prec, cons
     double smax = 0.0;
     for (int64_t i = 0; i < m; i++) smax = v.scale[i] > smax ? v.scale[i] : smax;
     if (f && smax > 0.0) c += subnormal_term(A, v.x, alpha) / smax;
-    double err = spx_test_rel_err(v.y, v.ref, v.scale, m);
-    if (!CHECK(err <= c))
-        fprintf(stderr, "  dasp %s %s alpha=%g beta=%g on %s: error %.3g > %.3g (%s)\n",
-                f ? "f16" : "f64", params ? params : "", alpha, beta, name, err, c,
-                spx_plan_describe(P));
+    spx_test_close(v.y, v.ref, v.scale, m, c, "dasp %s %s alpha=%g beta=%g on %s (%s)",
+                   f ? "f16" : "f64", params ? params : "", alpha, beta, name,
+                   spx_plan_describe(P));
 done:
     spx_plan_destroy(P);
     free(xv);
@@ -514,7 +471,7 @@ static void half_cases(void)
 static void check_oom(const char *params, spx_type t)
 {
     static const int64_t mix[] = {0, 1, 3, 2, 2, 4, 9, 300, 70, 1};
-    spx_matrix *A = pattern(200, 400, mix, 10, 51);
+    spx_matrix *A = spx_test_pattern_matrix(200, 400, mix, 10, 51);
     float x[400 + 1];
     float y[200 + 1];
     double xd[400 + 1], yd[200 + 1];
@@ -570,43 +527,43 @@ static void hand_cases(void)
 {
     static const int64_t mix[] = {0, 1, 1, 1, 2, 2, 3, 3, 3, 3, 4, 5, 7, 16, 31,
                                   100, 255, 256, 257, 300, 1000, 6, 2, 1};
-    check_all_widths("mixed classes", pattern(1000, 4096, mix, 24, 1));
+    check_all_widths("mixed classes", spx_test_pattern_matrix(1000, 4096, mix, 24, 1));
     /* piecing: 1s and 3s in both surpluses, odd 2s, partial blocks of 4 */
     static const int64_t p13[] = {1, 3, 3, 3}, p31[] = {1, 1, 1, 3}, p2[] = {2}, p4[] = {4};
-    check_all("1&3, more 3s", pattern(37, 50, p13, 4, 2));
-    check_all("1&3, more 1s", pattern(37, 50, p31, 4, 3));
-    check_all("2&2, odd count", pattern(17, 50, p2, 1, 4));
-    check_all("rows of 4, partial block", pattern(9, 50, p4, 1, 5));
+    check_all("1&3, more 3s", spx_test_pattern_matrix(37, 50, p13, 4, 2));
+    check_all("1&3, more 1s", spx_test_pattern_matrix(37, 50, p31, 4, 3));
+    check_all("2&2, odd count", spx_test_pattern_matrix(17, 50, p2, 1, 4));
+    check_all("rows of 4, partial block", spx_test_pattern_matrix(9, 50, p4, 1, 5));
     static const int64_t one[] = {1}, three[] = {3};
-    check_all("one singleton", pattern(1, 1, one, 1, 6));
-    check_all("singletons", pattern(70, 90, one, 1, 7));
-    check_all("rows of 3 alone", pattern(11, 40, three, 1, 8));
+    check_all("one singleton", spx_test_pattern_matrix(1, 1, one, 1, 6));
+    check_all("singletons", spx_test_pattern_matrix(70, 90, one, 1, 7));
+    check_all("rows of 3 alone", spx_test_pattern_matrix(11, 40, three, 1, 8));
     static const int64_t medium[] = {5, 6, 7, 8, 9, 12, 17, 33, 64, 65, 127, 128, 200, 255, 256};
-    check_all_widths("medium lengths", pattern(333, 1000, medium, 15, 9));
+    check_all_widths("medium lengths", spx_test_pattern_matrix(333, 1000, medium, 15, 9));
     static const int64_t exact[] = {256}, just[] = {257};
-    check_all("rows of 256", pattern(20, 600, exact, 1, 10));
-    check_all("rows of 257", pattern(20, 600, just, 1, 11));
+    check_all("rows of 256", spx_test_pattern_matrix(20, 600, exact, 1, 10));
+    check_all("rows of 257", spx_test_pattern_matrix(20, 600, just, 1, 11));
     static const int64_t longs[] = {100000, 10000, 257, 1, 0, 4, 513, 2};
-    check_all_widths("rows of 100000 and 10000", pattern(8, 200000, longs, 8, 12));
+    check_all_widths("rows of 100000 and 10000", spx_test_pattern_matrix(8, 200000, longs, 8, 12));
     static const int64_t empty_mix[] = {0, 0, 0, 5, 0, 1};
-    check_all("empty rows", pattern(100, 30, empty_mix, 6, 13));
+    check_all("empty rows", spx_test_pattern_matrix(100, 30, empty_mix, 6, 13));
     static const int64_t none[] = {0};
-    check_all("all empty", pattern(50, 20, none, 1, 14));
-    check_all("m x 0", pattern(7, 0, none, 1, 15));
-    check_all("0 x 0", pattern(0, 0, none, 1, 16));
-    check_all("0 x 5", pattern(0, 5, none, 1, 16));
-    check_all("1 x 1", pattern(1, 1, one, 1, 17));
+    check_all("all empty", spx_test_pattern_matrix(50, 20, none, 1, 14));
+    check_all("m x 0", spx_test_pattern_matrix(7, 0, none, 1, 15));
+    check_all("0 x 0", spx_test_pattern_matrix(0, 0, none, 1, 16));
+    check_all("0 x 5", spx_test_pattern_matrix(0, 5, none, 1, 16));
+    check_all("1 x 1", spx_test_pattern_matrix(1, 1, one, 1, 17));
     static const int64_t wide[] = {3000, 40, 7, 2999};
-    check_all_widths("rectangular 50 x 3000", pattern(50, 3000, wide, 4, 18));
+    check_all_widths("rectangular 50 x 3000", spx_test_pattern_matrix(50, 3000, wide, 4, 18));
     static const int64_t tall[] = {50, 1, 9, 4, 0, 2, 3};
-    check_all("rectangular 3000 x 50", pattern(3000, 50, tall, 7, 19));
-    if (!quick) check_all("varied 20000 x 30000", varied(20000, 30000, 2000.0, 20));
+    check_all("rectangular 3000 x 50", spx_test_pattern_matrix(3000, 50, tall, 7, 19));
+    if (!quick) check_all("varied 20000 x 30000", spx_test_varied_matrix(20000, 30000, 2000.0, 20));
 }
 
 /* Parameters and their limits, on one varied matrix. */
 static void param_cases(void)
 {
-    spx_matrix *A = varied(5000, 8000, 700.0, 21);
+    spx_matrix *A = spx_test_varied_matrix(5000, 8000, 700.0, 21);
     static const int thr[] = {0, 50, 75, 100}, loop[] = {1, 2, 4};
     for (int t = 0; t < 4; t++)
         for (int l = 0; l < 3; l++) check_packing("varied, params", A, thr[t], loop[l]);
@@ -651,15 +608,14 @@ static void shared_cases(void)
         "cryg2500", "delaunay_n16", "dwt_2680", "gemat12", "lund_a", "olm1000",
         "pores_1", "rajat01", "sherman3", "sinc18", "watt_2", "west0067", "xenon1", "zenios"};
     const char *dir = spx_test_matrices_dir();
-    if (!dir) return;
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    for (size_t k = 0; dir && k < sizeof names / sizeof *names; k++) {
         char path[4096];
-        spx_matrix *A = NULL;
         snprintf(path, sizeof path, "%s/%s.mtx", dir, names[k]);
         FILE *f = quick ? fopen(path, "r") : NULL;
         if (quick && !f) continue;
         if (f) fclose(f);
-        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+        spx_matrix *A = spx_test_read_matrix(dir, names[k]);
+        if (!A) continue;
         check_packing(names[k], A, 75, 0);
         if (have_gpu) {
             check_same(names[k], A);
@@ -691,21 +647,21 @@ static void shared_cases(void)
 
 int main(void)
 {
-    have_gpu = spx_device_available(SPX_DEV_CUDA);
-    if (!have_gpu)
-        printf("SKIP: no CUDA device: dasp checked through its packing's host emulation only\n");
+    have_gpu = spx_test_require_cuda("dasp checked through its packing's host emulation only");
     const char *q = getenv("SPX_TEST_QUICK");
     quick = q && strcmp(q, "0") != 0;
-    hand_cases();
-    if (!quick) param_cases();
-    shared_cases();
-    if (have_gpu) {
-        half_cases();
-        check_sensitivity();
-        check_oom("prep=gpu", SPX_F64);
-        if (!quick) {
-            check_oom("prep=gpu", SPX_F16);
-            check_oom("prep=host", SPX_F64);
+    if (spx_test_part("shared")) shared_cases();
+    if (spx_test_part(NULL)) {
+        hand_cases();
+        if (!quick) param_cases();
+        if (have_gpu) {
+            half_cases();
+            check_sensitivity();
+            check_oom("prep=gpu", SPX_F64);
+            if (!quick) {
+                check_oom("prep=gpu", SPX_F16);
+                check_oom("prep=host", SPX_F64);
+            }
         }
     }
     return spx_test_finish();

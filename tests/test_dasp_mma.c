@@ -9,9 +9,9 @@
  * bits). On matrices with long rows (several tasks, partial batches), heavy
  * row-blocks, medium rows of 5..68 (light row-blocks of 1..17 chunks, every
  * batch remainder), short rows, a varied random matrix, with pass2 and loop
- * variants, and the shared matrices (not with SPX_TEST_QUICK=1, the mode for
- * compute-sanitizer). Bad values are refused. Without a GPU, CUDA plans must
- * be refused.
+ * variants, and (part "shared", tests/common.h) the shared matrices (not with
+ * SPX_TEST_QUICK=1, the mode for compute-sanitizer). Bad values are refused.
+ * Without a GPU it skips (test_core checks that CUDA plans are refused).
  *
  * Also the register caps of the F64 m8n8k4 kernel (param regs=54|48|40|auto):
  * the same code under ptxas register limits, so regs=48, 40 and auto must give
@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "core/matrix.h"
 
 #define C_F64 (32.0 * 0x1p-53)
 #define C_F16 (0x1p-11 + 128.0 * 0x1p-24)
@@ -41,52 +42,27 @@ static int quick(void)
     return q && *q == '1';
 }
 
-/* Rows of the given lengths; row i's columns spread over cols, distinct and
- * sorted; values in [0.25, 1) with a random sign (no half subnormals). */
-static spx_matrix *rows_of(int64_t rows, int64_t cols, const int64_t *len, uint64_t seed)
+/* A test matrix (tests/common.h) with its values moved into [0.25, 1) in
+ * size, signs kept: no half subnormals. */
+static spx_matrix *no_subnormals(spx_matrix *A)
 {
-    int64_t *rp = malloc(sizeof *rp * (size_t)(rows + 1)), nnz = 0;
-    rp[0] = 0;
-    for (int64_t i = 0; i < rows; i++) rp[i + 1] = (nnz += len[i]);
-    int32_t *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
-    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t s = len[i] ? cols / len[i] : 1;
-        for (int64_t k = 0; k < len[i]; k++) {
-            double u = 0.5 * (spx_test_rand(&seed) + 1.0), w = spx_test_rand(&seed);
-            ci[rp[i] + k] = (int32_t)(k * s + (int64_t)(u * (double)s));
-            v[rp[i] + k] = (w < 0 ? -1.0 : 1.0) * (0.25 + 0.75 * fabs(w));
-        }
-    }
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_create_csr(rows, cols, rp, ci, v, &A), SPX_OK);
-    free(rp);
-    free(ci);
-    free(v);
+    double *v = A ? (double *)A->values : NULL;
+    for (int64_t k = 0; A && k < A->nnz; k++)
+        v[k] = copysign(0.25 + 0.75 * fabs(v[k]), v[k]);
     return A;
 }
 
-/* Lengths cycling through a pattern. */
+/* Row lengths pat[i % np]. */
 static spx_matrix *pattern(int64_t rows, int64_t cols, const int64_t *pat, int np,
                            uint64_t seed)
 {
-    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
-    for (int64_t i = 0; i < rows; i++) len[i] = pat[i % np];
-    spx_matrix *A = rows_of(rows, cols, len, seed);
-    free(len);
-    return A;
+    return no_subnormals(spx_test_pattern_matrix(rows, cols, pat, np, seed));
 }
 
-/* Lengths floor(exp(u ln maxlen)) - 1, u uniform: many short rows, a long tail. */
+/* Lengths floor(maxlen^u) - 1, u uniform: many short rows, a long tail. */
 static spx_matrix *varied(int64_t rows, int64_t cols, double maxlen, uint64_t seed)
 {
-    int64_t *len = malloc(sizeof *len * (size_t)(rows + 1));
-    uint64_t s = seed;
-    for (int64_t i = 0; i < rows; i++)
-        len[i] = (int64_t)floor(exp(0.5 * (spx_test_rand(&s) + 1.0) * log(maxlen))) - 1;
-    spx_matrix *A = rows_of(rows, cols, len, seed);
-    free(len);
-    return A;
+    return no_subnormals(spx_test_varied_matrix(rows, cols, maxlen, seed));
 }
 
 /* One problem: x, y0, the reference and its scale, in double. */
@@ -179,8 +155,7 @@ static void check_f64(const problem *p)
         double *out = k == 0 ? base : y;
         if (!run(p, SPX_F64, shapes[k], out)) continue;
         double err = spx_test_rel_err(out, p->ref, p->scale, p->m);
-        if (!CHECK(err <= C_F64))
-            fprintf(stderr, "  %s on %s: error %.3g > %.3g\n", shapes[k], p->name, err, C_F64);
+        spx_test_close(out, p->ref, p->scale, p->m, C_F64, "%s on %s", shapes[k], p->name);
         int64_t differ = 0;
         if (k > 0) {
             double d = distance(p, y, base, &differ);
@@ -212,9 +187,7 @@ static void check_regs(const problem *p)
             if (k == 0) break;
             continue;
         }
-        double err = spx_test_rel_err(out, p->ref, p->scale, p->m);
-        if (!CHECK(err <= C_F64))
-            fprintf(stderr, "  %s on %s: error %.3g > %.3g\n", caps[k], p->name, err, C_F64);
+        spx_test_close(out, p->ref, p->scale, p->m, C_F64, "%s on %s", caps[k], p->name);
         if (k == 0) continue;
         int64_t differ = 0;
         double d = distance(p, y, base, &differ);
@@ -233,9 +206,7 @@ static void check_f16(const problem *p)
     double *base = malloc(sizeof(double) * (size_t)(p->m + 1));
     double *v = malloc(sizeof(double) * (size_t)(p->m + 1));
     if (run(p, SPX_F16, NULL, base)) {
-        double err = spx_test_rel_err(base, p->ref, p->scale, p->m);
-        if (!CHECK(err <= C_F16))
-            fprintf(stderr, "  f16 on %s: error %.3g > %.3g\n", p->name, err, C_F16);
+        spx_test_close(base, p->ref, p->scale, p->m, C_F16, "f16 on %s", p->name);
         for (int k = 0; k < 3; k++) {
             int64_t differ = 0;
             if (!run(p, SPX_F16, params[k], v)) continue;
@@ -279,9 +250,7 @@ static void check_modes(void)
     double *y = malloc(sizeof(double) * (size_t)(p.m + 1));
     for (int k = 0; k < 10; k++) {
         if (!run(&p, SPX_F64, params[k], y)) continue;
-        double err = spx_test_rel_err(y, p.ref, p.scale, p.m);
-        if (!CHECK(err <= C_F64))
-            fprintf(stderr, "  %s: error %.3g > %.3g\n", params[k], err, C_F64);
+        spx_test_close(y, p.ref, p.scale, p.m, C_F64, "%s", params[k]);
     }
     free(y);
     problem_free(&p);
@@ -353,12 +322,9 @@ static void shared_cases(void)
     static const char *const names[] = {"xenon1", "TSOPF_RS_b39_c30", "cage11", "NotreDame_www",
                                         "sinc18", "c-62", "bcsstk28", "delaunay_n16"};
     const char *dir = spx_test_matrices_dir();
-    if (!dir) return;
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-        char path[4096];
-        spx_matrix *A = NULL;
-        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[k]);
-        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+    for (size_t k = 0; dir && k < sizeof names / sizeof *names; k++) {
+        spx_matrix *A = spx_test_read_matrix(dir, names[k]);
+        if (!A) continue;
         problem p;
         problem_init(&p, A, names[k], 1.5, -0.5);
         check_f64(&p);
@@ -370,24 +336,17 @@ static void shared_cases(void)
 
 int main(void)
 {
-    if (!spx_device_available(SPX_DEV_CUDA)) {
-        static const int64_t one[] = {5};
-        spx_matrix *A = pattern(8, 8, one, 1, 9);
-        spx_plan_opts o = spx_plan_opts_default();
-        spx_plan *P = NULL;
-        o.format = "dasp";
-        o.device = SPX_DEV_CUDA;
-        o.params = "mma=16";
-        spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
-        CHECK(st != SPX_OK && P == NULL);
-        spx_matrix_destroy(A);
-        printf("SKIP: no CUDA device: dasp kernel variants not run\n");
-        return spx_test_finish();
+    if (!spx_test_require_cuda("dasp kernel variants not run")) return spx_test_finish();
+    if (spx_test_part(NULL)) {
+        check_bad_params();
+        hand_cases();
+        check_modes();
     }
-    check_bad_params();
-    hand_cases();
-    check_modes();
-    if (quick()) printf("SPX_TEST_QUICK: shared matrices skipped\n");
-    else shared_cases();
+    if (spx_test_part("shared")) {
+        if (quick())
+            spx_test_skip("SPX_TEST_QUICK: shared matrices not run");
+        else
+            shared_cases();
+    }
     return spx_test_finish();
 }

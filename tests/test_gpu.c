@@ -10,10 +10,11 @@
  *         with xtype=half the reference is taken on x rounded to half (the
  *         plan's x, exact in its products), so the same bound holds.
  * Cases: small hand matrices, empty rows, m x 0 and 0 x n, nnz = 0, rows of
- * 0..100,000 entries, rectangular, random, the shared matrices; y poisoned
- * with NaN when beta = 0 (must not leak) and every entry checked. Without a
- * GPU (or without CUDA) it checks that CUDA plans are refused, prints SKIP
- * and passes. SPX_TEST_QUICK=1 (for compute-sanitizer) skips the larger cases. */
+ * 0..100,000 entries, rectangular, random, and (part "shared", tests/common.h)
+ * the shared matrices; y poisoned with NaN when beta = 0 (must not leak) and
+ * every entry checked. Without a GPU (or without CUDA) it skips (test_core
+ * checks that CUDA plans are refused). SPX_TEST_QUICK=1 (for
+ * compute-sanitizer) skips the larger cases. */
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -138,11 +139,9 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
         double alpha = ab[k][0], beta = ab[k][1];
         spx_test_reference(A, op, alpha, x, beta, y0, ref, scale);
         if (!CHECK_STATUS(run_host(P, t, alpha, x, n, beta, y0, m, y), SPX_OK)) continue;
-        double err = spx_test_rel_err(y, ref, scale, m);
-        if (!CHECK(err <= tolerance(t)))
-            fprintf(stderr, "  %s %s on %s%s (%s) alpha=%g beta=%g: error %.3g > %.3g\n", format,
-                    type_name(t), what, op == SPX_OP_T ? " (op T)" : "", spx_plan_describe(P),
-                    alpha, beta, err, tolerance(t));
+        spx_test_close(y, ref, scale, m, tolerance(t), "%s %s on %s%s (%s) alpha=%g beta=%g",
+                       format, type_name(t), what, op == SPX_OP_T ? " (op T)" : "",
+                       spx_plan_describe(P), alpha, beta);
     }
     spx_plan_destroy(P);
     free(x);
@@ -194,55 +193,6 @@ static void check_all(const spx_matrix *A, const char *what)
     }
 }
 
-/* Matrix from triplets with random values in [-1, 1). */
-static spx_matrix *from_triplets(int64_t m, int64_t n, int64_t nnz, const int64_t *ri,
-                                 const int64_t *ci, uint64_t seed)
-{
-    double *v = malloc(((size_t)nnz + 1) * sizeof *v);
-    for (int64_t k = 0; k < nnz; k++)
-        v[k] = spx_test_rand(&seed);
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, ci, v, &A), SPX_OK);
-    free(v);
-    return A;
-}
-
-/* Rows of the given lengths over n columns, columns spread over the row. */
-static spx_matrix *rows_of_lengths(const int64_t *len, int64_t m, int64_t n, uint64_t seed)
-{
-    int64_t nnz = 0;
-    for (int64_t i = 0; i < m; i++)
-        nnz += len[i];
-    int64_t *ri = malloc(((size_t)nnz + 1) * sizeof *ri),
-            *ci = malloc(((size_t)nnz + 1) * sizeof *ci);
-    int64_t k = 0;
-    for (int64_t i = 0; i < m; i++) {
-        double step = (double)n / (double)(len[i] ? len[i] : 1);
-        for (int64_t j = 0; j < len[i]; j++, k++) {
-            ri[k] = i;
-            ci[k] = (int64_t)((double)j * step) +
-                    (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (step - 1.0));
-            if (ci[k] >= n) ci[k] = n - 1;
-        }
-    }
-    spx_matrix *A = from_triplets(m, n, nnz, ri, ci, seed);
-    free(ri);
-    free(ci);
-    return A;
-}
-
-static spx_matrix *random_matrix(int64_t m, int64_t n, int64_t maxlen, uint64_t seed)
-{
-    int64_t *len = malloc(((size_t)m + 1) * sizeof *len);
-    for (int64_t i = 0; i < m; i++) {
-        len[i] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)(maxlen + 1));
-        if (len[i] > n) len[i] = n;
-    }
-    spx_matrix *A = rows_of_lengths(len, m, n, seed);
-    free(len);
-    return A;
-}
-
 static void test_hand(void)
 {
     /* 4 x 5, row 1 empty, row 3 dense. */
@@ -269,7 +219,7 @@ static void test_row_lengths(void)
         0,  1,   2,   3,   4,   5,    7,    8,    9,    15,   16,   17,    31, 32,     33, 63, 64,
         65, 100, 255, 256, 257, 1000, 1023, 1024, 1025, 2048, 4097, 10000, 0,  100000, 3,  0,  1};
     const int64_t m = (int64_t)(sizeof lens / sizeof lens[0]);
-    spx_matrix *A = rows_of_lengths(lens, m, 100001, 7);
+    spx_matrix *A = spx_test_rows_matrix(m, 100001, lens, 7);
     if (A) check_all(A, "rows of 0..100000");
     spx_matrix_destroy(A);
     /* Each single length over many rows, so every group size gets the whole grid. */
@@ -278,7 +228,7 @@ static void test_row_lengths(void)
         int64_t *len = malloc(3000 * sizeof *len);
         for (int i = 0; i < 3000; i++)
             len[i] = i % 7 == 3 ? 0 : one[s];
-        A = rows_of_lengths(len, 3000, 5000, 11 + s);
+        A = spx_test_rows_matrix(3000, 5000, len, 11 + s);
         if (A) check_all(A, "uniform rows");
         spx_matrix_destroy(A);
         free(len);
@@ -287,7 +237,7 @@ static void test_row_lengths(void)
 
 static void test_random(void)
 {
-    spx_matrix *A = random_matrix(300, 7000, 400, 3);
+    spx_matrix *A = spx_test_uniform_rows_matrix(300, 7000, 400, 3);
     if (A) check_all(A, "rectangular 300x7000");
     for (int i = 0; A && i < spx_format_count(); i++) {
         const char *name;
@@ -296,10 +246,10 @@ static void test_random(void)
             check_op(A, "rectangular 300x7000", name, SPX_F64, NULL, SPX_OP_T);
     }
     spx_matrix_destroy(A);
-    A = random_matrix(7000, 300, 12, 4);
+    A = spx_test_uniform_rows_matrix(7000, 300, 12, 4);
     if (A) check_all(A, "rectangular 7000x300");
     spx_matrix_destroy(A);
-    A = random_matrix(20000, 20000, 20, 5);
+    A = spx_test_uniform_rows_matrix(20000, 20000, 20, 5);
     if (A) check_all(A, "random 20000");
     spx_matrix_destroy(A);
 }
@@ -308,7 +258,7 @@ static void test_random(void)
  * threshold so that the chunk kernels run on ordinary rows. */
 static void test_csr_params(void)
 {
-    spx_matrix *A = random_matrix(5000, 6000, 90, 9);
+    spx_matrix *A = spx_test_uniform_rows_matrix(5000, 6000, 90, 9);
     static const char *params[] = {"kernel=vector,group=1",
                                    "kernel=vector,group=2",
                                    "kernel=vector,group=4",
@@ -337,7 +287,7 @@ static void test_csr_params(void)
     /* long above blocknnz: a row of 1500 must still go to the chunks (it used
      * to make the row-block builder loop forever) */
     static const int64_t lens[] = {3, 1500, 7, 1024, 1025, 0, 2};
-    A = rows_of_lengths(lens, 7, 3000, 5);
+    A = spx_test_rows_matrix(7, 3000, lens, 5);
     for (int t = SPX_F64; A && t <= SPX_F16; t++)
         check_one(A, "rows up to 1500", "csr", (spx_type)t, "blocknnz=1024,long=2000");
     spx_matrix_destroy(A);
@@ -352,7 +302,7 @@ static void test_csr_params(void)
         spx_matrix_destroy(A);
     }
     static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};
-    A = rows_of_lengths(wide, 12, 100001, 9);
+    A = spx_test_rows_matrix(12, 100001, wide, 9);
     for (int t = SPX_F64; A && t <= SPX_F16; t++)
         check_one(A, "rows of 0..100000", "csr", (spx_type)t, "index=dict");
     spx_matrix_destroy(A);
@@ -360,11 +310,11 @@ static void test_csr_params(void)
     static const char *xhalf[] = {"xtype=half,kernel=vector,group=4", "xtype=half,long=50",
                                   "xtype=half,blocknnz=1024", "xtype=half,index=dict",
                                   "xtype=float"};
-    A = random_matrix(5000, 6000, 90, 11);
+    A = spx_test_uniform_rows_matrix(5000, 6000, 90, 11);
     for (size_t i = 0; A && i < sizeof xhalf / sizeof xhalf[0]; i++)
         check_one(A, "random 5000x6000", "csr", SPX_F16, xhalf[i]);
     spx_matrix_destroy(A);
-    A = rows_of_lengths(wide, 12, 100001, 13);
+    A = spx_test_rows_matrix(12, 100001, wide, 13);
     if (A) {
         check_one(A, "rows of 0..100000", "csr", SPX_F16, "xtype=half,index=dict");
         check_one(A, "rows of 0..100000", "dasp", SPX_F16, "xtype=half");
@@ -376,7 +326,7 @@ static void test_csr_params(void)
     o.device = SPX_DEV_CUDA;
     o.format = "csr";
     o.params = "group=3";
-    spx_matrix *B = random_matrix(10, 10, 3, 1);
+    spx_matrix *B = spx_test_uniform_rows_matrix(10, 10, 3, 1);
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "kernel=scalar";
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
@@ -437,7 +387,7 @@ static void test_sell_params(void)
     static const char *params[] = {"sigma=1",         "sigma=1,index=u32", "sigma=64",
                                    "sigma=100000",    "index=u32",         "index=auto",
                                    "pdl=off",         "sigma=64,pdl=off"};
-    spx_matrix *A = random_matrix(5000, 6000, 90, 19);
+    spx_matrix *A = spx_test_uniform_rows_matrix(5000, 6000, 90, 19);
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "sell", (spx_type)t, params[i]);
@@ -474,7 +424,7 @@ static void test_sell_params(void)
     o.format = "sell";
     /* columns spread over 100001: a step spans more than 16 bits can say */
     static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};
-    A = rows_of_lengths(wide, 12, 100001, 23);
+    A = spx_test_rows_matrix(12, 100001, wide, 23);
     o.params = "index=u16";
     CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL);
@@ -484,13 +434,13 @@ static void test_sell_params(void)
     int64_t *one_long = malloc(20001 * sizeof *one_long);
     for (int i = 0; i < 20001; i++)
         one_long[i] = i == 777 ? 100000 : 3;
-    A = rows_of_lengths(one_long, 20001, 100001, 29);
+    A = spx_test_rows_matrix(20001, 100001, one_long, 29);
     free(one_long);
     o.params = NULL;
     CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL && strstr(spx_last_error(), "use csr"));
     spx_matrix_destroy(A);
-    A = rows_of_lengths(wide, 12, 100001, 23);
+    A = spx_test_rows_matrix(12, 100001, wide, 23);
     static const char *bad[] = {"sigma=0", "index=u8", "c=16", "sigma=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o.params = bad[i];
@@ -507,7 +457,7 @@ static void test_sell_params(void)
  * compute-sanitizer's racecheck sees the loop. */
 static void test_csr_loop(void)
 {
-    spx_matrix *A = random_matrix(60000, 60000, 12, 21);
+    spx_matrix *A = spx_test_uniform_rows_matrix(60000, 60000, 12, 21);
     static const char *params[] = {"ctas=1,blocknnz=2048", "ctas=3,long=9,blocknnz=2048",
                                    "ctas=1,blocknnz=1024", "ctas=2,blocknnz=1024,long=9",
                                    "blocknnz=2048"};
@@ -549,7 +499,7 @@ static void test_staged_upload(void)
 /* spx_spmv with device vectors, and the gateway's error reports. */
 static void test_device_vectors(void)
 {
-    spx_matrix *A = random_matrix(1000, 1000, 30, 21);
+    spx_matrix *A = spx_test_uniform_rows_matrix(1000, 1000, 30, 21);
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
     o.device = SPX_DEV_CUDA;
@@ -567,7 +517,7 @@ static void test_device_vectors(void)
     CHECK_STATUS(spx__cuda_sync(NULL), SPX_OK);
     CHECK_STATUS(spx__cuda_copy(y, dy, sizeof y, 0), SPX_OK);
     spx_test_reference(A, SPX_OP_N, 2.0, x, 0.0, NULL, ref, scale);
-    CHECK(spx_test_rel_err(y, ref, scale, 1000) <= TOL64);
+    spx_test_close(y, ref, scale, 1000, TOL64, "csr with device vectors");
     spx__cuda_free(dx);
     spx__cuda_free(dy);
     spx_plan_destroy(P);
@@ -646,7 +596,7 @@ static void test_back_to_back(void)
     int64_t *len = malloc((size_t)n * sizeof *len);
     for (int64_t i = 0; i < n; i++) /* 0..39 entries, every 97th row 300..999 */
         len[i] = i % 97 == 0 ? 300 + i % 700 : i % 40;
-    spx_matrix *A = rows_of_lengths(len, n, n, 31);
+    spx_matrix *A = spx_test_rows_matrix(n, n, len, 31);
     free(len);
     static const char *formats[] = {"csr", "csr", "csr", "dasp", "dasp", "sell", "sell"};
     static const char *params[] = {"",        "kernel=vector", "index=dict",
@@ -706,42 +656,37 @@ static void test_shared(void)
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!has_suffix(e->d_name, ".mtx")) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        spx_matrix *A = NULL;
-        if (CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) check_all(A, e->d_name);
+        spx_matrix *A = spx_test_read_matrix(dir, e->d_name);
+        if (A) check_all(A, e->d_name);
         spx_matrix_destroy(A);
     }
     closedir(d);
 }
 
-int main(void)
+/* Everything but the shared matrices (SPX_TEST_QUICK: the smaller cases). */
+static void test_default_part(void)
 {
-    if (!spx_device_available(SPX_DEV_CUDA)) {
-        spx_matrix *A = random_matrix(10, 10, 3, 1);
-        spx_plan_opts o = spx_plan_opts_default();
-        spx_plan *P = NULL;
-        o.device = SPX_DEV_CUDA;
-        spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
-        CHECK(st == SPX_ERR_NOT_COMPILED || st == SPX_ERR_NO_DEVICE);
-        CHECK(P == NULL);
-        spx_matrix_destroy(A);
-        printf("SKIP: no CUDA device (none seen, or built without CUDA); GPU formats not run\n");
-        return spx_test_finish();
-    }
     test_hand();
     test_staged_upload();
     test_row_lengths();
     test_device_vectors();
-    test_shared();
     test_csr_loop();
     test_back_to_back();
     if (quick()) {
         printf("SPX_TEST_QUICK: random and per-parameter cases skipped\n");
-        return spx_test_finish();
+        return;
     }
     test_random();
     test_csr_params();
     test_sell_params();
+}
+
+int main(void)
+{
+    if (!spx_test_require_cuda(
+            "GPU formats not run (test_core checks that CUDA plans are refused)"))
+        return spx_test_finish();
+    if (spx_test_part("shared")) test_shared();
+    if (spx_test_part(NULL)) test_default_part();
     return spx_test_finish();
 }

@@ -2,7 +2,8 @@
  * status in mtx_corpus/EXPECTED with its line in the message), every field and
  * symmetry on hand-written files against hand-computed CSR, number parsing
  * against strtod, write/read round trips (plain, gzip, large enough for the
- * threaded path), and the shared matrices against their README. */
+ * threaded path), and (part "shared", tests/common.h) the shared matrices
+ * against their README. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "common.h"
 #include "core/alloc.h"
+#include "core/matrix.h"
 
 static char tmpdir[512];
 
@@ -301,20 +303,13 @@ static void test_number_exactness(void)
 
 /* ------------------------------------------------------------ round trips */
 
+/* A random matrix (tests/common.h) with its values spread over 2^-300..2^300. */
 static spx_matrix *random_matrix(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed)
 {
-    int64_t *ri = malloc((size_t)nnz * sizeof *ri), *ci = malloc((size_t)nnz * sizeof *ci);
-    double *v = malloc((size_t)nnz * sizeof *v);
-    spx_matrix *A = NULL;
-    for (int64_t k = 0; k < nnz; k++) {
-        ri[k] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)rows);
-        ci[k] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)cols);
-        v[k] = ldexp(spx_test_rand(&seed), (int)(spx_test_rand(&seed) * 300));
-    }
-    CHECK_STATUS(spx_matrix_from_coo(rows, cols, nnz, ri, ci, v, &A), SPX_OK);
-    free(ri);
-    free(ci);
-    free(v);
+    spx_matrix *A = spx_test_random_matrix(rows, cols, nnz, seed);
+    double *v = A ? (double *)A->values : NULL;
+    for (int64_t k = 0; A && k < A->nnz; k++)
+        v[k] = ldexp(v[k], (int)(spx_test_rand(&seed) * 300));
     return A;
 }
 
@@ -531,20 +526,22 @@ int main(void)
         fprintf(stderr, "cannot create %s\n", tmpdir);
         return 1;
     }
-    test_corpus();
-    test_general();
-    test_integer_and_pattern();
-    test_symmetric_kinds();
-    test_array();
-    test_layout_variants();
-    test_special_numbers();
-    test_number_exactness();
-    test_writer_text();
-    test_round_trips();
-    test_large_errors();
-    test_bad_arguments();
-    test_alloc_failures();
-    test_shared();
+    if (spx_test_part("shared")) test_shared();
+    if (spx_test_part(NULL)) {
+        test_corpus();
+        test_general();
+        test_integer_and_pattern();
+        test_symmetric_kinds();
+        test_array();
+        test_layout_variants();
+        test_special_numbers();
+        test_number_exactness();
+        test_writer_text();
+        test_round_trips();
+        test_large_errors();
+        test_bad_arguments();
+        test_alloc_failures();
+    }
     rmdir(tmpdir);
     return spx_test_finish();
 }

@@ -1,7 +1,8 @@
 /* reorder=rcm|degree|none, the plan parameter of every CPU format: every CPU
  * format and precision x mode x op N/T x beta 0/nonzero against the long-double
  * reference (tolerance (16 + sqrt(longest row)) * u, as the conformance suite)
- * on hand-made, disconnected, empty-row and shared matrices; the orderings
+ * on hand-made, disconnected, empty-row and (part "shared", tests/common.h)
+ * shared matrices; the orderings
  * are bijections (degree: nonincreasing degrees; rcm: a shuffled band gets its
  * bandwidth back); P A P^T holds A(perm[k], perm[l]) at (k, l); bad
  * parameters are rejected; for a fixed thread count the results are the same
@@ -23,21 +24,13 @@
 static const char *const modes[] = {"reorder=none", "reorder=rcm", "reorder=degree"};
 #define NMODES 3
 
-static spx_matrix *from_coo(int64_t m, int64_t n, int64_t nnz, const int64_t *ri, const int64_t *ci,
-                            const double *v)
-{
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, ci, v, &A), SPX_OK);
-    return A;
-}
-
 /* 7 x 7, unsymmetric pattern, one empty row (6) and an entry in its column. */
 static spx_matrix *hand_made(void)
 {
     int64_t ri[] = {0, 0, 1, 1, 2, 3, 3, 4, 5, 5, 2, 0};
     int64_t ci[] = {0, 3, 2, 4, 5, 1, 3, 4, 0, 5, 6, 6};
     double v[] = {2, 1, -1, 0.5, 3, 4, -3, 1, -2, 1, 7, -0.25};
-    return from_coo(7, 7, 12, ri, ci, v);
+    return spx_test_coo_matrix(7, 7, 12, ri, ci, v);
 }
 
 /* 64 x 64 in four kinds of vertex by i % 4: two chains (one with a diagonal),
@@ -53,41 +46,16 @@ static spx_matrix *disconnected(void)
         if (i % 4 == 1 && i + 8 < 64) ri[n] = i + 8, ci[n] = i, v[n++] = 0.5 * (double)i;
         if (i % 4 == 2) ri[n] = i, ci[n] = i, v[n++] = -2.0;
     }
-    return from_coo(64, 64, n, ri, ci, v);
+    return spx_test_coo_matrix(64, 64, n, ri, ci, v);
 }
 
-/* 500 x 500 random unsymmetric, rows i % 3 == 0 empty. */
+/* 500 x 500 random unsymmetric, rows i % 3 == 0 empty, the others of 1 + i % 9. */
 static spx_matrix *empty_rows(void)
 {
-    int64_t cap = 500 * 9, n = 0;
-    int64_t *ri = malloc(sizeof *ri * (size_t)cap), *ci = malloc(sizeof *ci * (size_t)cap);
-    double *v = malloc(sizeof *v * (size_t)cap);
-    uint64_t s = 7;
-    for (int64_t i = 0; i < 500; i++) {
-        for (int64_t k = 0; i % 3 != 0 && k < 1 + i % 9; k++, n++) {
-            ri[n] = i;
-            ci[n] = (int64_t)((spx_test_rand(&s) + 1.0) * 0.5 * 499.0);
-            v[n] = spx_test_rand(&s);
-        }
-    }
-    spx_matrix *A = from_coo(500, 500, n, ri, ci, v);
-    free(ri), free(ci), free(v);
-    return A;
-}
-
-/* Longest row of op(A). */
-static int64_t longest(const spx_matrix *A, spx_op op)
-{
-    int64_t best = 0;
-    for (int64_t i = 0; op == SPX_OP_N && i < A->rows; i++)
-        if (A->rowptr[i + 1] - A->rowptr[i] > best) best = A->rowptr[i + 1] - A->rowptr[i];
-    if (op == SPX_OP_T) {
-        int64_t *count = calloc((size_t)A->cols + 1, sizeof *count);
-        for (int64_t k = 0; k < A->nnz; k++)
-            if (++count[spx__col(A, k)] > best) best = count[spx__col(A, k)];
-        free(count);
-    }
-    return best;
+    int64_t len[500];
+    for (int64_t i = 0; i < 500; i++)
+        len[i] = i % 3 == 0 ? 0 : 1 + i % 9;
+    return spx_test_rows_matrix(500, 500, len, 7);
 }
 
 static double roundoff(spx_type t)
@@ -133,12 +101,9 @@ static void run_product(const spx_matrix *A, const char *name, const char *fmt, 
     } else if (CHECK_STATUS(st, SPX_OK) && CHECK_STATUS(spx_spmv(P, alpha, xv, beta, yv), SPX_OK)) {
         for (int64_t i = 0; i < out; i++)
             y[i] = prec == SPX_F64 ? ((double *)yv)[i] : ((float *)yv)[i];
-        double c = (16.0 + sqrt((double)longest(A, op))) * roundoff(prec);
-        double err = spx_test_rel_err(y, ref, scale, out);
-        if (!CHECK(err <= c))
-            fprintf(stderr, "  %s %s %s op%s beta=%g on %s: error %.3g > %.3g\n", fmt, params,
-                    prec == SPX_F64 ? "f64" : "f32", op == SPX_OP_N ? "N" : "T", beta, name, err,
-                    c);
+        double c = (16.0 + sqrt((double)spx_test_longest_row(A, op))) * roundoff(prec);
+        spx_test_close(y, ref, scale, out, c, "%s %s %s op%s beta=%g on %s", fmt, params,
+                       prec == SPX_F64 ? "f64" : "f32", op == SPX_OP_N ? "N" : "T", beta, name);
     }
     spx_plan_destroy(P);
     free(x), free(y0), free(ref), free(scale), free(y), free(xv), free(yv);
@@ -231,7 +196,7 @@ static void check_rcm_band(void)
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = i - bw; j <= i + bw; j++)
             if (j >= 0 && j < n) ri[nnz] = lab[i], ci[nnz++] = lab[j];
-    spx_matrix *A = from_coo(n, n, nnz, ri, ci, NULL), *B = NULL;
+    spx_matrix *A = spx_test_coo_matrix(n, n, nnz, ri, ci, NULL), *B = NULL;
     CHECK(spx__order_bandwidth(A) > n / 2);
     if (CHECK_STATUS(spx__order_compute(A, SPX__ORDER_RCM, 0, perm), SPX_OK) &&
         CHECK_STATUS(spx__order_permute(A, perm, 0, &B), SPX_OK)) {
@@ -252,7 +217,7 @@ static void check_rcm_pairs(void)
     int64_t *perm = malloc(sizeof *perm * (size_t)n);
     for (int64_t i = 0; i < n; i++)
         ri[i] = i, ci[i] = i ^ 1;
-    spx_matrix *A = from_coo(n, n, n, ri, ci, NULL), *B = NULL;
+    spx_matrix *A = spx_test_coo_matrix(n, n, n, ri, ci, NULL), *B = NULL;
     if (CHECK_STATUS(spx__order_compute(A, SPX__ORDER_RCM, 0, perm), SPX_OK) &&
         CHECK_STATUS(spx__order_check(perm, n), SPX_OK) &&
         CHECK_STATUS(spx__order_permute(A, perm, 0, &B), SPX_OK))
@@ -283,7 +248,7 @@ static spx_status plan_with(const spx_matrix *A, const char *fmt, const char *pa
 static void check_bad_params(const spx_matrix *square)
 {
     int64_t ri[] = {0, 1, 2}, ci[] = {3, 0, 1};
-    spx_matrix *wide = from_coo(3, 4, 3, ri, ci, NULL);
+    spx_matrix *wide = spx_test_coo_matrix(3, 4, 3, ri, ci, NULL);
     spx_plan *P = NULL;
     CHECK_STATUS(plan_with(square, "csr", "reorder=foo", SPX_DEV_CPU, &P), SPX_ERR_BAD_PARAM);
     CHECK(strstr(spx_last_error(), "foo") != NULL);
@@ -530,20 +495,19 @@ static void check_shared(void)
                                         "delaunay_n16.mtx"};
     const char *dir = spx_test_matrices_dir();
     for (size_t f = 0; dir && f < sizeof files / sizeof files[0]; f++) {
-        char path[1024];
-        spx_matrix *A = NULL;
-        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        if (!CHECK_STATUS(spx_matrix_read(path, &A), SPX_OK)) continue;
+        spx_matrix *A = spx_test_read_matrix(dir, files[f]);
+        if (!A) continue;
         check_orderings(A, files[f]);
         run_formats(A, files[f], 0);
         spx_matrix_destroy(A);
     }
 }
 
-int main(void)
+/* Everything but the shared matrices. */
+static void default_part(void)
 {
     spx_matrix *hand = hand_made(), *disc = disconnected(), *empty = empty_rows(), *big = NULL;
-    spx_matrix *none = from_coo(0, 0, 0, NULL, NULL, NULL);
+    spx_matrix *none = spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL);
     const struct {
         const spx_matrix *A;
         const char *name;
@@ -558,7 +522,6 @@ int main(void)
         check_orderings(cases[c].A, cases[c].name);
         run_formats(cases[c].A, cases[c].name, 1);
     }
-    check_shared();
     check_bad_params(hand);
     check_permutation_api(hand);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
@@ -575,5 +538,11 @@ int main(void)
     if (big) check_bits(big, "sell", "reorder=degree,vectors=permuted");
     spx_matrix_destroy(hand), spx_matrix_destroy(disc), spx_matrix_destroy(empty);
     spx_matrix_destroy(none), spx_matrix_destroy(big);
+}
+
+int main(void)
+{
+    if (spx_test_part("shared")) check_shared();
+    if (spx_test_part(NULL)) default_part();
     return spx_test_finish();
 }

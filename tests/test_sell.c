@@ -19,13 +19,6 @@ typedef struct matrix_case {
     spx_matrix *A;
 } matrix_case;
 
-/* The longest row of A. */
-static int64_t longest_row(const spx_matrix *A)
-{
-    spx_stats s;
-    return spx_matrix_stats(A, &s) == SPX_OK ? s.rmax : 0;
-}
-
 /* One plan (format sell, params, precision t, threads) checked for three
  * (alpha, beta) pairs; beta = 0 runs with NaN in y. Returns nonzero if all pass. */
 static int check_plan(const matrix_case *mc, const char *params, spx_type t, int threads)
@@ -33,7 +26,7 @@ static int check_plan(const matrix_case *mc, const char *params, spx_type t, int
     int64_t rows, cols, nnz;
     spx_matrix_dims(mc->A, &rows, &cols, &nnz);
     const double eps = t == SPX_F64 ? 0x1p-52 : 0x1p-23;
-    const double tol = 16.0 * sqrt((double)longest_row(mc->A) + 1.0) * eps;
+    const double tol = 16.0 * sqrt((double)spx_test_longest_row(mc->A, SPX_OP_N) + 1.0) * eps;
     spx_plan_opts o = spx_plan_opts_default();
     o.format = "sell";
     o.params = params;
@@ -68,11 +61,9 @@ static int check_plan(const matrix_case *mc, const char *params, spx_type t, int
         if (t == SPX_F32)
             for (int64_t i = 0; i < rows; i++)
                 y[i] = yf[i];
-        double err = spx_test_rel_err(y, ref, scale, rows);
-        if (!CHECK(err <= tol))
-            fprintf(stderr, "  %s params=%s %s threads=%d alpha=%g beta=%g: err %.3g > tol %.3g\n",
-                    mc->name, params, t == SPX_F64 ? "f64" : "f32", threads, alpha, beta, err, tol),
-                ok = 0;
+        ok &=
+            spx_test_close(y, ref, scale, rows, tol, "%s params=%s %s threads=%d alpha=%g beta=%g",
+                           mc->name, params, t == SPX_F64 ? "f64" : "f32", threads, alpha, beta);
     }
     free(x), free(y0), free(ref), free(scale), free(y), free(xf), free(yf);
     spx_plan_destroy(P);
@@ -105,56 +96,14 @@ static void check_sweep(const matrix_case *mc, int full)
     check_plan(mc, NULL, SPX_F32, 0);
 }
 
-/* rows x cols with row i holding len(i) random distinct columns. */
-static spx_matrix *random_matrix(int64_t rows, int64_t cols, int64_t (*len)(int64_t, uint64_t *),
-                                 uint64_t seed)
-{
-    int64_t cap = 0;
-    uint64_t s = seed;
-    for (int64_t i = 0; i < rows; i++)
-        cap += len(i, &s);
-    int64_t *ri = malloc((size_t)(cap + 1) * sizeof *ri),
-            *ci = malloc((size_t)(cap + 1) * sizeof *ci);
-    double *v = malloc((size_t)(cap + 1) * sizeof *v);
-    int64_t k = 0;
-    s = seed;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t l = len(i, &s), start = (int64_t)((spx_test_rand(&s) + 1.0) * 0.5 * (double)cols);
-        for (int64_t j = 0; j < l && j < cols; j++, k++) {
-            ri[k] = i;
-            ci[k] = (start + j * 7) % cols; /* distinct while l <= cols / gcd(7, cols) */
-            v[k] = spx_test_rand(&s);
-        }
-    }
-    spx_matrix *A = NULL;
-    CHECK_STATUS(spx_matrix_from_coo(rows, cols, k, ri, ci, v, &A), SPX_OK);
-    free(ri), free(ci), free(v);
-    return A;
-}
-
-static int64_t len_varied(int64_t i, uint64_t *s)
-{
-    double u = (spx_test_rand(s) + 1.0) * 0.5;
-    return i % 5 == 3 ? 0 : (int64_t)(u * u * 40.0); /* every fifth row empty */
-}
-static int64_t len_long(int64_t i, uint64_t *s)
-{
-    (void)s;
-    return i == 123 ? 100000 : i % 3;
-}
-static int64_t len_three(int64_t i, uint64_t *s)
-{
-    (void)i, (void)s;
-    return 3;
-}
-
 static void check_generated(void)
 {
+    static const int64_t three[] = {3};
     matrix_case cases[] = {
-        {"varied 1000x701 with empty rows", random_matrix(1000, 701, len_varied, 1)},
-        {"one row of 100000 in 3001x100003", random_matrix(3001, 100003, len_long, 2)},
-        {"wide 37x1001", random_matrix(37, 1001, len_varied, 3)},
-        {"tall 1003x5", random_matrix(1003, 5, len_three, 4)},
+        {"varied 1000x701 with empty rows", spx_test_varied_matrix(1000, 701, 41.0, 1)},
+        {"one row of 100003 in 3001x100003", spx_test_dense_row_matrix(3001, 100003, 123, 2, 2)},
+        {"wide 37x1001", spx_test_varied_matrix(37, 1001, 41.0, 3)},
+        {"tall 1003x5", spx_test_pattern_matrix(1003, 5, three, 1, 4)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         if (!cases[i].A) continue;
@@ -235,12 +184,9 @@ static void check_shared(void)
                                         "cage11",   "gemat12",  "rajat01",      "sherman3",
                                         "west0067", "zenios",   "NotreDame_www"};
     const char *dir = spx_test_matrices_dir();
-    if (!dir) return;
-    char path[4096];
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        matrix_case mc = {names[i], NULL};
-        snprintf(path, sizeof path, "%s/%s.mtx", dir, names[i]);
-        if (!CHECK_STATUS(spx_matrix_read(path, &mc.A), SPX_OK)) continue;
+    for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
+        matrix_case mc = {names[i], spx_test_read_matrix(dir, names[i])};
+        if (!mc.A) continue;
         check_plan(&mc, NULL, SPX_F64, 0);
         check_plan(&mc, NULL, SPX_F32, 0);
         check_plan(&mc, "c=4,sigma=1", SPX_F64, 2);
@@ -294,12 +240,14 @@ static void probe_isas(void)
 
 int main(void)
 {
-    probe_isas();
-    check_params();
-    check_auto();
-    check_empty();
-    check_inf_isolated();
-    check_generated();
-    check_shared();
+    if (spx_test_part("shared")) check_shared();
+    if (spx_test_part(NULL)) {
+        probe_isas();
+        check_params();
+        check_auto();
+        check_empty();
+        check_inf_isolated();
+        check_generated();
+    }
     return spx_test_finish();
 }

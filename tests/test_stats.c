@@ -1,9 +1,9 @@
 /* spx_matrix_stats: every field on small hand-computed matrices; tiles8 against
  * a brute-force count (sort of the tile numbers) on random and real matrices;
- * symmetry against the transpose; and every shared matrix against the table of
- * ../shared/matrices/README.md, parsed here (rows, nnz, rmin, rave, rmax, rsd,
- * len-1 rows, empty rows). The table prints Python's round(x, 3) (trailing zeros
- * dropped), so a real number is checked to 0.5e-3, or half a unit of its last
+ * symmetry against the transpose; and (part "shared", tests/common.h) every
+ * shared matrix against the table of ../shared/matrices/README.md, parsed here
+ * (rows, nnz, rmin, rave, rmax, rsd, len-1 rows, empty rows). The table prints Python's round(x, 3)
+ * (trailing zeros dropped), so a real number is checked to 0.5e-3, or half a unit of its last
  * printed digit when it shows more than 3 decimals. */
 #include <math.h>
 #include <stdlib.h>
@@ -200,23 +200,14 @@ static int brute_symmetric(const spx_matrix *A)
 /* Random rectangular matrices with clustered and scattered columns. */
 static void test_random_tiles(void)
 {
-    uint64_t seed = 42;
     for (int t = 0; t < 6; t++) {
-        int64_t rows = 1 + t * 37, cols = 1 + t * 53, nnz = t * 211;
-        int64_t *ri = malloc(sizeof *ri * (size_t)(nnz + 1)), *ci = malloc(sizeof *ci * (size_t)(nnz + 1));
-        for (int64_t k = 0; k < nnz; k++) {
-            ri[k] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)rows) % rows;
-            ci[k] = (int64_t)((spx_test_rand(&seed) + 1.0) * 0.5 * (double)cols) % cols;
-        }
-        spx_matrix *A = NULL;
+        spx_matrix *A = spx_test_random_matrix(1 + t * 37, 1 + t * 53, t * 211, 42 + (uint64_t)t);
         spx_stats s;
-        CHECK_STATUS(spx_matrix_from_coo(rows, cols, nnz, ri, ci, NULL, &A), SPX_OK);
+        if (!A) continue;
         CHECK_STATUS(spx_matrix_stats(A, &s), SPX_OK);
         CHECK(s.tiles8 == brute_tiles8(A));
         CHECK(s.symmetric == brute_symmetric(A));
         spx_matrix_destroy(A);
-        free(ri);
-        free(ci);
     }
 }
 
@@ -289,13 +280,15 @@ static void test_shared_table(void)
 
 int main(void)
 {
-    test_mixed_rows();
-    test_long_rows();
-    test_symmetry();
-    test_empty();
-    test_wide();
-    bad_calls();
-    test_random_tiles();
-    test_shared_table();
+    if (spx_test_part("shared")) test_shared_table();
+    if (spx_test_part(NULL)) {
+        test_mixed_rows();
+        test_long_rows();
+        test_symmetry();
+        test_empty();
+        test_wide();
+        bad_calls();
+        test_random_tiles();
+    }
     return spx_test_finish();
 }
