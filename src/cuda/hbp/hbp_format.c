@@ -339,27 +339,16 @@ static spx_type hbp_x_type(const void *state)
     return p->x_half ? SPX_F16 : p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
 }
 
-/* AUTO, a hypothesis until the H100 run (bench/experiments/hbp/run.sh) says
- * otherwise: hbp for large circuit-like matrices, short rows on average with
- * a few rows thousands of times longer, where csr's row blocks and dasp's
- * 8x4 blocks leave lanes idle and hbp's length groups and coop tiles keep
- * them busy (the paper's regime: ASIC_680k, rajat30, nxp1). Nothing else:
- * R-MAT graphs (mean row 16-32) stay with dasp, whose 1.25 this stays
- * below, and everything small stays with csr. */
-#define HBP_MIN_NNZ 4000000
-#define HBP_MAX_MEAN 16.0
-#define HBP_LONG_ROW 10000
-#define HBP_SPREAD 1000.0
-#define HBP_REPAY_CALLS 10000
-#define HBP_EXPECTED_GAIN 1.1
-
-static double hbp_suits(const spx_matrix *A, const spx__auto_facts *f)
-{
-    if (f->nnz < HBP_MIN_NNZ || A->col_bits != 32 || f->rave >= HBP_MAX_MEAN) return 0.0;
-    if (f->o->expected_calls > 0 && f->o->expected_calls < HBP_REPAY_CALLS) return 0.0;
-    if (f->rmax < HBP_LONG_ROW || (double)f->rmax < HBP_SPREAD * f->rave) return 0.0;
-    return HBP_EXPECTED_GAIN;
-}
+/* No suits hook: AUTO never picks hbp. Measured on an H100 (2026-11-25,
+ * bench/results/gpu-h100-80gb-hbm3-2026-11-25.txt and hbp-h100-2026-11-25/),
+ * hbp was slower than SpX's csr on every matrix: fp64 geometric mean 0.56x
+ * cuSPARSE CSR over the 14 benchmark matrices (csr 1.61x), the circuit-like
+ * matrix 0.30x (0.39 ms against csr's 0.114), R-MAT scale 20 0.70x (dasp
+ * 1.02x), R-MAT scale 18 0.64x csr with every variant between 0.14x and 0.69x
+ * (prep=sort, tile=32, rows=512..2048, fixed=0..100, cols=4096 and 65536,
+ * combine=owner|paper; the paper's kernel, tile=0, 0.02x). The first rule
+ * (circuit-like matrices of 4M+ entries) made AUTO pick it on the circuit
+ * matrix and cost AUTO's fp64 mean 1.61x -> 1.53x, so it was removed. */
 
 const spx_format_ops spx__format_cuda_hbp = {
     .name = "hbp",
@@ -372,5 +361,4 @@ const spx_format_ops spx__format_cuda_hbp = {
     .describe = hbp_describe,
     .borrows_matrix = 0,
     .x_type = hbp_x_type,
-    .suits = hbp_suits,
 };
