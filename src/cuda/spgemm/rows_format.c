@@ -61,11 +61,18 @@ static void rows_describe(const void *state, char *buf, size_t len)
              p->precision == SPX_F32 ? "fp32" : "fp64", 2048);
 }
 
-/* AUTO: the CUDA SpGEMM baseline. */
+/* AUTO: below tsparse (0.5 outside the paper's criteria), so fp64 products
+ * go to tsparse and gpu-rows answers for fp32 alone. On the H100
+ * (bench/results/gpu-2026-11-25.md) gpu-rows f64 gave one wrong product in
+ * test_gpu_spgemm (olm1000 squared; every other product, and tsparse's,
+ * matched the reference), not yet understood: until it is, AUTO does not
+ * send fp64 products to it. */
+#define ROWS_ANSWER 0.4
+
 static double rows_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
     (void)f;
-    return A->rows < INT32_MAX && A->col_bits == 32 ? 1.0 : 0.0;
+    return A->rows < INT32_MAX && A->col_bits == 32 ? ROWS_ANSWER : 0.0;
 }
 
 const spx_format_ops spx__format_gpu_rows = {
