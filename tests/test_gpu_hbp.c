@@ -439,7 +439,8 @@ static void test_params(void)
     free(rp0);
 }
 
-/* AUTO takes hbp for a large circuit-like matrix (hbp_format.c's rule). */
+/* AUTO never takes hbp (it offers no suits hook: slower than csr on every
+ * matrix measured, hbp_format.c); hbp still runs the circuit-like matrix. */
 static void test_auto(void)
 {
     spx_matrix *A = NULL;
@@ -450,7 +451,7 @@ static void test_auto(void)
     o.device = SPX_DEV_CUDA;
     o.format = "auto";
     if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK))
-        CHECK(strcmp(spx_plan_format(P), "hbp") == 0);
+        CHECK(strcmp(spx_plan_format(P), "hbp") != 0);
     spx_plan_destroy(P);
     check_op(A, "circuit n=1M", SPX_F64, NULL, SPX_OP_N);
     check_op(A, "circuit n=1M", SPX_F16, NULL, SPX_OP_N);

@@ -378,8 +378,9 @@ static void test_plan_reuse(void)
     spx_matrix_destroy(A);
 }
 
-/* AUTO: tsparse where the paper's criteria hold, gpu-rows elsewhere; fp16
- * has tsparse only. */
+/* AUTO: tsparse for fp64 and fp16 (gpu-rows answers below it while its one
+ * wrong fp64 product is not understood, rows_format.c), gpu-rows for fp32,
+ * which tsparse lacks. */
 static void test_auto(void)
 {
     spx_matrix *big = generated("banded:n=8000,bw=25"), *small = generated("lap2d5:50");
@@ -388,7 +389,7 @@ static void test_auto(void)
         spx_type t;
         const char *want;
     } cases[] = {{big, SPX_F64, "tsparse"},
-                 {small, SPX_F64, "gpu-rows"},
+                 {small, SPX_F64, "tsparse"},
                  {small, SPX_F32, "gpu-rows"},
                  {small, SPX_F16, "tsparse"}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
