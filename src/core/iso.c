@@ -141,19 +141,3 @@ spx_status spx__values_choose(const spx_matrix *A, spx__values_mode mode, spx_ty
     *v = held;
     return SPX_OK;
 }
-
-/* values= of a parameter string, other keys ignored. */
-static spx_status find_values(void *ctx, const char *key, const char *value)
-{
-    spx__values_mode *mode = ctx;
-    if (strcmp(key, "values") != 0) return SPX_OK;
-    if (strcmp(value, "stored") == 0) *mode = SPX__VALUES_STORED;
-    return SPX_OK;
-}
-
-int spx__iso_planned(const spx_matrix *A, const spx_plan_opts *o)
-{
-    spx__values_mode mode = SPX__VALUES_AUTO;
-    if (o && spx__params_each(o->params, find_values, &mode) != SPX_OK) return 0;
-    return mode != SPX__VALUES_STORED && spx_matrix_iso(A, NULL);
-}

@@ -31,9 +31,4 @@ spx_status spx__param_values(const char *who, const char *value, spx__values_mod
 spx_status spx__values_choose(const spx_matrix *A, spx__values_mode mode, spx_type t,
                               const char *who, int *iso, double *v);
 
-/* 1 when A is iso and o->params does not ask for values=stored: a plan of
- * A with o, by a format with an iso path, would take it (for AUTO's suits
- * hooks; other keys of o->params are ignored). */
-int spx__iso_planned(const spx_matrix *A, const spx_plan_opts *o);
-
 #endif

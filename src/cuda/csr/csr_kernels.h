@@ -103,16 +103,6 @@ typedef struct spx__cuda_csr_plan {
     double iso_value;
 } spx__cuda_csr_plan;
 
-/* AUTO of the CUDA formats with an iso path (csr, sell): the factor by which
- * an iso plan of precision t is expected to beat the same format's stored
- * path, from the bytes a nonzero moves: its value, its 4-byte column and one
- * x element, against the column and the x element: (8+4+8)/(4+8) = 1.67 for
- * fp64, (4+4+4)/(4+4) = 1.5 for fp32, (2+4+4)/(4+4) = 1.25 for fp16 (x
- * float). 1 when the plan would not take the iso path (A not iso, or
- * o->params says values=stored). A model until the H100 run of
- * bench/experiments/iso-gpu/run.sh measures it. Host code (csr_format.c). */
-double spx__cuda_iso_gain(const spx_matrix *A, const spx_plan_opts *o);
-
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
  * when a value of A is beyond half's range (|v| > 65504) or not a number,
  * rather than computing with infinities. Host code (csr_format.c). */

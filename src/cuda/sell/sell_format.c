@@ -272,9 +272,7 @@ static spx_type sell_x_type(const void *state)
  * 0.0883/0.1055, fp16 0.0074/0.0079, 0.0107/0.0218, 0.0410/0.0654: 1.2x-1.8x.
  * On the shared matrices of 0.1M-1.2M nonzeros (L2-resident, launch-bound)
  * csr was 1.3-2x faster, hence the floor. Above dasp's answer, so a matrix
- * both would take goes to sell (as measured on the stencils). On an iso
- * matrix, times the iso path's expected gain (spx__cuda_iso_gain), as csr's
- * answer is. */
+ * both would take goes to sell (as measured on the stencils), iso or not. */
 #define SELL_MIN_NNZ 3000000
 #define SELL_OCCUPANCY 0.9
 #define SELL_REPAY_CALLS 10000
@@ -288,7 +286,7 @@ static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
     if (f->o->expected_calls > 0 && f->o->expected_calls < SELL_REPAY_CALLS) return 0.0;
     if (spx__cuda_sell_measure(A, 1, &entries, &u16) != SPX_OK || !u16) return 0.0;
     if ((double)A->nnz < SELL_OCCUPANCY * (double)entries) return 0.0;
-    return SELL_EXPECTED_GAIN * spx__cuda_iso_gain(A, f->o);
+    return SELL_EXPECTED_GAIN;
 }
 
 /* The stored path beside the iso default, measured in the same bench run. */
