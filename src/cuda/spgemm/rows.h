@@ -36,6 +36,7 @@ extern "C" {
 typedef struct spx__cuda_rows_plan {
     spx__cuda_csr A;    /* device, values of the precision */
     spx_type precision; /* SPX_F64 or SPX_F32 */
+    double max_abs_a;   /* largest |a_ij| (fp32: products checked against float's range) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
 

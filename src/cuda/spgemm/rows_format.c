@@ -4,7 +4,11 @@
  * uploads B, counts, allocates C exactly, fills it and copies it back. C
  * keeps the symbolic pattern (explicit zeros where products cancel), fp64
  * values, sorted columns. Precisions fp64 and fp32 (values and sums in
- * float). No parameters. The GPU SpGEMM baseline: AUTO's answer 1. */
+ * float). No parameters. fp32 declines a product whose terms could pass
+ * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
+ * up to 3.2e28) came out as infinities in every entry. */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "core/alloc.h"
@@ -21,6 +25,14 @@ static void rows_destroy(void *state)
     spx__free(p);
 }
 
+static double max_abs(const spx_matrix *M)
+{
+    double m = 0.0;
+    for (int64_t k = 0; k < M->nnz; k++)
+        if (fabs(spx__val(M, k)) > m) m = fabs(spx__val(M, k));
+    return m;
+}
+
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
@@ -35,6 +47,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "gpu-rows plan"));
     p->precision = o->precision;
     p->stream = o->stream;
+    p->max_abs_a = o->precision == SPX_F32 ? max_abs(A) : 0.0;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
     *state = p;
     return SPX_OK;
@@ -45,6 +58,15 @@ cleanup:
 
 static spx_status rows_multiply(void *state, const spx_matrix *B, spx_matrix **C)
 {
+    const spx__cuda_rows_plan *p = state;
+    if (p->precision == SPX_F32) {
+        const double b = max_abs(B);
+        if (p->max_abs_a * b > FLT_MAX)
+            return spx__error(SPX_ERR_UNSUPPORTED,
+                              "gpu-rows f32: products of up to %.3g x %.3g pass float's range; "
+                              "use f64",
+                              p->max_abs_a, b);
+    }
     return spx__cuda_rows_multiply(state, B, C);
 }
 
@@ -61,13 +83,9 @@ static void rows_describe(const void *state, char *buf, size_t len)
              p->precision == SPX_F32 ? "fp32" : "fp64", 2048);
 }
 
-/* AUTO: below tsparse (0.5 outside the paper's criteria), so fp64 products
- * go to tsparse and gpu-rows answers for fp32 alone. On the H100
- * (bench/results/gpu-2026-11-25.md) gpu-rows f64 gave one wrong product in
- * test_gpu_spgemm (olm1000 squared; every other product, and tsparse's,
- * matched the reference), not yet understood: until it is, AUTO does not
- * send fp64 products to it. */
-#define ROWS_ANSWER 0.4
+/* AUTO: the CUDA SpGEMM baseline (tsparse answers above it only where the
+ * paper's criteria hold). */
+#define ROWS_ANSWER 1.0
 
 static double rows_suits(const spx_matrix *A, const spx__auto_facts *f)
 {

@@ -132,9 +132,9 @@ static void tsparse_describe(const void *state, char *buf, size_t len)
  * against gpu-rows and cuSPARSE (bench/experiments/tsparse): on the H100
  * both SpX formats were 3-9x slower than cuSPARSE, tsparse within 1.2x of
  * gpu-rows either way (bench/results/gpu-2026-11-25.md). Elsewhere tsparse
- * answers 0.5, above gpu-rows (0.4, which gave one wrong fp64 product there),
- * so fp64 products go to tsparse, fp32 ones to gpu-rows; never for values
- * tsparse would decline. */
+ * answers 0.5, below the baseline gpu-rows (1), so that it is chosen only
+ * where it is the one format of the precision (fp16); never for values it
+ * would decline. */
 #define PAPER_MIN_NNZ 300000
 #define PAPER_MIN_MEAN_ROW 42.0
 #define EXPECTED_GAIN 1.5
