@@ -4,7 +4,9 @@
  * plan: the same host-vector path). Per kind: partition (with the kind's
  * conversion) and prepare once, and the last call's distribute, SpMV and
  * merge; call time median [min-max] over batches; speedup = 1-part call /
- * N-part call. GPU parts all go to GPU 0 (a stream each), CPU parts get a
+ * N-part call. GPU parts all go to GPU 0 (a stream each; the one-GPU
+ * setting), or with --spread round robin over every GPU (part i on GPU
+ * i mod count: strong scaling on a host of several GPUs); CPU parts get a
  * thread each. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@ typedef struct multi_args {
     const char *matrix, *format;
     spx_device device;
     long parts, calls, batches;
+    int spread; /* GPU parts round robin over the GPUs, not all on GPU 0 */
 } multi_args;
 
 int cli_multi_wanted(int argc, char **argv)
@@ -38,9 +41,12 @@ static int parse(int argc, char **argv, multi_args *a)
     a->parts = 0;
     a->calls = 20;
     a->batches = 7;
+    a->spread = 0;
     for (int i = 1; i < argc && rc == CLI_PARSED; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (argv[i][0] != '-') {
+        if (strcmp(argv[i], "--spread") == 0) {
+            a->spread = 1;
+        } else if (argv[i][0] != '-') {
             if (a->matrix) return cli_usage_error(cmd, "one matrix only ('%s')", argv[i]);
             a->matrix = argv[i];
         } else if (!v) {
@@ -57,7 +63,7 @@ static int parse(int argc, char **argv, multi_args *a)
             a->format = argv[++i];
         } else {
             return cli_usage_error(cmd, "unknown option %s (usage: spx bench M --multi N "
-                                   "[--device cpu|cuda] [--format F] [--calls C] [--batches K])",
+                                   "[--device cpu|cuda] [--spread] [--format F] [--calls C] [--batches K])",
                                    argv[i]);
         }
     }
@@ -99,7 +105,7 @@ static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partit
     o.format = a->format;
     m.partition = kind;
     m.parts = parts;
-    m.devices = devices;
+    m.devices = a->spread && a->device == SPX_DEV_CUDA ? NULL : devices; /* NULL: round robin */
     spx_status st = spx_multi_plan_create(A, &o, &m, &P);
     for (long i = 0; st == SPX_OK && i < a->calls; i++) st = spx_multi_spmv(P, 1.0, x, 0.0, y);
     for (long b = 0; st == SPX_OK && b < a->batches; b++) {
@@ -139,7 +145,9 @@ int cli_multi_bench(int argc, char **argv)
         printf("%s: %lld x %lld, %lld nonzeros; %s, %ld parts (%s); one part: %s, %.3f ms a call "
                "[%.3f-%.3f]\n", a.matrix, (long long)m, (long long)n, (long long)nnz,
                a.device == SPX_DEV_CUDA ? "cuda" : "cpu", a.parts,
-               a.device == SPX_DEV_CUDA ? "all on GPU 0, a stream each" : "a thread each",
+               a.device != SPX_DEV_CUDA ? "a thread each"
+               : a.spread               ? "round robin over the GPUs"
+                                        : "all on GPU 0, a stream each",
                one.format, one.med, one.lo, one.hi);
         printf("kind  partition_ms prepare_ms distribute_ms  spmv_ms  merge_ms   call_ms [min-max]"
                "      speedup\n");

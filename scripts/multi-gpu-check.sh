@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# MSREP on a host of several GPUs (issue 16), one call of the device tool:
+#   build    for sm_90 with MPI when mpicc is there;
+#   test     the multi-device tests (test_multi*, test_gpu_multi, the MPI
+#            tests), then compute-sanitizer memcheck on test_gpu_multi;
+#   scale    `spx bench M --multi N --device cuda --spread` for N = 1, 2, 4, 8
+#            (as many as the host has): pcsr, pcsc, pcoo and the equal-rows
+#            baseline, partition, distribution, SpMV and merge times apart,
+#            against the same format as one part on one GPU in the same run;
+#   mpi      `mpirun -np G spx bench M --device cuda` (one rank per GPU) beside
+#            the threaded runs, when MPI was built.
+# Matrices (SPX_MULTI_MATRICES): 3D 7- and 27-point stencils and R-MAT of
+# 100M+ nonzeros, sized to the GPUs' memory by default.
+# Results: bench/results/msrep-<N>gpu-<gpu>-<date>.txt and its log, copied to
+# $OUT when set. Exit 0 when every step passed.
+#
+# Environment: SPX_MULTI_STEPS (default "build test scale mpi"), SPX_MULTI_DEADLINE
+# (seconds after which further bench runs are skipped, default 480),
+# SPX_MULTI_CALLS (calls a batch, default 20), SPX_MULTI_JOBS (build jobs, 32).
+set -u -o pipefail
+cd "$(dirname "$0")/.." || exit 1
+
+STEPS=${SPX_MULTI_STEPS:-"build test scale mpi"}
+DEADLINE=${SPX_MULTI_DEADLINE:-480}
+CALLS=${SPX_MULTI_CALLS:-20}
+JOBS=${SPX_MULTI_JOBS:-32}
+BUILD=build-multi-gpu
+failed=""
+say() { echo "== $(date -u +%H:%M:%S) $*"; }
+step() { [[ " $STEPS " == *" $1 "* ]]; }
+fail() { failed="$failed $1"; say "FAILED: $1"; }
+
+NGPU=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+TAG=$(echo "${GPU:-unknown}" | tr 'A-Z' 'a-z' | sed -e 's/^nvidia //' -e 's/[^a-z0-9]\+/-/g' -e 's/-$//')
+mkdir -p bench/results
+BASE=bench/results/msrep-${NGPU}gpu-$TAG-$(date -u +%Y-%m-%d)
+LOG=$BASE-log.txt
+: >"$LOG"
+say "$NGPU x $GPU; results $BASE.txt" | tee -a "$LOG"
+nvidia-smi topo -m >>"$LOG" 2>&1
+
+if step build; then
+    say build | tee -a "$LOG"
+    { cmake -S . -B $BUILD -DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release \
+          -DSPX_WERROR=OFF -DSPX_MPI=AUTO && cmake --build $BUILD -j"$JOBS"; } >"$BASE-build.log" 2>&1 ||
+        fail build
+    grep -E "SpX (CUDA|MPI)" "$BASE-build.log" >>"$LOG"
+fi
+
+if step test; then
+    say "tests" | tee -a "$LOG"
+    (cd $BUILD && timeout 300 ctest --output-on-failure -R 'multi|mpi_') >>"$LOG" 2>&1 || fail test
+    SPX_TEST_QUICK=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 \
+        $BUILD/tests/test_gpu_multi >"$BASE-memcheck.log" 2>&1 || fail memcheck
+    tail -2 "$BASE-memcheck.log" >>"$LOG"
+fi
+
+# Matrices of 100M+ nonzeros that fit one GPU (the one-part baseline needs it):
+# lap3d7:250 (109M), lap3d27:160 (108M), R-MAT scale 22 (~130M symmetrized).
+MATS=${SPX_MULTI_MATRICES:-"gen:lap3d7:250 gen:lap3d27:160 gen:rmat:scale=22,ef=16,sym=1"}
+PARTS=""
+for n in 1 2 4 8; do ((n <= NGPU)) && PARTS="$PARTS $n"; done
+
+if step scale; then
+    {
+        echo "# MSREP strong scaling on $NGPU x $GPU, $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "# $BUILD/spx bench M --multi N --device cuda --spread --calls $CALLS"
+        echo "# each table: one process; speedup = the same format as one part on GPU 0"
+        echo "# over N parts on N GPUs (part i on GPU i mod $NGPU); times in ms"
+    } >"$BASE.txt"
+    for m in $MATS; do
+        for n in $PARTS; do
+            if ((SECONDS > DEADLINE)); then
+                say "skipped $m x$n: past the deadline" | tee -a "$LOG" "$BASE.txt"
+                continue
+            fi
+            say "scale $m on $n GPUs" | tee -a "$LOG"
+            echo >>"$BASE.txt"
+            timeout 240 $BUILD/spx bench "$m" --multi "$n" --device cuda --spread --calls "$CALLS" \
+                >>"$BASE.txt" 2>>"$LOG" || fail "scale $m x$n"
+        done
+    done
+fi
+
+if step mpi && [[ -x $BUILD/spx ]] && grep -q "SpX MPI.*ON" "$BASE-build.log" 2>/dev/null; then
+    for m in $MATS; do
+        if ((SECONDS > DEADLINE)); then continue; fi
+        say "mpi $m, $NGPU ranks" | tee -a "$LOG"
+        echo >>"$BASE.txt"
+        echo "## mpirun -np $NGPU spx bench $m --device cuda (one rank per GPU)" >>"$BASE.txt"
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 240 \
+            mpirun -np "$NGPU" --oversubscribe $BUILD/spx bench "$m" --device cuda \
+            >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m"
+    done
+fi
+
+say "failed steps:${failed:- none}" | tee -a "$LOG"
+if [[ -n "${OUT:-}" ]]; then
+    cp "$BASE.txt" "$LOG" "$BASE-memcheck.log" "$OUT"/ 2>/dev/null
+fi
+[[ -z "$failed" ]]
