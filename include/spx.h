@@ -477,6 +477,33 @@ typedef struct spx_multi_part_info {
 int spx_multi_plan_parts(const spx_multi_plan *P); /* 0 for an invalid plan */
 spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_info *info);
 
+/* Resident vectors: x and y stay on the parts' devices between calls, as an
+ * iterative solver on several GPUs keeps them, so that a call moves only what
+ * crosses parts. op(A) must be square (x and y share a layout) and the parts
+ * all on GPUs or all on the CPU (else SPX_ERR_UNSUPPORTED). A vector is
+ * distributed by lines: part i owns the lines it covers but a first one it
+ * shares (spx_multi_part_info: first + shared_first .. first + count), for
+ * pcsc its columns; each part keeps a full-length buffer on its device
+ * (n entries of the plan's vector type a part), its own lines holding the
+ * vector. A call
+ *   copies to each part the entries of x it reads that other parts own (row
+ *   kinds: the span of its columns; pcsc: its columns), by peer copies;
+ *   runs every part's plan; and adds across parts what they share (a shared
+ *   row's pieces; pcsc's partial vectors over each part's lines), in part
+ *   order, so a fixed part count gives the same bits every call.
+ * spx_multi_times tells the halo (distribute_ms), SpMV and merge times. */
+typedef struct spx_multi_vector_s spx_multi_vector;
+spx_status spx_multi_vector_create(spx_multi_plan *P, /* in: it keeps a little scratch */
+                                   spx_multi_vector **v /* out: owned by the caller */);
+void spx_multi_vector_destroy(spx_multi_vector *v); /* NULL is a no-op; before its plan */
+/* Host vector of n entries (the plan's vector type) into the parts, and back. */
+spx_status spx_multi_vector_set(spx_multi_vector *v, const void *host);
+spx_status spx_multi_vector_get(const spx_multi_vector *v, void *host /* out */);
+/* y = alpha*op(A)*x + beta*y on resident vectors of P (x != y); beta == 0:
+ * y is not read. x's buffers take its halo (its own lines do not change). */
+spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_vector *x,
+                                   double beta, spx_multi_vector *y);
+
 #ifdef __cplusplus
 }
 #endif

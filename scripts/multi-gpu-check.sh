@@ -3,10 +3,11 @@
 #   build    for sm_90 with MPI when mpicc is there;
 #   test     the multi-device tests (test_multi*, test_gpu_multi, the MPI
 #            tests), then compute-sanitizer memcheck on test_gpu_multi;
-#   scale    `spx bench M --multi N --device cuda --spread` for N = 1, 2, 4, 8
+#   scale    `spx bench M --multi N --device cuda --spread` for N = 2, 4, 8
 #            (as many as the host has): pcsr, pcsc, pcoo and the equal-rows
 #            baseline, partition, distribution, SpMV and merge times apart,
-#            against the same format as one part on one GPU in the same run;
+#            with host vectors and with resident vectors, against one part
+#            on one GPU in the same run;
 #   mpi      `mpirun -np G spx bench M --device cuda` (one rank per GPU) beside
 #            the threaded runs, when MPI was built.
 # Matrices (SPX_MULTI_MATRICES): 3D 7- and 27-point stencils and R-MAT of
@@ -60,14 +61,16 @@ fi
 # lap3d7:250 (109M), lap3d27:160 (108M), R-MAT scale 22 (~130M symmetrized).
 MATS=${SPX_MULTI_MATRICES:-"gen:lap3d7:250 gen:lap3d27:160 gen:rmat:scale=22,ef=16,sym=1"}
 PARTS=""
-for n in 1 2 4 8; do ((n <= NGPU)) && PARTS="$PARTS $n"; done
+# One part on one GPU is the baseline inside every run (host and resident tables).
+for n in 2 4 8; do ((n <= NGPU)) && PARTS="$PARTS $n"; done
 
 if step scale; then
     {
         echo "# MSREP strong scaling on $NGPU x $GPU, $(date -u '+%Y-%m-%d %H:%M UTC')"
         echo "# $BUILD/spx bench M --multi N --device cuda --spread --calls $CALLS"
-        echo "# each table: one process; speedup = the same format as one part on GPU 0"
-        echo "# over N parts on N GPUs (part i on GPU i mod $NGPU); times in ms"
+        echo "# each table: one process; host vectors: speedup = one part on GPU 0 (AUTO's format)"
+        echo "# over N parts on N GPUs (part i on GPU i mod $NGPU); resident vectors: spmv_x and"
+        echo "# call_x = the same kind as one part on GPU 0 over N parts; times in ms"
     } >"$BASE.txt"
     for m in $MATS; do
         for n in $PARTS; do

@@ -39,6 +39,23 @@ static void test_matrices(void)
         check_plan(A, o, m);
     }
     spx_matrix_destroy(A);
+    /* Square, for resident vectors: row 3 full, the diagonal elsewhere; more
+     * parts than rows, op N and op T. */
+    int64_t ri[120], ci[120], k = 0;
+    for (int64_t j = 0; j < 60; j++, k++) ri[k] = 3, ci[k] = j;
+    for (int64_t i = 0; i < 60; i++)
+        if (i != 3) ri[k] = i, ci[k] = (i * 7) % 60, k++;
+    CHECK_STATUS(spx_matrix_from_coo(60, 60, k, ri, ci, NULL, &A), SPX_OK);
+    m.parts = 70;
+    for (int op = 0; op < 2; op++) {
+        o.op = op ? SPX_OP_T : SPX_OP_N;
+        for (size_t kk = 0; kk < NKINDS; kk++) {
+            m.partition = kinds[kk];
+            check_plan(A, o, m);
+        }
+        check_all_kinds(A, o, 4, NULL);
+    }
+    spx_matrix_destroy(A);
 }
 
 /* op T, fp32 and other part formats on a rectangular matrix. */
@@ -115,6 +132,41 @@ static void test_info(void)
     spx_matrix_destroy(A);
 }
 
+/* Resident vectors: handles, another plan's vector, a rectangular op(A). */
+static void test_bad_resident(const spx_matrix *A)
+{
+    spx_multi_plan *P = NULL, *Q = NULL, *R = NULL;
+    spx_multi_vector *v = NULL, *w = NULL, *u = NULL;
+    spx_multi_opts m = spx_multi_opts_default();
+    m.parts = 2;
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &P), SPX_OK);
+    CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, &Q), SPX_OK);
+    CHECK_STATUS(spx_multi_vector_create(NULL, &v), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_multi_vector_create(P, NULL), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_multi_vector_create(P, &v), SPX_OK);
+    CHECK_STATUS(spx_multi_vector_create(P, &w), SPX_OK);
+    CHECK_STATUS(spx_multi_vector_create(Q, &u), SPX_OK);
+    CHECK_STATUS(spx_multi_spmv_resident(P, 1.0, v, 0.0, u), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_multi_spmv_resident(P, 1.0, NULL, 0.0, w), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_multi_spmv_resident(NULL, 1.0, v, 0.0, w), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_multi_vector_set(v, NULL), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_multi_vector_get(NULL, NULL), SPX_ERR_BAD_HANDLE);
+    spx_multi_vector_destroy(v);
+    spx_matrix *B = generate("random:m=40,n=30,nnz=200,seed=9");
+    if (B) {
+        CHECK_STATUS(spx_multi_plan_create(B, NULL, &m, &R), SPX_OK);
+        CHECK_STATUS(spx_multi_vector_create(R, &v), SPX_ERR_UNSUPPORTED);
+        CHECK(strstr(spx_last_error(), "square") != NULL);
+    }
+    spx_multi_vector_destroy(w);
+    spx_multi_vector_destroy(u);
+    spx_multi_vector_destroy(NULL);
+    spx_multi_plan_destroy(P);
+    spx_multi_plan_destroy(Q);
+    spx_multi_plan_destroy(R);
+    spx_matrix_destroy(B);
+}
+
 static void test_bad_input(void)
 {
     spx_matrix *A = generate("lap2d5:8");
@@ -144,6 +196,7 @@ static void test_bad_input(void)
     CHECK_STATUS(spx_multi_plan_create(NULL, NULL, &m, &P), SPX_ERR_BAD_HANDLE);
     CHECK_STATUS(spx_multi_plan_create(A, NULL, &m, NULL), SPX_ERR_INVALID_ARG);
     CHECK_STATUS(spx_multi_spmv(NULL, 1.0, NULL, 0.0, NULL), SPX_ERR_BAD_HANDLE);
+    test_bad_resident(A);
     spx_matrix_destroy(A);
 }
 

@@ -35,6 +35,82 @@ static int64_t longest_line(const spx_matrix *A, spx_op op)
     return most;
 }
 
+static int same_side(const spx_multi_plan *P)
+{
+    spx_multi_part_info a, b;
+    for (int i = 1; i < spx_multi_plan_parts(P); i++) {
+        spx_multi_plan_part(P, 0, &a);
+        spx_multi_plan_part(P, i, &b);
+        if ((a.device >= 0) != (b.device >= 0)) return 0;
+    }
+    return 1;
+}
+
+static void to_double(const void *v, spx_type t, int64_t n, double *d)
+{
+    for (int64_t i = 0; i < n; i++) d[i] = t == SPX_F64 ? ((const double *)v)[i] : ((const float *)v)[i];
+}
+
+/* Resident vectors (square op(A), parts all on GPUs or all on the CPU):
+ * y = 1.25 A x + beta y against the reference, a second call's bits, then
+ * z = A y with y's buffers as x (halos refilled from owners' lines). */
+static void check_resident(const spx_matrix *A, spx_plan_opts o, spx_multi_plan *P,
+                           const void *xv, const double *x, const double *y0, double tol)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_multi_vector *vx = NULL, *vy = NULL, *vz = NULL;
+    if (!same_side(P)) {
+        CHECK_STATUS(spx_multi_vector_create(P, &vx), SPX_ERR_UNSUPPORTED);
+        return;
+    }
+    spx_type t = o.precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    size_t es = t == SPX_F64 ? sizeof(double) : sizeof(float);
+    void *y = malloc(es * (size_t)(n + 1)), *y2 = malloc(es * (size_t)(n + 1));
+    double *yd = malloc(sizeof *yd * (size_t)(n + 1)), *ref = malloc(sizeof *ref * (size_t)(n + 1));
+    double *scale = malloc(sizeof *scale * (size_t)(n + 1));
+    if (!CHECK_STATUS(spx_multi_vector_create(P, &vx), SPX_OK) ||
+        !CHECK_STATUS(spx_multi_vector_create(P, &vy), SPX_OK) ||
+        !CHECK_STATUS(spx_multi_vector_create(P, &vz), SPX_OK))
+        goto done;
+    CHECK_STATUS(spx_multi_vector_set(vx, xv), SPX_OK);
+    CHECK_STATUS(spx_multi_spmv_resident(P, 1.0, vx, 0.0, vx), SPX_ERR_INVALID_ARG);
+    const double betas[] = {0.0, -0.75};
+    for (int b = 0; b < 2; b++) {
+        for (int k = 0; k < 2; k++) {
+            for (int64_t i = 0; i < n; i++) { /* the start of y, in y2 */
+                double v = b == 0 ? NAN : y0[i];
+                if (t == SPX_F64) ((double *)y2)[i] = v; else ((float *)y2)[i] = (float)v;
+            }
+            CHECK_STATUS(spx_multi_vector_set(vy, y2), SPX_OK);
+            CHECK_STATUS(spx_multi_spmv_resident(P, 1.25, vx, betas[b], vy), SPX_OK);
+            CHECK_STATUS(spx_multi_vector_get(vy, k ? y2 : y), SPX_OK);
+        }
+        CHECK(memcmp(y, y2, es * (size_t)n) == 0);
+        to_double(y, t, n, yd);
+        spx_test_reference(A, o.op, 1.25, x, betas[b], y0, ref, scale);
+        double err = spx_test_rel_err(yd, ref, scale, n);
+        if (!CHECK(err <= tol))
+            fprintf(stderr, "  resident, %d parts, op %d, beta %g: error %g > %g\n",
+                    spx_multi_plan_parts(P), (int)o.op, betas[b], err, tol);
+    }
+    /* y holds 1.25 A x - 0.75 y0 (as the vectors' type): z = A y. */
+    CHECK_STATUS(spx_multi_spmv_resident(P, 1.0, vy, 0.0, vz), SPX_OK);
+    CHECK_STATUS(spx_multi_vector_get(vz, y2), SPX_OK);
+    to_double(y, t, n, yd);
+    spx_test_reference(A, o.op, 1.0, yd, 0.0, y0, ref, scale);
+    to_double(y2, t, n, yd);
+    double err = spx_test_rel_err(yd, ref, scale, n);
+    if (!CHECK(err <= tol))
+        fprintf(stderr, "  resident A y, %d parts, op %d: error %g > %g\n", spx_multi_plan_parts(P),
+                (int)o.op, err, tol);
+done:
+    spx_multi_vector_destroy(vx);
+    spx_multi_vector_destroy(vy);
+    spx_multi_vector_destroy(vz);
+    free(y), free(y2), free(yd), free(ref), free(scale);
+}
+
 /* One plan: two calls against the reference (beta 0 over NaN, then beta
  * over y0), a third repeating the second's bits. */
 static void check_plan(const spx_matrix *A, spx_plan_opts o, spx_multi_opts m)
@@ -78,6 +154,7 @@ static void check_plan(const spx_matrix *A, spx_plan_opts o, spx_multi_opts m)
             fprintf(stderr, "  %s, %d parts, op %d, beta %g: error %g > %g\n",
                     spx_partition_name(m.partition), m.parts, (int)o.op, betas[b], err, tol);
     }
+    if (in == out) check_resident(A, o, P, xv, x, y0, tol);
 done:
     spx_multi_plan_destroy(P);
     free(x), free(y0), free(ref), free(scale), free(yd), free(xv), free(y), free(y2);

@@ -1,13 +1,18 @@
 /* spx bench M --multi N: the multi-device executor (spx_multi_*) in one
- * process, for pcsr, pcsc, pcoo and the equal-rows baseline, against the
- * whole matrix as one part on one device with the same options (a 1-part
- * plan: the same host-vector path). Per kind: partition (with the kind's
- * conversion) and prepare once, and the last call's distribute, SpMV and
- * merge; call time median [min-max] over batches; speedup = 1-part call /
- * N-part call. GPU parts all go to GPU 0 (a stream each; the one-GPU
- * setting), or with --spread round robin over every GPU (part i on GPU
- * i mod count: strong scaling on a host of several GPUs); CPU parts get a
- * thread each. */
+ * process, for pcsr, pcsc, pcoo and the equal-rows baseline.
+ * Host vectors: against the whole matrix as one part on one device with the
+ * same options (a 1-part plan: the same host-vector path). Per kind:
+ * partition (with the kind's conversion) and prepare once, and the last
+ * call's distribute, SpMV and merge; call time median [min-max] over
+ * batches; speedup = 1-part call / N-part call.
+ * Resident vectors (square matrices): the same N-part plans with x and y on
+ * the parts' devices, against the same kind as one part on one device in
+ * this run: halo, SpMV and merge times, SpMV and call speedups, merge as a
+ * share of SpMV; each y is checked against the host path's.
+ * GPU parts all go to GPU 0 (a stream each; the one-GPU setting), or with
+ * --spread round robin over every GPU (part i on GPU i mod count: strong
+ * scaling on a host of several GPUs); CPU parts get a thread each. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,18 +93,83 @@ typedef struct run {
     spx_multi_timing t;
     double med, lo, hi;
     const char *format;
+    int bad; /* resident: y disagreed with the host path's */
 } run;
 
-/* One plan of `parts` parts of `kind`: prepared, warmed, timed. */
+/* y = A x, host vectors or (vx set) resident ones. */
+static spx_status one_call(spx_multi_plan *P, const double *x, double *y, spx_multi_vector *vx,
+                           spx_multi_vector *vy)
+{
+    return vx ? spx_multi_spmv_resident(P, 1.0, vx, 0.0, vy) : spx_multi_spmv(P, 1.0, x, 0.0, y);
+}
+
+/* Warm-up, then per batch the mean of `calls` calls: median [min-max]. */
+static spx_status time_calls(spx_multi_plan *P, const multi_args *a, const double *x, double *y,
+                             spx_multi_vector *vx, spx_multi_vector *vy, run *r)
+{
+    double t[64];
+    spx_status st = SPX_OK;
+    for (long i = 0; st == SPX_OK && i < a->calls; i++) st = one_call(P, x, y, vx, vy);
+    for (long b = 0; st == SPX_OK && b < a->batches; b++) {
+        double t0 = now_ms();
+        for (long i = 0; st == SPX_OK && i < a->calls; i++) st = one_call(P, x, y, vx, vy);
+        t[b] = (now_ms() - t0) / (double)a->calls;
+    }
+    if (st != SPX_OK) return st;
+    qsort(t, (size_t)a->batches, sizeof *t, by_value);
+    r->med = t[a->batches / 2];
+    r->lo = t[0];
+    r->hi = t[a->batches - 1];
+    spx_multi_times(P, &r->t);
+    spx_multi_part_info in;
+    spx_multi_plan_part(P, 0, &in);
+    r->format = in.format;
+    return SPX_OK;
+}
+
+/* Resident vectors on P: timed, and their y checked against the host
+ * path's y (the same sums but a shared row's, in the vectors' type):
+ * max |y_res - y_host| / max |y_host| <= 1e-12. */
+static spx_status time_resident(spx_multi_plan *P, const multi_args *a, int64_t n, const double *x,
+                                const double *y_host, run *r)
+{
+    r->bad = 0;
+    spx_multi_vector *vx = NULL, *vy = NULL;
+    double *y = malloc(sizeof *y * (size_t)(n + 1));
+    spx_status st = y ? spx_multi_vector_create(P, &vx) : SPX_ERR_OOM;
+    if (st == SPX_OK) st = spx_multi_vector_create(P, &vy);
+    if (st == SPX_OK) st = spx_multi_vector_set(vx, x);
+    if (st == SPX_OK) st = time_calls(P, a, NULL, NULL, vx, vy, r);
+    if (st == SPX_OK) st = spx_multi_vector_get(vy, y);
+    double diff = 0.0, big = 0.0;
+    for (int64_t i = 0; st == SPX_OK && i < n; i++) {
+        double d = fabs(y[i] - y_host[i]);
+        diff = d > diff || d != d ? d : diff;
+        big = fabs(y_host[i]) > big ? fabs(y_host[i]) : big;
+    }
+    if (st == SPX_OK && !(diff <= 1e-12 * big)) {
+        fprintf(stderr, "spx %s: resident y differs from the host path's by %g (max |y| %g)\n", cmd,
+                diff, big);
+        r->bad = 1;
+    }
+    spx_multi_vector_destroy(vx);
+    spx_multi_vector_destroy(vy);
+    free(y);
+    return st;
+}
+
+/* One plan of `parts` parts of `kind`: prepared once, timed with host
+ * vectors (host, when asked) and resident ones (res, when asked: square
+ * matrices). */
 static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partition kind, int parts,
-                            const double *x, double *y, run *r)
+                            const double *x, double *y, run *host, run *res)
 {
     int devices[SPX_MULTI_MAX_PARTS];
-    double t[64];
     spx_multi_plan *P = NULL;
     spx_plan_opts o = spx_plan_opts_default();
     spx_multi_opts m = spx_multi_opts_default();
-    spx_multi_part_info in;
+    int64_t rows, cols;
+    spx_matrix_dims(A, &rows, &cols, NULL);
     for (int i = 0; i < parts; i++) devices[i] = a->device == SPX_DEV_CUDA ? 0 : SPX_MULTI_CPU;
     o.device = a->device;
     o.format = a->format;
@@ -107,23 +177,19 @@ static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partit
     m.parts = parts;
     m.devices = a->spread && a->device == SPX_DEV_CUDA ? NULL : devices; /* NULL: round robin */
     spx_status st = spx_multi_plan_create(A, &o, &m, &P);
-    for (long i = 0; st == SPX_OK && i < a->calls; i++) st = spx_multi_spmv(P, 1.0, x, 0.0, y);
-    for (long b = 0; st == SPX_OK && b < a->batches; b++) {
-        double t0 = now_ms();
-        for (long i = 0; st == SPX_OK && i < a->calls; i++) st = spx_multi_spmv(P, 1.0, x, 0.0, y);
-        t[b] = (now_ms() - t0) / (double)a->calls;
-    }
-    if (st == SPX_OK) {
-        qsort(t, (size_t)a->batches, sizeof *t, by_value);
-        r->med = t[a->batches / 2];
-        r->lo = t[0];
-        r->hi = t[a->batches - 1];
-        spx_multi_times(P, &r->t);
-        spx_multi_plan_part(P, 0, &in);
-        r->format = in.format;
-    }
+    if (st == SPX_OK) st = res ? one_call(P, x, y, NULL, NULL) : time_calls(P, a, x, y, NULL, NULL, host);
+    if (st == SPX_OK && host && res) st = time_calls(P, a, x, y, NULL, NULL, host);
+    if (st == SPX_OK && res && rows == cols) st = time_resident(P, a, rows, x, y, res);
     spx_multi_plan_destroy(P);
     return st;
+}
+
+static void print_resident(spx_partition kind, const run *r, const run *one)
+{
+    printf("%-5s %8.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %9.3f %9.3f %8.2fx %8.2fx %7.1f%%\n",
+           spx_partition_name(kind), r->t.distribute_ms, r->t.spmv_ms, r->t.merge_ms, r->med, r->lo,
+           r->hi, one->t.spmv_ms, one->med, one->t.spmv_ms / r->t.spmv_ms, one->med / r->med,
+           100.0 * r->t.merge_ms / r->t.spmv_ms);
 }
 
 int cli_multi_bench(int argc, char **argv)
@@ -139,8 +205,10 @@ int cli_multi_bench(int argc, char **argv)
     spx_matrix_dims(A, &m, &n, &nnz);
     double *x = malloc(sizeof *x * (size_t)(n + 1)), *y = malloc(sizeof *y * (size_t)(m + 1));
     for (int64_t j = 0; x && j < n; j++) x[j] = 1.0 + (double)(j % 7) / 8.0;
-    run one, r;
-    st = x && y ? time_plan(A, &a, SPX_PART_PCSR, 1, x, y, &one) : SPX_ERR_OOM;
+    static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
+    enum { NK = sizeof kinds / sizeof kinds[0] };
+    run one, r[NK], res[NK], res_one[NK];
+    st = x && y ? time_plan(A, &a, SPX_PART_PCSR, 1, x, y, &one, NULL) : SPX_ERR_OOM;
     if (st == SPX_OK) {
         printf("%s: %lld x %lld, %lld nonzeros; %s, %ld parts (%s); one part: %s, %.3f ms a call "
                "[%.3f-%.3f]\n", a.matrix, (long long)m, (long long)n, (long long)nnz,
@@ -149,19 +217,34 @@ int cli_multi_bench(int argc, char **argv)
                : a.spread               ? "round robin over the GPUs"
                                         : "all on GPU 0, a stream each",
                one.format, one.med, one.lo, one.hi);
+        printf("host vectors (x in and y out through the host every call)\n");
         printf("kind  partition_ms prepare_ms distribute_ms  spmv_ms  merge_ms   call_ms [min-max]"
                "      speedup\n");
     }
-    static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
-    for (size_t k = 0; st == SPX_OK && k < sizeof kinds / sizeof kinds[0]; k++) {
-        st = time_plan(A, &a, kinds[k], (int)a.parts, x, y, &r);
+    int square = m == n, bad = 0;
+    for (size_t k = 0; st == SPX_OK && k < NK; k++) {
+        st = time_plan(A, &a, kinds[k], (int)a.parts, x, y, &r[k], square ? &res[k] : NULL);
         if (st == SPX_OK)
             printf("%-5s %12.3f %10.3f %13.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %8.2fx\n",
-                   spx_partition_name(kinds[k]), r.t.convert_ms + r.t.partition_ms, r.t.prepare_ms,
-                   r.t.distribute_ms, r.t.spmv_ms, r.t.merge_ms, r.med, r.lo, r.hi, one.med / r.med);
+                   spx_partition_name(kinds[k]), r[k].t.convert_ms + r[k].t.partition_ms,
+                   r[k].t.prepare_ms, r[k].t.distribute_ms, r[k].t.spmv_ms, r[k].t.merge_ms, r[k].med,
+                   r[k].lo, r[k].hi, one.med / r[k].med);
+    }
+    /* Resident vectors: against the same kind as one part on one device, in this run. */
+    for (size_t k = 0; st == SPX_OK && square && k < NK; k++)
+        st = time_plan(A, &a, kinds[k], 1, x, y, NULL, &res_one[k]);
+    if (st == SPX_OK && square) {
+        printf("resident vectors (x and y stay on the parts' devices; halo = x entries from other "
+               "parts); 1-part = the same kind as one part on %s\n",
+               a.device == SPX_DEV_CUDA ? "GPU 0" : "the CPU");
+        printf("kind   halo_ms  spmv_ms  merge_ms   call_ms [min-max]     1-part spmv_ms   call_ms"
+               "  spmv_x   call_x  merge/spmv\n");
+        for (size_t k = 0; k < NK; k++) print_resident(kinds[k], &res[k], &res_one[k]);
+        for (size_t k = 0; k < NK; k++) bad |= res[k].bad || res_one[k].bad;
     }
     free(x);
     free(y);
     spx_matrix_destroy(A);
-    return st == SPX_OK ? CLI_OK : cli_library_error(cmd, "multi plan", st);
+    if (st != SPX_OK) return cli_library_error(cmd, "multi plan", st);
+    return bad ? CLI_CHECK : CLI_OK;
 }

@@ -16,7 +16,22 @@
  *               in part order, on part 0's GPU when every part is on a GPU
  *               (peer copies between devices), else on the host.
  * Sums in a fixed order and per-part plans that repeat their bits: for a
- * fixed part count, y is the same bits every call. */
+ * fixed part count, y is the same bits every call.
+ *
+ * A call with resident vectors (spx_multi_vector, multi_resident.c) keeps x
+ * and y on the parts' devices: part i owns the lines own(i) (its lines but a
+ * shared first one; the owned lines tile 0..n-1) and holds a full-length
+ * buffer of each vector, right where it owns lines:
+ *   distribute  part i copies into its x buffer, from the parts that own
+ *               them, the entries of x it reads and does not own (its halo:
+ *               the span of its columns for row kinds, its columns for pcsc);
+ *   spmv        row kinds write y's buffer at their lines (a shared first
+ *               line is a ghost that starts from 0); pcsc writes its partial
+ *               y into its output buffer;
+ *   merge       row kinds: each ghost is added to its owner's line, in part
+ *               order; pcsc: owner q sets y(own(q)) = beta*y + the parts'
+ *               partial y over own(q) (only where their rows reach), in part
+ *               order. Copies between GPUs are peer copies. */
 #ifndef SPX_MULTI_MULTI_H
 #define SPX_MULTI_MULTI_H
 
@@ -44,6 +59,10 @@ typedef struct spx__multi_part {
     void *ev[SPX__MULTI_EVENTS];
     void *ev_x[2];           /* leaders: around the upload of x */
     unsigned char edge[2][8];/* row kinds: its first and last line's values (vector type) */
+    int64_t span_lo, span_hi;/* the indices its entries touch, [lo, hi): x's for row kinds,
+                                y's for pcsc (none: 0, 0) */
+    void *scratch;           /* resident calls: max(1, |own|) entries on its device, where
+                                other parts' values for its lines land */
     double partition_ms, prepare_ms;
     double distribute_ms, spmv_ms, merge_ms; /* last call */
     spx_status status;       /* last step's status in the part's thread */
@@ -86,6 +105,32 @@ spx_status spx__multi_run_part(spx_multi_plan *P, int i, double alpha, const voi
 spx_status spx__multi_merge(spx_multi_plan *P, void *y);
 
 double spx__multi_now_ms(void);
+
+/* The lines part i owns, [*begin, *end): its lines but a shared first one. */
+void spx__multi_own(const spx_multi_plan *P, int i, int64_t *begin, int64_t *end);
+
+#define SPX__MULTI_VECTOR_MAGIC 0x5350584d56454354ull /* "SPXMVECT" */
+
+struct spx_multi_vector_s {
+    uint64_t magic;
+    const spx_multi_plan *plan;
+    void **buf; /* part i: n entries on its device (host memory for a CPU part) */
+};
+
+/* SPX_OK for a live vector of P (any plan's when P is NULL). */
+spx_status spx__multi_vector_check(const spx_multi_plan *P, const spx_multi_vector *v);
+/* Entry k of part i's buffer of v. */
+void *spx__multi_vector_at(const spx_multi_vector *v, int i, int64_t k);
+/* Where resident vectors live: every part on a GPU or every part on the CPU. */
+static inline int spx__multi_on_gpu(const spx_multi_plan *P) { return P->part[0].device >= 0; }
+/* Resident-vector steps, on a part's device and stream (host memory for CPU
+ * plans, where they finish before returning). */
+spx_status spx__multi_move(const spx_multi_plan *P, void *dst, int dst_device, const void *src,
+                           int src_device, int64_t n, void *stream);
+spx_status spx__multi_add(const spx_multi_plan *P, void *y, const void *x, int64_t n,
+                          void *stream);
+spx_status spx__multi_scale(const spx_multi_plan *P, void *y, double beta, int64_t n,
+                            void *stream);
 /* The calling thread's CUDA device when P has GPU parts (else -1), and back:
  * the executor sets devices on whatever thread runs a part, the caller's too. */
 int spx__multi_device_save(const spx_multi_plan *P);

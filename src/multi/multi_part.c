@@ -2,11 +2,13 @@
  * boundaries and view, then on its device a stream and events, its plan and
  * its output buffer; the leaders' x buffers once every part exists; and its
  * release. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/matrix.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
@@ -67,6 +69,22 @@ static int writes_into_y(const spx_multi_plan *P, const spx__multi_part *p, int 
     return !p->part.shared_first && !p->part.shared_last;
 }
 
+/* The smallest and largest index its entries touch: x's columns for row
+ * kinds, y's rows for pcsc (the view's column indices either way). */
+static void set_span(spx__multi_part *p)
+{
+    const spx_matrix *v = p->part.view;
+    int64_t lo = INT64_MAX, hi = -1;
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) schedule(static)
+    for (int64_t k = 0; k < v->nnz; k++) {
+        int64_t j = spx__col(v, k);
+        lo = j < lo ? j : lo;
+        hi = j > hi ? j : hi;
+    }
+    p->span_lo = hi < 0 ? 0 : lo;
+    p->span_hi = hi < 0 ? 0 : hi + 1;
+}
+
 static spx_status cuda_setup(spx__multi_part *p, int i)
 {
     spx_status st;
@@ -120,6 +138,7 @@ spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const 
     double t1 = spx__multi_now_ms();
     p->partition_ms = t1 - t0;
     set_ranges(P, p, i);
+    set_span(p);
     if (p->device >= 0) SPX_TRY(cuda_setup(p, i));
     SPX_TRY(make_plan(P, p, o));
     SPX_TRY(alloc_output(P, p, i));
@@ -165,11 +184,13 @@ void spx__multi_part_destroy(spx_multi_plan *P, int i)
     if (p->device >= 0) {
         spx__cuda_free(p->out);
         spx__cuda_free(p->x_dev);
+        spx__cuda_free(p->scratch);
         for (int e = 0; e < SPX__MULTI_EVENTS; e++) spx__cuda_event_destroy(p->ev[e]);
         for (int e = 0; e < 2; e++) spx__cuda_event_destroy(p->ev_x[e]);
         spx__cuda_stream_destroy(p->stream);
     } else {
         spx__free(p->out);
+        spx__free(p->scratch);
     }
     spx__free(p->host_out);
     spx__part_free(&p->part);

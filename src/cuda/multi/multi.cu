@@ -65,6 +65,22 @@ extern "C" spx_status spx__cuda_copy_peer(void *dst, int dst_device, const void 
     return SPX_OK;
 }
 
+extern "C" spx_status spx__cuda_enable_peer(int device, int peer)
+{
+    int can = 0;
+    if (device == peer) return SPX_OK;
+    MULTI_CHECK(cudaDeviceCanAccessPeer(&can, device, peer));
+    if (!can) return SPX_OK;
+    MULTI_CHECK(cudaSetDevice(device));
+    cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) {
+        cudaGetLastError();
+        return SPX_OK;
+    }
+    MULTI_CHECK(e);
+    return SPX_OK;
+}
+
 template <typename T> __global__ void add_kernel(T *__restrict__ y, const T *__restrict__ x, int64_t n)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;

@@ -8,6 +8,9 @@
  * - stream_create: a non-blocking stream on the current device;
  * - stream_wait: work later queued on stream waits for event (any device);
  * - copy_peer: bytes from src on src_device to dst on dst_device, on stream;
+ * - enable_peer: let device reach peer's memory directly (NVLink or PCIe
+ *   peer to peer) where the two can, so that peer copies need no staging;
+ *   a no-op where they cannot or already do;
  * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float). */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
@@ -29,6 +32,7 @@ extern "C" {
     S(spx__cuda_stream_wait, (void *stream, void *event))                                       \
     S(spx__cuda_copy_peer,                                                                      \
       (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream)) \
+    S(spx__cuda_enable_peer, (int device, int peer))                                            \
     S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)

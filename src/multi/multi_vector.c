@@ -1,0 +1,220 @@
+/* Resident vectors of a multi-device plan (multi.h): a full-length buffer
+ * per part on its device, the part's own lines holding the vector; filled
+ * from and read back to the host by owned lines. Also the three steps a
+ * resident call is made of (move, add, scale) for GPU parts and CPU parts. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "cuda/blas1/blas1.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
+#include "multi/multi.h"
+
+void spx__multi_own(const spx_multi_plan *P, int i, int64_t *begin, int64_t *end)
+{
+    const spx__part *q = &P->part[i].part;
+    *end = q->line_end;
+    *begin = q->line_begin + q->shared_first;
+    if (*begin > *end) *begin = *end;
+}
+
+static void *at(const spx_multi_plan *P, void *v, int64_t k) { return (char *)v + (size_t)k * P->es; }
+static const void *at_c(const spx_multi_plan *P, const void *v, int64_t k)
+{
+    return (const char *)v + (size_t)k * P->es;
+}
+
+spx_status spx__multi_move(const spx_multi_plan *P, void *dst, int dst_device, const void *src,
+                           int src_device, int64_t n, void *stream)
+{
+    size_t bytes = (size_t)n * P->es;
+    if (n <= 0) return SPX_OK;
+    if (dst_device < 0) {
+        memcpy(dst, src, bytes);
+        return SPX_OK;
+    }
+    return spx__cuda_copy_peer(dst, dst_device, src, src_device, bytes, stream);
+}
+
+spx_status spx__multi_add(const spx_multi_plan *P, void *y, const void *x, int64_t n, void *stream)
+{
+    if (n <= 0) return SPX_OK;
+    if (spx__multi_on_gpu(P)) return spx__cuda_vector_add(y, x, n, P->vtype, stream);
+    for (int64_t k = 0; k < n; k++)
+        if (P->vtype == SPX_F64)
+            ((double *)y)[k] += ((const double *)x)[k];
+        else
+            ((float *)y)[k] += ((const float *)x)[k];
+    return SPX_OK;
+}
+
+/* y = beta*y; beta == 0 sets 0 without reading y (NaN there included). */
+spx_status spx__multi_scale(const spx_multi_plan *P, void *y, double beta, int64_t n, void *stream)
+{
+    if (n <= 0 || beta == 1.0) return SPX_OK;
+    if (spx__multi_on_gpu(P)) {
+        if (beta == 0.0) return spx__cuda_memset(y, 0, (size_t)n * P->es, stream);
+        return spx__cuda_vaxpby(n, P->vtype, beta, y, 0.0, y, stream);
+    }
+    for (int64_t k = 0; k < n; k++)
+        if (P->vtype == SPX_F64)
+            ((double *)y)[k] = beta == 0.0 ? 0.0 : beta * ((double *)y)[k];
+        else
+            ((float *)y)[k] = beta == 0.0 ? 0.0f : (float)(beta * ((float *)y)[k]);
+    return SPX_OK;
+}
+
+static spx_status check_plan(const spx_multi_plan *P)
+{
+    if (!P) return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is NULL");
+    if (P->magic != SPX__MULTI_MAGIC)
+        return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is freed or not a multi plan");
+    if (P->rows != P->cols)
+        return spx__error(SPX_ERR_UNSUPPORTED, "resident vectors need a square op(A) (x and y "
+                          "share the parts' lines); this one is %lld x %lld",
+                          (long long)P->rows, (long long)P->cols);
+    for (int i = 1; i < P->parts; i++)
+        if ((P->part[i].device >= 0) != spx__multi_on_gpu(P))
+            return spx__error(SPX_ERR_UNSUPPORTED, "resident vectors need every part on a GPU "
+                              "or every part on the CPU; part 0 and part %d differ", i);
+    return SPX_OK;
+}
+
+spx_status spx__multi_vector_check(const spx_multi_plan *P, const spx_multi_vector *v)
+{
+    if (!v) return spx__error(SPX_ERR_BAD_HANDLE, "multi vector handle is NULL");
+    if (v->magic != SPX__MULTI_VECTOR_MAGIC)
+        return spx__error(SPX_ERR_BAD_HANDLE, "multi vector handle is freed or not a multi vector");
+    if (P && v->plan != P)
+        return spx__error(SPX_ERR_INVALID_ARG, "the multi vector belongs to another plan");
+    return SPX_OK;
+}
+
+/* n entries on part i's device (host for a CPU part). */
+static spx_status alloc_on(const spx_multi_plan *P, int i, int64_t n, void **out, const char *what)
+{
+    const spx__multi_part *p = &P->part[i];
+    if (p->device < 0) return spx__alloc(out, (size_t)n, P->es, what);
+    spx_status st = spx__cuda_set_device(p->device);
+    if (st != SPX_OK) return st;
+    return spx__cuda_alloc(out, (size_t)n * P->es, what);
+}
+
+/* Once per plan: each part's landing scratch, pcsc's output where a CPU part
+ * 0 wrote y itself, and peer access between the parts' GPUs. */
+static spx_status prepare_plan(spx_multi_plan *P)
+{
+    spx_status st = SPX_OK;
+    for (int i = 0; i < P->parts; i++) {
+        spx__multi_part *p = &P->part[i];
+        int64_t b, e;
+        spx__multi_own(P, i, &b, &e);
+        if (!p->scratch) SPX_TRY(alloc_on(P, i, e - b > 1 ? e - b : 1, &p->scratch, "resident scratch"));
+        if (P->kind == SPX_PART_PCSC && !p->out)
+            SPX_TRY(alloc_on(P, i, P->rows, &p->out, "a part's partial y"));
+        for (int j = 0; spx__multi_on_gpu(P) && j < P->parts; j++)
+            SPX_TRY(spx__cuda_enable_peer(p->device, P->part[j].device));
+    }
+cleanup:
+    return st;
+}
+
+void spx_multi_vector_destroy(spx_multi_vector *v)
+{
+    if (!v || v->magic != SPX__MULTI_VECTOR_MAGIC) return;
+    const spx_multi_plan *P = v->plan;
+    int caller = spx__multi_device_save(P);
+    for (int i = 0; v->buf && i < P->parts; i++) {
+        if (P->part[i].device < 0) {
+            spx__free(v->buf[i]);
+        } else {
+            spx__cuda_set_device(P->part[i].device);
+            spx__cuda_free(v->buf[i]);
+        }
+    }
+    spx__multi_device_restore(caller);
+    spx__free(v->buf);
+    v->magic = 0;
+    spx__free(v);
+}
+
+spx_status spx_multi_vector_create(spx_multi_plan *P, spx_multi_vector **out)
+{
+    spx_multi_vector *v = NULL;
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (!out) return spx__error(SPX_ERR_INVALID_ARG, "output vector pointer is NULL");
+    *out = NULL;
+    int caller = spx__multi_device_save(P);
+    SPX_TRY(prepare_plan(P));
+    SPX_TRY(spx__calloc((void **)&v, 1, sizeof *v, "multi vector"));
+    v->magic = SPX__MULTI_VECTOR_MAGIC;
+    v->plan = P;
+    SPX_TRY(spx__calloc((void **)&v->buf, (size_t)P->parts, sizeof *v->buf, "multi vector parts"));
+    for (int i = 0; i < P->parts; i++)
+        SPX_TRY(alloc_on(P, i, P->rows > 0 ? P->rows : 1, &v->buf[i], "a resident vector's part"));
+    spx__multi_device_restore(caller);
+    *out = v;
+    spx__clear_error();
+    return SPX_OK;
+cleanup:
+    spx__multi_device_restore(caller);
+    spx_multi_vector_destroy(v);
+    return st;
+}
+
+/* One part's own lines: host -> its buffer (to_part) or back. */
+static spx_status copy_own(const spx_multi_plan *P, int i, void *dst, const void *src,
+                           size_t bytes, int to_part)
+{
+    if (P->part[i].device < 0) {
+        memcpy(dst, src, bytes);
+        return SPX_OK;
+    }
+    spx_status st = spx__cuda_set_device(P->part[i].device);
+    return st == SPX_OK ? spx__cuda_copy(dst, src, bytes, to_part) : st;
+}
+
+static spx_status check_transfer(const spx_multi_vector *v, const void *host)
+{
+    spx_status st = spx__multi_vector_check(NULL, v);
+    if (st != SPX_OK) return st;
+    if (!host && v->plan->rows > 0) return spx__error(SPX_ERR_INVALID_ARG, "host vector is NULL");
+    return SPX_OK;
+}
+
+spx_status spx_multi_vector_set(spx_multi_vector *v, const void *host)
+{
+    spx_status st = check_transfer(v, host);
+    if (st != SPX_OK) return st;
+    const spx_multi_plan *P = v->plan;
+    int caller = spx__multi_device_save(P);
+    for (int i = 0; st == SPX_OK && i < P->parts; i++) {
+        int64_t b, e;
+        spx__multi_own(P, i, &b, &e);
+        if (e > b) st = copy_own(P, i, at(P, v->buf[i], b), at_c(P, host, b), (size_t)(e - b) * P->es, 1);
+    }
+    spx__multi_device_restore(caller);
+    return st;
+}
+
+spx_status spx_multi_vector_get(const spx_multi_vector *v, void *host)
+{
+    spx_status st = check_transfer(v, host);
+    if (st != SPX_OK) return st;
+    const spx_multi_plan *P = v->plan;
+    int caller = spx__multi_device_save(P);
+    for (int i = 0; st == SPX_OK && i < P->parts; i++) {
+        int64_t b, e;
+        spx__multi_own(P, i, &b, &e);
+        if (e > b) st = copy_own(P, i, at(P, host, b), at_c(P, v->buf[i], b), (size_t)(e - b) * P->es, 0);
+    }
+    spx__multi_device_restore(caller);
+    return st;
+}
+
+void *spx__multi_vector_at(const spx_multi_vector *v, int i, int64_t k)
+{
+    return at(v->plan, v->buf[i], k);
+}
