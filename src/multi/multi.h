@@ -31,7 +31,9 @@
  *   merge       row kinds: each ghost is added to its owner's line, in part
  *               order; pcsc: owner q sets y(own(q)) = beta*y + the parts'
  *               partial y over own(q) (only where their rows reach), in part
- *               order. Copies between GPUs are peer copies. */
+ *               order (beta == 0: its own partial, made in y's buffer, then
+ *               the others in part order). Copies between GPUs are peer
+ *               copies. */
 #ifndef SPX_MULTI_MULTI_H
 #define SPX_MULTI_MULTI_H
 

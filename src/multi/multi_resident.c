@@ -37,16 +37,25 @@ static spx_status gather_halo(const spx_multi_plan *P, int i, const spx_multi_ve
     return st;
 }
 
+/* Where pcsc part i's partial y is: y's own buffer when beta == 0 (its own
+ * lines are then already the start of the sum), else its output buffer (y's
+ * own lines still hold what beta scales). */
+static void *pcsc_partial(const spx__multi_part *p, spx_multi_vector *y, int i, double beta)
+{
+    return beta == 0.0 ? spx__multi_vector_at(y, i, 0) : p->out;
+}
+
 /* Part i's product: row kinds into y's buffer at its lines, a shared first
  * line (a ghost, owned by a part before) starting from 0; pcsc into its
- * partial y, the owners applying beta in the merge. */
+ * partial y (pcsc_partial), the owners applying beta in the merge. */
 static spx_status product(const spx_multi_plan *P, int i, double alpha, const spx_multi_vector *x,
                           double beta, spx_multi_vector *y)
 {
     spx__multi_part *p = &P->part[i];
     spx_status st = SPX_OK;
     if (!row_kind(P))
-        return spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0, p->out);
+        return spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0,
+                        pcsc_partial(p, y, i, beta));
     void *out = spx__multi_vector_at(y, i, p->y_begin);
     if (p->part.shared_first && beta != 0.0) SPX_TRY(spx__multi_scale(P, out, 0.0, 1, p->stream));
     SPX_TRY(spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, 0), beta, out));
@@ -120,7 +129,9 @@ cleanup:
 }
 
 /* pcsc, owner q: y(own) = beta*y(own) + out_0 + out_1 + ... over own(q),
- * each part's only where its rows reach; another GPU's through q's scratch. */
+ * each part's only where its rows reach; another GPU's through q's scratch.
+ * beta == 0: y(own) is q's own partial already, the others are added in
+ * part order. */
 static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *o = &P->part[q];
@@ -129,12 +140,12 @@ static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_m
     spx__multi_own(P, q, &b, &e);
     if (e <= b) return SPX_OK;
     if (o->device >= 0) SPX_TRY(spx__cuda_set_device(o->device));
-    SPX_TRY(spx__multi_scale(P, spx__multi_vector_at(y, q, b), beta, e - b, o->stream));
+    if (beta != 0.0) SPX_TRY(spx__multi_scale(P, spx__multi_vector_at(y, q, b), beta, e - b, o->stream));
     for (int i = 0; i < P->parts; i++) {
         const spx__multi_part *p = &P->part[i];
         int64_t lo = p->span_lo > b ? p->span_lo : b, hi = p->span_hi < e ? p->span_hi : e;
-        if (hi <= lo) continue;
-        const void *src = (const char *)p->out + (size_t)lo * P->es;
+        if (hi <= lo || (i == q && beta == 0.0)) continue;
+        const void *src = (const char *)pcsc_partial(p, y, i, beta) + (size_t)lo * P->es;
         if (p->device != o->device) {
             void *land = (char *)o->scratch + (size_t)(lo - b) * P->es;
             SPX_TRY(spx__multi_move(P, land, o->device, src, p->device, hi - lo, o->stream));
