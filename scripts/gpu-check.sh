@@ -40,6 +40,7 @@
 #   SPX_GPU_FORMATS     formats and peers for spx bench --format (default: every
 #                       format and peer)
 #   SPX_GPU_CTEST       ctest -R regular expression (default: every test)
+#   SPX_GPU_SANITIZE_TIMEOUT  seconds a sanitizer run may take (default 300)
 #   SPX_GPU_SANITIZE    test programs for compute-sanitizer (default: every
 #                       tests/test_gpu*.c, test_dasp*, test_cuda*, the tests named
 #                       after a CUDA format, and test_conformance)
@@ -354,11 +355,12 @@ if step sanitize; then
         [[ -f "$MAT/$m.mtx" ]] && cp "$MAT/$m.mtx" "$SMALL/"
     done
     SAN_TESTS=${SPX_GPU_SANITIZE:-$(gpu_tests)}
+    SAN_TIMEOUT=${SPX_GPU_SANITIZE_TIMEOUT:-300} # racecheck of test_gpu_hbp alone: 208 s on the H100
     for tool in memcheck racecheck; do # the programs of one tool at once, on the one GPU
         say "compute-sanitizer --tool $tool: $(echo $SAN_TESTS)" | tee -a "$LOG"
         pids=""
         for t in $SAN_TESTS; do
-            (cd tests && SPX_TEST_QUICK=1 SPX_MATRICES=$SMALL SPX_TEST_DATA="$PWD" timeout 150 \
+            (cd tests && SPX_TEST_QUICK=1 SPX_MATRICES=$SMALL SPX_TEST_DATA="$PWD" timeout "$SAN_TIMEOUT" \
                 compute-sanitizer --tool $tool --error-exitcode 9 "../$BUILD/tests/$t") \
                 >"$WORK/$tool-$t.log" 2>&1 &
             pids="$pids $!:$t"

@@ -16,7 +16,9 @@
  *  - bitwise repeatability: 20 back-to-back calls give the same y; a chain
  *    of calls each reading the y before gives the same bits with pdl on and
  *    off, and the host-built plan the same bits as the GPU-built one;
- *  - parameter errors, declines, describe, and AUTO's pick. */
+ *  - parameter errors, declines, describe, and AUTO's pick.
+ * SPX_TEST_QUICK=1 (compute-sanitizer): small generated matrices, and no
+ * AUTO check (its matrix has a million rows). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,12 @@
 #include "core/alloc.h"
 #include "core/matrix.h"
 #include "cuda/hbp/hbp_kernels.h"
+
+static int quick; /* SPX_TEST_QUICK=1 */
+
+/* A spec list: the full one, or under SPX_TEST_QUICK its small stand-in. */
+#define SPECS(full, small) (quick ? (small) : (full))
+#define COUNT(full, small) (quick ? sizeof(small) / sizeof(small)[0] : sizeof(full) / sizeof(full)[0])
 
 static double tol(spx_type t)
 {
@@ -226,9 +234,12 @@ static void test_generated(void)
     static const char *specs[] = {"rmat:scale=14,ef=16,sym=1", "rmat:scale=12,ef=8,perm=0",
                                   "circuit:n=60000,avg=4,long=6,longlen=30000",
                                   "powerlaw:n=30000,avg=16,alpha=1.9", "lap3d7:24"};
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    static const char *small[] = {"rmat:scale=9,ef=8,sym=1", "rmat:scale=8,ef=8,perm=0",
+                                  "circuit:n=3000,avg=4,long=3,longlen=1500", "lap3d7:6"};
+    const char **list = SPECS(specs, small);
+    for (size_t i = 0; i < COUNT(specs, small); i++) {
         spx_matrix *A = NULL;
-        if (CHECK_STATUS(spx_generate(specs[i], &A), SPX_OK)) check_matrix(A, specs[i], i < 3);
+        if (CHECK_STATUS(spx_generate(list[i], &A), SPX_OK)) check_matrix(A, list[i], i < 3);
         spx_matrix_destroy(A);
     }
 }
@@ -291,17 +302,19 @@ static void test_builds(void)
     static const char *specs[] = {"rmat:scale=13,ef=16,sym=1",
                                   "circuit:n=40000,avg=4,long=4,longlen=20000",
                                   "powerlaw:n=20000,avg=12"};
+    static const char *small[] = {"rmat:scale=10,ef=8,sym=1"};
+    const char **list = SPECS(specs, small);
     const int64_t shapes[][3] = {{1024, 0, 128}, {32, 100, 8}, {256, 4096, 0}, {64, 1000, 16}};
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    for (size_t i = 0; i < COUNT(specs, small); i++) {
         spx_matrix *A = NULL;
-        if (!CHECK_STATUS(spx_generate(specs[i], &A), SPX_OK)) continue;
+        if (!CHECK_STATUS(spx_generate(list[i], &A), SPX_OK)) continue;
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
             for (int order = SPX__HBP_HASH; order <= SPX__HBP_SORT; order++)
                 for (int combine = SPX__HBP_OWNER; combine <= SPX__HBP_PAPER; combine++) {
                     const int64_t M = shapes[s][1] ? shapes[s][1] : A->cols, T = shapes[s][2];
                     if (combine == SPX__HBP_PAPER && T > 0) continue;
                     const spx__hbp_opts o = {shapes[s][0], M, T, combine, order, M / 2, SPX_F64};
-                    check_build(A, specs[i], o);
+                    check_build(A, list[i], o);
                 }
         spx_matrix_destroy(A);
     }
@@ -342,11 +355,13 @@ static void test_repeat(void)
 {
     static const char *specs[] = {"rmat:scale=13,ef=16,sym=1",
                                   "circuit:n=40000,avg=4,long=4,longlen=20000"};
+    static const char *small[] = {"rmat:scale=10,ef=8,sym=1"};
+    const char **list = SPECS(specs, small);
     static const char *sets[] = {"", "tile=8", "cols=2000,fixed=0", "cols=2000,combine=paper",
                                  "tile=8,prep=host"};
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    for (size_t i = 0; i < COUNT(specs, small); i++) {
         spx_matrix *A = NULL;
-        if (!CHECK_STATUS(spx_generate(specs[i], &A), SPX_OK)) continue;
+        if (!CHECK_STATUS(spx_generate(list[i], &A), SPX_OK)) continue;
         double *u0 = malloc(((size_t)A->cols + 1) * sizeof *u0);
         double *on = malloc(((size_t)A->rows + 1) * sizeof *on),
                *off = malloc(((size_t)A->rows + 1) * sizeof *off);
@@ -370,7 +385,7 @@ static void test_repeat(void)
             if (ok &&
                 !CHECK(same_on && same_off && memcmp(on, off, (size_t)A->rows * 8) == 0 && host_ok))
                 printf("  %s %s: 20 calls same %d/%d, pdl on = off %d, gpu = host prep %d\n",
-                       specs[i], sets[s], same_on, same_off,
+                       list[i], sets[s], same_on, same_off,
                        memcmp(on, off, (size_t)A->rows * 8) == 0, host_ok);
         }
         free(u0), free(on), free(off), free(host);
@@ -464,11 +479,13 @@ int main(void)
         printf("SKIP: no CUDA device (none seen, or built without CUDA): hbp not run\n");
         return 77;
     }
+    const char *q = getenv("SPX_TEST_QUICK");
+    quick = q && strcmp(q, "1") == 0;
     test_edges();
     test_generated();
     test_builds();
     test_repeat();
     test_params();
-    test_auto();
+    if (!quick) test_auto();
     return spx_test_finish();
 }
