@@ -473,6 +473,9 @@ typedef struct spx_multi_part_info {
     int shared_first;         /* its first line continues the previous part's */
     int shared_last;          /* its last line continues into the next part */
     size_t bytes;             /* its plan's memory */
+    int numa_node;            /* the NUMA node its host memory was placed on (a GPU part:
+                                 its GPU's; CPU parts: spread in blocks), -1 on a host
+                                 of one node or where the system does not say */
 } spx_multi_part_info;
 int spx_multi_plan_parts(const spx_multi_plan *P); /* 0 for an invalid plan */
 spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_info *info);

@@ -49,6 +49,7 @@ typedef struct spx__multi_part {
     spx__part part;          /* boundaries and CSR view */
     int device;              /* SPX_MULTI_CPU or a CUDA device */
     int leader;              /* CUDA: the first part on its device (uploads x) */
+    int numa_node;           /* node its host memory is placed on (numa.h); -1: none */
     spx_plan *plan;          /* the part's plan */
     void *stream;            /* CUDA: the part's stream */
     int64_t x_begin, x_len;  /* the entries of x it reads */

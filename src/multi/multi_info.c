@@ -43,5 +43,6 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
     info->shared_first = p->part.shared_first;
     info->shared_last = p->part.shared_last;
     info->bytes = spx_plan_bytes(p->plan);
+    info->numa_node = p->numa_node;
     return SPX_OK;
 }

@@ -12,6 +12,7 @@
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
+#include "multi/numa.h"
 
 void spx__multi_note(spx__multi_part *p, spx_status st)
 {
@@ -132,7 +133,10 @@ spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const 
 {
     spx__multi_part *p = &P->part[i];
     spx_status st;
+    spx__numa_saved numa;
     double t0 = spx__multi_now_ms();
+    p->numa_node = spx__numa_node_of_part(p->device, i, P->parts);
+    spx__numa_enter(p->numa_node, &numa); /* its host arrays are first written on its node */
     spx__part_bounds(M, P->coo_lines, P->kind, P->parts, i, &p->part);
     SPX_TRY(spx__part_build(M, P->coo_lines, &p->part));
     double t1 = spx__multi_now_ms();
@@ -144,6 +148,7 @@ spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const 
     SPX_TRY(alloc_output(P, p, i));
     p->prepare_ms = spx__multi_now_ms() - t1;
 cleanup:
+    spx__numa_leave(&numa);
     return st;
 }
 

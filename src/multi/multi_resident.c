@@ -6,6 +6,7 @@
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
+#include "multi/numa.h"
 
 static int row_kind(const spx_multi_plan *P) { return P->kind != SPX_PART_PCSC; }
 
@@ -76,13 +77,16 @@ static spx_status run_part(spx_multi_plan *P, int i, double alpha, const spx_mul
     spx__multi_part *p = &P->part[i];
     spx_status st = SPX_OK;
     if (p->device < 0) {
+        spx__numa_saved numa; /* a CPU part runs where its arrays are */
+        spx__numa_enter(p->numa_node, &numa);
         double t0 = spx__multi_now_ms();
-        SPX_TRY(gather_halo(P, i, x));
+        st = gather_halo(P, i, x);
         double t1 = spx__multi_now_ms();
-        SPX_TRY(product(P, i, alpha, x, beta, y));
+        if (st == SPX_OK) st = product(P, i, alpha, x, beta, y);
         p->distribute_ms = t1 - t0;
         p->spmv_ms = spx__multi_now_ms() - t1;
-        return SPX_OK;
+        spx__numa_leave(&numa);
+        return st;
     }
     SPX_TRY(spx__cuda_set_device(p->device));
     SPX_TRY(spx__cuda_event_record(p->ev[0], p->stream));

@@ -9,6 +9,7 @@
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
+#include "multi/numa.h"
 
 /* Entry k of a vector of es-byte entries (NULL stays NULL: empty vectors). */
 static void *entry(const void *v, int64_t k, size_t es)
@@ -123,8 +124,12 @@ spx_status spx__multi_run_part(spx_multi_plan *P, int i, double alpha, const voi
                                double beta, void *y)
 {
     spx__multi_part *p = &P->part[i];
-    if (p->device < 0) return run_cpu(P, p, alpha, x, beta, y);
-    return run_cuda(P, p, i, alpha, beta, y);
+    if (p->device >= 0) return run_cuda(P, p, i, alpha, beta, y);
+    spx__numa_saved numa; /* a CPU part runs where its arrays are */
+    spx__numa_enter(p->numa_node, &numa);
+    spx_status st = run_cpu(P, p, alpha, x, beta, y);
+    spx__numa_leave(&numa);
+    return st;
 }
 
 static spx_status check_call(const spx_multi_plan *P, const void *x, const void *y)

@@ -93,6 +93,12 @@ extern "C" spx_status spx__cuda_enable_peer(int device, int peer)
     return SPX_OK;
 }
 
+extern "C" spx_status spx__cuda_pci_bus_id(int device, char *id, int len)
+{
+    MULTI_CHECK(cudaDeviceGetPCIBusId(id, len, device));
+    return SPX_OK;
+}
+
 template <typename T> __global__ void add_kernel(T *__restrict__ y, const T *__restrict__ x, int64_t n)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;

@@ -11,6 +11,7 @@
  * - enable_peer: let device reach peer's memory directly (NVLink or PCIe
  *   peer to peer) where the two can, so that peer copies need no staging;
  *   a no-op where they cannot or already do;
+ * - pci_bus_id: the device's PCI address ("0000:1b:00.0"), len bytes at most;
  * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float). */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
@@ -33,6 +34,7 @@ extern "C" {
     S(spx__cuda_copy_peer,                                                                      \
       (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream)) \
     S(spx__cuda_enable_peer, (int device, int peer))                                            \
+    S(spx__cuda_pci_bus_id, (int device, char *id, int len))                                    \
     S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
