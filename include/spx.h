@@ -498,7 +498,8 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
 typedef struct spx_multi_vector_s spx_multi_vector;
 spx_status spx_multi_vector_create(spx_multi_plan *P, /* in: it keeps a little scratch */
                                    spx_multi_vector **v /* out: owned by the caller */);
-void spx_multi_vector_destroy(spx_multi_vector *v); /* NULL is a no-op; before its plan */
+void spx_multi_vector_destroy(spx_multi_vector *v); /* NULL is a no-op; before or after
+                                                       its plan (other calls need the plan) */
 /* Host vector of n entries (the plan's vector type) into the parts, and back. */
 spx_status spx_multi_vector_set(spx_multi_vector *v, const void *host);
 spx_status spx_multi_vector_get(const spx_multi_vector *v, void *host /* out */);

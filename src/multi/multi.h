@@ -117,7 +117,9 @@ void spx__multi_own(const spx_multi_plan *P, int i, int64_t *begin, int64_t *end
 struct spx_multi_vector_s {
     uint64_t magic;
     const spx_multi_plan *plan;
-    void **buf; /* part i: n entries on its device (host memory for a CPU part) */
+    int parts;
+    int *device; /* part i's device, kept so that the vector frees without its plan */
+    void **buf;  /* part i: n entries on its device (host memory for a CPU part) */
 };
 
 /* SPX_OK for a live vector of P (any plan's when P is NULL). */

@@ -123,18 +123,20 @@ cleanup:
 void spx_multi_vector_destroy(spx_multi_vector *v)
 {
     if (!v || v->magic != SPX__MULTI_VECTOR_MAGIC) return;
-    const spx_multi_plan *P = v->plan;
-    int caller = spx__multi_device_save(P);
-    for (int i = 0; v->buf && i < P->parts; i++) {
-        if (P->part[i].device < 0) {
+    int caller = -1, any_gpu = 0;
+    for (int i = 0; v->device && i < v->parts; i++) any_gpu |= v->device[i] >= 0;
+    if (any_gpu) spx__cuda_get_device(&caller);
+    for (int i = 0; v->buf && i < v->parts; i++) {
+        if (v->device[i] < 0) {
             spx__free(v->buf[i]);
         } else {
-            spx__cuda_set_device(P->part[i].device);
+            spx__cuda_set_device(v->device[i]);
             spx__cuda_free(v->buf[i]);
         }
     }
     spx__multi_device_restore(caller);
     spx__free(v->buf);
+    spx__free(v->device);
     v->magic = 0;
     spx__free(v);
 }
@@ -151,6 +153,9 @@ spx_status spx_multi_vector_create(spx_multi_plan *P, spx_multi_vector **out)
     SPX_TRY(spx__calloc((void **)&v, 1, sizeof *v, "multi vector"));
     v->magic = SPX__MULTI_VECTOR_MAGIC;
     v->plan = P;
+    v->parts = P->parts;
+    SPX_TRY(spx__calloc((void **)&v->device, (size_t)P->parts, sizeof *v->device, "multi vector parts"));
+    for (int i = 0; i < P->parts; i++) v->device[i] = P->part[i].device;
     SPX_TRY(spx__calloc((void **)&v->buf, (size_t)P->parts, sizeof *v->buf, "multi vector parts"));
     for (int i = 0; i < P->parts; i++)
         SPX_TRY(alloc_on(P, i, P->rows > 0 ? P->rows : 1, &v->buf[i], "a resident vector's part"));
