@@ -55,6 +55,9 @@ static void test_matrices(void)
         }
         check_all_kinds(A, o, 4, NULL);
     }
+    o.op = SPX_OP_N;
+    o.precision = SPX_F32; /* resident vectors of floats */
+    check_all_kinds(A, o, 3, NULL);
     spx_matrix_destroy(A);
 }
 
