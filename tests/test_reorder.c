@@ -1,5 +1,6 @@
-/* reorder=rcm|degree|none, the plan parameter of every CPU format: every CPU
- * format and precision x mode x op N/T x beta 0/nonzero against the long-double
+/* reorder=rcm|degree|none, the plan parameter of every SpMV format: every CPU
+ * (and, part "cuda", CUDA) format and precision x mode x op N/T x beta
+ * 0/nonzero against the long-double
  * reference (tolerance (16 + sqrt(longest row)) * u, as the conformance suite)
  * on hand-made, disconnected, empty-row and (part "shared", tests/common.h)
  * shared matrices; the orderings
@@ -58,14 +59,51 @@ static spx_matrix *empty_rows(void)
     return spx_test_rows_matrix(500, 500, len, 7);
 }
 
-static double roundoff(spx_type t)
+/* c_p of the conformance suite for sums of at most rmax products (fp16
+ * values: their own rounding on top). */
+static double tolerance(spx_type t, int64_t rmax)
 {
-    return t == SPX_F64 ? 0x1p-53 : 0x1p-24;
+    double c = (16.0 + sqrt((double)rmax)) * (t == SPX_F64 ? 0x1p-53 : 0x1p-24);
+    return t == SPX_F16 ? c + 0x1p-10 : c;
 }
 
-/* One product of format fmt with params on A, checked against the reference. */
-static void run_product(const spx_matrix *A, const char *name, const char *fmt, spx_type prec,
-                        const char *params, spx_op op, double beta)
+static const char *precision_name(spx_type t)
+{
+    return t == SPX_F64 ? "f64" : t == SPX_F32 ? "f32" : "f16";
+}
+
+/* x rounded to IEEE half when the params ask for a half x (the reference then
+ * multiplies the same numbers the plan reads). */
+static void round_x_to_half(double *x, int64_t n, const char *params)
+{
+    if (!params || !strstr(params, "xtype=half")) return;
+    for (int64_t j = 0; j < n; j++) {
+        float f = (float)x[j];
+        uint16_t h;
+        spx_float_to_half(&f, &h, 1);
+        spx_half_to_float(&h, &f, 1);
+        x[j] = f;
+    }
+}
+
+/* One product on the plan's device: host vectors (copied for a CUDA plan);
+ * xv holds floats where the plan reads half x (converted here). */
+static spx_status product(const spx_plan *P, double alpha, const void *xv, int64_t in, double beta,
+                          void *yv)
+{
+    if (spx_plan_device(P) == SPX_DEV_CPU) return spx_spmv(P, alpha, xv, beta, yv);
+    if (spx_plan_x_type(P) != SPX_F16) return spx_spmv_host(P, alpha, xv, beta, yv);
+    uint16_t *xh = malloc(sizeof *xh * (size_t)(in + 1));
+    spx_float_to_half(xv, xh, in);
+    spx_status st = spx_spmv_host(P, alpha, xh, beta, yv);
+    free(xh);
+    return st;
+}
+
+/* One product of format fmt with params on A on device dev, checked against
+ * the reference. */
+static void run_product(const spx_matrix *A, const char *name, const char *fmt, spx_device dev,
+                        spx_type prec, const char *params, spx_op op, double beta)
 {
     const int64_t out = op == SPX_OP_N ? A->rows : A->cols, in = op == SPX_OP_N ? A->cols : A->rows;
     const size_t es = prec == SPX_F64 ? sizeof(double) : sizeof(float);
@@ -83,6 +121,7 @@ static void run_product(const spx_matrix *A, const char *name, const char *fmt, 
         y0[i] = beta == 0.0       ? NAN
                 : prec == SPX_F64 ? spx_test_rand(&seed)
                                   : (float)spx_test_rand(&seed);
+    round_x_to_half(x, in, params);
     spx_test_reference(A, op, alpha, x, beta, y0, ref, scale);
     for (int64_t j = 0; j < in; j++)
         prec == SPX_F64 ? (void)(((double *)xv)[j] = x[j]) : (void)(((float *)xv)[j] = (float)x[j]);
@@ -94,37 +133,41 @@ static void run_product(const spx_matrix *A, const char *name, const char *fmt, 
     o.precision = prec;
     o.op = op;
     o.params = params;
+    o.device = dev;
     spx_plan *P = NULL;
     spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
     if (st == SPX_ERR_UNSUPPORTED) { /* a format may decline, with a reason */
         CHECK(strlen(spx_last_error()) > 0);
-    } else if (CHECK_STATUS(st, SPX_OK) && CHECK_STATUS(spx_spmv(P, alpha, xv, beta, yv), SPX_OK)) {
+    } else if (CHECK_STATUS(st, SPX_OK) &&
+               CHECK_STATUS(product(P, alpha, xv, in, beta, yv), SPX_OK)) {
         for (int64_t i = 0; i < out; i++)
             y[i] = prec == SPX_F64 ? ((double *)yv)[i] : ((float *)yv)[i];
-        double c = (16.0 + sqrt((double)spx_test_longest_row(A, op))) * roundoff(prec);
-        spx_test_close(y, ref, scale, out, c, "%s %s %s op%s beta=%g on %s", fmt, params,
-                       prec == SPX_F64 ? "f64" : "f32", op == SPX_OP_N ? "N" : "T", beta, name);
+        spx_test_close(y, ref, scale, out, tolerance(prec, spx_test_longest_row(A, op)),
+                       "%s %s %s %s op%s beta=%g on %s", fmt, params,
+                       dev == SPX_DEV_CPU ? "cpu" : "cuda", precision_name(prec),
+                       op == SPX_OP_N ? "N" : "T", beta, name);
     }
     spx_plan_destroy(P);
     free(x), free(y0), free(ref), free(scale), free(y), free(xv), free(yv);
 }
 
-/* Every CPU format and precision x mode (x op x beta when full) on A. */
-static void run_formats(const spx_matrix *A, const char *name, int full)
+/* Every format of dev and precision x mode (x op x beta when full) on A. */
+static void run_formats(const spx_matrix *A, const char *name, spx_device dev, int full)
 {
     for (int f = 0; f < spx_format_count(); f++) {
         const char *fmt;
         unsigned devices, precisions;
         if (!spx_test_spmv_format(f, &fmt, &devices, &precisions)) continue;
-        if (!(devices & SPX_DEV_CPU)) continue;
-        for (int p = SPX_F64; p <= SPX_F32; p++) {
+        if (!(devices & dev)) continue;
+        for (int p = SPX_F64; p <= SPX_F16; p++) {
             if (!(precisions & (1u << p)) || (!full && p != SPX_F64)) continue;
             for (int m = 0; m < NMODES; m++) {
-                run_product(A, name, fmt, (spx_type)p, modes[m], SPX_OP_N, 0.0);
+                spx_type t = (spx_type)p;
+                run_product(A, name, fmt, dev, t, modes[m], SPX_OP_N, 0.0);
                 if (!full) continue;
-                run_product(A, name, fmt, (spx_type)p, modes[m], SPX_OP_N, -0.5);
-                run_product(A, name, fmt, (spx_type)p, modes[m], SPX_OP_T, 0.0);
-                run_product(A, name, fmt, (spx_type)p, modes[m], SPX_OP_T, 2.0);
+                run_product(A, name, fmt, dev, t, modes[m], SPX_OP_N, -0.5);
+                run_product(A, name, fmt, dev, t, modes[m], SPX_OP_T, 0.0);
+                run_product(A, name, fmt, dev, t, modes[m], SPX_OP_T, 2.0);
             }
         }
     }
@@ -266,11 +309,6 @@ static void check_bad_params(const spx_matrix *square)
         CHECK(strstr(spx_plan_describe(P), "reorder=rcm") != NULL);
         spx_plan_destroy(P);
     }
-    if (spx_device_available(SPX_DEV_CUDA))
-        CHECK_STATUS(plan_with(square, "csr", "reorder=rcm", SPX_DEV_CUDA, &P),
-                     SPX_ERR_UNSUPPORTED);
-    else
-        printf("SKIP: no CUDA device: reorder on a CUDA plan not checked\n");
     spx_matrix_destroy(wide);
 }
 
@@ -281,11 +319,12 @@ static void permute_vector(void *dst, const void *src, const int64_t *perm, int6
         memcpy((char *)dst + (size_t)k * es, (const char *)src + (size_t)perm[k] * es, es);
 }
 
-static spx_plan *plan_threads(const spx_matrix *A, const char *fmt, spx_type prec, spx_op op,
-                              const char *params)
+static spx_plan *plan_threads(const spx_matrix *A, const char *fmt, spx_device dev, spx_type prec,
+                              spx_op op, const char *params)
 {
     spx_plan_opts o = spx_plan_opts_default();
     spx_plan *P = NULL;
+    o.device = dev;
     o.format = fmt;
     o.precision = prec;
     o.op = op;
@@ -319,16 +358,16 @@ static void compare_permuted(spx_plan *P, spx_plan *Q, int64_t n, size_t es, dou
     CHECK_STATUS(spx__order_check(perm, n), SPX_OK);
     permute_vector(xp, x, perm, n, es);
     permute_vector(yp, y, perm, n, es);
-    CHECK_STATUS(spx_spmv(P, 0.75, x, beta, y), SPX_OK);
-    CHECK_STATUS(spx_spmv(Q, 0.75, xp, beta, yp), SPX_OK);
+    CHECK_STATUS(product(P, 0.75, x, n, beta, y), SPX_OK);
+    CHECK_STATUS(product(Q, 0.75, xp, n, beta, yp), SPX_OK);
     permute_vector(want, y, perm, n, es);
     if (!CHECK(memcmp(yp, want, es * (size_t)n) == 0))
         fprintf(stderr, "  vectors=permuted differs from the original order: %s\n", what);
     free(perm), free(qperm), free(x), free(y), free(xp), free(yp), free(want);
 }
 
-/* Every CPU format and precision x rcm, degree x op N, T x beta 0, -0.5. */
-static void check_permuted(const spx_matrix *A, const char *name)
+/* Every format of dev and precision x rcm, degree x op N, T x beta 0, -0.5. */
+static void check_permuted(const spx_matrix *A, const char *name, spx_device dev)
 {
     static const char *const orig[] = {"reorder=rcm", "reorder=degree"};
     static const char *const perm[] = {"reorder=rcm,vectors=permuted",
@@ -337,14 +376,15 @@ static void check_permuted(const spx_matrix *A, const char *name)
         const char *fmt;
         unsigned devices, precisions;
         if (!spx_test_spmv_format(f, &fmt, &devices, &precisions)) continue;
-        for (int p = SPX_F64; (devices & SPX_DEV_CPU) && p <= SPX_F32; p++) {
+        for (int p = SPX_F64; (devices & dev) && p <= SPX_F16; p++) {
             for (int c = 0; (precisions & (1u << p)) && c < 4; c++) {
                 spx_op op = c & 1 ? SPX_OP_T : SPX_OP_N;
-                spx_plan *P = plan_threads(A, fmt, (spx_type)p, op, orig[c / 2]);
-                spx_plan *Q = plan_threads(A, fmt, (spx_type)p, op, perm[c / 2]);
+                spx_plan *P = plan_threads(A, fmt, dev, (spx_type)p, op, orig[c / 2]);
+                spx_plan *Q = plan_threads(A, fmt, dev, (spx_type)p, op, perm[c / 2]);
                 char what[160];
-                snprintf(what, sizeof what, "%s %s %s op%c on %s", fmt, perm[c / 2],
-                         p == SPX_F64 ? "f64" : "f32", op == SPX_OP_T ? 'T' : 'N', name);
+                snprintf(what, sizeof what, "%s %s %s %s op%c on %s", fmt, perm[c / 2],
+                         dev == SPX_DEV_CPU ? "cpu" : "cuda", precision_name((spx_type)p),
+                         op == SPX_OP_T ? 'T' : 'N', name);
                 if (P && Q) {
                     size_t es = p == SPX_F64 ? sizeof(double) : sizeof(float);
                     compare_permuted(P, Q, A->rows, es, 0.0, what);
@@ -498,7 +538,7 @@ static void check_shared(void)
         spx_matrix *A = spx_test_read_matrix(dir, files[f]);
         if (!A) continue;
         check_orderings(A, files[f]);
-        run_formats(A, files[f], 0);
+        run_formats(A, files[f], SPX_DEV_CPU, 0);
         spx_matrix_destroy(A);
     }
 }
@@ -520,12 +560,12 @@ static void default_part(void)
     check_rcm_pairs();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         check_orderings(cases[c].A, cases[c].name);
-        run_formats(cases[c].A, cases[c].name, 1);
+        run_formats(cases[c].A, cases[c].name, SPX_DEV_CPU, 1);
     }
     check_bad_params(hand);
     check_permutation_api(hand);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        check_permuted(cases[c].A, cases[c].name);
+        check_permuted(cases[c].A, cases[c].name, SPX_DEV_CPU);
     check_alloc_failures(disc, "reorder=rcm");
     check_alloc_failures(disc, "reorder=rcm,vectors=permuted");
     check_alloc_failures(disc, "reorder=degree");
@@ -534,14 +574,73 @@ static void default_part(void)
         check_bits(big, "csr", modes[m]);
         check_bits(big, "sell", modes[m]);
     }
-    if (big) check_permuted(big, "rmat scale 16");
+    if (big) check_permuted(big, "rmat scale 16", SPX_DEV_CPU);
     if (big) check_bits(big, "sell", "reorder=degree,vectors=permuted");
+    spx_matrix_destroy(hand), spx_matrix_destroy(disc), spx_matrix_destroy(empty);
+    spx_matrix_destroy(none), spx_matrix_destroy(big);
+}
+
+/* Two calls of a CUDA plan with an ordering give the same bits. */
+static void check_repeat_cuda(const spx_matrix *A, const char *fmt, const char *params)
+{
+    spx_plan *P = plan_threads(A, fmt, SPX_DEV_CUDA, SPX_F64, SPX_OP_N, params);
+    double *x = malloc(sizeof *x * (size_t)A->cols), *y1 = malloc(sizeof *y1 * (size_t)A->rows),
+           *y2 = malloc(sizeof *y2 * (size_t)A->rows);
+    uint64_t s = 11;
+    for (int64_t j = 0; j < A->cols; j++)
+        x[j] = spx_test_rand(&s);
+    if (P && CHECK_STATUS(spx_spmv_host(P, 1.0, x, 0.0, y1), SPX_OK) &&
+        CHECK_STATUS(spx_spmv_host(P, 1.0, x, 0.0, y2), SPX_OK) &&
+        !CHECK(memcmp(y1, y2, sizeof *y1 * (size_t)A->rows) == 0))
+        fprintf(stderr, "  %s %s on CUDA: two calls differ\n", fmt, params);
+    spx_plan_destroy(P);
+    free(x), free(y1), free(y2);
+}
+
+/* reorder= on CUDA plans: every CUDA format and precision x mode x op x
+ * beta, vectors=permuted against the original order (same bits), a half x,
+ * repeated calls, the description. */
+static void cuda_part(void)
+{
+    if (!spx_test_require_cuda("reorder= on CUDA plans not checked")) return;
+    spx_matrix *hand = hand_made(), *disc = disconnected(), *empty = empty_rows(), *big = NULL;
+    spx_matrix *none = spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL);
+    CHECK_STATUS(spx_generate("rmat:scale=12,ef=8,sym=1,values=random", &big), SPX_OK);
+    const struct {
+        const spx_matrix *A;
+        const char *name;
+    } cases[] = {{hand, "hand-made 7x7"},
+                 {disc, "disconnected 64x64"},
+                 {empty, "empty rows 500x500"},
+                 {none, "0x0"},
+                 {big, "rmat scale 12"}};
+    for (size_t c = 0; big && c < sizeof cases / sizeof cases[0]; c++) {
+        run_formats(cases[c].A, cases[c].name, SPX_DEV_CUDA, 1);
+        check_permuted(cases[c].A, cases[c].name, SPX_DEV_CUDA);
+        for (int m = 1; m < NMODES; m++) {
+            char params[64];
+            snprintf(params, sizeof params, "%s,xtype=half", modes[m]);
+            run_product(cases[c].A, cases[c].name, "csr", SPX_DEV_CUDA, SPX_F16, params,
+                        SPX_OP_N, 0.5);
+            run_product(cases[c].A, cases[c].name, "dasp", SPX_DEV_CUDA, SPX_F16, params,
+                        SPX_OP_T, 0.0);
+        }
+    }
+    for (int m = 1; big && m < NMODES; m++) {
+        check_repeat_cuda(big, "csr", modes[m]);
+        check_repeat_cuda(big, "auto", modes[m]);
+    }
+    spx_plan *P = NULL;
+    if (CHECK_STATUS(plan_with(hand, "csr", "reorder=rcm", SPX_DEV_CUDA, &P), SPX_OK))
+        CHECK(strstr(spx_plan_describe(P), "reorder=rcm") != NULL);
+    spx_plan_destroy(P);
     spx_matrix_destroy(hand), spx_matrix_destroy(disc), spx_matrix_destroy(empty);
     spx_matrix_destroy(none), spx_matrix_destroy(big);
 }
 
 int main(void)
 {
+    if (spx_test_part("cuda")) cuda_part();
     if (spx_test_part("shared")) check_shared();
     if (spx_test_part(NULL)) default_part();
     return spx_test_finish();

@@ -56,7 +56,7 @@ static const char usage[] =
     "  --param k=v,...   format parameters given to every SpX format run; sets\n"
     "                    separated by ';' run one after the other in this process,\n"
     "                    rows labelled format[set] (reorder=rcm|degree|none: every\n"
-    "                    CPU format on P A P^T, gather and scatter in the timing)\n"
+    "                    format on P A P^T, gather and scatter in the timing)\n"
     "  --tune            let formats tune their parameters (counted in prep_ms)\n"
     "  --stream          measure STREAM triad bandwidth first (arrays of max(3 x\n"
     "                    LLC, 64M) doubles, best of 10, 3 arrays of traffic\n"

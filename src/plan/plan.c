@@ -230,7 +230,8 @@ spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta,
 {
     spx_status st = check_call(P, x, y);
     if (st != SPX_OK || P->out_len == 0) return st;
-    return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, beta, y);
+    return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, spx_plan_x_type(P), beta,
+                             y);
 }
 
 /* Device plans with host vectors: copy x (and y when beta reads it) over on
@@ -249,7 +250,7 @@ static spx_status spmv_staged(const spx_plan *P, double alpha, const void *x, do
     SPX_TRY(spx__cuda_alloc(&dy, yb, "y on the device"));
     SPX_TRY(spx__cuda_copy_async(dx, x, xb, 1, P->opts.stream));
     if (beta != 0.0) SPX_TRY(spx__cuda_copy_async(dy, y, yb, 1, P->opts.stream));
-    SPX_TRY(P->ops->spmv(P->state, alpha, dx, beta, dy));
+    SPX_TRY(spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, dx, xt, beta, dy));
     SPX_TRY(spx__cuda_copy_async(y, dy, yb, 0, P->opts.stream));
     SPX_TRY(spx__cuda_sync(P->opts.stream));
 cleanup:
@@ -263,7 +264,8 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
     spx_status st = check_call(P, x, y);
     if (st != SPX_OK || P->out_len == 0) return st;
     if (P->opts.device == SPX_DEV_CPU)
-        return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, beta, y);
+        return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, spx_plan_x_type(P), beta,
+                                 y);
     return spmv_staged(P, alpha, x, beta, y);
 }
 

@@ -1,4 +1,4 @@
-/* reorder=rcm|degree|none for CPU plans (contract in reorder.h):
+/* reorder=rcm|degree|none for CPU and CUDA plans (contract in reorder.h):
  *
  *   A' = P M P^T             perm[k] = the index in M of row k of A'
  *   x'[k] = x[perm[k]]       y'[k] = y[perm[k]] (only when beta != 0)
@@ -14,6 +14,11 @@
  * x' and y' belong to the plan and are first touched by those threads; a
  * call that finds them taken (atomic try-lock) uses a pair allocated for
  * itself, so concurrent calls on one plan stay correct and give the same bits.
+ * CUDA plans keep perm, inv, x' and y' on the device and gather with a
+ * kernel on the plan's stream (spx__cuda_vgather), in stream order with the
+ * format's kernels; as every CUDA plan, one call at a time. The ordering and
+ * A' are computed on the host (timed as preprocessing), then the format
+ * uploads A' as it would upload A.
  *
  * vectors=permuted (with rcm or degree): the caller passes x' and y' already
  * in the plan's order (spx_plan_permutation hands out perm), so a product is
@@ -32,6 +37,7 @@
 #include "core/error.h"
 #include "core/matrix.h"
 #include "core/order.h"
+#include "cuda/blas1/blas1.h"
 
 /* Below this many entries a vector is gathered by the calling thread alone. */
 #define REORDER_PARALLEL_MIN 32768
@@ -49,8 +55,11 @@ struct spx__reorder {
     int64_t n;
     size_t elem; /* bytes per vector entry: 8 (f64) or 4 (f32, f16: float) */
     int threads;
-    void *xbuf, *ybuf; /* the plan's x' and y' */
-    atomic_flag busy;  /* set while one call uses xbuf and ybuf */
+    spx_device device;     /* where x, y, x', y' live */
+    void *stream;          /* CUDA plans: the plan's stream */
+    int32_t *dperm, *dinv; /* CUDA plans: perm and inv on the device */
+    void *xbuf, *ybuf;     /* the plan's x' and y' (device memory for CUDA plans) */
+    atomic_flag busy;      /* set while one call uses xbuf and ybuf */
 };
 
 /* vectors=original|permuted. */
@@ -121,14 +130,31 @@ cleanup:
     return st;
 }
 
+/* A CUDA plan's perm and inv on the device, and its x' and y' there (x' of
+ * elem bytes an entry holds any x type: half is narrower). */
+static spx_status to_device(spx__reorder *R)
+{
+    const size_t map_bytes = (size_t)R->n * sizeof(int32_t);
+    spx_status st;
+    if (R->permuted_vectors) return SPX_OK; /* the caller permutes */
+    SPX_TRY(spx__cuda_upload((void **)&R->dperm, R->perm, map_bytes, "reorder: permutation"));
+    SPX_TRY(spx__cuda_upload((void **)&R->dinv, R->inv, map_bytes, "reorder: inverse"));
+    SPX_TRY(spx__cuda_alloc(&R->xbuf, (size_t)R->n * R->elem, "reorder: x'"));
+    SPX_TRY(spx__cuda_alloc(&R->ybuf, (size_t)R->n * R->elem, "reorder: y'"));
+    spx__free(R->inv); /* the host copy served the upload only */
+    R->inv = NULL;
+cleanup:
+    return st;
+}
+
 /* P, A' = P M P^T and the vectors, for rcm or degree. */
 static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opts *o)
 {
     const char *name = spx__order_name(R->mode);
     int64_t *perm = NULL;
     spx_status st;
-    if (o->device != SPX_DEV_CPU)
-        return spx__error(SPX_ERR_UNSUPPORTED, "reorder=%s: CUDA plans cannot reorder yet", name);
+    R->device = o->device;
+    R->stream = o->stream;
     if (M->rows != M->cols)
         return spx__error(SPX_ERR_BAD_PARAM, "reorder=%s needs a square matrix, not %lld x %lld",
                           name, (long long)M->rows, (long long)M->cols);
@@ -145,8 +171,9 @@ static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opt
         SPX_TRY(spx__alloc((void **)&R->inv, (size_t)R->n, sizeof *R->inv, "reorder: inverse"));
         for (int64_t k = 0; k < R->n; k++)
             R->inv[perm[k]] = (int32_t)k;
-        SPX_TRY(alloc_vectors(R));
+        if (R->device == SPX_DEV_CPU) SPX_TRY(alloc_vectors(R));
     }
+    if (R->device == SPX_DEV_CUDA) SPX_TRY(to_device(R));
 cleanup:
     spx__free(perm);
     return st;
@@ -193,10 +220,28 @@ void spx__reorder_prepared(spx__reorder *R, int format_borrows)
     R->permuted = NULL;
 }
 
+/* The CUDA product: x' = P x, y' = P y (beta != 0), the format on the plan's
+ * vectors, y = P^T y', four launches in stream order. */
+static spx_status spmv_cuda(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
+                            const void *x, size_t x_elem, double beta, void *y)
+{
+    spx_status st;
+    SPX_TRY(spx__cuda_vgather(R->n, x_elem, R->dperm, x, R->xbuf, R->stream));
+    if (beta != 0.0) SPX_TRY(spx__cuda_vgather(R->n, R->elem, R->dperm, y, R->ybuf, R->stream));
+    SPX_TRY(ops->spmv(state, alpha, R->xbuf, beta, R->ybuf));
+    SPX_TRY(spx__cuda_vgather(R->n, R->elem, R->dinv, R->ybuf, y, R->stream));
+cleanup:
+    return st;
+}
+
 spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
-                             const void *x, double beta, void *y)
+                             const void *x, spx_type xtype, double beta, void *y)
 {
     if (!R || !R->perm || R->permuted_vectors) return ops->spmv(state, alpha, x, beta, y);
+    if (R->device == SPX_DEV_CUDA) {
+        size_t x_elem = xtype == SPX_F64 ? 8 : xtype == SPX_F32 ? 4 : 2;
+        return spmv_cuda(R, ops, state, alpha, x, x_elem, beta, y);
+    }
     void *xp = R->xbuf, *yp = R->ybuf, *own_x = NULL, *own_y = NULL;
     const int mine = !atomic_flag_test_and_set_explicit(&R->busy, memory_order_acquire);
     spx_status st;
@@ -227,7 +272,8 @@ size_t spx__reorder_bytes(const spx__reorder *R)
 {
     if (!R) return 0;
     size_t held = R->params_len + (R->perm ? (size_t)R->n * sizeof *R->perm : 0);
-    if (R->inv) held += (size_t)R->n * (sizeof *R->inv + 2 * R->elem);
+    if (R->dperm) held += (size_t)R->n * sizeof(int32_t); /* device copies */
+    if (R->inv || R->dinv) held += (size_t)R->n * (sizeof(int32_t) + 2 * R->elem);
     const spx_matrix *B = R->permuted;
     if (B)
         held += (size_t)(B->rows + 1) * sizeof(int64_t) +
@@ -250,7 +296,14 @@ void spx__reorder_destroy(spx__reorder *R)
     spx_matrix_destroy(R->permuted);
     spx__free(R->perm);
     spx__free(R->inv);
-    spx__free(R->xbuf);
-    spx__free(R->ybuf);
+    if (R->device == SPX_DEV_CUDA) {
+        spx__cuda_free(R->dperm);
+        spx__cuda_free(R->dinv);
+        spx__cuda_free(R->xbuf);
+        spx__cuda_free(R->ybuf);
+    } else {
+        spx__free(R->xbuf);
+        spx__free(R->ybuf);
+    }
     spx__free(R);
 }

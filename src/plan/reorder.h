@@ -1,5 +1,5 @@
-/* The plan parameter reorder=rcm|degree|none, handled once for every CPU
- * format: the plan stores A' = P A P^T (src/core/order.h) and builds its
+/* The plan parameter reorder=rcm|degree|none, handled once for every SpMV
+ * format, CPU and CUDA: the plan stores A' = P A P^T (src/core/order.h) and builds its
  * format on A'; each product gathers x' = P x (and y' = P y when beta reads
  * y), runs y' = alpha A' x' + beta y', and scatters y = P^T y'. With
  * vectors=permuted the caller's x and y are x' and y' and a product is the
@@ -18,8 +18,8 @@ typedef struct spx__reorder spx__reorder;
  * them (o->params then points there, or is NULL when nothing is left) and, for
  * rcm and degree, A' = P M P^T. Without either key, *R = NULL and o is
  * unchanged. Errors: SPX_ERR_BAD_PARAM for an unknown mode or vectors value, a
- * repeated key, a non-square M, or vectors=permuted without rcm or degree;
- * SPX_ERR_UNSUPPORTED for rcm or degree on a CUDA plan. */
+ * repeated key, a non-square M, or vectors=permuted without rcm or degree.
+ * CUDA plans (o->device) keep the permutation and x', y' on the device. */
 spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reorder **R);
 
 /* A' to prepare the format on, or NULL (R NULL or reorder=none). */
@@ -28,11 +28,12 @@ const spx_matrix *spx__reorder_matrix(const spx__reorder *R);
 /* After the format's analyze: frees A' unless the format borrows it. */
 void spx__reorder_prepared(spx__reorder *R, int format_borrows);
 
-/* y = alpha*op(A)*x + beta*y through the format's spmv on A'. Thread-safe:
- * the plan's vectors x', y' go to one caller at a time (atomic try-lock),
- * the others use vectors allocated for the call. */
+/* y = alpha*op(A)*x + beta*y through the format's spmv on A'; x of type
+ * xtype (spx_plan_x_type). CPU plans are thread-safe: the plan's vectors x',
+ * y' go to one caller at a time (atomic try-lock), the others use vectors
+ * allocated for the call. CUDA plans: device vectors, one call at a time. */
 spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *state, double alpha,
-                             const void *x, double beta, void *y);
+                             const void *x, spx_type xtype, double beta, void *y);
 
 /* perm[k] = P's index in M of row k of A' for k < n (n = M's rows), the
  * identity when R is NULL or has no ordering. */

@@ -130,3 +130,32 @@ extern "C" spx_status spx__cuda_vmul(int64_t n, spx_type t, const void *d, const
                                                     (float *)y);
     return launch_status("elementwise product kernel");
 }
+
+/* dst[k] = src[map[k]]: a random read and an ordered write per entry. */
+template <typename T>
+__global__ void gather(int64_t n, const int32_t *__restrict__ map, const T *__restrict__ src,
+                       T *__restrict__ dst)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        dst[k] = src[map[k]];
+}
+
+extern "C" spx_status spx__cuda_vgather(int64_t n, size_t elem, const int32_t *map,
+                                        const void *src, void *dst, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    if (n == 0) return SPX_OK;
+    if (elem == sizeof(double))
+        gather<double><<<grid_for(n), THREADS, 0, st>>>(n, map, (const double *)src,
+                                                        (double *)dst);
+    else if (elem == sizeof(float))
+        gather<float><<<grid_for(n), THREADS, 0, st>>>(n, map, (const float *)src,
+                                                       (float *)dst);
+    else if (elem == sizeof(uint16_t))
+        gather<uint16_t><<<grid_for(n), THREADS, 0, st>>>(n, map, (const uint16_t *)src,
+                                                          (uint16_t *)dst);
+    else
+        return spx__error(SPX_ERR_INVALID_ARG, "gather of %zu-byte entries", elem);
+    return launch_status("gather kernel");
+}

@@ -1,5 +1,6 @@
-/* Vector operations on the device for the Krylov solvers (src/solve/):
- * n-vectors of type t (SPX_F64: double, SPX_F32: float), on a stream.
+/* Vector operations on the device for the Krylov solvers (src/solve/) and
+ * the reorder= layer of CUDA plans (src/plan/reorder.c): n-vectors of type t
+ * (SPX_F64: double, SPX_F32: float), on a stream.
  *
  * dot sums in double in a fixed order whatever the call: each of
  * SPX__CUDA_DOT_BLOCKS thread blocks sums a fixed stride of the entries
@@ -24,14 +25,19 @@ extern "C" {
  * - vdot: *out = a . b (host double; waits for the stream); scratch is a
  *   device array of SPX__CUDA_DOT_BLOCKS + 1 doubles;
  * - vaxpby: y = alpha*x + beta*y (beta == 0: y is not read);
- * - vmul: y = d .* x, entry by entry (y may be x). */
-#define SPX__CUDA_BLAS1_API(S, Q, V)                                                          \
-    S(spx__cuda_vdot, (int64_t n, spx_type t, const void *a, const void *b, double *scratch,  \
-                       double *out, void *stream))                                            \
-    S(spx__cuda_vaxpby, (int64_t n, spx_type t, double alpha, const void *x, double beta,     \
-                         void *y, void *stream))                                              \
-    S(spx__cuda_vmul, (int64_t n, spx_type t, const void *d, const void *x, void *y,          \
-                       void *stream))
+ * - vmul: y = d .* x, entry by entry (y may be x);
+ * - vgather: dst[k] = src[map[k]] for k < n, entries of elem bytes (2, 4 or
+ *   8: half, float, double); map is a device array of n indices into src,
+ *   dst and src do not overlap. */
+#define SPX__CUDA_BLAS1_API(S, Q, V)                                                               \
+    S(spx__cuda_vdot, (int64_t n, spx_type t, const void *a, const void *b, double *scratch,       \
+                       double *out, void *stream))                                                 \
+    S(spx__cuda_vaxpby,                                                                            \
+      (int64_t n, spx_type t, double alpha, const void *x, double beta, void *y, void *stream))    \
+    S(spx__cuda_vmul,                                                                              \
+      (int64_t n, spx_type t, const void *d, const void *x, void *y, void *stream))                \
+    S(spx__cuda_vgather,                                                                           \
+      (int64_t n, size_t elem, const int32_t *map, const void *src, void *dst, void *stream))
 
 SPX__CUDA_DECLARE(SPX__CUDA_BLAS1_API)
 
