@@ -185,6 +185,7 @@ static spx_status symbolic(product *x)
     spx_status st;
     hash_job J = job_of(x);
     SPX_TRY(bin_by(x->f, x->m, x->s, &b));
+    trace("rows: symbolic binning", x->s);
     SPX_TRY(cuda_ok(cudaMemsetAsync(x->cnt, 0, (size_t)x->m * sizeof *x->cnt, x->s), "gpu-rows"));
     SPX_TRY(dev_alloc_n(&x->over, b.start[BINS] - b.start[BIG], "gpu-rows long rows", x->s));
     SPX_TRY(dev_alloc_n(&x->n_over, 1, "gpu-rows long rows", x->s));
@@ -195,10 +196,12 @@ static spx_status symbolic(product *x)
         J.nrows = b.start[k + 1] - b.start[k];
         SPX_TRY(symbolic_shared(k, J, x->s));
     }
+    trace("rows: symbolic, shared bins", x->s);
     SPX_TRY(download(&n_over, x->n_over, sizeof n_over, x->s));
     J.rows = x->over;
     J.nrows = (int64_t)n_over;
     if (n_over) SPX_TRY(run_global(J, x->f, x->cols, false, x->p->precision, x->s));
+    trace("rows: symbolic, global tables", x->s);
 cleanup:
     dev_free(b.rows, x->s);
     return st;
@@ -211,12 +214,14 @@ static spx_status numeric(product *x)
     spx_status st;
     hash_job J = job_of(x);
     SPX_TRY(bin_by(x->cnt, x->m, x->s, &b));
+    trace("rows: numeric binning", x->s);
     for (int k = 1; k < BINS; k++) {
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
         if (k < BIG) SPX_TRY(numeric_shared(k, J, x->p->precision, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
     }
+    trace("rows: numeric", x->s);
 cleanup:
     dev_free(b.rows, x->s);
     return st;
@@ -233,13 +238,16 @@ static spx_status multiply(product *x, spx_matrix **C)
     row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
         x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
     SPX_TRY(launched("gpu-rows row products"));
+    trace("rows: row products", x->s);
     SPX_TRY(symbolic(x));
     SPX_TRY(exclusive_sum(x->cnt, x->rowptr, x->m, x->s));
     SPX_TRY(fetch_i64(x->rowptr + x->m, &nnz, x->s));
     SPX_TRY(dev_alloc_n(&x->ccol, nnz, "gpu-rows C columns", x->s));
     SPX_TRY(dev_alloc_n(&x->cval, nnz, "gpu-rows C values", x->s));
+    trace("rows: C's offsets and allocation", x->s);
     SPX_TRY(numeric(x));
     SPX_TRY(csr_to_host(x->m, x->cols, x->rowptr, x->ccol, x->cval, x->s, C));
+    trace("rows: C to the host", x->s);
 cleanup:
     return st;
 }
@@ -258,9 +266,11 @@ extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, cons
     x.s = (cudaStream_t)p->stream;
     x.m = p->A.rows;
     x.cols = B->cols;
+    trace_start();
     SPX_TRY(spx__cuda_csr_upload(B, p->precision, &x.B));
     /* the upload's copies run on the default stream; the product on the plan's */
     SPX_TRY(cuda_ok(cudaDeviceSynchronize(), "gpu-rows upload"));
+    trace("rows: B upload", x.s);
     SPX_TRY(multiply(&x, C));
 cleanup:
     dev_free(x.f, x.s);
@@ -272,5 +282,6 @@ cleanup:
     dev_free(x.n_over, x.s);
     if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "gpu-rows product");
     spx__cuda_csr_free(&x.B);
+    trace("rows: frees", x.s);
     return st;
 }

@@ -8,6 +8,9 @@
  * k - 1 out of the other into C (spx__parallel_memcpy, which also spreads
  * the first touch of C's fresh pages over the cores). */
 #include <cub/device/device_scan.cuh>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 extern "C" {
 #include "core/memcopy.h"
@@ -159,6 +162,35 @@ size_t free_bytes(void)
         return 0;
     }
     return free;
+}
+
+static bool tracing(void)
+{
+    static const int on = getenv("SPX_SPGEMM_TRACE") != NULL ? 1 : 0;
+    return on;
+}
+
+static double wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static thread_local double trace_last;
+
+void trace_start(void)
+{
+    if (tracing()) trace_last = wall_ms();
+}
+
+void trace(const char *phase, cudaStream_t s)
+{
+    if (!tracing()) return;
+    cudaStreamSynchronize(s);
+    const double now = wall_ms();
+    fprintf(stderr, "spgemm trace: %-34s %9.3f ms\n", phase, now - trace_last);
+    trace_last = now;
 }
 
 } // namespace spgemm_dev

@@ -52,6 +52,14 @@ unsigned blocks_for(int64_t n, int block);
 /* Bytes of device memory free now. */
 size_t free_bytes(void);
 
+/* Phase timing for finding where a product's time goes: with the
+ * environment variable SPX_SPGEMM_TRACE set (to anything), trace() waits
+ * for s and prints to stderr "spgemm trace: PHASE MS", the wall time since
+ * the previous trace() (or trace_start()) of this thread. Off, it costs one
+ * cached test and changes nothing. */
+void trace_start(void);
+void trace(const char *phase, cudaStream_t s);
+
 } // namespace spgemm_dev
 
 #endif

@@ -54,11 +54,15 @@ static spx_status run_panel(const product *x, int64_t I0, int64_t I1, spx_matrix
     ctiles C = {};
     spx_status st;
     SPX_TRY(tasks_build(A, &x->B, I0, I1, a0, a1, x->offset, base, n, x->s, &P));
+    trace("tsparse: panel tasks", x->s);
     SPX_TRY(ctiles_count(A, &x->B, &P, x->s, &C));
+    trace("tsparse: panel C tiles count", x->s);
     SPX_TRY(dev_alloc(&C.val, (size_t)C.nvals * val_bytes, "tsparse C tile values", x->s));
     SPX_TRY(ctiles_multiply(A, &x->B, &P, x->p->precision, x->s, &C));
+    trace("tsparse: panel multiply", x->s);
     tasks_free(&P, x->s);
     SPX_TRY(ctiles_to_host(&C, I0, I1, A->rows, x->cols, x->p->precision, x->s, piece));
+    trace("tsparse: panel C CSR to the host", x->s);
 cleanup:
     tasks_free(&P, x->s);
     ctiles_free(&C, x->s);
@@ -126,6 +130,7 @@ static spx_status run_panels(product *x, spx_matrix **C, int *panels)
         I0 = I1;
     }
     SPX_TRY(join(pieces, n, p->A.rows, x->cols, C));
+    trace("tsparse: join panels", x->s);
     *panels = n;
 cleanup:
     for (int q = 0; pieces && q < n; q++) spx_matrix_destroy(pieces[q]);
@@ -176,7 +181,9 @@ extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p
         (*C)->rowptr[0] = 0;
         return SPX_OK;
     }
+    trace_start();
     SPX_TRY(spx__cuda_tsparse_tiles(B, p->precision, p->stream, &x.B));
+    trace("tsparse: B upload and tiles", x.s);
     SPX_TRY(dev_alloc_n(&x.offset, p->A.ntiles + 1, "tsparse task offsets", x.s));
     SPX_TRY(task_offsets(&p->A, &x.B, x.s, x.offset));
     SPX_TRY(dev_alloc_n(&rowtask_dev, p->A.trows + 1, "tsparse tile row tasks", x.s));
@@ -188,6 +195,7 @@ extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p
     SPX_TRY(download(x.rowtask, rowtask_dev, ((size_t)p->A.trows + 1) * sizeof *x.rowtask, x.s));
     dev_free(rowtask_dev, x.s);
     rowtask_dev = NULL;
+    trace("tsparse: task offsets", x.s);
     SPX_TRY(run_panels(&x, C, panels));
 cleanup:
     dev_free(rowtask_dev, x.s);
@@ -195,5 +203,6 @@ cleanup:
     tiles_free(&x.B, x.s);
     spx__free(x.rowtask);
     if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "tsparse product");
+    trace("tsparse: frees", x.s);
     return st;
 }

@@ -268,6 +268,7 @@ spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows,
             c_fill<double><<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, ocol, oval);
         SPX_TRY(launched("tsparse C to CSR"));
     }
+    trace("tsparse: panel C tiles to CSR", s);
     SPX_TRY(csr_to_host(nrows, cols, rowptr, ocol, oval, s, piece));
 cleanup:
     dev_free(first, s);
