@@ -345,6 +345,41 @@ static void test_params(void)
     printf("%-28s %s\n", "parameter errors", "checked");
 }
 
+/* axt-uh's default th is the one with the smallest layout: 7 for lap3d7
+ * (rows of 7, and of 4-6 on the faces), whose plan is smaller than th=4's;
+ * a th given is kept. AUTO takes axc for a small matrix of long rows and
+ * never for a stencil. */
+static void test_defaults(void)
+{
+    spx_matrix *A = NULL, *B = axt_random_rows(4000, 4000, 80, 3);
+    spx_plan *P = NULL, *Q = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    o.format = "axt-uh";
+    if (CHECK_STATUS(spx_generate("lap3d7:20", &A), SPX_OK) &&
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) {
+        o.params = "th=4";
+        if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &Q), SPX_OK)) {
+            CHECK(strstr(spx_plan_describe(Q), " th=4 ") != NULL);
+            if (!CHECK(strstr(spx_plan_describe(P), " th=7 ") != NULL &&
+                       spx_plan_bytes(P) < spx_plan_bytes(Q)))
+                fprintf(stderr, "  axt-uh default on lap3d7:20: %s, %zu bytes (th=4: %zu)\n",
+                        spx_plan_describe(P), spx_plan_bytes(P), spx_plan_bytes(Q));
+        }
+    }
+    spx_plan_destroy(P), spx_plan_destroy(Q);
+    P = Q = NULL;
+    o.format = "auto";
+    o.params = NULL;
+    if (B && CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_OK))
+        CHECK(strcmp(spx_plan_format(P), "axc") == 0); /* 4000 rows of 34 on average */
+    if (A && CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &Q), SPX_OK))
+        CHECK(strcmp(spx_plan_format(Q), "axc") != 0);
+    spx_plan_destroy(P), spx_plan_destroy(Q);
+    spx_matrix_destroy(A), spx_matrix_destroy(B);
+    printf("%-28s %s\n", "defaults", "checked");
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -352,6 +387,7 @@ int main(void)
         return 77;
     }
     test_params();
+    test_defaults();
     test_edge_cases();
     test_generated();
     test_chains();

@@ -7,8 +7,10 @@
  *    from x by a refresh kernel at the start of every call (the paper's
  *    layout; such a call writes the plan: calls on one plan are serialized,
  *    as for every CUDA plan);
- *  - th=N (axt-uh, axt-ch: slabs per tile, 1..256; default 4 and 8: the
- *    paper's V100 tables chose 4-8 for uh and 4 for ch; axt-uh1, axt-ch1: 1);
+ *  - th=N (axt-uh, axt-ch: slabs per tile, 1..256; axt-uh1, axt-ch1: 1).
+ *    axt-uh's default is the th of 2..32 whose layout is smallest (below:
+ *    its time follows its bytes); axt-ch's is 8 (the paper's V100 tables
+ *    chose 4-8 for uh and 4 for ch);
  *  - bs=N (axt-ch1: entries per block = threads per thread block, a multiple
  *    of 32 up to 1024; default 512, or the largest of 256, 128, 64, 32 whose
  *    header bits leave room for the row index);
@@ -18,8 +20,9 @@
  *    paper's atomicAdd of each partial onto y scaled by beta first;
  *  - pdl=on|off (default on where the device has it, sm_90+).
  * Declines (SPX_ERR_UNSUPPORTED) 64-bit columns, more than 2^31-1 rows, and
- * for ch1 / ch rows beyond the header's row bits. AUTO never picks them (no
- * suits): nothing measured yet says where they win on a GPU. */
+ * for ch1 / ch rows beyond the header's row bits. AUTO takes axc for small
+ * matrices of long rows (axc_suits) and never the axt-* variants: on the
+ * H100 they are never the fastest format (csr, sell or dasp is). */
 #include <stdio.h>
 #include <string.h>
 
@@ -30,8 +33,9 @@
 #include "cuda/gateway.h"
 #include "plan/format.h"
 
-#define DEFAULT_TH_UH 4
+#define MAX_AUTO_TH_UH 32
 #define DEFAULT_TH_CH 8
+#define ROW_HIST 1024 /* row lengths counted in a table; longer rows one by one */
 #define DEFAULT_BS 512
 #define MAX_BS 1024
 #define WARPS_PER_SM 64 /* a full multiprocessor: 2048 threads */
@@ -172,6 +176,68 @@ static void copy_shape(const spx__cuda_axt_host *h, spx__cuda_axt_plan *p)
     p->n_empty = h->n_empty;
 }
 
+/* Layout bytes of axt-uh with th slabs per tile: a row of n entries takes
+ * ceil(n / th) lane columns of th slots (zero padded), each column a 4-byte
+ * row index (rwp), each slot a value and its x slot; rows counted by length
+ * in hist[0..ROW_HIST), the longer ones listed in longer[0..n_longer). */
+static double uh_bytes(int th, const int64_t *hist, const int64_t *longer, int64_t n_longer,
+                       double slot)
+{
+    double columns = 0.0;
+    for (int64_t n = 1; n < ROW_HIST; n++)
+        columns += (double)hist[n] * (double)((n + th - 1) / th);
+    for (int64_t k = 0; k < n_longer; k++)
+        columns += (double)((longer[k] + th - 1) / th);
+    return columns * ((double)th * slot + 4.0);
+}
+
+/* axt-uh's default th: the one of 2..MAX_AUTO_TH_UH with the smallest
+ * layout (ties to the smaller). On the H100 the time follows the bytes
+ * (bench/results/axt-cuda-2026-11-25/, th sweep): lap3d27:96, rows of 27,
+ * th=4 13.5 B/nnz 0.124 ms, th=8 14.9 B/nnz 0.128 ms, th=9 12.5 B/nnz 0.110
+ * ms, th=27 12.4 B/nnz 0.107 ms; R-MAT 20 th=4 13.6 B/nnz 0.273 ms, th=27 17.1
+ * B/nnz 0.294 ms. O(rows) for the table, then O(ROW_HIST) per candidate. */
+static spx_status smallest_uh_th(const spx_matrix *A, size_t slot, int *th)
+{
+    int64_t *hist = NULL, *longer = NULL, n_longer = 0;
+    spx_status st;
+    *th = 4;
+    SPX_TRY(spx__calloc((void **)&hist, ROW_HIST, sizeof *hist, "axt-uh row lengths"));
+    for (int64_t i = 0; i < A->rows; i++) {
+        const int64_t n = A->rowptr[i + 1] - A->rowptr[i];
+        if (n < ROW_HIST) hist[n]++;
+        else n_longer++;
+    }
+    SPX_TRY(spx__alloc((void **)&longer, (size_t)n_longer + 1, sizeof *longer, "axt-uh rows"));
+    n_longer = 0;
+    for (int64_t i = 0; i < A->rows; i++)
+        if (A->rowptr[i + 1] - A->rowptr[i] >= ROW_HIST)
+            longer[n_longer++] = A->rowptr[i + 1] - A->rowptr[i];
+    double best = uh_bytes(2, hist, longer, n_longer, (double)slot);
+    *th = 2;
+    for (int t = 3; t <= MAX_AUTO_TH_UH; t++) {
+        const double b = uh_bytes(t, hist, longer, n_longer, (double)slot);
+        if (b < best) best = b, *th = t;
+    }
+cleanup:
+    spx__free(hist);
+    spx__free(longer);
+    return st;
+}
+
+/* th of the variant: the caller's, or its default. */
+static spx_status variant_th(int variant, const axt_params *prm, const spx_matrix *A,
+                             spx_type precision, int *th)
+{
+    const size_t vsize = precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    *th = 1;
+    if (prm->th) *th = (int)prm->th;
+    else if (variant == SPX__CUDA_AXT_CH) *th = DEFAULT_TH_CH;
+    else if (variant == SPX__CUDA_AXT_UH) /* x=refresh: the x value, and its column in col[] */
+        return smallest_uh_th(A, prm->live ? vsize + 4 : 2 * vsize + 4, th);
+    return SPX_OK;
+}
+
 static int64_t target_warps(void)
 {
     int sms = 0;
@@ -185,18 +251,17 @@ static spx_status axt_analyze(int variant, const spx_matrix *A, const spx_plan_o
     axt_params prm = {variant, 0, 0, 1, 0, 1};
     spx__cuda_axt_host h;
     spx__cuda_axt_plan *p = NULL;
+    int th = 1;
     spx_status st;
     memset(&h, 0, sizeof h);
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_one, &prm));
+    SPX_TRY(variant_th(variant, &prm, A, o->precision, &th));
     const spx__cuda_axt_shape s = {
         .variant = variant,
         .type = o->precision,
         .live = prm.live,
-        .th = (int)(prm.th                        ? prm.th
-                    : variant == SPX__CUDA_AXT_UH ? DEFAULT_TH_UH
-                    : variant == SPX__CUDA_AXT_CH ? DEFAULT_TH_CH
-                                                  : 1),
+        .th = th,
         .bs = (int)(prm.bs ? prm.bs : default_bs(A->rows)),
         .threads = o->threads,
         .target_warps = target_warps(),
@@ -266,7 +331,26 @@ static void axt_describe(const void *state, char *buf, size_t len)
              p->pdl ? "on" : "off");
 }
 
-#define SPX__CUDA_AXT_FORMAT(ident, variant, str)                                                  \
+/* AUTO: axc for small matrices of long rows, where a warp per row beats
+ * csr's row blocks. On the H100 (bench/results/axt-cuda-2026-11-25/, and the
+ * same order in gpu-2026-11-25.md's run 3), axc against csr: cavity19 (4562
+ * rows of 28.9 on average, 132k nonzeros) 0.0032 / 0.0039 ms, bcsstk28 (4410
+ * rows of 49.7, 219k) 0.0037 / 0.0040; with more rows it loses: sinc18
+ * (16428 rows of 57.7) 0.82x, xenon1 (48600 rows of 24.3) 0.33x, and every
+ * matrix of short rows 0.06x-0.47x. Unmeasured below 100k nonzeros. */
+#define AXC_MAX_ROWS 8192
+#define AXC_MIN_ROW 24.0
+#define AXC_MIN_NNZ 100000
+#define AXC_EXPECTED_GAIN 1.1
+
+static double axc_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
+    (void)A;
+    if (f->rows > AXC_MAX_ROWS || f->nnz < AXC_MIN_NNZ || f->rave < AXC_MIN_ROW) return 0.0;
+    return AXC_EXPECTED_GAIN;
+}
+
+#define SPX__CUDA_AXT_FORMAT(ident, variant, str, suits_hook)                                      \
     static spx_status analyze_##ident(const spx_matrix *A, const spx_plan_opts *o, void **s)       \
     {                                                                                              \
         return axt_analyze(variant, A, o, s);                                                      \
@@ -281,10 +365,11 @@ static void axt_describe(const void *state, char *buf, size_t len)
         .destroy = axt_destroy,                                                                    \
         .describe = axt_describe,                                                                  \
         .borrows_matrix = 0,                                                                       \
+        .suits = suits_hook,                                                                       \
     };
 
-SPX__CUDA_AXT_FORMAT(axc, SPX__CUDA_AXC, "axc")
-SPX__CUDA_AXT_FORMAT(axt_uh1, SPX__CUDA_AXT_UH1, "axt-uh1")
-SPX__CUDA_AXT_FORMAT(axt_uh, SPX__CUDA_AXT_UH, "axt-uh")
-SPX__CUDA_AXT_FORMAT(axt_ch1, SPX__CUDA_AXT_CH1, "axt-ch1")
-SPX__CUDA_AXT_FORMAT(axt_ch, SPX__CUDA_AXT_CH, "axt-ch")
+SPX__CUDA_AXT_FORMAT(axc, SPX__CUDA_AXC, "axc", axc_suits)
+SPX__CUDA_AXT_FORMAT(axt_uh1, SPX__CUDA_AXT_UH1, "axt-uh1", NULL)
+SPX__CUDA_AXT_FORMAT(axt_uh, SPX__CUDA_AXT_UH, "axt-uh", NULL)
+SPX__CUDA_AXT_FORMAT(axt_ch1, SPX__CUDA_AXT_CH1, "axt-ch1", NULL)
+SPX__CUDA_AXT_FORMAT(axt_ch, SPX__CUDA_AXT_CH, "axt-ch", NULL)
