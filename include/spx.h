@@ -486,14 +486,18 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
  * all on GPUs or all on the CPU (else SPX_ERR_UNSUPPORTED). A vector is
  * distributed by lines: part i owns the lines it covers but a first one it
  * shares (spx_multi_part_info: first + shared_first .. first + count), for
- * pcsc its columns; each part keeps a full-length buffer on its device
- * (n entries of the plan's vector type a part), its own lines holding the
- * vector. A call
- *   copies to each part the entries of x it reads that other parts own (row
- *   kinds: the span of its columns; pcsc: its columns), by peer copies;
- *   runs every part's plan; and adds across parts what they share (a shared
- *   row's pieces; pcsc's partial vectors over each part's lines), in part
- *   order, so a fixed part count gives the same bits every call.
+ * pcsc its columns; the parts of one device share one full-length buffer
+ * there (n entries of the plan's vector type a device), their own lines
+ * holding the vector. A call
+ *   copies to each device the entries of x its parts read that other devices
+ *   own (row kinds: the span of their columns; pcsc: their columns), by peer
+ *   copies (nothing when all parts are on one device);
+ *   runs every part's plan (on one GPU the calling thread queues them all,
+ *   a stream each; a part whose first line another part of its device also
+ *   writes has a second plan for that line's piece, added after the other's);
+ *   and adds across parts what they share (a shared row's pieces; pcsc's
+ *   partial vectors over each part's lines), in part order, so a fixed part
+ *   count gives the same bits every call.
  * spx_multi_times tells the halo (distribute_ms), SpMV and merge times. */
 typedef struct spx_multi_vector_s spx_multi_vector;
 spx_status spx_multi_vector_create(spx_multi_plan *P, /* in: it keeps a little scratch */

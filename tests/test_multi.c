@@ -3,8 +3,10 @@
  * stencil, long-row, rectangular and empty matrices, op N and op T, fp64 and
  * fp32, beta 0 with NaN in y, several part formats: against the long-double
  * reference within (32 + rmax) eps (|alpha| |op(A)| |x| + |beta| |y|), and
- * the same bits on every call. Also the parts' descriptions and times, bad
- * input, and every allocation of plan creation failing in turn. */
+ * the same bits on every call; resident vectors sharing one host buffer
+ * (test_multi_check.h). Also the parts' descriptions and times, split parts,
+ * bad input, and every allocation of plan creation and of resident vectors
+ * failing in turn. */
 #include "core/alloc.h"
 #include "test_multi_check.h"
 
@@ -135,6 +137,37 @@ static void test_info(void)
     spx_matrix_destroy(A);
 }
 
+/* Parts of one device (the CPU here) are split exactly where their first
+ * line is shared (row kinds), into a plan of the rest and a ghost plan of
+ * one line in the same format; the ghost plan's bytes count in the part's. */
+static void test_splits(void)
+{
+    spx_matrix *A = generate("lap2d5:20"); /* rows of 3-5 nonzeros: cuts fall inside rows */
+    if (!A) return;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "csr";
+    for (size_t k = 0; k < NKINDS; k++) {
+        spx_multi_opts m = spx_multi_opts_default();
+        m.partition = kinds[k];
+        m.parts = 5;
+        spx_multi_plan *P = NULL;
+        if (!CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK)) continue;
+        int splits = 0;
+        for (int i = 0; i < m.parts; i++) {
+            const spx__multi_part *p = &P->part[i];
+            spx_multi_part_info in;
+            spx_multi_plan_part(P, i, &in);
+            CHECK(p->split == (kinds[k] != SPX_PART_PCSC && in.shared_first));
+            CHECK(!p->split || (p->ghost && strcmp(spx_plan_format(p->ghost), "csr") == 0 &&
+                                in.bytes > spx_plan_bytes(p->plan)));
+            splits += p->split;
+        }
+        CHECK(kinds[k] == SPX_PART_PCSC || kinds[k] == SPX_PART_ROWS || splits > 0);
+        spx_multi_plan_destroy(P);
+    }
+    spx_matrix_destroy(A);
+}
+
 /* Resident vectors: handles, another plan's vector, a rectangular op(A). */
 static void test_bad_resident(const spx_matrix *A)
 {
@@ -203,8 +236,24 @@ static void test_bad_input(void)
     spx_matrix_destroy(A);
 }
 
-/* Every allocation of plan creation (and of the first call) failing in turn:
- * SPX_ERR_OOM, no plan, nothing leaked (the sanitizer build checks). */
+/* A plan, a host call, then two resident vectors and a resident call. */
+static spx_status plan_and_calls(const spx_matrix *A, const spx_multi_opts *m, spx_multi_plan **P,
+                                 const double *x, double *y)
+{
+    spx_multi_vector *vx = NULL, *vy = NULL;
+    spx_status st = spx_multi_plan_create(A, NULL, m, P);
+    if (st == SPX_OK) st = spx_multi_spmv(*P, 1.0, x, 0.0, y);
+    if (st == SPX_OK) st = spx_multi_vector_create(*P, &vx);
+    if (st == SPX_OK) st = spx_multi_vector_create(*P, &vy);
+    if (st == SPX_OK) st = spx_multi_spmv_resident(*P, 1.0, vx, -0.5, vy);
+    spx_multi_vector_destroy(vx);
+    spx_multi_vector_destroy(vy);
+    return st;
+}
+
+/* Every allocation of plan creation (split parts' two plans included), of
+ * the first call and of the resident vectors and call failing in turn:
+ * SPX_ERR_OOM, nothing leaked (the sanitizer build checks). */
 static void test_alloc_failures(void)
 {
     spx_matrix *A = generate("random:m=60,n=60,nnz=400,seed=8");
@@ -218,8 +267,7 @@ static void test_alloc_failures(void)
         for (long n = 1; n < 10000 && !done; n++) {
             spx_multi_plan *P = NULL;
             spx__alloc_fail_at(n);
-            spx_status st = spx_multi_plan_create(A, NULL, &m, &P);
-            if (st == SPX_OK) st = spx_multi_spmv(P, 1.0, x, 0.0, y);
+            spx_status st = plan_and_calls(A, &m, &P, x, y);
             spx__alloc_fail_at(0);
             done = st == SPX_OK;
             if (!done && !CHECK(st == SPX_ERR_OOM)) break;
@@ -236,6 +284,7 @@ int main(void)
     test_variants();
     test_empty();
     test_info();
+    test_splits();
     test_bad_input();
     test_alloc_failures();
     return spx_test_finish();

@@ -2,7 +2,9 @@
  * test_gpu_multi.c with GPU parts): one plan's calls against the long-double
  * reference within (32 + rmax) eps (|alpha| |op(A)| |x| + |beta| |y|) (fp16
  * values: plus 2^-10), beta 0 over NaN and beta over y, and the same bits
- * on a second call. */
+ * on a second call. Resident vectors also: parts of one device share one
+ * buffer (parts of different devices do not), and row kinds in fp64 give
+ * the host path's bits (a shared line is the same sum in the same order). */
 #ifndef SPX_TEST_MULTI_CHECK_H
 #define SPX_TEST_MULTI_CHECK_H
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "multi/multi.h"
 
 static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
 #define NKINDS (sizeof kinds / sizeof kinds[0])
@@ -51,11 +54,37 @@ static void to_double(const void *v, spx_type t, int64_t n, double *d)
     for (int64_t i = 0; i < n; i++) d[i] = t == SPX_F64 ? ((const double *)v)[i] : ((const float *)v)[i];
 }
 
+/* Parts i and j use one buffer of v exactly when they are on one device. */
+static void check_sharing(spx_multi_plan *P, const spx_multi_vector *v)
+{
+    for (int i = 0; i < spx_multi_plan_parts(P); i++)
+        for (int j = 0; j < i; j++) {
+            spx_multi_part_info a, b;
+            spx_multi_plan_part(P, i, &a);
+            spx_multi_plan_part(P, j, &b);
+            int shared = spx__multi_vector_at(v, i, 0) == spx__multi_vector_at(v, j, 0);
+            if (!CHECK(shared == (a.device == b.device)))
+                fprintf(stderr, "  parts %d (device %d) and %d (device %d): %s buffer\n", i,
+                        a.device, j, b.device, shared ? "one" : "not one");
+        }
+}
+
+/* The phases of the last resident call. */
+static void check_times(spx_multi_plan *P)
+{
+    spx_multi_timing t;
+    CHECK_STATUS(spx_multi_times(P, &t), SPX_OK);
+    CHECK(t.distribute_ms >= 0 && t.spmv_ms >= 0 && t.merge_ms >= 0);
+    CHECK(t.call_ms >= t.spmv_ms);
+}
+
 /* Resident vectors (square op(A), parts all on GPUs or all on the CPU):
- * y = 1.25 A x + beta y against the reference, a second call's bits, then
- * z = A y with y's buffers as x (halos refilled from owners' lines). */
+ * y = 1.25 A x + beta y against the reference, a second call's bits, (row
+ * kinds in fp64) the host path's bits yh[b], then z = A y with y's buffers
+ * as x (halos refilled from owners' lines). */
 static void check_resident(const spx_matrix *A, spx_plan_opts o, spx_multi_plan *P,
-                           const void *xv, const double *x, const double *y0, double tol)
+                           spx_partition kind, const void *xv, const double *x, const double *y0,
+                           void *const yh[2], double tol)
 {
     int64_t n;
     spx_matrix_dims(A, &n, NULL, NULL);
@@ -73,6 +102,7 @@ static void check_resident(const spx_matrix *A, spx_plan_opts o, spx_multi_plan 
         !CHECK_STATUS(spx_multi_vector_create(P, &vy), SPX_OK) ||
         !CHECK_STATUS(spx_multi_vector_create(P, &vz), SPX_OK))
         goto done;
+    check_sharing(P, vx);
     CHECK_STATUS(spx_multi_vector_set(vx, xv), SPX_OK);
     CHECK_STATUS(spx_multi_spmv_resident(P, 1.0, vx, 0.0, vx), SPX_ERR_INVALID_ARG);
     const double betas[] = {0.0, -0.75};
@@ -87,6 +117,10 @@ static void check_resident(const spx_matrix *A, spx_plan_opts o, spx_multi_plan 
             CHECK_STATUS(spx_multi_vector_get(vy, k ? y2 : y), SPX_OK);
         }
         CHECK(memcmp(y, y2, es * (size_t)n) == 0);
+        if (t == SPX_F64 && kind != SPX_PART_PCSC && !CHECK(memcmp(y, yh[b], es * (size_t)n) == 0))
+            fprintf(stderr, "  resident, %d parts, beta %g: not the host path's bits\n",
+                    spx_multi_plan_parts(P), betas[b]);
+        check_times(P);
         to_double(y, t, n, yd);
         spx_test_reference(A, o.op, 1.25, x, betas[b], y0, ref, scale);
         double err = spx_test_rel_err(yd, ref, scale, n);
@@ -125,6 +159,7 @@ static void check_plan(const spx_matrix *A, spx_plan_opts o, spx_multi_opts m)
     double *ref = malloc(sizeof *ref * (size_t)(out + 1)), *scale = malloc(sizeof *scale * (size_t)(out + 1));
     double *yd = malloc(sizeof *yd * (size_t)(out + 1));
     void *xv = malloc(es * (size_t)(in + 1)), *y = malloc(es * (size_t)(out + 1)), *y2 = malloc(es * (size_t)(out + 1));
+    void *yh[2] = {malloc(es * (size_t)(out + 1)), malloc(es * (size_t)(out + 1))}; /* per beta */
     uint64_t seed = 7;
     for (int64_t j = 0; j < in; j++) x[j] = spx_test_rand(&seed);
     for (int64_t i = 0; i < out; i++) y0[i] = spx_test_rand(&seed);
@@ -146,6 +181,7 @@ static void check_plan(const spx_matrix *A, spx_plan_opts o, spx_multi_opts m)
         CHECK_STATUS(spx_multi_spmv(P, 1.25, xv, betas[b], y), SPX_OK);
         CHECK_STATUS(spx_multi_spmv(P, 1.25, xv, betas[b], y2), SPX_OK);
         CHECK(memcmp(y, y2, es * (size_t)out) == 0);
+        memcpy(yh[b], y, es * (size_t)out);
         for (int64_t i = 0; i < out; i++)
             yd[i] = o.precision == SPX_F64 ? ((double *)y)[i] : ((float *)y)[i];
         spx_test_reference(A, o.op, 1.25, x, betas[b], y0, ref, scale);
@@ -154,10 +190,11 @@ static void check_plan(const spx_matrix *A, spx_plan_opts o, spx_multi_opts m)
             fprintf(stderr, "  %s, %d parts, op %d, beta %g: error %g > %g\n",
                     spx_partition_name(m.partition), m.parts, (int)o.op, betas[b], err, tol);
     }
-    if (in == out) check_resident(A, o, P, xv, x, y0, tol);
+    if (in == out) check_resident(A, o, P, m.partition, xv, x, y0, yh, tol);
 done:
     spx_multi_plan_destroy(P);
     free(x), free(y0), free(ref), free(scale), free(yd), free(xv), free(y), free(y2);
+    free(yh[0]), free(yh[1]);
 }
 
 /* Every kind with 1..max_parts parts; devices: NULL or max_parts entries. */

@@ -3,6 +3,14 @@
  * format (AUTO per part) on the CPU or on a CUDA device (several parts on
  * one GPU each get a stream), made and driven by a host thread of its own.
  *
+ * Split parts (row kinds): a part whose first line is shared with a part on
+ * its own device (its owner, or another part touching that line) has two
+ * plans: its own lines (the rest) and its piece of the shared line (the
+ * ghost), both in the format AUTO picks for the whole part, so that parts of
+ * one device never write the same line of a shared y. Where the part writes
+ * a buffer of its lines, the ghost goes to entry 0 and the rest after it: the
+ * same layout, and for row-local formats the same bits, as one plan.
+ *
  * A call y = alpha*op(A)*x + beta*y with host vectors:
  *   distribute  the first part on each GPU (its leader) copies the x entries
  *               that GPU's parts read; a part whose output is not y itself
@@ -19,21 +27,31 @@
  * fixed part count, y is the same bits every call.
  *
  * A call with resident vectors (spx_multi_vector, multi_resident.c) keeps x
- * and y on the parts' devices: part i owns the lines own(i) (its lines but a
- * shared first one; the owned lines tile 0..n-1) and holds a full-length
- * buffer of each vector, right where it owns lines:
- *   distribute  part i copies into its x buffer, from the parts that own
- *               them, the entries of x it reads and does not own (its halo:
- *               the span of its columns for row kinds, its columns for pcsc);
- *   spmv        row kinds write y's buffer at their lines (a shared first
- *               line is a ghost that starts from 0); pcsc writes its partial
- *               y into its output buffer;
+ * and y on the parts' devices. The parts of one device form a group
+ * (multi_groups.c) that shares one full-length buffer of each vector there;
+ * part i owns the lines own(i) (its lines but a shared first one; the owned
+ * lines tile 0..n-1), held in its group's buffer:
+ *   distribute  each group copies into its x buffer, from the groups that
+ *               own them, the entries of x its parts read (the span of their
+ *               columns for row kinds, their columns for pcsc): nothing when
+ *               every part is on one device;
+ *   spmv        row kinds write their lines into y's buffer: a split part its
+ *               own lines, its ghost into a slot of its group; an unsplit
+ *               part with a shared first line (its owner on another device)
+ *               writes it as a ghost starting from 0; pcsc writes its partial
+ *               y into its output buffer (beta == 0: the group's first part of
+ *               a one-part group, or of a one-device plan, into y's buffer);
  *   merge       row kinds: each ghost is added to its owner's line, in part
  *               order; pcsc: owner q sets y(own(q)) = beta*y + the parts'
  *               partial y over own(q) (only where their rows reach), in part
- *               order (beta == 0: its own partial, made in y's buffer, then
- *               the others in part order). Copies between GPUs are peer
- *               copies. */
+ *               order (beta == 0: its own partial, then the others in part
+ *               order). One GPU: the calling thread queues every part; a
+ *               split part adds its ghost on its own stream once the part
+ *               before has written the line (an event), pcsc's partials are
+ *               summed by one kernel behind the parts; one host wait. CPU
+ *               parts: a thread each, then loops (multi_combine.c). Several
+ *               devices: a thread per group, then the calling thread merges,
+ *               through peer copies (multi_resident_merge.c). */
 #ifndef SPX_MULTI_MULTI_H
 #define SPX_MULTI_MULTI_H
 
@@ -49,8 +67,13 @@ typedef struct spx__multi_part {
     spx__part part;          /* boundaries and CSR view */
     int device;              /* SPX_MULTI_CPU or a CUDA device */
     int leader;              /* CUDA: the first part on its device (uploads x) */
+    int group;               /* its device's group (P->group) */
     int numa_node;           /* node its host memory is placed on (numa.h); -1: none */
-    spx_plan *plan;          /* the part's plan */
+    int split;               /* row kinds: its shared first line has a plan of its own */
+    spx_plan *plan;          /* the part's plan (split: of its lines but the first) */
+    spx_plan *ghost;         /* split: the plan of its piece of its first line */
+    spx_matrix *split_view[2]; /* split: the CSRs of plan and ghost, owned */
+    void *slot;              /* split, resident calls: its ghost, in its group's slots */
     void *stream;            /* CUDA: the part's stream */
     int64_t x_begin, x_len;  /* the entries of x it reads */
     int64_t y_begin, y_len;  /* its output: entries y_begin.. of y */
@@ -64,13 +87,31 @@ typedef struct spx__multi_part {
     unsigned char edge[2][8];/* row kinds: its first and last line's values (vector type) */
     int64_t span_lo, span_hi;/* the indices its entries touch, [lo, hi): x's for row kinds,
                                 y's for pcsc (none: 0, 0) */
-    void *scratch;           /* resident calls: max(1, |own|) entries on its device, where
-                                other parts' values for its lines land */
+    void *scratch;           /* resident calls across devices: max(1, |own|) entries on its
+                                device, where other devices' values for its lines land */
     double partition_ms, prepare_ms;
     double distribute_ms, spmv_ms, merge_ms; /* last call */
     spx_status status;       /* last step's status in the part's thread */
     char message[256];       /* and its message */
 } spx__multi_part;
+
+/* x[lo, hi) copied into a group's buffer from the group holding part src. */
+typedef struct spx__multi_halo {
+    int src;
+    int64_t lo, hi;
+} spx__multi_halo;
+
+/* The parts of one device (resident vectors share its buffers). */
+typedef struct spx__multi_group {
+    int device;              /* SPX_MULTI_CPU or a CUDA device */
+    int lead;                /* its first part: halo and merges run on its stream */
+    int parts;               /* how many parts it has */
+    int ghosts;              /* its split parts (resident calls) */
+    void *slots;             /* their ghosts, in part order, on its device */
+    void *partials;          /* pcsc on one GPU: spx__cuda_partial per part, device memory */
+    spx__multi_halo *halo;   /* several devices: what its parts read from other groups */
+    int halos;
+} spx__multi_group;
 
 struct spx_multi_plan_s {
     uint64_t magic;
@@ -85,6 +126,11 @@ struct spx_multi_plan_s {
     spx_matrix *source;      /* op T's A^T or pcsc's CSC when converted, owned */
     int64_t *coo_lines;      /* pcoo: the row of each nonzero, owned */
     spx__multi_part *part;
+    int groups;              /* distinct devices among the parts */
+    spx__multi_group *group;
+    int resident_ready;      /* the groups' resident resources exist */
+    int times_on_gpu;        /* the last call was a one-GPU resident call: its phase times
+                                are read from its events when asked (multi_info.c) */
     spx_multi_timing times;
 };
 
@@ -93,12 +139,19 @@ void spx__multi_note(spx__multi_part *p, spx_status st);
 /* The first part's failure, raised again on the calling thread; SPX_OK if none. */
 spx_status spx__multi_failure(const spx_multi_plan *P, const char *step);
 
+/* Plan time, on the calling thread: which parts are split (multi_groups.c). */
+void spx__multi_mark_splits(spx_multi_plan *P, const spx_matrix *M);
 /* Plan time, in part i's thread: boundaries, view, stream, plan, buffers. */
 spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M,
                                   const spx_plan_opts *o, int i);
 /* Plan time, on the calling thread after every part: leaders' x buffers. */
 spx_status spx__multi_leaders(spx_multi_plan *P);
 void spx__multi_part_destroy(spx_multi_plan *P, int i);
+
+/* Part p's product into its lines: first = its first line's entry, rest =
+ * the entries of the lines after it (one plan: rest must be first + 1). */
+spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const void *x,
+                                double beta, void *first, void *rest);
 
 /* Call time, in part i's thread. */
 spx_status spx__multi_distribute_x(spx_multi_plan *P, int i, const void *x);
@@ -117,14 +170,14 @@ void spx__multi_own(const spx_multi_plan *P, int i, int64_t *begin, int64_t *end
 struct spx_multi_vector_s {
     uint64_t magic;
     const spx_multi_plan *plan;
-    int parts;
-    int *device; /* part i's device, kept so that the vector frees without its plan */
-    void **buf;  /* part i: n entries on its device (host memory for a CPU part) */
+    int groups;
+    int *device; /* group g's device, kept so that the vector frees without its plan */
+    void **buf;  /* group g: n entries on its device (host memory for the CPU parts) */
 };
 
 /* SPX_OK for a live vector of P (any plan's when P is NULL). */
 spx_status spx__multi_vector_check(const spx_multi_plan *P, const spx_multi_vector *v);
-/* Entry k of part i's buffer of v. */
+/* Entry k of the buffer of v that part i uses (its group's). */
 void *spx__multi_vector_at(const spx_multi_vector *v, int i, int64_t k);
 /* Where resident vectors live: every part on a GPU or every part on the CPU. */
 static inline int spx__multi_on_gpu(const spx_multi_plan *P) { return P->part[0].device >= 0; }
@@ -140,5 +193,28 @@ spx_status spx__multi_scale(const spx_multi_plan *P, void *y, double beta, int64
  * the executor sets devices on whatever thread runs a part, the caller's too. */
 int spx__multi_device_save(const spx_multi_plan *P);
 void spx__multi_device_restore(int device);
+
+/* Device groups (multi_groups.c): made at plan time; their resident
+ * resources (ghost slots, the pcsc table, halos, landing scratch, peer
+ * access) once, with the plan's first vector; freed with the plan. */
+spx_status spx__multi_groups_create(spx_multi_plan *P);
+spx_status spx__multi_resident_prepare(spx_multi_plan *P);
+void spx__multi_groups_destroy(spx_multi_plan *P);
+/* n entries on part i's device (host memory for a CPU part). */
+spx_status spx__multi_alloc_on(const spx_multi_plan *P, int i, int64_t n, void **out,
+                               const char *what);
+
+/* Resident calls (multi_resident.c and the files below). */
+/* Whether pcsc part i writes its partial y into y's buffer (else p->out). */
+int spx__multi_partial_in_y(const spx_multi_plan *P, int i, double beta);
+/* Part i's product on its group's buffers (multi.h: spmv). */
+spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
+                              const spx_multi_vector *x, double beta, spx_multi_vector *y);
+/* One device, after every part's product on the group's first stream:
+ * ghosts into their owners' lines, or pcsc's partials into y (multi_combine.c). */
+spx_status spx__multi_combine(const spx_multi_plan *P, double beta, spx_multi_vector *y);
+/* Several devices, on the calling thread once every group has finished
+ * (multi_resident_merge.c). */
+spx_status spx__multi_merge_devices(const spx_multi_plan *P, double beta, spx_multi_vector *y);
 
 #endif

@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
 
 static spx_status check_plan(const spx_multi_plan *P)
@@ -12,12 +14,45 @@ static spx_status check_plan(const spx_multi_plan *P)
     return SPX_OK;
 }
 
+/* Elapsed ms from `from` to `to` (0 when not known). */
+static double since(void *from, void *to)
+{
+    float ms = 0.0f;
+    return spx__cuda_event_elapsed(from, to, &ms) == SPX_OK ? ms : 0.0;
+}
+
+/* A one-GPU resident call's phases from its events (multi_resident.c): the
+ * slowest part's product since the start, and what ends after it (ghost
+ * adds, pcsc's sum); read here, not per call, to keep the queries off it. */
+static void gpu_phase_times(const spx_multi_plan *P, spx_multi_timing *t)
+{
+    const spx__multi_part *lead = &P->part[0];
+    int caller = spx__multi_device_save(P);
+    double end = 0.0;
+    t->distribute_ms = t->spmv_ms = 0.0;
+    if (spx__cuda_set_device(lead->device) != SPX_OK) return;
+    for (int i = 0; i < P->parts; i++) {
+        const spx__multi_part *p = &P->part[i];
+        double spmv = since(lead->ev[0], p->ev[2]);
+        double done = p->split ? since(lead->ev[0], p->ev[1]) : spmv;
+        t->spmv_ms = spmv > t->spmv_ms ? spmv : t->spmv_ms;
+        end = done > end ? done : end;
+    }
+    if (P->kind == SPX_PART_PCSC) end = since(lead->ev[0], lead->ev[3]);
+    t->merge_ms = end > t->spmv_ms ? end - t->spmv_ms : 0.0;
+    spx__multi_device_restore(caller);
+}
+
 spx_status spx_multi_times(const spx_multi_plan *P, spx_multi_timing *t)
 {
     spx_status st = check_plan(P);
     if (st != SPX_OK) return st;
     if (!t) return spx__error(SPX_ERR_INVALID_ARG, "spx_multi_times: NULL output");
     *t = P->times;
+    if (P->times_on_gpu) {
+        gpu_phase_times(P, t);
+        spx__clear_error(); /* a failed query leaves zeros, not an error */
+    }
     return SPX_OK;
 }
 
@@ -42,7 +77,7 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
     info->nnz = p->part.nz_end - p->part.nz_begin;
     info->shared_first = p->part.shared_first;
     info->shared_last = p->part.shared_last;
-    info->bytes = spx_plan_bytes(p->plan);
+    info->bytes = spx_plan_bytes(p->plan) + (p->ghost ? spx_plan_bytes(p->ghost) : 0);
     info->numa_node = p->numa_node;
     return SPX_OK;
 }

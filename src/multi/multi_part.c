@@ -1,7 +1,8 @@
 /* One part of a multi-device plan (multi.h), at plan time in its own thread:
- * boundaries and view, then on its device a stream and events, its plan and
- * its output buffer; the leaders' x buffers once every part exists; and its
- * release. */
+ * its view (boundaries are set before, spx__multi_mark_splits), then on its
+ * device a stream and events, its plan (a split part's two) and its output
+ * buffer; the leaders' x buffers once every part exists; its product; and
+ * its release. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "plan/format.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
@@ -112,6 +114,51 @@ cleanup:
     return st;
 }
 
+static int is_auto(const char *format)
+{
+    return !format || !*format || strcmp(format, "auto") == 0;
+}
+
+/* A plan of M in format `name`; where that format declines M and `fallback`
+ * is set, AUTO's (with no params: those were the named format's). */
+static spx_status plan_as(const spx_matrix *M, spx_plan_opts po, const char *name, int fallback,
+                          spx_plan **out)
+{
+    po.format = name;
+    spx_status st = spx_plan_create(M, SPX_OP_SPMV, &po, out);
+    if (st != SPX_ERR_UNSUPPORTED || !fallback) return st;
+    po.format = "auto";
+    po.params = NULL;
+    return spx_plan_create(M, SPX_OP_SPMV, &po, out);
+}
+
+/* A split part: its lines but the first, in the format the whole part would
+ * get (AUTO asked about the whole view, so that the lines keep their
+ * kernel), then its piece of the first line in the format that plan has. */
+static spx_status make_split(spx__multi_part *p, const spx_plan_opts *po)
+{
+    spx_status st;
+    const char *name = po->format;
+    int64_t n = p->part.line_end - p->part.line_begin;
+    if (is_auto(name)) {
+        const spx_format_ops *f = spx__auto_format(p->part.view, SPX_OP_SPMV, po);
+        name = f ? f->name : "auto";
+    }
+    SPX_TRY(spx__part_lines_view(&p->part, 1, n - 1, &p->split_view[0]));
+    SPX_TRY(spx__part_lines_view(&p->part, 0, 1, &p->split_view[1]));
+    SPX_TRY(plan_as(p->split_view[0], *po, name, is_auto(po->format), &p->plan));
+    SPX_TRY(plan_as(p->split_view[1], *po, spx_plan_format(p->plan), 1, &p->ghost));
+cleanup:
+    return st;
+}
+
+static spx_status check_x_type(const spx_multi_plan *P, const spx_plan *plan)
+{
+    if (!plan || spx_plan_x_type(plan) == P->vtype) return SPX_OK;
+    return spx__error(SPX_ERR_UNSUPPORTED,
+                      "multi plans take x of the vectors' type (params xtype=half: no)");
+}
+
 /* The part's plan: o's format, precision and params; pcsc parts are CSC
  * views, i.e. CSRs of the transposed block, planned with op T. */
 static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *o)
@@ -120,12 +167,19 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
     po.op = P->kind == SPX_PART_PCSC ? SPX_OP_T : SPX_OP_N;
     po.device = p->device >= 0 ? SPX_DEV_CUDA : SPX_DEV_CPU;
     po.stream = p->stream;
-    spx_status st = spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
-    if (st != SPX_OK) return st;
-    if (spx_plan_x_type(p->plan) != P->vtype)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "multi plans take x of the vectors' type (params xtype=half: no)");
-    return SPX_OK;
+    spx_status st = p->split ? make_split(p, &po)
+                             : spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
+    if (st == SPX_OK) st = check_x_type(P, p->plan);
+    if (st == SPX_OK) st = check_x_type(P, p->ghost);
+    return st;
+}
+
+spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const void *x,
+                                double beta, void *first, void *rest)
+{
+    if (!p->split) return spx_spmv(p->plan, alpha, x, beta, first);
+    spx_status st = spx_spmv(p->ghost, alpha, x, beta, first);
+    return st == SPX_OK ? spx_spmv(p->plan, alpha, x, beta, rest) : st;
 }
 
 spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o,
@@ -137,7 +191,6 @@ spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const 
     double t0 = spx__multi_now_ms();
     p->numa_node = spx__numa_node_of_part(p->device, i, P->parts);
     spx__numa_enter(p->numa_node, &numa); /* its host arrays are first written on its node */
-    spx__part_bounds(M, P->coo_lines, P->kind, P->parts, i, &p->part);
     SPX_TRY(spx__part_build(M, P->coo_lines, &p->part));
     double t1 = spx__multi_now_ms();
     p->partition_ms = t1 - t0;
@@ -186,6 +239,8 @@ void spx__multi_part_destroy(spx_multi_plan *P, int i)
     spx__multi_part *p = &P->part[i];
     if (p->device >= 0) spx__cuda_set_device(p->device);
     spx_plan_destroy(p->plan);
+    spx_plan_destroy(p->ghost);
+    for (int v = 0; v < 2; v++) spx_matrix_destroy(p->split_view[v]);
     if (p->device >= 0) {
         spx__cuda_free(p->out);
         spx__cuda_free(p->x_dev);

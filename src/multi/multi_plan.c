@@ -1,6 +1,6 @@
-/* Multi-device plans (multi.h): checks, the kind's source (A, A^T for op T,
- * the CSC for pcsc, row indices for pcoo), then every part made in a thread
- * of its own, then the leaders' x buffers. */
+/* Multi-device plans (multi.h): checks, devices and their groups, the kind's
+ * source (A, A^T for op T, the CSC for pcsc, row indices for pcoo), then
+ * every part made in a thread of its own, then the leaders' x buffers. */
 #include <omp.h>
 #include <string.h>
 #include <time.h>
@@ -76,7 +76,7 @@ static spx_status assign_devices(spx_multi_plan *P, const spx_plan_opts *o,
     P->gpu_reduce = P->kind == SPX_PART_PCSC;
     for (int i = 0; i < P->parts; i++)
         if (P->part[i].device < 0) P->gpu_reduce = 0;
-    return SPX_OK;
+    return spx__multi_groups_create(P);
 }
 
 /* Row of each nonzero of M, its row-sorted COO (pcoo's source). */
@@ -109,9 +109,11 @@ cleanup:
     return st;
 }
 
-/* Every part in a thread of its own; the slowest part's phases are the plan's. */
+/* Every part in a thread of its own, its boundaries and split set before;
+ * the slowest part's phases are the plan's. */
 static spx_status make_parts(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o)
 {
+    spx__multi_mark_splits(P, M);
 #pragma omp parallel for schedule(static, 1) num_threads(P->parts)
     for (int i = 0; i < P->parts; i++) spx__multi_note(&P->part[i], spx__multi_part_create(P, M, o, i));
     spx_status st = spx__multi_failure(P, "plan");
@@ -169,6 +171,7 @@ void spx_multi_plan_destroy(spx_multi_plan *P)
         spx__cuda_set_device(P->part[0].device);
         spx__cuda_free(P->reduce_buf);
     }
+    spx__multi_groups_destroy(P);
     for (int i = 0; P->part && i < P->parts; i++) spx__multi_part_destroy(P, i);
     spx__multi_device_restore(caller);
     spx__free(P->part);

@@ -1,65 +1,62 @@
-/* A multi-device call with resident vectors (multi.h): every part in its own
- * thread gathers its halo of x and runs its plan; then the calling thread
- * merges what crosses parts (row kinds: the ghosts of shared lines; pcsc:
- * the partial vectors over each owner's lines), on the owners' streams. */
+/* A multi-device call with resident vectors (multi.h), by where the parts are:
+ *   CPU parts     one host buffer per vector; a thread per part runs its
+ *                 product, then the calling thread combines (multi_combine.c);
+ *   one GPU       the calling thread queues every part on its stream: its
+ *                 product, then (split parts) its ghost added to the shared
+ *                 line once the part before has written it (an event); pcsc
+ *                 joins the streams into the first part's and sums there;
+ *                 one host wait per stream at the end;
+ *   several GPUs  a thread per device: its halo from the other devices, its
+ *                 parts' products, a wait on its streams; then the calling
+ *                 thread merges across devices (multi_resident_merge.c).
+ *                 With one part a GPU this is, step for step and stream for
+ *                 stream, the earlier path of a thread and buffers per part.
+ *
+ * One GPU against that earlier path (lap3d7:128, 14.6M nonzeros, on one
+ * H100, bench/results/msrep-1gpu-parts-h100-2026-11-25.txt: one part 0.090
+ * ms a call, 2 parts 0.098, 4 parts 0.140 with a 0.04 ms halo and a 0.034
+ * ms merge). Saved: the halo (the parts read one x buffer), the merge's
+ * host join and round trip (two launches a shared line and a wait a part;
+ * now one tiny add a split part, on its own stream, off the others' path),
+ * the thread fork and join, and per part two event records, a host wait and
+ * two elapsed queries (about 1-2 us each on the host; times are read from
+ * the events when asked). Expected: 4 parts about 0.05 ms less a call, 2
+ * parts about 0.012 ms less, both within a few us of the one-part call; what
+ * remains is the parts' concurrent SpMV against one kernel and a split
+ * part's ghost launch and add. Measured on an H100 (2026-11-25, pcsr,
+ * against the one-part call of the same run): 2 parts 0.082-0.086 ms
+ * (+0-2%), 4 parts 0.089-0.090 ms (+5-6%); rows +0-1%; pcsc, whose parts
+ * each write a whole partial y, +35% and +70%. */
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
 #include "multi/numa.h"
 
-static int row_kind(const spx_multi_plan *P) { return P->kind != SPX_PART_PCSC; }
+int spx__multi_partial_in_y(const spx_multi_plan *P, int i, double beta)
+{
+    const spx__multi_group *G = &P->group[P->part[i].group];
+    return beta == 0.0 && G->lead == i && (P->groups == 1 || G->parts == 1);
+}
 
-/* The entries of x part i reads, [*lo, *hi). */
-static void reads(const spx_multi_plan *P, int i, int64_t *lo, int64_t *hi)
+/* Row kinds write their lines into y's buffer (a split part its own lines,
+ * its ghost into its slot; a shared first line starts from 0, its beta share
+ * being its owner's); pcsc writes its partial y where spx__multi_partial_in_y
+ * says, the owners applying beta in the merge. */
+spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
+                              const spx_multi_vector *x, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *p = &P->part[i];
-    *lo = row_kind(P) ? p->span_lo : p->x_begin;
-    *hi = row_kind(P) ? p->span_hi : p->x_begin + p->x_len;
-}
-
-/* Part i's halo: what it reads of every other part's own lines. */
-static spx_status gather_halo(const spx_multi_plan *P, int i, const spx_multi_vector *x)
-{
-    spx__multi_part *p = &P->part[i];
     spx_status st = SPX_OK;
-    int64_t lo, hi;
-    reads(P, i, &lo, &hi);
-    for (int q = 0; st == SPX_OK && q < P->parts; q++) {
-        int64_t b, e;
-        spx__multi_own(P, q, &b, &e);
-        if (q == i) continue;
-        b = b > lo ? b : lo;
-        e = e < hi ? e : hi;
-        if (e > b)
-            st = spx__multi_move(P, spx__multi_vector_at(x, i, b), p->device,
-                                 spx__multi_vector_at(x, q, b), P->part[q].device, e - b, p->stream);
+    if (P->kind == SPX_PART_PCSC) {
+        void *out = spx__multi_partial_in_y(P, i, beta) ? spx__multi_vector_at(y, i, 0) : p->out;
+        return spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0, out);
     }
-    return st;
-}
-
-/* Where pcsc part i's partial y is: y's own buffer when beta == 0 (its own
- * lines are then already the start of the sum), else its output buffer (y's
- * own lines still hold what beta scales). */
-static void *pcsc_partial(const spx__multi_part *p, spx_multi_vector *y, int i, double beta)
-{
-    return beta == 0.0 ? spx__multi_vector_at(y, i, 0) : p->out;
-}
-
-/* Part i's product: row kinds into y's buffer at its lines, a shared first
- * line (a ghost, owned by a part before) starting from 0; pcsc into its
- * partial y (pcsc_partial), the owners applying beta in the merge. */
-static spx_status product(const spx_multi_plan *P, int i, double alpha, const spx_multi_vector *x,
-                          double beta, spx_multi_vector *y)
-{
-    spx__multi_part *p = &P->part[i];
-    spx_status st = SPX_OK;
-    if (!row_kind(P))
-        return spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0,
-                        pcsc_partial(p, y, i, beta));
-    void *out = spx__multi_vector_at(y, i, p->y_begin);
-    if (p->part.shared_first && beta != 0.0) SPX_TRY(spx__multi_scale(P, out, 0.0, 1, p->stream));
-    SPX_TRY(spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, 0), beta, out));
+    int64_t k = p->part.line_begin;
+    void *first = p->split ? p->slot : spx__multi_vector_at(y, i, k);
+    if (p->part.shared_first && beta != 0.0) SPX_TRY(spx__multi_scale(P, first, 0.0, 1, p->stream));
+    SPX_TRY(spx__multi_part_spmv(p, alpha, spx__multi_vector_at(x, i, 0), beta, first,
+                                 spx__multi_vector_at(y, i, k + 1)));
 cleanup:
     return st;
 }
@@ -70,110 +67,172 @@ static float elapsed(void *from, void *to)
     return spx__cuda_event_elapsed(from, to, &ms) == SPX_OK ? ms : 0.0f;
 }
 
-/* Part i in its thread: halo, then product; finished when it returns. */
-static spx_status run_part(spx_multi_plan *P, int i, double alpha, const spx_multi_vector *x,
+/* The call's phases: the slowest part's; merge_ms as measured by the caller. */
+static void note_times(spx_multi_plan *P, double merge_ms)
+{
+    spx_multi_timing *t = &P->times;
+    t->distribute_ms = t->spmv_ms = 0.0;
+    for (int i = 0; i < P->parts; i++) {
+        if (P->part[i].distribute_ms > t->distribute_ms)
+            t->distribute_ms = P->part[i].distribute_ms;
+        if (P->part[i].spmv_ms > t->spmv_ms) t->spmv_ms = P->part[i].spmv_ms;
+    }
+    t->merge_ms = merge_ms;
+}
+
+/* CPU part i in its thread, on its NUMA node. */
+static spx_status cpu_part(const spx_multi_plan *P, int i, double alpha, const spx_multi_vector *x,
                            double beta, spx_multi_vector *y)
 {
     spx__multi_part *p = &P->part[i];
-    spx_status st = SPX_OK;
-    if (p->device < 0) {
-        spx__numa_saved numa; /* a CPU part runs where its arrays are */
-        spx__numa_enter(p->numa_node, &numa);
-        double t0 = spx__multi_now_ms();
-        st = gather_halo(P, i, x);
-        double t1 = spx__multi_now_ms();
-        if (st == SPX_OK) st = product(P, i, alpha, x, beta, y);
-        p->distribute_ms = t1 - t0;
-        p->spmv_ms = spx__multi_now_ms() - t1;
-        spx__numa_leave(&numa);
-        return st;
-    }
-    SPX_TRY(spx__cuda_set_device(p->device));
-    SPX_TRY(spx__cuda_event_record(p->ev[0], p->stream));
-    SPX_TRY(gather_halo(P, i, x));
-    SPX_TRY(spx__cuda_event_record(p->ev[1], p->stream));
-    SPX_TRY(product(P, i, alpha, x, beta, y));
+    spx__numa_saved numa;
+    spx__numa_enter(p->numa_node, &numa);
+    double t0 = spx__multi_now_ms();
+    spx_status st = spx__multi_product(P, i, alpha, x, beta, y);
+    p->distribute_ms = 0.0;
+    p->spmv_ms = spx__multi_now_ms() - t0;
+    spx__numa_leave(&numa);
+    return st;
+}
+
+static spx_status run_cpu(spx_multi_plan *P, double alpha, const spx_multi_vector *x, double beta,
+                          spx_multi_vector *y)
+{
+#pragma omp parallel for schedule(static, 1) num_threads(P->parts)
+    for (int i = 0; i < P->parts; i++)
+        spx__multi_note(&P->part[i], cpu_part(P, i, alpha, x, beta, y));
+    spx_status st = spx__multi_failure(P, "resident SpMV");
+    double t1 = spx__multi_now_ms();
+    if (st == SPX_OK) st = spx__multi_combine(P, beta, y);
+    note_times(P, spx__multi_now_ms() - t1);
+    return st;
+}
+
+/* The event a split part's ghost add waits for: the part before it has
+ * written the shared line (its product; its own add when it is a ghost of
+ * that line too), so that a line's pieces are summed in part order. */
+static void *line_written(const spx_multi_plan *P, int i)
+{
+    const spx__multi_part *b = &P->part[i - 1];
+    return b->split && b->part.line_begin == P->part[i].part.line_begin ? b->ev[1] : b->ev[2];
+}
+
+/* One GPU, part i on its stream: its product, ev[2]; a split part then adds
+ * its ghost to its owner's line once written, ev[1]. No stream waits for
+ * another but at a shared line. */
+static spx_status queue_part(const spx_multi_plan *P, int i, double alpha,
+                             const spx_multi_vector *x, double beta, spx_multi_vector *y)
+{
+    const spx__multi_part *p = &P->part[i];
+    spx_status st;
+    SPX_TRY(spx__multi_product(P, i, alpha, x, beta, y));
     SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
-    SPX_TRY(spx__cuda_sync(p->stream));
-    p->distribute_ms = elapsed(p->ev[0], p->ev[1]);
-    p->spmv_ms = elapsed(p->ev[1], p->ev[2]);
+    if (!p->split) return SPX_OK;
+    SPX_TRY(spx__cuda_stream_wait(p->stream, line_written(P, i)));
+    SPX_TRY(
+        spx__multi_add(P, spx__multi_vector_at(y, i, p->part.line_begin), p->slot, 1, p->stream));
+    SPX_TRY(spx__cuda_event_record(p->ev[1], p->stream));
 cleanup:
     return st;
 }
 
-/* The part that owns line k (the owned lines tile 0..n-1). */
-static int owner(const spx_multi_plan *P, int64_t k)
+/* pcsc on one GPU: the first part's stream waits for the others, then sums
+ * the partials (ev[3] after). */
+static spx_status join_and_sum(const spx_multi_plan *P, double beta, spx_multi_vector *y)
 {
-    for (int q = 0; q < P->parts; q++) {
-        int64_t b, e;
-        spx__multi_own(P, q, &b, &e);
-        if (b <= k && k < e) return q;
-    }
-    return 0;
-}
-
-/* Row kinds: each ghost (a part's shared first line) lands in its owner's
- * scratch and is added to the owner's line, in part order on the owner's
- * stream. */
-static spx_status merge_ghosts(const spx_multi_plan *P, spx_multi_vector *y)
-{
+    const spx__multi_part *lead = &P->part[0];
     spx_status st = SPX_OK;
-    for (int i = 0; st == SPX_OK && i < P->parts; i++) {
-        const spx__multi_part *p = &P->part[i];
-        if (!p->part.shared_first) continue;
-        int64_t k = p->part.line_begin;
-        const spx__multi_part *o = &P->part[owner(P, k)];
-        if (o->device >= 0) SPX_TRY(spx__cuda_set_device(o->device));
-        SPX_TRY(spx__multi_move(P, o->scratch, o->device, spx__multi_vector_at(y, i, k), p->device, 1,
-                                o->stream));
-        SPX_TRY(spx__multi_add(P, spx__multi_vector_at(y, owner(P, k), k), o->scratch, 1, o->stream));
-    }
+    for (int i = 1; i < P->parts; i++)
+        SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[i].ev[2]));
+    SPX_TRY(spx__multi_combine(P, beta, y));
+    SPX_TRY(spx__cuda_event_record(lead->ev[3], lead->stream));
 cleanup:
     return st;
 }
 
-/* pcsc, owner q: y(own) = beta*y(own) + out_0 + out_1 + ... over own(q),
- * each part's only where its rows reach; another GPU's through q's scratch.
- * beta == 0: y(own) is q's own partial already, the others are added in
- * part order. */
-static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_multi_vector *y)
+/* Events: the first part's ev[0] (start), each part's ev[2] (product) and
+ * ev[1] (split: ghost added), pcsc's ev[3] (summed); read when the times
+ * are asked (multi_info.c). Parts are queued in order, the first first, so
+ * that the GPU starts while the others are queued; the host then waits for
+ * every stream (nothing queued stays running past a failed call either). */
+static spx_status run_one_gpu(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                              double beta, spx_multi_vector *y)
 {
-    const spx__multi_part *o = &P->part[q];
-    spx_status st = SPX_OK;
-    int64_t b, e;
-    spx__multi_own(P, q, &b, &e);
-    if (e <= b) return SPX_OK;
-    if (o->device >= 0) SPX_TRY(spx__cuda_set_device(o->device));
-    if (beta != 0.0) SPX_TRY(spx__multi_scale(P, spx__multi_vector_at(y, q, b), beta, e - b, o->stream));
+    const spx__multi_part *lead = &P->part[0];
+    spx_status st;
+    SPX_TRY(spx__cuda_set_device(lead->device));
+    SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
+    for (int i = 0; i < P->parts; i++)
+        SPX_TRY(queue_part(P, i, alpha, x, beta, y));
+    if (P->kind == SPX_PART_PCSC) SPX_TRY(join_and_sum(P, beta, y));
+cleanup:
     for (int i = 0; i < P->parts; i++) {
-        const spx__multi_part *p = &P->part[i];
-        int64_t lo = p->span_lo > b ? p->span_lo : b, hi = p->span_hi < e ? p->span_hi : e;
-        if (hi <= lo || (i == q && beta == 0.0)) continue;
-        const void *src = (const char *)pcsc_partial(p, y, i, beta) + (size_t)lo * P->es;
-        if (p->device != o->device) {
-            void *land = (char *)o->scratch + (size_t)(lo - b) * P->es;
-            SPX_TRY(spx__multi_move(P, land, o->device, src, p->device, hi - lo, o->stream));
-            src = land;
-        }
-        SPX_TRY(spx__multi_add(P, spx__multi_vector_at(y, q, lo), src, hi - lo, o->stream));
+        spx_status s = spx__cuda_sync(P->part[i].stream);
+        if (st == SPX_OK) st = s;
     }
-cleanup:
     return st;
 }
 
-static spx_status merge(const spx_multi_plan *P, double beta, spx_multi_vector *y)
+/* Group g's halo on stream: the x entries its parts read from other groups. */
+static spx_status group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
+                             void *stream)
 {
+    const spx__multi_group *G = &P->group[g];
     spx_status st = SPX_OK;
-    if (row_kind(P)) {
-        SPX_TRY(merge_ghosts(P, y));
-    } else {
-        for (int q = 0; q < P->parts; q++) SPX_TRY(reduce_into(P, q, beta, y));
+    for (int h = 0; st == SPX_OK && h < G->halos; h++) {
+        const spx__multi_halo *r = &G->halo[h];
+        st = spx__multi_move(P, spx__multi_vector_at(x, G->lead, r->lo), G->device,
+                             spx__multi_vector_at(x, r->src, r->lo), P->part[r->src].device,
+                             r->hi - r->lo, stream);
     }
-    for (int q = 0; spx__multi_on_gpu(P) && q < P->parts; q++) {
-        SPX_TRY(spx__cuda_set_device(P->part[q].device));
-        SPX_TRY(spx__cuda_sync(P->part[q].stream));
+    return st;
+}
+
+/* Group g in its thread: halo on its first part's stream (ev[0], ev[1]
+ * around it; the other parts wait for it), then its parts' products, each
+ * ended by its ev[2]; finished when it returns. */
+static spx_status run_group(spx_multi_plan *P, int g, double alpha, const spx_multi_vector *x,
+                            double beta, spx_multi_vector *y)
+{
+    const spx__multi_group *G = &P->group[g];
+    const spx__multi_part *lead = &P->part[G->lead];
+    spx_status st;
+    SPX_TRY(spx__cuda_set_device(G->device));
+    SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
+    SPX_TRY(group_halo(P, g, x, lead->stream));
+    SPX_TRY(spx__cuda_event_record(lead->ev[1], lead->stream));
+    for (int i = G->lead; i < P->parts; i++) {
+        const spx__multi_part *p = &P->part[i];
+        if (p->group != g) continue;
+        if (i != G->lead && G->halos) SPX_TRY(spx__cuda_stream_wait(p->stream, lead->ev[1]));
+        SPX_TRY(spx__multi_product(P, i, alpha, x, beta, y));
+        SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
     }
-cleanup:
+cleanup: /* finished, failed or not */
+    for (int i = G->lead; i < P->parts; i++) {
+        spx__multi_part *p = &P->part[i];
+        if (p->group != g) continue;
+        spx_status s = spx__cuda_sync(p->stream);
+        if (st == SPX_OK) st = s;
+        p->distribute_ms = st == SPX_OK ? elapsed(lead->ev[0], lead->ev[1]) : 0.0;
+        p->spmv_ms = st == SPX_OK ? elapsed(lead->ev[1], p->ev[2]) : 0.0;
+    }
+    return st;
+}
+
+static spx_status run_devices(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                              double beta, spx_multi_vector *y)
+{
+#pragma omp parallel for schedule(static, 1) num_threads(P->groups)
+    for (int g = 0; g < P->groups; g++) {
+        spx_status st = run_group(P, g, alpha, x, beta, y);
+        for (int i = 0; i < P->parts; i++)
+            if (P->part[i].group == g) spx__multi_note(&P->part[i], st);
+    }
+    spx_status st = spx__multi_failure(P, "resident SpMV");
+    double t1 = spx__multi_now_ms();
+    if (st == SPX_OK) st = spx__multi_merge_devices(P, beta, y);
+    note_times(P, spx__multi_now_ms() - t1);
     return st;
 }
 
@@ -195,25 +254,18 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
 {
     spx_status st = check_call(P, x, y);
     if (st != SPX_OK || P->rows == 0) return st;
-    int caller = spx__multi_device_save(P);
+    int caller = spx__multi_device_save(P), one_gpu = spx__multi_on_gpu(P) && P->groups == 1;
     double t0 = spx__multi_now_ms();
-#pragma omp parallel for schedule(static, 1) num_threads(P->parts)
-    for (int i = 0; i < P->parts; i++)
-        spx__multi_note(&P->part[i], run_part(P, i, alpha, x, beta, y));
-    st = spx__multi_failure(P, "resident SpMV");
-    double t1 = spx__multi_now_ms();
-    if (st == SPX_OK) st = merge(P, beta, y);
+    if (!spx__multi_on_gpu(P))
+        st = run_cpu(P, alpha, x, beta, y);
+    else if (one_gpu)
+        st = run_one_gpu(P, alpha, x, beta, y);
+    else
+        st = run_devices(P, alpha, x, beta, y);
     spx__multi_device_restore(caller);
-    double t2 = spx__multi_now_ms();
+    P->times_on_gpu = st == SPX_OK && one_gpu;
     if (st != SPX_OK) return st;
-    spx_multi_timing *t = &P->times;
-    t->distribute_ms = t->spmv_ms = 0.0;
-    for (int i = 0; i < P->parts; i++) {
-        if (P->part[i].distribute_ms > t->distribute_ms) t->distribute_ms = P->part[i].distribute_ms;
-        if (P->part[i].spmv_ms > t->spmv_ms) t->spmv_ms = P->part[i].spmv_ms;
-    }
-    t->merge_ms = t2 - t1;
-    t->call_ms = t2 - t0;
+    P->times.call_ms = spx__multi_now_ms() - t0;
     spx__clear_error();
     return SPX_OK;
 }

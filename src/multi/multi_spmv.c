@@ -58,7 +58,8 @@ static spx_status run_cpu(spx_multi_plan *P, spx__multi_part *p, double alpha, c
     double t0 = spx__multi_now_ms();
     if (p->out && b != 0.0) start_from_y_host(P, p, y);
     double t1 = spx__multi_now_ms();
-    spx_status st = spx_spmv(p->plan, alpha, entry(x, p->x_begin, P->es), b, dst);
+    spx_status st = spx__multi_part_spmv(p, alpha, entry(x, p->x_begin, P->es), b, dst,
+                                         entry(dst, 1, P->es));
     double t2 = spx__multi_now_ms();
     if (st == SPX_OK && p->out && row_kind(P)) copy_back_host(P, p, y);
     p->distribute_ms = t1 - t0;
@@ -83,7 +84,8 @@ static spx_status run_cuda_steps(spx_multi_plan *P, spx__multi_part *p, int i, d
         if (row_kind(P) && a) SPX_TRY(spx__cuda_memset(p->out, 0, es, p->stream));
     }
     SPX_TRY(spx__cuda_event_record(p->ev[1], p->stream));
-    SPX_TRY(spx_spmv(p->plan, alpha, entry(l->x_dev, p->x_begin - l->x_lo, es), b, p->out));
+    SPX_TRY(spx__multi_part_spmv(p, alpha, entry(l->x_dev, p->x_begin - l->x_lo, es), b, p->out,
+                                 entry(p->out, 1, es)));
     SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
     if (row_kind(P)) {
         if (e > a)
@@ -181,6 +183,7 @@ spx_status spx_multi_spmv(spx_multi_plan *P, double alpha, const void *x, double
     double t2 = spx__multi_now_ms();
     if (st != SPX_OK) return st;
     note_times(P, t2 - t1, t2 - t0);
+    P->times_on_gpu = 0;
     spx__clear_error();
     return SPX_OK;
 }

@@ -1,7 +1,8 @@
 /* Resident vectors of a multi-device plan (multi.h): a full-length buffer
- * per part on its device, the part's own lines holding the vector; filled
- * from and read back to the host by owned lines. Also the three steps a
- * resident call is made of (move, add, scale) for GPU parts and CPU parts. */
+ * per device group (the parts of one device share it), its parts' own lines
+ * holding the vector; filled from and read back to the host by owned lines.
+ * Also the three steps a resident call is made of (move, add, scale) for
+ * GPU parts and CPU parts. */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -91,47 +92,18 @@ spx_status spx__multi_vector_check(const spx_multi_plan *P, const spx_multi_vect
     return SPX_OK;
 }
 
-/* n entries on part i's device (host for a CPU part). */
-static spx_status alloc_on(const spx_multi_plan *P, int i, int64_t n, void **out, const char *what)
-{
-    const spx__multi_part *p = &P->part[i];
-    if (p->device < 0) return spx__alloc(out, (size_t)n, P->es, what);
-    spx_status st = spx__cuda_set_device(p->device);
-    if (st != SPX_OK) return st;
-    return spx__cuda_alloc(out, (size_t)n * P->es, what);
-}
-
-/* Once per plan: each part's landing scratch, pcsc's output where a CPU part
- * 0 wrote y itself, and peer access between the parts' GPUs. */
-static spx_status prepare_plan(spx_multi_plan *P)
-{
-    spx_status st = SPX_OK;
-    for (int i = 0; i < P->parts; i++) {
-        spx__multi_part *p = &P->part[i];
-        int64_t b, e;
-        spx__multi_own(P, i, &b, &e);
-        if (!p->scratch) SPX_TRY(alloc_on(P, i, e - b > 1 ? e - b : 1, &p->scratch, "resident scratch"));
-        if (P->kind == SPX_PART_PCSC && !p->out)
-            SPX_TRY(alloc_on(P, i, P->rows, &p->out, "a part's partial y"));
-        for (int j = 0; spx__multi_on_gpu(P) && j < P->parts; j++)
-            SPX_TRY(spx__cuda_enable_peer(p->device, P->part[j].device));
-    }
-cleanup:
-    return st;
-}
-
 void spx_multi_vector_destroy(spx_multi_vector *v)
 {
     if (!v || v->magic != SPX__MULTI_VECTOR_MAGIC) return;
     int caller = -1, any_gpu = 0;
-    for (int i = 0; v->device && i < v->parts; i++) any_gpu |= v->device[i] >= 0;
+    for (int g = 0; v->device && g < v->groups; g++) any_gpu |= v->device[g] >= 0;
     if (any_gpu) spx__cuda_get_device(&caller);
-    for (int i = 0; v->buf && i < v->parts; i++) {
-        if (v->device[i] < 0) {
-            spx__free(v->buf[i]);
+    for (int g = 0; v->buf && g < v->groups; g++) {
+        if (v->device[g] < 0) {
+            spx__free(v->buf[g]);
         } else {
-            spx__cuda_set_device(v->device[i]);
-            spx__cuda_free(v->buf[i]);
+            spx__cuda_set_device(v->device[g]);
+            spx__cuda_free(v->buf[g]);
         }
     }
     spx__multi_device_restore(caller);
@@ -149,16 +121,19 @@ spx_status spx_multi_vector_create(spx_multi_plan *P, spx_multi_vector **out)
     if (!out) return spx__error(SPX_ERR_INVALID_ARG, "output vector pointer is NULL");
     *out = NULL;
     int caller = spx__multi_device_save(P);
-    SPX_TRY(prepare_plan(P));
+    SPX_TRY(spx__multi_resident_prepare(P));
     SPX_TRY(spx__calloc((void **)&v, 1, sizeof *v, "multi vector"));
     v->magic = SPX__MULTI_VECTOR_MAGIC;
     v->plan = P;
-    v->parts = P->parts;
-    SPX_TRY(spx__calloc((void **)&v->device, (size_t)P->parts, sizeof *v->device, "multi vector parts"));
-    for (int i = 0; i < P->parts; i++) v->device[i] = P->part[i].device;
-    SPX_TRY(spx__calloc((void **)&v->buf, (size_t)P->parts, sizeof *v->buf, "multi vector parts"));
-    for (int i = 0; i < P->parts; i++)
-        SPX_TRY(alloc_on(P, i, P->rows > 0 ? P->rows : 1, &v->buf[i], "a resident vector's part"));
+    v->groups = P->groups;
+    SPX_TRY(spx__calloc((void **)&v->device, (size_t)P->groups, sizeof *v->device,
+                        "multi vector groups"));
+    for (int g = 0; g < P->groups; g++) v->device[g] = P->group[g].device;
+    SPX_TRY(spx__calloc((void **)&v->buf, (size_t)P->groups, sizeof *v->buf,
+                        "multi vector groups"));
+    for (int g = 0; g < P->groups; g++)
+        SPX_TRY(spx__multi_alloc_on(P, P->group[g].lead, P->rows > 0 ? P->rows : 1, &v->buf[g],
+                                    "a resident vector's buffer"));
     spx__multi_device_restore(caller);
     *out = v;
     spx__clear_error();
@@ -169,16 +144,41 @@ cleanup:
     return st;
 }
 
-/* One part's own lines: host -> its buffer (to_part) or back. */
-static spx_status copy_own(const spx_multi_plan *P, int i, void *dst, const void *src,
-                           size_t bytes, int to_part)
+/* Owned lines [b, e) of group g: from the host vector `in` into its buffer,
+ * or (in NULL) from its buffer into `out`. */
+static spx_status copy_own(const spx_multi_vector *v, int g, const void *in, void *out, int64_t b,
+                           int64_t e)
 {
-    if (P->part[i].device < 0) {
+    const spx_multi_plan *P = v->plan;
+    void *dst = in ? at(P, v->buf[g], b) : at(P, out, b);
+    const void *src = in ? at_c(P, in, b) : at_c(P, v->buf[g], b);
+    size_t bytes = (size_t)(e - b) * P->es;
+    if (v->device[g] < 0) {
         memcpy(dst, src, bytes);
         return SPX_OK;
     }
-    spx_status st = spx__cuda_set_device(P->part[i].device);
-    return st == SPX_OK ? spx__cuda_copy(dst, src, bytes, to_part) : st;
+    spx_status st = spx__cuda_set_device(v->device[g]);
+    return st == SPX_OK ? spx__cuda_copy(dst, src, bytes, in != NULL) : st;
+}
+
+/* Every group's owned lines, host <-> buffers (copy_own): consecutive parts
+ * of one group own consecutive lines, so each run of them is one copy (one
+ * in all when every part is on one device). */
+static spx_status transfer(const spx_multi_vector *v, const void *in, void *out)
+{
+    const spx_multi_plan *P = v->plan;
+    spx_status st = SPX_OK;
+    int caller = spx__multi_device_save(P);
+    for (int i = 0; st == SPX_OK && i < P->parts;) {
+        int g = P->part[i].group, j = i;
+        int64_t b, e, skip;
+        spx__multi_own(P, i, &b, &e);
+        while (j + 1 < P->parts && P->part[j + 1].group == g) spx__multi_own(P, ++j, &skip, &e);
+        if (e > b) st = copy_own(v, g, in, out, b, e);
+        i = j + 1;
+    }
+    spx__multi_device_restore(caller);
+    return st;
 }
 
 static spx_status check_transfer(const spx_multi_vector *v, const void *host)
@@ -192,34 +192,16 @@ static spx_status check_transfer(const spx_multi_vector *v, const void *host)
 spx_status spx_multi_vector_set(spx_multi_vector *v, const void *host)
 {
     spx_status st = check_transfer(v, host);
-    if (st != SPX_OK) return st;
-    const spx_multi_plan *P = v->plan;
-    int caller = spx__multi_device_save(P);
-    for (int i = 0; st == SPX_OK && i < P->parts; i++) {
-        int64_t b, e;
-        spx__multi_own(P, i, &b, &e);
-        if (e > b) st = copy_own(P, i, at(P, v->buf[i], b), at_c(P, host, b), (size_t)(e - b) * P->es, 1);
-    }
-    spx__multi_device_restore(caller);
-    return st;
+    return st == SPX_OK ? transfer(v, host, NULL) : st;
 }
 
 spx_status spx_multi_vector_get(const spx_multi_vector *v, void *host)
 {
     spx_status st = check_transfer(v, host);
-    if (st != SPX_OK) return st;
-    const spx_multi_plan *P = v->plan;
-    int caller = spx__multi_device_save(P);
-    for (int i = 0; st == SPX_OK && i < P->parts; i++) {
-        int64_t b, e;
-        spx__multi_own(P, i, &b, &e);
-        if (e > b) st = copy_own(P, i, at(P, host, b), at_c(P, v->buf[i], b), (size_t)(e - b) * P->es, 0);
-    }
-    spx__multi_device_restore(caller);
-    return st;
+    return st == SPX_OK ? transfer(v, NULL, host) : st;
 }
 
 void *spx__multi_vector_at(const spx_multi_vector *v, int i, int64_t k)
 {
-    return at(v->plan, v->buf[i], k);
+    return at(v->plan, v->buf[v->plan->part[i].group], k);
 }

@@ -106,6 +106,36 @@ cleanup:
     return st;
 }
 
+spx_status spx__part_lines_view(const spx__part *p, int64_t first, int64_t count,
+                                spx_matrix **out)
+{
+    const spx_matrix *v = p->view;
+    int64_t at = p->ptr[first];
+    size_t es = v->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
+    spx_matrix *w = NULL;
+    spx_status st;
+    *out = NULL;
+    SPX_TRY(spx__calloc((void **)&w, 1, sizeof *w, "part lines header"));
+    w->magic = SPX__MATRIX_MAGIC;
+    SPX_TRY(spx__alloc((void **)&w->owned_rowptr, (size_t)count + 1, sizeof(int64_t),
+                       "part lines offsets"));
+    for (int64_t j = 0; j <= count; j++) w->owned_rowptr[j] = p->ptr[first + j] - at;
+    w->rowptr = w->owned_rowptr;
+    w->rows = count;
+    w->cols = v->cols;
+    w->nnz = p->ptr[first + count] - at;
+    w->col_bits = v->col_bits;
+    w->col32 = v->col32 ? v->col32 + at : NULL;
+    w->col64 = v->col64 ? v->col64 + at : NULL;
+    w->vtype = v->vtype;
+    w->values = (char *)v->values + (size_t)at * es;
+    *out = w;
+    return SPX_OK;
+cleanup:
+    spx_matrix_destroy(w);
+    return st;
+}
+
 void spx__part_free(spx__part *p)
 {
     if (!p) return;

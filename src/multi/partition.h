@@ -48,6 +48,12 @@ void spx__part_bounds(const spx_matrix *M, const int64_t *coo_lines, spx_partiti
  * part) from M's offsets, O(nonzeros of the part) from coo_lines. */
 spx_status spx__part_build(const spx_matrix *M, const int64_t *coo_lines, spx__part *p);
 
+/* A CSR of the part's local lines [first, first + count): offsets
+ * ptr[first..first+count] - ptr[first], owned by the view (freed with it),
+ * and the part's columns and values from its nonzero ptr[first], borrowed. */
+spx_status spx__part_lines_view(const spx__part *p, int64_t first, int64_t count,
+                                spx_matrix **out);
+
 /* Free what a part owns (its offsets and view) and zero it. */
 void spx__part_free(spx__part *p);
 

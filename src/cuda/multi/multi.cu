@@ -1,6 +1,7 @@
 /* MSREP's multi-device executor on CUDA (see multi_cuda.h): devices, streams,
- * peer copies and the elementwise sum of the column partitions' partial
- * vectors. */
+ * peer copies, the elementwise sum of the column partitions' partial
+ * vectors, and on one GPU the combine kernel of resident pcsc calls (the
+ * partials over every owner's lines in part order). */
 #include <cuda_runtime.h>
 
 #include <mutex>
@@ -116,6 +117,50 @@ extern "C" spx_status spx__cuda_vector_add(void *y, const void *x, int64_t n, sp
         add_kernel<double><<<blocks, 256, 0, (cudaStream_t)stream>>>((double *)y, (const double *)x, n);
     else
         add_kernel<float><<<blocks, 256, 0, (cudaStream_t)stream>>>((float *)y, (const float *)x, n);
+    MULTI_CHECK(cudaGetLastError());
+    return SPX_OK;
+}
+
+/* Part i's partial at line r: y itself for part in_y (read before r is written). */
+template <typename T>
+__device__ T partial_at(const spx__cuda_partial *t, int i, int in_y, const T *y, int64_t r)
+{
+    return i == in_y ? y[r] : ((const T *)t[i].v)[r];
+}
+
+/* Blocks of row blockIdx.y cover the lines part q = blockIdx.y owns. The sum
+ * per line is sequential in part order: the same bits as scaling y, then
+ * adding the partial vectors one after another (__dmul_rn: beta*y is never
+ * fused with the first add). */
+template <typename T>
+__global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *__restrict__ t,
+                                   int parts, int in_y)
+{
+    const int q = blockIdx.y;
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t r = t[q].own_lo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < t[q].own_hi;
+         r += stride) {
+        T acc = beta == 0.0 ? partial_at(t, q, in_y, y, r) : (T)__dmul_rn(beta, (double)y[r]);
+        for (int i = 0; i < parts; i++)
+            if ((beta != 0.0 || i != q) && t[i].span_lo <= r && r < t[i].span_hi)
+                acc += partial_at(t, i, in_y, y, r);
+        y[r] = acc;
+    }
+}
+
+extern "C" spx_status spx__cuda_partial_sum(void *y, double beta, const void *table, int parts,
+                                            int in_y, int64_t longest, spx_type t, void *stream)
+{
+    if (parts <= 0 || longest <= 0) return SPX_OK;
+    int64_t want = (longest + 255) / 256;
+    dim3 grid((unsigned)(want < 1024 ? want : 1024), (unsigned)parts);
+    const spx__cuda_partial *tab = (const spx__cuda_partial *)table;
+    if (t == SPX_F64)
+        partial_sum_kernel<double><<<grid, 256, 0, (cudaStream_t)stream>>>((double *)y, beta, tab,
+                                                                           parts, in_y);
+    else
+        partial_sum_kernel<float><<<grid, 256, 0, (cudaStream_t)stream>>>((float *)y, beta, tab,
+                                                                          parts, in_y);
     MULTI_CHECK(cudaGetLastError());
     return SPX_OK;
 }

@@ -12,7 +12,13 @@
  *   peer to peer) where the two can, so that peer copies need no staging;
  *   a no-op where they cannot or already do;
  * - pci_bus_id: the device's PCI address ("0000:1b:00.0"), len bytes at most;
- * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float). */
+ * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float);
+ * - partial_sum: pcsc's parts on one GPU, table[0..parts) (device memory):
+ *   for every line r, its owner q (own_lo <= r < own_hi),
+ *     y[r] = s + sum over i in part order of v_i[r] where span_lo <= r < span_hi,
+ *   s = beta*y[r] (rounded once to t) and every i, or with beta == 0, v_q[r]
+ *   and every i but q; part in_y's partial is y itself (-1: none), read
+ *   before its line is written; longest: the most lines a part owns. */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
 
@@ -25,6 +31,13 @@
 extern "C" {
 #endif
 
+/* One pcsc part's partial y as partial_sum reads it. */
+typedef struct spx__cuda_partial {
+    const void *v;             /* its partial y, n entries on the device */
+    int64_t span_lo, span_hi;  /* the lines it reaches */
+    int64_t own_lo, own_hi;    /* the lines it owns */
+} spx__cuda_partial;
+
 #define SPX__CUDA_MULTI_API(S, Q, V)                                                            \
     S(spx__cuda_set_device, (int device))                                                       \
     S(spx__cuda_get_device, (int *device))                                                      \
@@ -35,7 +48,9 @@ extern "C" {
       (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream)) \
     S(spx__cuda_enable_peer, (int device, int peer))                                            \
     S(spx__cuda_pci_bus_id, (int device, char *id, int len))                                    \
-    S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))
+    S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))     \
+    S(spx__cuda_partial_sum, (void *y, double beta, const void *table, int parts, int in_y,     \
+                              int64_t longest, spx_type t, void *stream))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
 
