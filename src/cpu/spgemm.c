@@ -40,6 +40,9 @@
 #define SPX__SPGEMM_WORK_PER_THREAD 65536
 /* Chunks of equal work per thread (dynamic schedule evens out the rest). */
 #define SPX__SPGEMM_CHUNKS_PER_THREAD 8
+/* Products per column of a row's span from which the symbolic phase keeps
+ * its branch (overlapping()). */
+#define SPX__SPGEMM_OVERLAP 4
 
 /* CSR arrays of an operand, read through one width test the compiler hoists. */
 typedef struct csr_view {
@@ -322,11 +325,53 @@ static void order_row(const spgemm_job *J, spgemm_ws *w, int64_t n)
     }
 }
 
+/* Row i's products overlap heavily: at least SPX__SPGEMM_OVERLAP of them per
+ * column of the span its B rows cover (a band: each column met over and over,
+ * so "seen already" is what a branch predicts right; dense_gather's branch
+ * then beats dense_count's store per product). O(entries of A's row). */
+static int overlapping(const spgemm_job *J, int64_t i)
+{
+    csr_view a = J->a, b = J->b;
+    int64_t f = 0, lo = INT64_MAX, hi = -1;
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t k = view_col(&a, ka), beg = b.rp[k], end = b.rp[k + 1];
+        if (beg == end) continue;
+        f += end - beg;
+        if (view_col(&b, beg) < lo) lo = view_col(&b, beg);
+        if (view_col(&b, end - 1) > hi) hi = view_col(&b, end - 1);
+    }
+    return hi >= lo && f >= SPX__SPGEMM_OVERLAP * (hi - lo + 1);
+}
+
+/* Distinct columns of row i with the dense stamps, branch-free: a column
+ * counts when its stamp was not yet i (the symbolic phase needs no list).
+ * Against dense_gather's branch for every row, on the 2-core development
+ * machine (product ms, 2 threads, alternating runs): lap3d27:40 72-76 ->
+ * 68-75, cage11 33-34 -> 29-30, R-MAT 13 202-209 -> 159-165; a band of 51
+ * (2601 products over 101 columns a row) was 243-255 -> 261-265 until
+ * overlapping() gave such rows the branch back (then 250-256 against
+ * 246-253, within the runs' spread); sinc18 263-270 either way. */
+static int64_t dense_count(const spgemm_job *J, spgemm_ws *w, int64_t i)
+{
+    csr_view a = J->a, b = J->b;
+    int64_t *stamp = w->stamp, n = 0;
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t k = view_col(&a, ka), end = b.rp[k + 1];
+        for (int64_t kb = b.rp[k]; kb < end; kb++) {
+            int64_t j = view_col(&b, kb);
+            n += stamp[j] != i;
+            stamp[j] = i;
+        }
+    }
+    return n;
+}
+
 static int64_t symbolic_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
 {
     csr_view a = J->a;
     if (a.rp[i + 1] - a.rp[i] == 1) return row_work(J, i);
-    return gather(J, w, i, 0);
+    if (J->hash || overlapping(J, i)) return gather(J, w, i, 0);
+    return dense_count(J, w, i);
 }
 
 static void numeric_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
