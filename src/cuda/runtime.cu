@@ -60,6 +60,10 @@ extern "C" spx_status spx__cuda_copy(void *dst, const void *src, size_t bytes, i
     if (bytes == 0) return SPX_OK;
     CUDA_CHECK(
         cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+    /* From pageable memory cudaMemcpy may return once the bytes are staged,
+     * before the DMA lands; kernels on non-blocking streams (the multi
+     * plans') are not ordered behind it, so wait for it here. */
+    if (to_device) CUDA_CHECK(cudaStreamSynchronize(0));
     return SPX_OK;
 }
 
