@@ -40,6 +40,8 @@
 #define MAX_BS 1024
 #define WARPS_PER_SM 64 /* a full multiprocessor: 2048 threads */
 #define FALLBACK_SMS 132
+#define FALLBACK_L2 ((size_t)50 << 20) /* the H100's L2 */
+#define MIN_TH_SAVING 0.075 /* of the th=4 layout's bytes */
 
 static const char *const names[SPX__CUDA_AXT_NVAR] = {"axc", "axt-uh1", "axt-uh", "axt-ch1",
                                                       "axt-ch"};
@@ -191,12 +193,17 @@ static double uh_bytes(int th, const int64_t *hist, const int64_t *longer, int64
     return columns * ((double)th * slot + 4.0);
 }
 
-/* axt-uh's default th: the one of 2..MAX_AUTO_TH_UH with the smallest
- * layout (ties to the smaller). On the H100 the time follows the bytes
- * (bench/results/axt-cuda-2026-11-25/, th sweep): lap3d27:96, rows of 27,
- * th=4 13.5 B/nnz 0.124 ms, th=8 14.9 B/nnz 0.128 ms, th=9 12.5 B/nnz 0.110
- * ms, th=27 12.4 B/nnz 0.107 ms; R-MAT 20 th=4 13.6 B/nnz 0.273 ms, th=27 17.1
- * B/nnz 0.294 ms. O(rows) for the table, then O(ROW_HIST) per candidate. */
+/* axt-uh's default th: 4, unless the matrix streams from DRAM (the th=4
+ * layout is larger than L2) and the th of 2..MAX_AUTO_TH_UH with the
+ * smallest layout (ties to the smaller) saves at least MIN_TH_SAVING of its
+ * bytes. On the H100 a DRAM-bound call follows the bytes (th sweep,
+ * bench/results/axt-cuda-2026-11-25/): lap3d27:96, rows of 27, th=4 13.5
+ * B/nnz 0.124 ms, th=9 12.5 B/nnz 0.110 ms, th=27 12.4 B/nnz 0.107 ms. An
+ * L2-resident call does not, and a smaller saving did not pay either
+ * (pending-gpu-2026-11-25, smallest layout over th=4: lap3d7:200 0.85x the
+ * bytes, 0.85x the time; cavity19 0.97x the bytes, 1.31x the time;
+ * NotreDame_www x20, 316 MB, 0.93x the bytes, 1.05x the time). O(rows) for
+ * the table, then O(ROW_HIST) per candidate. */
 static spx_status smallest_uh_th(const spx_matrix *A, size_t slot, int *th)
 {
     int64_t *hist = NULL, *longer = NULL, n_longer = 0;
@@ -213,12 +220,16 @@ static spx_status smallest_uh_th(const spx_matrix *A, size_t slot, int *th)
     for (int64_t i = 0; i < A->rows; i++)
         if (A->rowptr[i + 1] - A->rowptr[i] >= ROW_HIST)
             longer[n_longer++] = A->rowptr[i + 1] - A->rowptr[i];
+    const double bytes4 = uh_bytes(4, hist, longer, n_longer, (double)slot);
     double best = uh_bytes(2, hist, longer, n_longer, (double)slot);
-    *th = 2;
+    int best_th = 2;
     for (int t = 3; t <= MAX_AUTO_TH_UH; t++) {
         const double b = uh_bytes(t, hist, longer, n_longer, (double)slot);
-        if (b < best) best = b, *th = t;
+        if (b < best) best = b, best_th = t;
     }
+    size_t l2 = 0;
+    if (spx__cuda_device_info(NULL, 0, NULL, &l2) != SPX_OK) l2 = FALLBACK_L2;
+    if (bytes4 > (double)l2 && best <= (1.0 - MIN_TH_SAVING) * bytes4) *th = best_th;
 cleanup:
     spx__free(hist);
     spx__free(longer);
