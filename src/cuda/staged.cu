@@ -14,8 +14,9 @@ extern "C" {
 #include "core/memcopy.h"
 }
 #include "cuda/gateway.h"
+#include "cuda/stage_pool.h"
 
-#define STAGE ((size_t)16 << 20)
+#define STAGE SPX__STAGE
 
 static spx_status staged_fail(cudaError_t e, const char *call)
 {
@@ -51,7 +52,7 @@ extern "C" spx_status spx__cuda_copy_staged(void *dst, const void *src, size_t b
     if (bytes == 0) return SPX_OK;
     char *pinned = NULL;
     if (bytes < spx__cuda_stage_min ||
-        cudaHostAlloc((void **)&pinned, 2 * STAGE, cudaHostAllocDefault) != cudaSuccess) {
+        !(pinned = spx__stage_take())) {
         cudaGetLastError(); /* no pinned memory: the driver's own staging */
         cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
                                         (cudaStream_t)stream);
@@ -69,6 +70,6 @@ extern "C" spx_status spx__cuda_copy_staged(void *dst, const void *src, size_t b
     if (e != cudaSuccess) cudaStreamSynchronize((cudaStream_t)stream); /* buffers idle */
     for (int i = 0; i < 2; i++)
         if (done[i]) cudaEventDestroy(done[i]);
-    cudaFreeHost(pinned);
+    spx__stage_give(pinned);
     return e == cudaSuccess ? SPX_OK : staged_fail(e, call);
 }

@@ -3,10 +3,13 @@
  * C to the host: a copy from the device into pageable memory goes through
  * the driver's small pinned buffers and one core (about 6 GB/s on the H100
  * machine, src/cuda/staged.cu), and C is the largest thing a product moves.
- * Arrays of spx__cuda_stage_min bytes or more come back as upload_staged's
- * mirror: chunk k lands in pinned buffer k % 2 while every core copies chunk
- * k - 1 out of the other into C (spx__parallel_memcpy, which also spreads
- * the first touch of C's fresh pages over the cores). */
+ * Arrays of DOWNLOAD_STAGE_MIN bytes or more (or spx__cuda_stage_min, the
+ * tests' hook) come back as upload_staged's mirror: chunk k lands in pinned
+ * buffer k % 2 (the process's kept pair, cuda/stage_pool.h) while every core
+ * copies chunk k - 1 out of the other into C (spx__parallel_memcpy, which
+ * also spreads the first touch of C's fresh pages over the cores). The
+ * threshold is low because the pair is kept: a 1 MiB array costs one pinned
+ * copy at the link's rate and one parallel memcpy. */
 #include <cub/device/device_scan.cuh>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +19,11 @@ extern "C" {
 #include "core/memcopy.h"
 }
 #include "cuda/gateway.h"
+#include "cuda/stage_pool.h"
 #include "cuda/spgemm/spgemm_dev.cuh"
 
-#define STAGE ((size_t)16 << 20)
+#define STAGE SPX__STAGE
+#define DOWNLOAD_STAGE_MIN ((size_t)1 << 20)
 
 namespace spgemm_dev {
 
@@ -104,8 +109,8 @@ static spx_status download_staged(void *dst, const void *src, size_t bytes, cuda
 {
     char *pinned = NULL;
     cudaEvent_t done[2] = {NULL, NULL};
-    if (bytes < spx__cuda_stage_min ||
-        cudaHostAlloc((void **)&pinned, 2 * STAGE, cudaHostAllocDefault) != cudaSuccess) {
+    if ((bytes < DOWNLOAD_STAGE_MIN && bytes < spx__cuda_stage_min) ||
+        !(pinned = spx__stage_take())) {
         cudaGetLastError(); /* no pinned memory: the driver's own staging */
         return download(dst, src, bytes, s);
     }
@@ -116,7 +121,7 @@ static spx_status download_staged(void *dst, const void *src, size_t bytes, cuda
     if (e != cudaSuccess) cudaStreamSynchronize(s); /* buffers idle */
     for (int i = 0; i < 2; i++)
         if (done[i]) cudaEventDestroy(done[i]);
-    cudaFreeHost(pinned);
+    spx__stage_give(pinned);
     return cuda_ok(e, "staged copy to host");
 }
 
