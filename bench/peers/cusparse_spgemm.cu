@@ -17,7 +17,15 @@
  * A, B and C stay on the device, so the times have no transfers (SpX's CUDA
  * formats return a host C, spx_spgemm_run: their times include B's upload
  * and C's download). Buffers are allocated and freed in each product, as a
- * user computing one product does. */
+ * user computing one product does.
+ *
+ * peer-cusparse-spgemm-host: the same product with spx_spgemm_run's
+ * boundaries, B from the host and C to the host, as a user of cuSPARSE whose
+ * matrices live on the host calls it: each product uploads B (32-bit offsets,
+ * values in the precision, cudaMemcpy), computes, and copies C's three
+ * arrays into new host arrays (malloc, cudaMemcpy), freed before the next
+ * product as the bench frees SpX's C. A is uploaded once, in prepare, as
+ * SpX's plan holds A on the device. */
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -39,7 +47,19 @@ struct spgemm_peer {
     cudaDataType vt;
     cusparseSpGEMMAlg_t alg;
     size_t bytes;
+    bool host_io;  /* peer-cusparse-spgemm-host: B up, C down in each product */
+    bench_csr b;   /* B's host view (host_io) */
 };
+
+void free_b(spgemm_peer *p)
+{
+    if (p->B) cusparseDestroySpMat(p->B);
+    void *arrays[] = {p->brp, p->bci, p->bval};
+    for (void *a : arrays)
+        cusparse_peer_free(a);
+    p->B = NULL;
+    p->brp = p->bci = p->bval = NULL;
+}
 
 void free_c(spgemm_peer *p)
 {
@@ -56,10 +76,10 @@ void peer_destroy(void *state)
     spgemm_peer *p = (spgemm_peer *)state;
     if (!p) return;
     free_c(p);
+    free_b(p);
     if (p->A) cusparseDestroySpMat(p->A);
-    if (p->B) cusparseDestroySpMat(p->B);
     if (p->h) cusparseDestroy(p->h);
-    void *arrays[] = {p->arp, p->aci, p->aval, p->brp, p->bci, p->bval, p->crp};
+    void *arrays[] = {p->arp, p->aci, p->aval, p->crp};
     for (void *a : arrays)
         cusparse_peer_free(a);
     free(p);
@@ -75,8 +95,17 @@ cleanup:
     return st;
 }
 
-spx_status peer_prepare(const spx_matrix *A, const spx_matrix *B, const spx_bench_peer_opts *o,
-                        void **state)
+spx_status upload_b(spgemm_peer *p)
+{
+    spx_status st = SPX_OK;
+    BENCH_TRY(cusparse_peer_upload(p->b, p->prec, &p->brp, &p->bci, &p->bval));
+    BENCH_TRY(describe_csr(p->b, p->brp, p->bci, p->bval, p->vt, &p->B));
+cleanup:
+    return st;
+}
+
+spx_status prepare(const spx_matrix *A, const spx_matrix *B, const spx_bench_peer_opts *o,
+                   bool host_io, void **state)
 {
     spgemm_peer *p = NULL;
     bench_csr a, b;
@@ -90,12 +119,13 @@ spx_status peer_prepare(const spx_matrix *A, const spx_matrix *B, const spx_benc
     p->prec = o->precision;
     p->vt = o->precision == SPX_F64 ? CUDA_R_64F : CUDA_R_32F;
     p->alg = CUSPARSE_SPGEMM_ALG1;
+    p->host_io = host_io;
+    p->b = b;
     SP_TRY(cusparseCreate(&p->h));
     BENCH_TRY(cusparse_peer_upload(a, o->precision, &p->arp, &p->aci, &p->aval));
-    BENCH_TRY(cusparse_peer_upload(b, o->precision, &p->brp, &p->bci, &p->bval));
     BENCH_TRY(cusparse_peer_alloc(&p->crp, ((size_t)p->m + 1) * sizeof(int32_t), "C offsets"));
     BENCH_TRY(describe_csr(a, p->arp, p->aci, p->aval, p->vt, &p->A));
-    BENCH_TRY(describe_csr(b, p->brp, p->bci, p->bval, p->vt, &p->B));
+    if (!host_io) BENCH_TRY(upload_b(p));
     p->bytes = ((size_t)(a.rows + b.rows) + 2) * 4 +
                (size_t)(a.nnz + b.nnz) * (4 + cusparse_peer_value_bytes(o->precision));
     *state = p;
@@ -168,11 +198,46 @@ cleanup:
     return st;
 }
 
+spx_status peer_prepare(const spx_matrix *A, const spx_matrix *B, const spx_bench_peer_opts *o,
+                        void **state)
+{
+    return prepare(A, B, o, false, state);
+}
+
+spx_status peer_prepare_host(const spx_matrix *A, const spx_matrix *B,
+                             const spx_bench_peer_opts *o, void **state)
+{
+    return prepare(A, B, o, true, state);
+}
+
+/* C's three arrays into new host arrays, then freed (host_io). */
+spx_status download_c(const spgemm_peer *p)
+{
+    const size_t nnz = (size_t)p->c_nnz, vb = cusparse_peer_value_bytes(p->prec);
+    void *rp = malloc(((size_t)p->m + 1) * 4), *ci = malloc(nnz * 4 + 1), *val = malloc(nnz * vb + 1);
+    spx_status st = SPX_OK;
+    if (!rp || !ci || !val) {
+        st = bench_fail(SPX_ERR_OOM, "cuSPARSE SpGEMM peer: out of host memory for C");
+        goto cleanup;
+    }
+    CU_TRY(cudaMemcpy(rp, p->crp, ((size_t)p->m + 1) * 4, cudaMemcpyDeviceToHost));
+    CU_TRY(cudaMemcpy(ci, p->cci, nnz * 4, cudaMemcpyDeviceToHost));
+    CU_TRY(cudaMemcpy(val, p->cval, nnz * vb, cudaMemcpyDeviceToHost));
+cleanup:
+    free(rp), free(ci), free(val);
+    return st;
+}
+
 spx_status peer_spgemm(void *state)
 {
     spgemm_peer *p = (spgemm_peer *)state;
+    spx_status st;
+    if (p->host_io) {
+        free_b(p);
+        if ((st = upload_b(p)) != SPX_OK) return st;
+    }
     free_c(p);
-    spx_status st = product(p);
+    st = product(p);
     if (st == SPX_ERR_OOM && p->alg == CUSPARSE_SPGEMM_ALG1) {
         cudaGetLastError(); /* a failed cudaMalloc leaves no sticky error; clear it anyway */
         free_c(p);
@@ -185,7 +250,7 @@ spx_status peer_spgemm(void *state)
                                                "memory (%s)",
                           spx_bench_last_error());
     }
-    return st;
+    return st == SPX_OK && p->host_io ? download_c(p) : st;
 }
 
 spx_status peer_result(void *state, spx_matrix **C)
@@ -236,4 +301,10 @@ extern "C" const spx_bench_peer spx_peer_cusparse_spgemm = {
     "peer-cusparse-spgemm", SPX_OP_SPGEMM, SPX_DEV_CUDA,
     BENCH_TYPE_BIT(SPX_F64) | BENCH_TYPE_BIT(SPX_F32),
     peer_prepare, NULL, peer_spgemm, peer_result, peer_bytes, peer_destroy, peer_describe,
+};
+
+extern "C" const spx_bench_peer spx_peer_cusparse_spgemm_host = {
+    "peer-cusparse-spgemm-host", SPX_OP_SPGEMM, SPX_DEV_CUDA,
+    BENCH_TYPE_BIT(SPX_F64) | BENCH_TYPE_BIT(SPX_F32),
+    peer_prepare_host, NULL, peer_spgemm, peer_result, peer_bytes, peer_destroy, peer_describe,
 };
