@@ -58,24 +58,27 @@ typedef struct spx__cuda_tsparse_plan {
     spx__cuda_tiles A;    /* device */
     int64_t *ptr_host;    /* A.trows + 1: A's tile row offsets on the host (panels) */
     spx_type precision;   /* SPX_F16 (half in, fp32 sums) or SPX_F64 */
+    int a_exp;            /* F16: A's values were multiplied by 2^a_exp before rounding */
     int64_t panel_rows;   /* params panel_rows=N: rows of A a panel holds at most; 0: by memory */
     void *stream;         /* cudaStream_t (NULL: the default stream) */
     int last_panels;      /* panels of the last product (written atomically) */
 } spx__cuda_tsparse_plan;
 
 /* The tsparse gateway (src/cuda/spgemm/tsparse_run.cu):
- * - tiles: T = M's tiles on the device, values converted to precision (F16
- *   half, F64 double); M has 32-bit columns, fewer than 2^31 tiles and tile
- *   rows (SPX_ERR_UNSUPPORTED otherwise); nothing stays allocated on failure;
+ * - tiles: T = M's tiles on the device, values converted to precision (F16:
+ *   half of 2^e v, the caller having checked that it fits; F64 double, e
+ *   ignored); M has 32-bit columns, fewer than 2^31 tiles and tile rows
+ *   (SPX_ERR_UNSUPPORTED otherwise); nothing stays allocated on failure;
  * - tiles_free: releases T's arrays and zeroes *T;
  * - multiply: *C = A*B as a host CSR matrix (fp64, sorted columns, exact
- *   zeros dropped); *panels the panels it took. */
+ *   zeros dropped; F16: B's values scaled by 2^b_exp, C's sums by
+ *   2^-(a_exp + b_exp)); *panels the panels it took. */
 #define SPX__CUDA_TSPARSE_API(S, Q, V)                                                        \
     S(spx__cuda_tsparse_tiles,                                                                \
-      (const spx_matrix *M, spx_type precision, void *stream, spx__cuda_tiles *T))           \
+      (const spx_matrix *M, spx_type precision, int e, void *stream, spx__cuda_tiles *T))           \
     V(spx__cuda_tsparse_tiles_free, (spx__cuda_tiles * T))                                    \
     S(spx__cuda_tsparse_multiply, (const spx__cuda_tsparse_plan *p, const spx_matrix *B,      \
-                                   spx_matrix **C, int *panels))
+                                   int b_exp, spx_matrix **C, int *panels))
 
 SPX__CUDA_DECLARE(SPX__CUDA_TSPARSE_API)
 

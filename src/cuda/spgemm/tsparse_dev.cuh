@@ -58,7 +58,7 @@ spx_status ctiles_multiply(const spx__cuda_tiles *A, const spx__cuda_tiles *B,
 /* Rows [8 I0, min(8 I1, rows)) of C in CSR on the host, entries of value 0
  * dropped (cols: C's columns). */
 spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows, int64_t cols,
-                          spx_type precision, cudaStream_t s, spx_matrix **piece);
+                          spx_type precision, double unscale, cudaStream_t s, spx_matrix **piece);
 void ctiles_free(ctiles *C, cudaStream_t s);
 
 } // namespace spx_tsparse

@@ -9,10 +9,19 @@
  * sorted columns, and without the entries whose value is exactly 0: values
  * are compacted after cancellation (gustavson keeps such entries as explicit
  * zeros; the pattern here is its pattern minus those).
+ * fp16 scaling: A's values are multiplied by 2^ea and B's by 2^eb before
+ * they are rounded to half, the powers that bring each matrix's largest
+ * |value| just under half's largest (65504), and C's values by 2^-(ea+eb)
+ * after the fp32 sums; powers of two are exact, so this changes nothing but
+ * which values half can hold (xenon1, values 5e23-3e28, runs in fp16).
  * Declines (SPX_ERR_UNSUPPORTED, naming the value): a value that is not
  * finite (a tile's empty slots are 0 in the fragments, and 0 times an
- * infinity would be NaN), and in fp16 a value beyond half's range (65504).
- * Values below half's smallest subnormal (2^-24) become 0 in fp16.
+ * infinity would be NaN), and in fp16 a matrix whose nonzero values span
+ * more than half's normal range (2^-14 to 65504, about 2^30): its smallest
+ * would keep fewer than half's 11 bits (under 2^-24 it becomes 0), and
+ * entries of C made only of such values would come out wrong or vanish
+ * (TSOPF_RS_b39_c30, values 2.5e-14 to 646, on the H200 before this
+ * decline: 349869 entries of C lost, error 1.0).
  * Params: panel_rows=N: a panel holds at most N rows of A (rounded up to a
  * multiple of 8); by default panels are cut by the free memory only. */
 #include <float.h>
@@ -34,31 +43,58 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
                       key);
 }
 
-/* The first value tsparse cannot multiply in precision t (see the declines
- * above), or -1. */
-static int64_t first_bad_value(const spx_matrix *M, spx_type t)
+#define HALF_MAX 65504.0
+#define HALF_MIN_NORMAL 0x1p-14 /* 6.1e-05 */
+
+/* The first value that is not finite, or -1. */
+static int64_t first_infinite(const spx_matrix *M)
 {
-    const double limit = t == SPX_F16 ? 65504.0 : DBL_MAX;
-    for (int64_t k = 0; k < M->nnz; k++) {
-        const double v = spx__val(M, k);
-        if (!isfinite(v) || fabs(v) > limit) return k;
-    }
+    for (int64_t k = 0; k < M->nnz; k++)
+        if (!isfinite(spx__val(M, k))) return k;
     return -1;
 }
 
-static spx_status check_values(const spx_matrix *M, spx_type t, const char *which)
+/* fp16: *e = the power of two that takes M's largest |value| just under
+ * HALF_MAX; *k_small = the first nonzero value that 2^*e leaves below
+ * HALF_MIN_NORMAL, or -1 (M's values finite). */
+static void half_scale(const spx_matrix *M, int *e, int64_t *k_small)
 {
-    const int64_t k = first_bad_value(M, t);
-    if (k < 0) return SPX_OK;
-    if (t == SPX_F16 && isfinite(spx__val(M, k)))
+    double big = 0.0, small = INFINITY;
+    int64_t k_min = -1;
+    for (int64_t k = 0; k < M->nnz; k++) {
+        const double a = fabs(spx__val(M, k));
+        if (a > big) big = a;
+        if (a != 0.0 && a < small) small = a, k_min = k;
+    }
+    *e = 0;
+    *k_small = -1;
+    if (big == 0.0) return;
+    int eb;
+    frexp(HALF_MAX / big, &eb); /* HALF_MAX / big in [2^(eb-1), 2^eb) */
+    *e = eb - 1;
+    if (ldexp(small, *e) < HALF_MIN_NORMAL) *k_small = k_min;
+}
+
+/* Whether tsparse can multiply M in precision t (see the declines above),
+ * and in fp16 M's power of two (*e; 0 otherwise). */
+static spx_status check_values(const spx_matrix *M, spx_type t, const char *which, int *e)
+{
+    const int64_t k = first_infinite(M);
+    int64_t k_small = -1;
+    *e = 0;
+    if (k >= 0)
         return spx__error(SPX_ERR_UNSUPPORTED,
-                          "tsparse f16: value %g (entry %lld of %s) is beyond half's range "
-                          "(65504)",
+                          "tsparse: value %g (entry %lld of %s) is not finite; a tile's empty "
+                          "slots would turn it into NaN",
                           spx__val(M, k), (long long)k, which);
+    if (t != SPX_F16) return SPX_OK;
+    half_scale(M, e, &k_small);
+    if (k_small < 0) return SPX_OK;
     return spx__error(SPX_ERR_UNSUPPORTED,
-                      "tsparse: value %g (entry %lld of %s) is not finite; a tile's empty "
-                      "slots would turn it into NaN",
-                      spx__val(M, k), (long long)k, which);
+                      "tsparse f16: the values of %s span more than half's normal range "
+                      "(2^-14 to 65504): scaled by 2^%d for its largest, value %g (entry %lld) "
+                      "would keep fewer than 11 bits; use f64",
+                      which, *e, spx__val(M, k_small), (long long)k_small);
 }
 
 static void tsparse_destroy(void *state)
@@ -74,15 +110,17 @@ static spx_status tsparse_analyze(const spx_matrix *A, const spx_plan_opts *o, v
 {
     spx__cuda_tsparse_plan *p = NULL;
     long panel_rows = 0;
+    int a_exp = 0;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &panel_rows));
-    SPX_TRY(check_values(A, o->precision, "A"));
+    SPX_TRY(check_values(A, o->precision, "A", &a_exp));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "tsparse plan"));
     p->precision = o->precision;
+    p->a_exp = a_exp;
     p->panel_rows = panel_rows;
     p->stream = o->stream;
-    SPX_TRY(spx__cuda_tsparse_tiles(A, o->precision, o->stream, &p->A));
+    SPX_TRY(spx__cuda_tsparse_tiles(A, o->precision, a_exp, o->stream, &p->A));
     SPX_TRY(spx__alloc((void **)&p->ptr_host, (size_t)p->A.trows + 1, sizeof *p->ptr_host,
                        "tsparse tile row offsets"));
     SPX_TRY(spx__cuda_copy(p->ptr_host, p->A.ptr, ((size_t)p->A.trows + 1) * sizeof *p->ptr_host,
@@ -97,10 +135,10 @@ cleanup:
 static spx_status tsparse_multiply(void *state, const spx_matrix *B, spx_matrix **C)
 {
     spx__cuda_tsparse_plan *p = state;
-    int panels = 0;
-    spx_status st = check_values(B, p->precision, "B");
+    int panels = 0, b_exp = 0;
+    spx_status st = check_values(B, p->precision, "B", &b_exp);
     if (st != SPX_OK) return st;
-    st = spx__cuda_tsparse_multiply(p, B, C, &panels);
+    st = spx__cuda_tsparse_multiply(p, B, b_exp, C, &panels);
     if (st == SPX_OK) __atomic_store_n(&p->last_panels, panels, __ATOMIC_RELAXED);
     return st;
 }
@@ -142,7 +180,11 @@ static void tsparse_describe(const void *state, char *buf, size_t len)
 
 static double tsparse_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
-    if (A->col_bits != 32 || first_bad_value(A, f->o->precision) >= 0) return 0.0;
+    int e;
+    if (A->col_bits != 32 || check_values(A, f->o->precision, "A", &e) != SPX_OK) {
+        spx__clear_error();
+        return 0.0;
+    }
     return f->nnz > PAPER_MIN_NNZ && f->rave > PAPER_MIN_MEAN_ROW ? EXPECTED_GAIN : ONLY_CHOICE;
 }
 

@@ -12,6 +12,7 @@
  * C that does not fit the device alone fails. Each panel's rows of C come to
  * the host as a matrix of their own, joined at the end (one panel: that
  * matrix is C). */
+#include <cuda_fp16.h>
 #include <string.h>
 
 #include "cuda/spgemm/tsparse_dev.cuh"
@@ -40,6 +41,7 @@ struct product {
     int64_t *offset;   /* device, A.ntiles + 1 */
     int64_t *rowtask;  /* host, A.trows + 1 */
     int64_t cols;      /* of C */
+    double unscale;    /* F16: 2^-(a_exp + b_exp); F64: 1 */
     cudaStream_t s;
 };
 
@@ -61,7 +63,8 @@ static spx_status run_panel(const product *x, int64_t I0, int64_t I1, spx_matrix
     SPX_TRY(ctiles_multiply(A, &x->B, &P, x->p->precision, x->s, &C));
     trace("tsparse: panel multiply", x->s);
     tasks_free(&P, x->s);
-    SPX_TRY(ctiles_to_host(&C, I0, I1, A->rows, x->cols, x->p->precision, x->s, piece));
+    SPX_TRY(ctiles_to_host(&C, I0, I1, A->rows, x->cols, x->p->precision, x->unscale, x->s,
+                           piece));
     trace("tsparse: panel C CSR to the host", x->s);
 cleanup:
     tasks_free(&P, x->s);
@@ -142,15 +145,47 @@ cleanup:
 
 using namespace spx_tsparse;
 
-extern "C" spx_status spx__cuda_tsparse_tiles(const spx_matrix *M, spx_type precision,
+/* out[k] = half of 2^e in[k]: a power of two, exact but for the rounding
+ * to half (the caller checked that every value lands in half's range). */
+__global__ void scaled_half(int64_t n, const double *__restrict__ in, int e, __half *out)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        out[k] = __double2half(ldexp(in[k], e));
+}
+
+/* d's values (fp64) replaced by half of 2^e v. */
+static spx_status to_scaled_half(spx__cuda_csr *d, int e)
+{
+    void *h = NULL;
+    spx_status st;
+    SPX_TRY(spx__cuda_alloc(&h, (size_t)d->nnz * sizeof(__half), "tsparse scaled values"));
+    if (d->nnz > 0) {
+        scaled_half<<<blocks_for(d->nnz, 256), 256>>>(d->nnz, (const double *)d->values, e,
+                                                       (__half *)h);
+        SPX_TRY(launched("tsparse value scaling"));
+    }
+    spx__cuda_free(d->values);
+    d->values = h;
+    d->vtype = SPX_F16;
+    h = NULL;
+cleanup:
+    spx__cuda_free(h);
+    return st;
+}
+
+extern "C" spx_status spx__cuda_tsparse_tiles(const spx_matrix *M, spx_type precision, int e,
                                               void *stream, spx__cuda_tiles *T)
 {
     spx__cuda_csr d = {};
+    const bool scaled = precision == SPX_F16 && e != 0;
     spx_status st;
     *T = spx__cuda_tiles{};
-    SPX_TRY(spx__cuda_csr_upload(M, precision == SPX_F16 ? SPX_F16 : SPX_F64, &d));
-    /* the upload's copies run on the default stream and may still be in
-     * flight for a pageable source: the tiles are built on the plan's */
+    SPX_TRY(spx__cuda_csr_upload(M, precision == SPX_F16 && !scaled ? SPX_F16 : SPX_F64, &d));
+    if (scaled) SPX_TRY(to_scaled_half(&d, e));
+    /* the upload's copies and the scaling run on the default stream and may
+     * still be in flight for a pageable source: the tiles are built on the
+     * plan's */
     SPX_TRY(cuda_ok(cudaDeviceSynchronize(), "tsparse upload"));
     SPX_TRY(tiles_build(&d, (cudaStream_t)stream, T));
     SPX_TRY(cuda_ok(cudaStreamSynchronize((cudaStream_t)stream), "tsparse tiles"));
@@ -166,7 +201,8 @@ extern "C" void spx__cuda_tsparse_tiles_free(spx__cuda_tiles *T)
 }
 
 extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p,
-                                                 const spx_matrix *B, spx_matrix **C, int *panels)
+                                                 const spx_matrix *B, int b_exp, spx_matrix **C,
+                                                 int *panels)
 {
     product x = {};
     int64_t *rowtask_dev = NULL;
@@ -176,13 +212,14 @@ extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p
     x.p = p;
     x.s = (cudaStream_t)p->stream;
     x.cols = B->cols;
+    x.unscale = p->precision == SPX_F16 ? ldexp(1.0, -(p->a_exp + b_exp)) : 1.0;
     if (p->A.trows == 0) { /* A has no rows */
         SPX_TRY(spx__matrix_alloc(0, B->cols, 0, SPX_F64, C));
         (*C)->rowptr[0] = 0;
         return SPX_OK;
     }
     trace_start();
-    SPX_TRY(spx__cuda_tsparse_tiles(B, p->precision, p->stream, &x.B));
+    SPX_TRY(spx__cuda_tsparse_tiles(B, p->precision, b_exp, p->stream, &x.B));
     trace("tsparse: B upload and tiles", x.s);
     SPX_TRY(dev_alloc_n(&x.offset, p->A.ntiles + 1, "tsparse task offsets", x.s));
     SPX_TRY(task_offsets(&p->A, &x.B, x.s, x.offset));

@@ -206,11 +206,12 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-/* Columns and values of tile row L's rows at their offsets rowptr. */
+/* Columns and values (times unscale, a power of two) of tile row L's rows
+ * at their offsets rowptr. */
 template <typename W>
 __global__ void __launch_bounds__(BLOCK)
     c_fill(int64_t ntr, int64_t nrows, const int64_t *__restrict__ first, ctiles C,
-           const int64_t *__restrict__ rowptr, int32_t *ocol, double *oval)
+           const int64_t *__restrict__ rowptr, double unscale, int32_t *ocol, double *oval)
 {
     const int lane = threadIdx.x & 31;
     const int64_t stride = (int64_t)gridDim.x * WARPS;
@@ -230,7 +231,8 @@ __global__ void __launch_bounds__(BLOCK)
                 for (int64_t pos = base[r] + incl - cnt; byte; byte &= byte - 1, pos++) {
                     const int c = __ffs(byte) - 1;
                     ocol[pos] = (int32_t)(j0 + c);
-                    oval[pos] = (double)((const W *)C.val)[off + spx__tile8_rank(bits, 8 * r + c)];
+                    oval[pos] =
+                        unscale * (double)((const W *)C.val)[off + spx__tile8_rank(bits, 8 * r + c)];
                 }
                 base[r] += __shfl_sync(FULL, incl, 31);
             }
@@ -239,7 +241,7 @@ __global__ void __launch_bounds__(BLOCK)
 }
 
 spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows, int64_t cols,
-                          spx_type precision, cudaStream_t s, spx_matrix **piece)
+                          spx_type precision, double unscale, cudaStream_t s, spx_matrix **piece)
 {
     const int64_t ntr = I1 - I0, r0 = 8 * I0, nrows = (8 * I1 < rows ? 8 * I1 : rows) - r0;
     const unsigned grid = blocks_for(ntr * 32, BLOCK);
@@ -263,9 +265,11 @@ spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows,
     SPX_TRY(dev_alloc_n(&oval, nnz, "tsparse C values", s));
     if (nrows > 0) {
         if (precision == SPX_F16)
-            c_fill<float><<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, ocol, oval);
+            c_fill<float>
+                <<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, unscale, ocol, oval);
         else
-            c_fill<double><<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, ocol, oval);
+            c_fill<double>
+                <<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, unscale, ocol, oval);
         SPX_TRY(launched("tsparse C to CSR"));
     }
     trace("tsparse: panel C tiles to CSR", s);
