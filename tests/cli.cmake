@@ -97,6 +97,9 @@ spx_cli_test(info_json 0 ARGS info gen:lap3d7:8 --json
 spx_cli_test(info_file 0 ARGS info ${SPX_CLI_DATA}/a.mtx STDOUT "nnz +7\n")
 spx_cli_test(info_formats 0 ARGS info ${SPX_CLI_DATA}/a.mtx --json --formats
              STDOUT "\"formats\": \\[.*\"name\": \"csr\", \"bytes\": [0-9]+")
+spx_cli_test(info_formats_cuda 0 ARGS info gen:lap3d7:12 --formats --device cuda
+             STDOUT "\ncsr +[0-9]+ .*\naxt-uh +[0-9]+ +axt-uh .*beta=0[.][0-9]+"
+             NO_GPU_RC 1 NO_GPU_STDERR "^spx info: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
 spx_cli_test(formats 0 ARGS formats STDOUT "csr +spmv +cpu.*gustavson +spgemm +cpu.*device cpu +available")
 
 # ---- spmv: exact integer results, f64 and f32, op n and t

@@ -1,6 +1,7 @@
-/* spx info M [--json] [--formats]: spx_matrix_stats of a matrix, as aligned
- * lines or one JSON object; --formats adds, for each registered CPU format,
- * the bytes its prepared form holds and its own description. */
+/* spx info M [--json] [--formats [--device D]]: spx_matrix_stats of a
+ * matrix, as aligned lines or one JSON object; --formats adds, for each
+ * registered SpMV format of device D (cpu by default, or cuda), the bytes its
+ * prepared form holds and its own description (AXC/AXT: the occupancy beta). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "Usage: spx info M [--json] [--formats]\n\n"
+    "Usage: spx info M [--json] [--formats [--device cpu|cuda]]\n\n"
     "Statistics of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC):\n"
     "sizes, row lengths (min, mean, max, standard deviation, its % of the mean),\n"
     "DASP's row classes (length 1..4, 5..255, 256, > 256), non-empty 8x8 tiles\n"
@@ -19,8 +20,10 @@ static const char usage[] =
     "             rsdp empty_rows rows_len1 rows_len2 rows_len3 rows_len4\n"
     "             rows_5_255 rows_256 rows_gt256 tiles8 tile_density symmetric\n"
     "             iso iso_value\n"
-    "  --formats  also prepare M with every registered CPU format and show the\n"
-    "             bytes it holds and its description (JSON: a \"formats\" array)\n";
+    "  --formats  also prepare M with every registered SpMV format of the device\n"
+    "             and show the bytes it holds and its description (JSON: a\n"
+    "             \"formats\" array); AXC and AXT describe their occupancy beta\n"
+    "  --device   cpu (default) or cuda: whose formats --formats prepares\n";
 
 enum field_kind { FIELD_I64, FIELD_F64, FIELD_BOOL };
 
@@ -72,36 +75,39 @@ static void print_field(FILE *f, const spx_stats *s, const stat_field *fd, int j
     }
 }
 
-/* The precision a CPU format is shown in: f64 when it has it. */
+/* The precision a format is shown in: f64 when it has it. */
 static spx_type first_precision(unsigned precisions)
 {
     if (precisions & (1u << SPX_F64)) return SPX_F64;
     return (precisions & (1u << SPX_F32)) ? SPX_F32 : SPX_F16;
 }
 
-/* Prepare A with registered format i on the CPU; *P is NULL when it failed
- * (the message is then in spx_last_error()). Returns 0 for a non-CPU format. */
-static int prepare_cpu_format(const spx_matrix *A, int i, const char **name, spx_plan **P)
+/* Prepare A for SpMV with registered format i on device d; *P is NULL when
+ * it failed (the message is then in spx_last_error()). Returns 0 for a format
+ * without SpMV on d. */
+static int prepare_format(const spx_matrix *A, int i, spx_device d, const char **name,
+                          spx_plan **P)
 {
     spx_format_info f;
     *P = NULL;
     if (spx_format_get(i, &f) != SPX_OK) return 0;
-    if (!(f.devices & SPX_DEV_CPU) || !(f.operations & (1u << SPX_OP_SPMV))) return 0;
+    if (!(f.devices & d) || !(f.operations & (1u << SPX_OP_SPMV))) return 0;
     *name = f.name;
     spx_plan_opts o = spx_plan_opts_default();
     o.format = *name;
+    o.device = d;
     o.precision = first_precision(f.precisions);
     spx_plan_create(A, SPX_OP_SPMV, &o, P);
     return 1;
 }
 
-static void print_formats_plain(const spx_matrix *A)
+static void print_formats_plain(const spx_matrix *A, spx_device d)
 {
     printf("\n%-16s %14s  %s\n", "format", "bytes", "description");
     for (int i = 0; i < spx_format_count(); i++) {
         const char *name;
         spx_plan *P;
-        if (!prepare_cpu_format(A, i, &name, &P)) continue;
+        if (!prepare_format(A, i, d, &name, &P)) continue;
         if (P)
             printf("%-16s %14zu  %s\n", name, spx_plan_bytes(P), spx_plan_describe(P));
         else
@@ -110,14 +116,14 @@ static void print_formats_plain(const spx_matrix *A)
     }
 }
 
-static void print_formats_json(const spx_matrix *A)
+static void print_formats_json(const spx_matrix *A, spx_device d)
 {
     const char *sep = "";
     printf(",\n  \"formats\": [");
     for (int i = 0; i < spx_format_count(); i++) {
         const char *name;
         spx_plan *P;
-        if (!prepare_cpu_format(A, i, &name, &P)) continue;
+        if (!prepare_format(A, i, d, &name, &P)) continue;
         printf("%s\n    {\"name\": ", sep);
         spx_bench_json_string(stdout, name);
         if (P) {
@@ -150,12 +156,20 @@ static void print_stats(const char *source, const spx_stats *s, int json)
 int spx_cmd_info(int argc, char **argv)
 {
     int json = 0, formats = 0;
-    const cli_opt opts[] = {
-        {"--json", NULL, &json}, {"--formats", NULL, &formats}, {NULL, NULL, NULL}};
+    const char *device = "cpu";
+    const cli_opt opts[] = {{"--json", NULL, &json},
+                            {"--formats", NULL, &formats},
+                            {"--device", &device, NULL},
+                            {NULL, NULL, NULL}};
     const cli_command cmd = {"info", usage, opts, 1, 1};
     const char *pos[1];
     int rc = cli_parse(&cmd, argc, argv, pos);
     if (rc != CLI_PARSED) return rc;
+    spx_plan_opts probe = spx_plan_opts_default();
+    if ((rc = cli_parse_device("info", device, &probe.device)) != CLI_PARSED) return rc;
+    /* a device without SpMV (no GPU, or a build without CUDA): said before the read */
+    if (formats && (rc = cli_check_plan("info", SPX_OP_SPMV, &probe)) != CLI_PARSED) return rc;
+    spx_device d = probe.device;
 
     spx_matrix *A = NULL;
     spx_stats s;
@@ -168,7 +182,7 @@ int spx_cmd_info(int argc, char **argv)
         return cli_library_error("info", "statistics", st);
     }
     print_stats(pos[0], &s, json);
-    if (formats) (json ? print_formats_json : print_formats_plain)(A);
+    if (formats) (json ? print_formats_json : print_formats_plain)(A, d);
     if (json) printf("\n}\n");
     spx_matrix_destroy(A);
     return CLI_OK;
