@@ -2,7 +2,8 @@
  * against the CPU reference gustavson, on the GPU (SKIP with 77 without
  * one): 0x0, empty rows, one dense row, rectangular A*B with B != A, random
  * and generated products, the shared matrices, tsparse in small row panels
- * (params panel_rows=), C copied back in staged chunks, one plan for several
+ * (params panel_rows=), gpu-rows' long rows (dense and hash accumulators,
+ * long=), C copied back in staged chunks, one plan for several
  * B, AUTO's pick, the declines,
  * and with SPX_TEST_LARGE=1 a product of more than 2^31 intermediate
  * products. SPX_TEST_QUICK=1 (compute-sanitizer) keeps the small products;
@@ -342,6 +343,50 @@ static void test_panels(void)
     spx_matrix_destroy(B);
 }
 
+/* gpu-rows' long rows (more than 2048 products and entries of C): dense
+ * accumulators with the sums in shared memory (6000 columns) and in global
+ * memory (40000 columns, fp64), against the hash tables (long=hash); past
+ * 2^20 columns AUTO takes the hash tables and long=dense declines. */
+static void test_long_rows(void)
+{
+    static const struct {
+        const char *a, *b, *params[2];
+    } cases[] = {
+        {"random:m=40,n=3000,density=0.5,seed=21", "random:m=3000,n=6000,nnz=60000,seed=22",
+         {"long=dense", "long=hash"}},
+        {"random:m=30,n=3000,density=0.5,seed=23", "random:m=3000,n=40000,nnz=150000,seed=24",
+         {"long=dense", "long=hash"}},
+        {"random:m=20,n=2000,density=0.5,seed=25", "random:m=2000,n=1048600,nnz=40000,seed=26",
+         {"long=auto", "long=hash"}},
+    };
+    for (size_t t = 0; t < (quick ? 1 : sizeof cases / sizeof *cases); t++) {
+        spx_matrix *A = generated(cases[t].a), *B = generated(cases[t].b);
+        product_case pc;
+        if (A && B && case_prepare(&pc, A, B)) {
+            for (int q = 0; q < 2; q++) {
+                char name[64];
+                snprintf(name, sizeof name, "%.18s %s", cases[t].b + 7, cases[t].params[q]);
+                run_variants(&pc, name, "gpu-rows", cases[t].params[q]);
+            }
+            case_free(&pc);
+        }
+        spx_matrix_destroy(A);
+        spx_matrix_destroy(B);
+    }
+    /* B wider than the bitmap: long=dense says so */
+    spx_matrix *A = generated("random:m=4,n=8,nnz=20,seed=27");
+    spx_matrix *B = generated("random:m=8,n=1048600,nnz=40,seed=28");
+    spx_plan_opts o = cuda_opts("gpu-rows", SPX_F64, "long=dense");
+    spx_matrix *C = NULL;
+    if (A && B && CHECK_STATUS(spx_spgemm(A, B, &o, &C), SPX_ERR_UNSUPPORTED))
+        CHECK(strstr(spx_last_error(), "dense bitmap") != NULL);
+    o.params = "long=sparse";
+    if (A && B) CHECK_STATUS(spx_spgemm(A, B, &o, &C), SPX_ERR_BAD_PARAM);
+    spx_matrix_destroy(C);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+}
+
 /* C's arrays of more than one 16 MB chunk through the staged copy to the
  * host (the threshold, a test hook, lowered to 1 MB). */
 static void test_staged_copy(void)
@@ -493,6 +538,7 @@ int main(void)
     test_generated();
     test_shared();
     test_panels();
+    test_long_rows();
     if (!quick) test_staged_copy();
     test_plan_reuse();
     test_auto();

@@ -6,14 +6,19 @@
  * 2. symbolic: rows binned by f_i; a bin of bound b takes a hash table of
  *    T = 2^ceil(log2(2b)) column keys in shared memory (a warp a row for
  *    T <= 512, a block a row above) and counts the distinct columns; rows of
- *    more than 2048 products try a table of 8192 keys and stop at 6144
- *    columns, those that pass it go again with a table in global memory
- *    (2 min(f_i, cols) slots, rounded up to a power of two);
+ *    more than 2048 products (bin 8) set bits in a bitmap of B's columns in
+ *    shared memory (rows_dense.cu) where B has at most 2^20 columns;
+ *    otherwise they try a table of 8192 keys and stop at 6144 columns, and
+ *    those that pass it go again with a table in global memory (2 min(f_i,
+ *    cols) slots, rounded up to a power of two);
  * 3. the counts' prefix sum gives C's row offsets and its exact size;
  * 4. numeric: rows binned again by their exact count, tables of keys and
- *    sums (atomicAdd), shared memory up to 2048 entries a row, global memory
- *    above; each row's table is sorted (bitonic, empty keys last) and its
- *    first nnz entries written: columns sorted;
+ *    sums (atomicAdd), shared memory up to 2048 entries a row; each row's
+ *    table is sorted (bitonic, empty keys last) and its first nnz entries
+ *    written: columns sorted. Longer rows: the bitmap and a dense row of
+ *    sums (in shared memory when it fits, else one row of cols sums per
+ *    thread block in global memory), read out in column order, no sort;
+ *    above 2^20 columns, hash tables in global memory;
  * 5. C's CSR to the host.
  * A group (warp or block) takes its row's entries of A in chunks as wide as
  * the group; a prefix sum over the chunk's B row lengths lets each thread
@@ -33,10 +38,16 @@
 extern "C" {
 #endif
 
+/* Parameter long=auto|dense|hash: bin 8 with dense bitmaps and sums where
+ * B's columns allow them (auto), always (dense: SPX_ERR_UNSUPPORTED past
+ * them), or with hash tables (hash). */
+enum { SPX__ROWS_LONG_AUTO, SPX__ROWS_LONG_DENSE, SPX__ROWS_LONG_HASH };
+
 typedef struct spx__cuda_rows_plan {
     spx__cuda_csr A;    /* device, values of the precision */
     spx_type precision; /* SPX_F64 or SPX_F32 */
     double max_abs_a;   /* largest |a_ij| (fp32: products checked against float's range) */
+    int long_rows;      /* SPX__ROWS_LONG_*: how bin 8 (rows of 2048+) accumulates */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
 

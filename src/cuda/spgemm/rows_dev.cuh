@@ -53,6 +53,14 @@ spx_status numeric_shared(int bin, const hash_job &J, spx_type precision, cudaSt
 spx_status symbolic_global(const hash_job &J, cudaStream_t s);
 spx_status numeric_global(const hash_job &J, spx_type precision, cudaStream_t s);
 
+/* The long rows with dense accumulators instead (rows_dense.cu): for B of
+ * at most DENSE_MAX_COLS columns whose bitmap fits a block's shared memory
+ * (dense_fits). */
+constexpr int64_t DENSE_MAX_COLS = (int64_t)1 << 20;
+bool dense_fits(int64_t cols);
+spx_status symbolic_dense(const hash_job &J, int64_t cols, cudaStream_t s);
+spx_status numeric_dense(const hash_job &J, int64_t cols, spx_type precision, cudaStream_t s);
+
 } // namespace spx_rows
 
 #endif

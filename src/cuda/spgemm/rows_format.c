@@ -4,12 +4,14 @@
  * uploads B, counts, allocates C exactly, fills it and copies it back. C
  * keeps the symbolic pattern (explicit zeros where products cancel), fp64
  * values, sorted columns. Precisions fp64 and fp32 (values and sums in
- * float). No parameters. fp32 declines a product whose terms could pass
+ * float). Parameter long=auto|dense|hash (rows.h: how rows of more than
+ * 2048 products or entries accumulate; default auto). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
  * up to 3.2e28) came out as infinities in every entry. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -33,12 +35,27 @@ static double max_abs(const spx_matrix *M)
     return m;
 }
 
+static spx_status parse_param(void *ctx, const char *key, const char *value)
+{
+    int *long_rows = ctx;
+    static const char *const modes[] = {"auto", "dense", "hash"};
+    if (strcmp(key, "long") != 0)
+        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: unknown parameter '%s' (long)", key);
+    for (int k = 0; k < 3; k++)
+        if (strcmp(value, modes[k]) == 0) {
+            *long_rows = k;
+            return SPX_OK;
+        }
+    return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: long=%s; auto, dense or hash", value);
+}
+
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
+    int long_rows = SPX__ROWS_LONG_AUTO;
     spx_status st;
     *state = NULL;
-    SPX_TRY(spx__params_none(o->params, "gpu-rows"));
+    SPX_TRY(spx__params_each(o->params, parse_param, &long_rows));
     if (A->rows >= INT32_MAX) {
         st = spx__error(SPX_ERR_UNSUPPORTED, "gpu-rows: %lld rows; at most 2^31 - 2",
                         (long long)A->rows);
@@ -46,6 +63,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     }
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "gpu-rows plan"));
     p->precision = o->precision;
+    p->long_rows = long_rows;
     p->stream = o->stream;
     p->max_abs_a = o->precision == SPX_F32 ? max_abs(A) : 0.0;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
@@ -79,8 +97,9 @@ static size_t rows_bytes(const void *state)
 static void rows_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_rows_plan *p = state;
-    snprintf(buf, len, "hash rows, %s sums, shared tables up to %d entries a row",
-             p->precision == SPX_F32 ? "fp32" : "fp64", 2048);
+    static const char *const modes[] = {"dense where B's columns allow", "dense", "hash"};
+    snprintf(buf, len, "hash rows, %s sums, shared tables up to %d entries a row, longer rows %s",
+             p->precision == SPX_F32 ? "fp32" : "fp64", 2048, modes[p->long_rows]);
 }
 
 /* AUTO: the CUDA SpGEMM baseline (tsparse answers above it only where the

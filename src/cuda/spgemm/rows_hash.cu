@@ -3,12 +3,9 @@
  * A group of GROUP threads (a warp, eight rows a block, or a whole block)
  * takes a row i of A and a table of T slots (a power of two; keys int32,
  * EMPTY = INT32_MAX; numeric: sums of the value type beside them), in shared
- * memory or, for the rows too large for it, in global memory. The row's
- * entries of A come in chunks of GROUP: thread q loads entry q's B row
- * start and length, a prefix sum over the group places the chunk's
- * products end to end, and thread q then takes products q, q + GROUP, ...,
- * finding each one's entry of A by a binary search over the chunk's offsets.
- * A product's column claims a slot (linear probing from a mixed hash of the
+ * memory or, for the rows too large for it, in global memory. The group
+ * walks the row's products as rows_group.cuh says; a product's column
+ * claims a slot (linear probing from a mixed hash of the
  * column, atomicCAS on an empty key) and, numeric, adds its value there
  * (atomicAdd).
  * Symbolic: the row's count is the number of slots claimed; in bin 8 a
@@ -19,56 +16,12 @@
  * and its first nnz(C(i,:)) slots written to C. */
 #include <limits.h>
 
-#include "cuda/spgemm/rows_dev.cuh"
+#include "cuda/spgemm/rows_group.cuh"
 
 namespace spx_rows {
 
 #define EMPTY INT32_MAX
 #define WARP_BLOCK 256 /* threads a block for the warp-per-row bins */
-
-template <int GROUP> static __device__ __forceinline__ void group_sync()
-{
-    if constexpr (GROUP == 32) __syncwarp();
-    else __syncthreads();
-}
-
-/* Per group, in shared memory after its table. */
-template <int GROUP, typename V> struct scratch {
-    int64_t off[GROUP]; /* first product of entry q of the chunk */
-    int64_t bs[GROUP];  /* its B row's first entry */
-    V a[GROUP];         /* its value */
-    int64_t warp_sums[32];
-    int64_t total;      /* products of the chunk */
-    int count;          /* symbolic: slots claimed; past the limit: gave up */
-};
-
-/* Inclusive prefix sum over the group (GROUP = 32 or the block). */
-template <int GROUP>
-static __device__ __forceinline__ int64_t group_inclusive(int64_t v, int64_t *warp_sums)
-{
-    const int lane = threadIdx.x & 31;
-    for (int d = 1; d < 32; d <<= 1) {
-        const int64_t u = __shfl_up_sync(FULL, v, d);
-        if (lane >= d) v += u;
-    }
-    if constexpr (GROUP > 32) {
-        const int w = threadIdx.x / 32;
-        if (lane == 31) warp_sums[w] = v;
-        __syncthreads();
-        if (w == 0) {
-            int64_t x = lane < GROUP / 32 ? warp_sums[lane] : 0;
-            for (int d = 1; d < 32; d <<= 1) {
-                const int64_t u = __shfl_up_sync(FULL, x, d);
-                if (lane >= d) x += u;
-            }
-            if (lane < GROUP / 32) warp_sums[lane] = x;
-        }
-        __syncthreads();
-        if (w > 0) v += warp_sums[w - 1];
-        __syncthreads();
-    }
-    return v;
-}
 
 static __device__ __forceinline__ int64_t first_slot(int32_t col, int64_t mask)
 {
@@ -99,46 +52,20 @@ static __device__ void hash_row(int64_t i, const hash_job &J, int32_t *keys, V *
                                 int limit, scratch<GROUP, V> *sc)
 {
     const int tid = threadIdx.x % GROUP;
-    const V *av = (const V *)J.A.val, *bv = (const V *)J.B.val;
+    const V *bv = (const V *)J.B.val;
     for (int64_t e = tid; e < T; e += GROUP) {
         keys[e] = EMPTY;
         if (NUMERIC) vals[e] = V(0);
     }
     if (tid == 0) sc->count = 0;
     group_sync<GROUP>();
-    const int64_t a0 = J.A.rp[i], a1 = J.A.rp[i + 1];
-    for (int64_t c0 = a0; c0 < a1; c0 += GROUP) {
-        const int64_t j = c0 + tid;
-        int64_t len = 0, bs = 0;
-        V a = V(0);
-        if (j < a1) {
-            const int32_t k = J.A.col[j];
-            bs = J.B.rp[k];
-            len = J.B.rp[k + 1] - bs;
-            if (NUMERIC) a = av[j];
-        }
-        const int64_t incl = group_inclusive<GROUP>(len, sc->warp_sums);
-        sc->off[tid] = incl - len;
-        sc->bs[tid] = bs;
-        sc->a[tid] = a;
-        if (tid == GROUP - 1) sc->total = incl;
-        group_sync<GROUP>();
-        for (int64_t p = tid; p < sc->total; p += GROUP) {
-            int lo = 0, hi = GROUP; /* the first entry whose products start after p */
-            while (lo < hi) {
-                const int mid = (lo + hi) / 2;
-                if (sc->off[mid] <= p) lo = mid + 1;
-                else hi = mid;
-            }
-            const int64_t kb = sc->bs[lo - 1] + (p - sc->off[lo - 1]);
-            bool added;
-            const int64_t s = claim(keys, T - 1, J.B.col[kb], &added);
-            if (NUMERIC) atomicAdd(&vals[s], sc->a[lo - 1] * bv[kb]);
-            else if (added && atomicAdd(&sc->count, 1) >= limit) break;
-        }
-        group_sync<GROUP>();
-        if (!NUMERIC && sc->count > limit) break;
-    }
+    for_products<GROUP, NUMERIC, V>(i, J, limit, sc, [&](int32_t col, V a, int64_t kb) {
+        bool added;
+        const int64_t s = claim(keys, T - 1, col, &added);
+        if (NUMERIC) atomicAdd(&vals[s], a * bv[kb]);
+        else if (added && atomicAdd(&sc->count, 1) >= limit) return false;
+        return true;
+    });
 }
 
 /* Ascending sort of the table by key, values alongside. */

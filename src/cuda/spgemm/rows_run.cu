@@ -155,6 +155,7 @@ struct product {
     const spx__cuda_rows_plan *p;
     spx__cuda_csr B;
     int64_t m, cols;
+    bool dense; /* bin 8 with dense accumulators (rows_dense.cu) */
     int64_t *f, *cnt, *rowptr;
     int32_t *ccol;
     double *cval;
@@ -177,9 +178,12 @@ static hash_job job_of(const product *x)
     return J;
 }
 
-/* cnt[i] = nnz(C(i,:)): bins 1..8 in shared memory, then those that gave up. */
+/* cnt[i] = nnz(C(i,:)): bins 1..7 in shared memory; bin 8 with dense
+ * bitmaps where B's columns fit one, else in shared memory and then, for
+ * those that gave up, in global tables. */
 static spx_status symbolic(product *x)
 {
+    const bool dense = x->dense;
     binned b = {};
     unsigned long long n_over = 0;
     spx_status st;
@@ -194,9 +198,10 @@ static spx_status symbolic(product *x)
     for (int k = 1; k < BINS; k++) {
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
-        SPX_TRY(symbolic_shared(k, J, x->s));
+        if (k == BIG && dense) SPX_TRY(symbolic_dense(J, x->cols, x->s));
+        else SPX_TRY(symbolic_shared(k, J, x->s));
     }
-    trace("rows: symbolic, shared bins", x->s);
+    trace(dense ? "rows: symbolic, shared bins and dense" : "rows: symbolic, shared bins", x->s);
     SPX_TRY(download(&n_over, x->n_over, sizeof n_over, x->s));
     J.rows = x->over;
     J.nrows = (int64_t)n_over;
@@ -207,7 +212,8 @@ cleanup:
     return st;
 }
 
-/* C's columns and values: bins 1..7 in shared memory, bin 8 in global. */
+/* C's columns and values: bins 1..7 in shared memory, bin 8 with dense
+ * accumulators where B's columns fit them, else in global tables. */
 static spx_status numeric(product *x)
 {
     binned b = {};
@@ -219,6 +225,7 @@ static spx_status numeric(product *x)
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
         if (k < BIG) SPX_TRY(numeric_shared(k, J, x->p->precision, x->s));
+        else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
     }
     trace("rows: numeric", x->s);
@@ -266,6 +273,11 @@ extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, cons
     x.s = (cudaStream_t)p->stream;
     x.m = p->A.rows;
     x.cols = B->cols;
+    x.dense = p->long_rows != SPX__ROWS_LONG_HASH && dense_fits(x.cols);
+    if (p->long_rows == SPX__ROWS_LONG_DENSE && !x.dense)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "gpu-rows long=dense: B's %lld columns pass the dense bitmap's %lld",
+                          (long long)x.cols, (long long)DENSE_MAX_COLS);
     trace_start();
     SPX_TRY(spx__cuda_csr_upload(B, p->precision, &x.B));
     /* the upload's copies run on the default stream; the product on the plan's */
