@@ -56,7 +56,8 @@ static const char usage[] =
     "  --param k=v,...   format parameters given to every SpX format run; sets\n"
     "                    separated by ';' run one after the other in this process,\n"
     "                    rows labelled format[set] (reorder=rcm|degree|none: every\n"
-    "                    format on P A P^T, gather and scatter in the timing)\n"
+    "                    format on P A P^T, gather and scatter in the timing;\n"
+    "                    --op spgemm: the peers run with the first set)\n"
     "  --tune            let formats tune their parameters (counted in prep_ms)\n"
     "  --stream          measure STREAM triad bandwidth first (arrays of max(3 x\n"
     "                    LLC, 64M) doubles, best of 10, 3 arrays of traffic\n"
@@ -400,17 +401,23 @@ static int exit_code(const spx_bench_record *r, int n)
     return rc;
 }
 
-/* *r (*n records) followed by more (m): a new array, the old one freed. */
-static spx_status append_records(spx_bench_record **r, int *n, const spx_bench_record *more, int m)
+/* *r (*n records of `size` bytes) followed by more (m): a new array, the old
+ * one freed. */
+static spx_status append_n(void **r, int *n, const void *more, int m, size_t size)
 {
-    spx_bench_record *all = calloc((size_t)(*n + m) + 1, sizeof *all);
+    char *all = calloc((size_t)(*n + m) + 1, size);
     if (!all) return SPX_ERR_OOM;
-    if (*n) memcpy(all, *r, (size_t)*n * sizeof *all);
-    if (m) memcpy(all + *n, more, (size_t)m * sizeof *all);
+    if (*n) memcpy(all, *r, (size_t)*n * size);
+    if (m) memcpy(all + (size_t)*n * size, more, (size_t)m * size);
     free(*r);
     *r = all;
     *n += m;
     return SPX_OK;
+}
+
+static spx_status append_records(spx_bench_record **r, int *n, const spx_bench_record *more, int m)
+{
+    return append_n((void **)r, n, more, m, sizeof **r);
 }
 
 /* One pass of the driver per --param set and precision, on the devices that
@@ -475,6 +482,31 @@ static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE
     return rc;
 }
 
+/* One SpGEMM pass per --param set (each with its own reference product),
+ * the peers in the first only; rows labelled by their set when there are
+ * several. */
+static spx_status run_spgemm_sets(bench_args *a, const spx_matrix *A, const spx_matrix *B,
+                                  spx_bench_spgemm_record **r, int *n)
+{
+    spx_status st = SPX_OK;
+    for (int s = 0; s < a->nsets && st == SPX_OK; s++) {
+        spx_bench_opts o = a->o;
+        spx_bench_spgemm_record *part = NULL;
+        int m = 0;
+        o.params = a->sets[s];
+        o.peers = s == 0 ? a->o.peers : 0;
+        st = spx_bench_spgemm_run(A, B, &o, &part, &m);
+        for (int i = 0; i < m && a->nsets > 1; i++) {
+            unsigned devices, precisions;
+            if (!part[i].params && !find_peer(part[i].format, SPX_OP_SPGEMM, &devices, &precisions))
+                part[i].params = a->sets[s];
+        }
+        if (st == SPX_OK) st = append_n((void **)r, n, part, m, sizeof *part);
+        free(part);
+    }
+    return st;
+}
+
 /* --op spgemm: C = A*B, B loaded from --b or A itself. */
 static int run_spgemm(bench_args *a, const spx_matrix *A, const char *label, FILE *out)
 {
@@ -492,7 +524,7 @@ static int run_spgemm(bench_args *a, const spx_matrix *A, const char *label, FIL
     }
     a->o.progress = stderr;
     a->o.progress_tty = isatty(fileno(stderr));
-    spx_status st = spx_bench_spgemm_run(A, B, &a->o, &r, &n);
+    spx_status st = run_spgemm_sets(a, A, B, &r, &n);
     if (st != SPX_OK) {
         rc = bench_error(label, st);
     } else {

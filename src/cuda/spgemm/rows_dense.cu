@@ -24,11 +24,18 @@ namespace spx_rows {
 #define DENSE_BLOCK 1024
 #define DENSE_MEMORY_SHARE 0.5 /* of the free device memory, at most, for global sums */
 
+/* Shared memory of a block: scratch, the bitmap of cols bits and, when the
+ * sums are shared, cols sums from a 16-byte boundary (an odd count of words
+ * would leave doubles misaligned). */
+template <typename V> static __host__ __device__ size_t sums_offset(int64_t cols)
+{
+    const size_t end = sizeof(scratch<DENSE_BLOCK, V>) + (size_t)((cols + 31) / 32) * 4;
+    return (end + 15) / 16 * 16;
+}
+
 template <typename V> static __host__ __device__ size_t dense_bytes(int64_t cols, bool acc_shared)
 {
-    const int64_t words = (cols + 31) / 32;
-    return sizeof(scratch<DENSE_BLOCK, V>) + (size_t)words * sizeof(uint32_t) +
-           (acc_shared ? (size_t)cols * sizeof(V) : 0);
+    return sums_offset<V>(cols) + (acc_shared ? (size_t)cols * sizeof(V) : 0);
 }
 
 /* Row i's columns into bits (and, numeric, its products into acc). The
@@ -85,7 +92,7 @@ __global__ void __launch_bounds__(DENSE_BLOCK)
     const int64_t words = (cols + 31) / 32;
     auto *sc = (scratch<DENSE_BLOCK, V> *)smem;
     uint32_t *bits = (uint32_t *)(smem + sizeof *sc);
-    V *acc = ACC_SHARED ? (V *)(bits + words) : global_acc + (size_t)blockIdx.x * cols;
+    V *acc = ACC_SHARED ? (V *)(smem + sums_offset<V>(cols)) : global_acc + (size_t)blockIdx.x * cols;
     for (int64_t e = threadIdx.x; e < words; e += DENSE_BLOCK) bits[e] = 0u;
     if (NUMERIC && ACC_SHARED)
         for (int64_t e = threadIdx.x; e < cols; e += DENSE_BLOCK) acc[e] = V(0);
