@@ -115,14 +115,19 @@ spx_status spx_matrix_wrap_csr(int64_t rows, int64_t cols,
                                spx_matrix **A);       /* out */
 
 /* Wrap caller-owned CSR arrays of either index width and value type without
- * copying columns or values (they must outlive *A and not change while
- * plans of A exist). 32-bit row offsets are widened into a copy of rows+1
- * entries held by *A; 64-bit column indices of a matrix of fewer than 2^31
- * columns are narrowed into a copy (SpX keeps 32-bit columns wherever they
- * fit, and its formats rely on it). Validated like every constructor
- * (sorted rows, no duplicates, indices in range): O(nnz). This is how scipy's CSR arrays
- * (int32 or int64 indptr and indices, float64 or float32 data) are used in
- * place. Plans of CUDA formats need 32-bit columns. */
+ * copying row offsets, columns or values (they must outlive *A and not
+ * change while plans of A exist). 32-bit row offsets are borrowed, not
+ * copied: csr plans (and ref) read them in place; other formats build their
+ * own layouts, and those that need 64-bit offsets widen them once into a
+ * copy of rows+1 entries kept with *A (made by the first such plan,
+ * spx_matrix_csr or file write; freed by spx_matrix_destroy).
+ * spx_matrix_row_offsets shows which. 64-bit column indices of a matrix of
+ * fewer than 2^31 columns are narrowed into a copy (SpX keeps 32-bit columns
+ * wherever they fit, and its formats rely on it). Validated like every
+ * constructor (sorted rows, no duplicates, indices in range): O(nnz). This
+ * is how scipy's CSR arrays (int32 or int64 indptr and indices, float64 or
+ * float32 data) are used in place; scipy's default, int32 indptr and indices,
+ * is wrapped with no copy at all. Plans of CUDA formats need 32-bit columns. */
 spx_status spx_matrix_wrap(int64_t rows, int64_t cols,
                            const void *rowptr, int rowptr_bits, /* borrowed; 32 or 64 */
                            const void *colidx, int col_bits,    /* borrowed; 32 or 64 */
@@ -142,10 +147,20 @@ spx_status spx_matrix_dims(const spx_matrix *A, int64_t *rows, int64_t *cols,
                            int64_t *nnz); /* out pointers may be NULL */
 
 /* Borrowed view of the CSR arrays. colidx is int32_t* when *col_bits == 32,
- * int64_t* when 64; values are double* for SPX_F64, float* for SPX_F32. */
+ * int64_t* when 64; values are double* for SPX_F64, float* for SPX_F32.
+ * rowptr is 64-bit: for a matrix wrapping 32-bit offsets (spx_matrix_wrap)
+ * it is their widened copy, made on the first request and kept with A
+ * (SPX_ERR_OOM when it cannot be). Out pointers may be NULL. */
 spx_status spx_matrix_csr(const spx_matrix *A, const int64_t **rowptr,
                           const void **colidx, int *col_bits,
                           const void **values, spx_type *value_type);
+
+/* Borrowed view of the row offsets as A holds them, never a copy: the
+ * caller's int32_t offsets (*bits == 32) for a matrix spx_matrix_wrap made
+ * from 32-bit ones, else int64_t (*bits == 64). */
+spx_status spx_matrix_row_offsets(const spx_matrix *A,
+                                  const void **rowptr, /* out: rows+1 offsets */
+                                  int *bits);          /* out: 32 or 64 */
 
 /* Check structure: offsets (SPX_ERR_BAD_ROWPTR), indices in range
  * (SPX_ERR_INDEX_RANGE), sorted rows (SPX_ERR_UNSORTED), no duplicates

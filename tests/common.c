@@ -254,6 +254,26 @@ spx_matrix *spx_test_dense_row_matrix(int64_t rows, int64_t cols, int64_t dense,
     return A;
 }
 
+spx_matrix *spx_test_wrap32(const spx_matrix *A, int32_t **rp32)
+{
+    int64_t rows, cols, nnz;
+    const int64_t *rp;
+    const void *ci, *v;
+    int bits;
+    spx_type vt;
+    spx_matrix *W = NULL;
+    spx_matrix_dims(A, &rows, &cols, &nnz);
+    spx_matrix_csr(A, &rp, &ci, &bits, &v, &vt);
+    *rp32 = malloc(sizeof **rp32 * (size_t)(rows + 1));
+    for (int64_t i = 0; i <= rows; i++)
+        (*rp32)[i] = (int32_t)rp[i];
+    if (!CHECK_STATUS(spx_matrix_wrap(rows, cols, *rp32, 32, ci, bits, v, vt, &W), SPX_OK)) {
+        free(*rp32);
+        *rp32 = NULL;
+    }
+    return W;
+}
+
 int64_t spx_test_longest_row(const spx_matrix *A, spx_op op)
 {
     int64_t rows, cols, nnz, best = 0;

@@ -92,6 +92,12 @@ spx_matrix *spx_test_varied_matrix(int64_t rows, int64_t cols, double maxlen, ui
 spx_matrix *spx_test_dense_row_matrix(int64_t rows, int64_t cols, int64_t dense, int64_t short_max,
                                       uint64_t seed);
 
+/* A's arrays wrapped (spx_matrix_wrap) with 32-bit row offsets: *rp32, a
+ * new array of A's rows+1 offsets (free it after destroying the result);
+ * columns and values borrowed from A, which must outlive the result. The
+ * wrap is a check; NULL (and *rp32 NULL) when it fails. */
+spx_matrix *spx_test_wrap32(const spx_matrix *A, int32_t **rp32);
+
 /* Longest row of op(A) (of A^T: the most entries in a column). */
 int64_t spx_test_longest_row(const spx_matrix *A, spx_op op);
 

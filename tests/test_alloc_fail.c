@@ -60,6 +60,25 @@ static spx_status op_plan(const spx_matrix *A, const char *arg)
     return st;
 }
 
+/* op_plan on a fresh wrap of A's arrays with 32-bit row offsets (offsets32):
+ * the widened copy a format asks for may fail too. */
+static const int32_t *offsets32;
+
+static spx_status op_plan_wrap32(const spx_matrix *A, const char *arg)
+{
+    int64_t rows, cols;
+    const void *ci, *v;
+    int bits;
+    spx_type t;
+    spx_matrix *W = NULL;
+    spx_matrix_dims(A, &rows, &cols, NULL);
+    spx_matrix_csr(A, NULL, &ci, &bits, &v, &t);
+    spx_status st = spx_matrix_wrap(rows, cols, offsets32, 32, ci, bits, v, t, &W);
+    if (st == SPX_OK) st = op_plan(W, arg);
+    spx_matrix_destroy(W);
+    return st;
+}
+
 static spx_status op_read(const spx_matrix *A, const char *arg)
 {
     spx_matrix *B = NULL;
@@ -135,12 +154,20 @@ int main(void)
     char path[4096];
     snprintf(path, sizeof path, "%s/alloc_fail.mtx", spx_test_data_dir());
     walk("read", op_read, A, path);
+    const int64_t *rp;
+    int32_t rp32[41];
+    spx_matrix_csr(A, &rp, NULL, NULL, NULL, NULL);
+    for (int i = 0; i <= 40; i++)
+        rp32[i] = (int32_t)rp[i];
+    offsets32 = rp32;
     for (int f = 0; f < spx_format_count(); f++) {
         const char *name;
         unsigned devices, precisions;
         if (spx_test_spmv_format(f, &name, &devices, &precisions) && (devices & SPX_DEV_CPU) &&
-            (precisions & 1u))
+            (precisions & 1u)) {
             walk("plan", op_plan, A, name);
+            walk("plan int32", op_plan_wrap32, A, name);
+        }
     }
     spx_matrix_destroy(A);
     return spx_test_finish();

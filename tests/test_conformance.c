@@ -2,11 +2,15 @@
  * process runs and every precision the format declares, against a reference.
  *   SpMV: the long-double reference (tests/common.h) on edge cases (0x0,
  *   m x 0, 0 x n, nnz = 0, empty rows, one dense row, a row of 100,000
- *   nonzeros, unsorted and duplicate input, rectangular), three products
- *   each (op N and T, beta 0 and not), and one product on each shared matrix.
+ *   nonzeros, unsorted and duplicate input, rectangular, and some of them
+ *   again behind 32-bit row offsets), three products each (op N and T, beta
+ *   0 and not), and one product on each shared matrix.
  *   SpGEMM: C = A*B against the naive dense product on small edge cases (0x0,
  *   inner dimension 0, empty rows, one dense row, rectangular, unsorted and
- *   duplicate input through the matrix layer).
+ *   duplicate input through the matrix layer, 32-bit row offsets).
+ * 32-bit row offsets: the case's arrays wrapped by spx_matrix_wrap with
+ * 32-bit offsets, anew for each plan (and each SpGEMM operand), so that a
+ * format that reads 64-bit offsets without asking for them finds none.
  * Parts (SPX_TEST_PART, tests/common.h): the default runs the CPU formats on
  * the edge cases; "cuda" the CUDA formats on them (skipped without a GPU);
  * "shared" every available device's SpMV formats on the shared matrices
@@ -34,6 +38,7 @@
 typedef struct test_case {
     char name[96];
     spx_matrix *A;
+    int wrap32; /* plans are made on a fresh 32-bit-offset wrap of A's arrays */
 } test_case;
 
 #define MAX_CASES 32
@@ -51,7 +56,24 @@ static void add_case(case_list *l, const char *name, spx_matrix *A)
         return;
     }
     snprintf(l->at[l->n].name, sizeof l->at[l->n].name, "%s", name);
+    l->at[l->n].wrap32 = 0;
     l->at[l->n++].A = A;
+}
+
+/* Case `name` of l again, behind 32-bit row offsets (a copy of its matrix). */
+static void add_wrapped_case(case_list *l, const char *name)
+{
+    char wrapped[96];
+    for (int c = 0; c < l->n; c++) {
+        spx_matrix *B = NULL;
+        if (strcmp(l->at[c].name, name) != 0) continue;
+        CHECK_STATUS(spx_matrix_copy(l->at[c].A, SPX_F64, &B), SPX_OK);
+        snprintf(wrapped, sizeof wrapped, "%s, 32-bit offsets", name);
+        add_case(l, wrapped, B);
+        if (B) l->at[l->n - 1].wrap32 = 1;
+        return;
+    }
+    CHECK(!"a case to wrap with 32-bit offsets");
 }
 
 static void free_cases(case_list *l)
@@ -79,6 +101,12 @@ static void build_cases(void)
     add_case(l, "rectangular 300x1700", spx_test_varied_matrix(300, 1700, 41.0, 5));
     add_case(l, "rectangular 1700x90", spx_test_varied_matrix(1700, 90, 41.0, 6));
     add_case(l, "random 20000x20000", spx_test_varied_matrix(20000, 20000, 41.0, 7));
+    add_wrapped_case(l, "0x0");
+    add_wrapped_case(l, "nnz=0 6x4");
+    add_wrapped_case(l, "empty rows + varied 500x500");
+    add_wrapped_case(l, "one dense row 40x3000");
+    add_wrapped_case(l, "row of 100000 6x100000");
+    add_wrapped_case(l, "rectangular 1700x90");
 }
 
 /* The shared matrices as cases; 0 (the skip recorded) when they are absent. */
@@ -181,7 +209,10 @@ static int spmv_one(const target *t, const test_case *tc, spx_op op, double alph
     to_precision(x, in, t->prec, xv);
     to_precision(y0, out, t->prec, yv);
     spx_plan *P = NULL;
-    spx_status st = make_plan(t, tc->A, SPX_OP_SPMV, op, tc->name, &P);
+    int32_t *rp32 = NULL;
+    spx_matrix *W = tc->wrap32 ? spx_test_wrap32(tc->A, &rp32) : NULL;
+    spx_status st = tc->wrap32 && !W ? SPX_ERR_INVALID_ARG
+                                     : make_plan(t, W ? W : tc->A, SPX_OP_SPMV, op, tc->name, &P);
     if (st == SPX_OK && CHECK_STATUS(spx_spmv_host(P, alpha, xv, beta, yv), SPX_OK)) {
         for (int64_t i = 0; i < out; i++)
             y[i] = t->prec == SPX_F64 ? ((double *)yv)[i] : ((float *)yv)[i];
@@ -190,7 +221,8 @@ static int spmv_one(const target *t, const test_case *tc, spx_op op, double alph
                        precision_name(t->prec), op == SPX_OP_N ? "N" : "T", alpha, beta, tc->name);
     }
     spx_plan_destroy(P);
-    free(x), free(y0), free(ref), free(scale), free(y), free(xv), free(yv);
+    spx_matrix_destroy(W);
+    free(rp32), free(x), free(y0), free(ref), free(scale), free(y), free(xv), free(yv);
     return st == SPX_ERR_UNSUPPORTED;
 }
 
@@ -215,9 +247,10 @@ static void spmv_cases(target *t, const case_list *l)
 typedef struct product_case {
     const char *name;
     spx_matrix *A, *B;
+    int wrap32; /* A and B wrapped anew with 32-bit row offsets for each plan */
 } product_case;
 
-#define N_PRODUCTS 9
+#define N_PRODUCTS 11
 static product_case products[N_PRODUCTS];
 
 static void build_products(void)
@@ -228,23 +261,28 @@ static void build_products(void)
     static const int64_t empty_rows[] = {0, 2, 0, 3, 1, 0};
     const product_case list[N_PRODUCTS] = {
         {"0x0 * 0x0", spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL),
-         spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL)},
+         spx_test_coo_matrix(0, 0, 0, NULL, NULL, NULL), 0},
         {"3x0 * 0x4", spx_test_coo_matrix(3, 0, 0, NULL, NULL, NULL),
-         spx_test_coo_matrix(0, 4, 0, NULL, NULL, NULL)},
+         spx_test_coo_matrix(0, 4, 0, NULL, NULL, NULL), 0},
         {"nnz=0 6x4 * 4x5", spx_test_coo_matrix(6, 4, 0, NULL, NULL, NULL),
-         spx_test_random_matrix(4, 5, 8, 1)},
+         spx_test_random_matrix(4, 5, 8, 1), 0},
         {"empty rows 6x5 * 5x4", spx_test_pattern_matrix(6, 5, empty_rows, 6, 2),
-         spx_test_random_matrix(5, 4, 10, 3)},
+         spx_test_random_matrix(5, 4, 10, 3), 0},
         {"one dense row 40x30 * 30x20", spx_test_dense_row_matrix(40, 30, 17, 4, 4),
-         spx_test_uniform_rows_matrix(30, 20, 6, 5)},
+         spx_test_uniform_rows_matrix(30, 20, 6, 5), 0},
         {"rectangular 13x7 * 7x29", spx_test_random_matrix(13, 7, 30, 6),
-         spx_test_random_matrix(7, 29, 60, 7)},
+         spx_test_random_matrix(7, 29, 60, 7), 0},
         {"rectangular 1x40 * 40x1", spx_test_random_matrix(1, 40, 20, 8),
-         spx_test_random_matrix(40, 1, 20, 9)},
+         spx_test_random_matrix(40, 1, 20, 9), 0},
         {"rectangular 40x1 * 1x40", spx_test_random_matrix(40, 1, 20, 10),
-         spx_test_random_matrix(1, 40, 20, 11)},
+         spx_test_random_matrix(1, 40, 20, 11), 0},
         {"unsorted+duplicates 3x4 * 4x3", spx_test_coo_matrix(3, 4, 7, ri, ci, v),
-         spx_test_coo_matrix(4, 3, 5, bi, bj, v)},
+         spx_test_coo_matrix(4, 3, 5, bi, bj, v), 0},
+        {"empty rows 6x5 * 5x4, 32-bit offsets", spx_test_pattern_matrix(6, 5, empty_rows, 6, 12),
+         spx_test_random_matrix(5, 4, 10, 13), 1},
+        {"one dense row 40x30 * 30x20, 32-bit offsets",
+         spx_test_dense_row_matrix(40, 30, 17, 4, 14), spx_test_uniform_rows_matrix(30, 20, 6, 15),
+         1},
     };
     memcpy(products, list, sizeof list);
 }
@@ -255,12 +293,19 @@ static void spgemm_cases(target *t)
     for (int c = 0; c < N_PRODUCTS; c++) {
         const product_case *pc = &products[c];
         spx_plan *P = NULL;
-        spx_matrix *C = NULL;
+        spx_matrix *C = NULL, *WA = NULL, *WB = NULL;
+        int32_t *rpa = NULL, *rpb = NULL;
         if (!pc->A || !pc->B) continue;
-        spx_status st = make_plan(t, pc->A, SPX_OP_SPGEMM, SPX_OP_N, pc->name, &P);
+        if (pc->wrap32) {
+            WA = spx_test_wrap32(pc->A, &rpa);
+            WB = spx_test_wrap32(pc->B, &rpb);
+        }
+        spx_status st = pc->wrap32 && (!WA || !WB)
+                            ? SPX_ERR_INVALID_ARG
+                            : make_plan(t, WA ? WA : pc->A, SPX_OP_SPGEMM, SPX_OP_N, pc->name, &P);
         t->cases++;
         t->declined += st == SPX_ERR_UNSUPPORTED;
-        if (st == SPX_OK && CHECK_STATUS(spx_spgemm_run(P, pc->B, &C), SPX_OK)) {
+        if (st == SPX_OK && CHECK_STATUS(spx_spgemm_run(P, WB ? WB : pc->B, &C), SPX_OK)) {
             double tol = tolerance(t->prec, spx_test_longest_row(pc->A, SPX_OP_N));
             if (!CHECK(spx_test_spgemm_matches(pc->A, pc->B, C, tol)))
                 fprintf(stderr, "  %s %s %s on %s: C differs from the dense product\n", t->format,
@@ -268,6 +313,9 @@ static void spgemm_cases(target *t)
         }
         spx_matrix_destroy(C);
         spx_plan_destroy(P);
+        spx_matrix_destroy(WA);
+        spx_matrix_destroy(WB);
+        free(rpa), free(rpb);
     }
 }
 

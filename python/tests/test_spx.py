@@ -1,9 +1,11 @@
 """spx from Python against scipy: SpMV, zero copy, SpGEMM, solvers, errors,
 threads. The shared matrices (SPX_MATRICES, default ../shared/matrices beside
 the checkout) are used when present, else skipped."""
+import gc
 import os
 import pathlib
 import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -45,12 +47,54 @@ def test_spmv_matches_scipy(dtype, index):
 def test_zero_copy():
     a = random_csr(100, 100, 0.1, 3)
     A = spx.matrix(a)
-    _, indices_at, data_at = A._m.addresses()
-    assert indices_at == a.indices.ctypes.data  # the same buffer, not a copy
+    indptr_at, indices_at, data_at = A._m.addresses()
+    assert indptr_at == a.indptr.ctypes.data  # the same buffer, not a copy
+    assert indices_at == a.indices.ctypes.data
     assert data_at == a.data.ctypes.data
     a.data[:] = 2.0  # seen through the wrap: the arrays are shared
     P = spx.plan(A, format="csr")
     assert np.allclose(P @ np.ones(100), a @ np.ones(100))
+
+
+def test_int32_indptr_not_copied():
+    a = random_csr(400, 300, 0.05, 7)  # scipy's default: int32 indptr and indices
+    assert a.indptr.dtype == np.int32 and a.indices.dtype == np.int32
+    A = spx.matrix(a)
+    indptr_at, indices_at, data_at = A._m.addresses()
+    assert indptr_at == a.indptr.ctypes.data  # the caller's offsets, not a widened copy
+    assert indices_at == a.indices.ctypes.data
+    assert data_at == a.data.ctypes.data
+    x = np.random.default_rng(8).uniform(-1, 1, 300)
+    for fmt in ["csr", "auto"]:
+        P = spx.plan(A, format=fmt)
+        assert rel_err(P @ x, a @ x, a, x) <= 8 * np.finfo(np.float64).eps, fmt
+    assert "offsets=int32-borrowed" in spx.plan(A, format="csr").info()["describe"]
+    assert A._m.addresses()[0] == a.indptr.ctypes.data
+
+
+@pytest.mark.parametrize("through", ["matrix", "core"])
+def test_wrapped_arrays_kept_alive(through):
+    a = random_csr(500, 500, 0.02, 9)
+    x = np.random.default_rng(10).uniform(-1, 1, 500)
+    want = a @ x
+    alive = weakref.ref(a.indptr)
+    if through == "matrix":
+        A = spx.matrix(a)
+    else:  # the C object alone holds the arrays
+        A = spx.Matrix(spx._core.wrap(500, 500, a.indptr, a.indices, a.data))
+    P = spx.plan(A, format="csr")
+    del a
+    gc.collect()
+    assert alive() is not None
+    np.ones(1 << 20)  # would reuse the arrays' memory, had they been freed
+    assert np.allclose(P @ x, want, rtol=0, atol=1e-12)
+    assert np.allclose(spx.plan(A, format="sell") @ x, want, rtol=0, atol=1e-12)
+    del A
+    gc.collect()
+    assert np.allclose(P @ x, want, rtol=0, atol=1e-12)  # the plan holds the Matrix
+    del P
+    gc.collect()
+    assert alive() is None  # released with the last plan
 
 
 def test_matvec_alpha_beta_and_transpose():

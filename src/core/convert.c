@@ -113,7 +113,7 @@ spx_status spx_matrix_transpose(const spx_matrix *A, spx_matrix **AT)
     memcpy(T->rowptr, next, ((size_t)A->cols + 1) * sizeof(int64_t));
     size_t vs = A->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
     for (int64_t i = 0; i < A->rows; i++) {
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1); k++) {
             int64_t p = next[spx__col(A, k)]++;
             if (T->col_bits == 32)
                 T->col32[p] = (int32_t)i;
@@ -138,7 +138,7 @@ spx_status spx_matrix_to_coo(const spx_matrix *A, int64_t *ri, int64_t *ci, doub
     if (A->nnz > 0 && (!ri || !ci))
         return spx__error(SPX_ERR_INVALID_ARG, "coordinate arrays are NULL");
     for (int64_t i = 0; i < A->rows; i++)
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1); k++) {
             ri[k] = i;
             ci[k] = spx__col(A, k);
             if (v) v[k] = spx__val(A, k);

@@ -64,6 +64,7 @@ void spx_matrix_destroy(spx_matrix *A)
     if (!A || A->magic != SPX__MATRIX_MAGIC) return;
     spx__free(A->owned_rowptr);
     spx__free(A->owned_col32);
+    if (A->rowptr32) spx__free(A->rowptr); /* the widened copy, if one was made */
     if (A->owns_arrays) {
         spx__free(A->rowptr);
         spx__free(A->col32);
@@ -78,11 +79,11 @@ spx_status spx_matrix_validate(const spx_matrix *A)
 {
     spx_status st = spx__check_matrix(A);
     if (st != SPX_OK) return st;
-    if (A->rowptr[0] != 0)
+    if (spx__row_off(A, 0) != 0)
         return spx__error(SPX_ERR_BAD_ROWPTR, "row offsets start at %lld, not 0",
-                          (long long)A->rowptr[0]);
+                          (long long)spx__row_off(A, 0));
     for (int64_t i = 0; i < A->rows; i++) {
-        int64_t b = A->rowptr[i], e = A->rowptr[i + 1];
+        int64_t b = spx__row_off(A, i), e = spx__row_off(A, i + 1);
         if (e < b || e > A->nnz)
             return spx__error(SPX_ERR_BAD_ROWPTR,
                               "row offsets of row %lld run from %lld to %lld (nnz %lld)",
@@ -99,9 +100,9 @@ spx_status spx_matrix_validate(const spx_matrix *A)
                                   (long long)j, (long long)spx__col(A, k - 1));
         }
     }
-    if (A->rowptr[A->rows] != A->nnz)
+    if (spx__row_off(A, A->rows) != A->nnz)
         return spx__error(SPX_ERR_BAD_ROWPTR, "last row offset %lld differs from nnz %lld",
-                          (long long)A->rowptr[A->rows], (long long)A->nnz);
+                          (long long)spx__row_off(A, A->rows), (long long)A->nnz);
     return SPX_OK;
 }
 
@@ -212,11 +213,22 @@ spx_status spx_matrix_csr(const spx_matrix *A, const int64_t **rowptr, const voi
 {
     spx_status st = spx__check_matrix(A);
     if (st != SPX_OK) return st;
-    if (rowptr) *rowptr = A->rowptr;
+    if (rowptr) st = spx__matrix_rowptr(A, rowptr);
+    if (st != SPX_OK) return st;
     if (colidx) *colidx = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
     if (col_bits) *col_bits = A->col_bits;
     if (values) *values = A->values;
     if (value_type) *value_type = A->vtype;
+    return SPX_OK;
+}
+
+spx_status spx_matrix_row_offsets(const spx_matrix *A, const void **rowptr, int *bits)
+{
+    spx_status st = spx__check_matrix(A);
+    if (st != SPX_OK) return st;
+    if (!rowptr || !bits) return spx__error(SPX_ERR_INVALID_ARG, "row offsets outputs are NULL");
+    *rowptr = A->rowptr32 ? (const void *)A->rowptr32 : (const void *)A->rowptr;
+    *bits = A->rowptr32 ? 32 : 64;
     return SPX_OK;
 }
 
@@ -253,7 +265,8 @@ spx_status spx_matrix_copy(const spx_matrix *A, spx_type t, spx_matrix **B)
     *B = NULL;
     SPX_TRY(spx__matrix_alloc(A->rows, A->cols, A->nnz, t, &M));
     SPX_TRY(spx__values_as(A, t, &vals, &conv));
-    memcpy(M->rowptr, A->rowptr, ((size_t)A->rows + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i <= A->rows; i++)
+        M->rowptr[i] = spx__row_off(A, i);
     if (A->col_bits == 32)
         memcpy(M->col32, A->col32, (size_t)A->nnz * sizeof(int32_t));
     else

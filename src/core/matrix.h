@@ -1,5 +1,11 @@
-/* The matrix object: CSR, 64-bit row offsets, 32- or 64-bit column indices,
- * fp64 or fp32 values. Internal layout shared by every part of SpX. */
+/* The matrix object: CSR, 64-bit row offsets (or a caller's 32-bit ones,
+ * borrowed), 32- or 64-bit column indices, fp64 or fp32 values. Internal
+ * layout shared by every part of SpX.
+ *
+ * Row offsets: read one with spx__row_off (either width, never allocates),
+ * or take the 64-bit array with spx__matrix_rowptr (widens a matrix's 32-bit
+ * offsets once, kept with it). rowptr is read directly only by the code that
+ * builds a matrix it owns. */
 #ifndef SPX_CORE_MATRIX_H
 #define SPX_CORE_MATRIX_H
 
@@ -12,15 +18,20 @@
 struct spx_matrix_s {
     uint64_t magic;
     int64_t rows, cols, nnz;
-    int64_t *rowptr;   /* rows+1 offsets, rowptr[0] == 0 */
+    /* rows+1 offsets, rowptr[0] == 0. A matrix wrapping 32-bit offsets holds
+     * the caller's in rowptr32 (borrowed) and rowptr NULL until
+     * spx__matrix_rowptr widens them (the copy owned by the matrix); else
+     * rowptr32 is NULL. */
+    int64_t *rowptr;
+    const int32_t *rowptr32;
     int32_t *col32;    /* column indices when col_bits == 32, else NULL */
     int64_t *col64;    /* column indices when col_bits == 64, else NULL */
     int col_bits;      /* 32 when cols <= INT32_MAX, else 64 */
     spx_type vtype;    /* SPX_F64 or SPX_F32 */
     void *values;      /* nnz values of vtype */
     int owns_arrays;   /* 0 for spx_matrix_wrap_csr and spx_matrix_wrap */
-    int64_t *owned_rowptr; /* spx_matrix_wrap of 32-bit offsets: the widened copy rowptr
-                              points to (freed with the matrix), else NULL */
+    int64_t *owned_rowptr; /* offsets a header owns while borrowing the other arrays (a
+                              part's lines view, multi/partition.c), else NULL */
     int32_t *owned_col32;  /* spx_matrix_wrap of 64-bit columns that fit 32 bits: the
                               narrowed copy col32 points to, else NULL */
     /* spx_matrix_iso's answer, kept for matrices that own their values
@@ -40,6 +51,20 @@ spx_status spx__check_matrix(const spx_matrix *A);
  * uninitialized); col_bits chosen from cols. */
 spx_status spx__matrix_alloc(int64_t rows, int64_t cols, int64_t nnz, spx_type vtype,
                              spx_matrix **A);
+
+/* Row offset i of A (0 <= i <= rows), whatever its width: reads 32-bit
+ * offsets in place. For scans outside the kernels. */
+static inline int64_t spx__row_off(const spx_matrix *A, int64_t i)
+{
+    return A->rowptr32 ? (int64_t)A->rowptr32[i] : A->rowptr[i];
+}
+
+/* A's rows+1 offsets as 64-bit integers in *rowptr: A->rowptr, or for a
+ * matrix wrapping 32-bit offsets their copy, widened on the first call and
+ * kept with A until spx_matrix_destroy (concurrent plans of A may ask: one
+ * copy is kept, the others freed). SPX_ERR_OOM when the copy cannot be made.
+ * (core/wrap.c) */
+spx_status spx__matrix_rowptr(const spx_matrix *A, const int64_t **rowptr);
 
 /* Column index k of A, whatever its width. */
 static inline int64_t spx__col(const spx_matrix *A, int64_t k)

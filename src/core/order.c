@@ -137,7 +137,7 @@ static spx_status pattern_transpose(const spx_matrix *A, int64_t **tptr, int32_t
     for (int64_t c = 0; c < n; c++)
         p[c + 1] += p[c];
     for (int64_t i = 0; i < n; i++)
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++)
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1); k++)
             (*tidx)[p[A->col32[k]]++] = (int32_t)i;
     for (int64_t c = n; c > 0; c--)
         p[c] = p[c - 1];
@@ -174,15 +174,16 @@ static spx_status graph_build(const spx_matrix *A, int threads, order_graph *g)
     SPX_TRY(spx__calloc((void **)&g->ptr, (size_t)n + 1, sizeof *g->ptr, "reorder: graph offsets"));
 #pragma omp parallel for schedule(dynamic, 4096) num_threads(omp_threads(threads))
     for (int64_t i = 0; i < n; i++)
-        g->ptr[i + 1] = merge_row(A->col32 + A->rowptr[i], A->rowptr[i + 1] - A->rowptr[i],
-                                  tidx + tptr[i], tptr[i + 1] - tptr[i], (int32_t)i, NULL);
+        g->ptr[i + 1] =
+            merge_row(A->col32 + spx__row_off(A, i), spx__row_off(A, i + 1) - spx__row_off(A, i),
+                      tidx + tptr[i], tptr[i + 1] - tptr[i], (int32_t)i, NULL);
     for (int64_t i = 0; i < n; i++)
         g->ptr[i + 1] += g->ptr[i];
     SPX_TRY(spx__alloc((void **)&g->adj, (size_t)g->ptr[n], sizeof *g->adj, "reorder: graph"));
 #pragma omp parallel for schedule(dynamic, 4096) num_threads(omp_threads(threads))
     for (int64_t i = 0; i < n; i++)
-        merge_row(A->col32 + A->rowptr[i], A->rowptr[i + 1] - A->rowptr[i], tidx + tptr[i],
-                  tptr[i + 1] - tptr[i], (int32_t)i, g->adj + g->ptr[i]);
+        merge_row(A->col32 + spx__row_off(A, i), spx__row_off(A, i + 1) - spx__row_off(A, i),
+                  tidx + tptr[i], tptr[i + 1] - tptr[i], (int32_t)i, g->adj + g->ptr[i]);
 cleanup:
     spx__free(tptr);
     spx__free(tidx);
@@ -316,7 +317,7 @@ static spx_status order_degree(const spx_matrix *A, int64_t *perm)
     spx_status st;
     SPX_TRY(spx__alloc((void **)&deg, (size_t)n, sizeof *deg, "reorder: degrees"));
     for (int64_t i = 0; i < n; i++)
-        deg[i] = A->rowptr[i + 1] - A->rowptr[i];
+        deg[i] = spx__row_off(A, i + 1) - spx__row_off(A, i);
     for (int64_t k = 0; k < A->nnz; k++)
         deg[A->col32[k]]++;
     for (int64_t i = 0; i < n; i++)
@@ -369,7 +370,7 @@ cleanup:
 static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t *inv, spx_matrix *B,
                         uint64_t *keys, int64_t k)
 {
-    const int64_t src = A->rowptr[perm[k]], len = A->rowptr[perm[k] + 1] - src;
+    const int64_t src = spx__row_off(A, perm[k]), len = spx__row_off(A, perm[k] + 1) - src;
     const int64_t dst = B->rowptr[k];
     uint64_t *key = keys + dst;
     for (int64_t j = 0; j < len; j++)
@@ -400,7 +401,7 @@ spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int thre
     SPX_TRY(spx__matrix_alloc(n, n, A->nnz, A->vtype, &B));
     for (int64_t k = 0; k < n; k++) {
         inv[perm[k]] = k;
-        B->rowptr[k + 1] = B->rowptr[k] + (A->rowptr[perm[k] + 1] - A->rowptr[perm[k]]);
+        B->rowptr[k + 1] = B->rowptr[k] + (spx__row_off(A, perm[k] + 1) - spx__row_off(A, perm[k]));
     }
 #pragma omp parallel for schedule(dynamic, 1024) num_threads(omp_threads(threads))
     for (int64_t k = 0; k < n; k++)
@@ -418,7 +419,7 @@ int64_t spx__order_bandwidth(const spx_matrix *A)
 {
     int64_t bw = 0;
     for (int64_t i = 0; i < A->rows; i++) {
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1); k++) {
             int64_t d = spx__col(A, k) - i;
             d = d < 0 ? -d : d;
             bw = d > bw ? d : bw;

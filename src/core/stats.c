@@ -53,7 +53,7 @@ static void row_counts_merge(row_counts *into, const row_counts *c)
 /* Length extremes and classes of every row, and rsd (two passes over rowptr). */
 static void row_length_stats(const spx_matrix *A, spx_stats *s)
 {
-    const int64_t *rp = A->rowptr, m = A->rows;
+    const int64_t m = A->rows;
     row_counts all = {.rmin = m > 0 ? INT64_MAX : 0};
     double ave = m > 0 ? (double)A->nnz / (double)m : 0.0, ss = 0.0;
 #pragma omp parallel reduction(+ : ss)
@@ -61,7 +61,7 @@ static void row_length_stats(const spx_matrix *A, spx_stats *s)
         row_counts mine = {.rmin = INT64_MAX};
 #pragma omp for schedule(static) nowait
         for (int64_t i = 0; i < m; i++) {
-            int64_t l = rp[i + 1] - rp[i];
+            int64_t l = spx__row_off(A, i + 1) - spx__row_off(A, i);
             double d = (double)l - ave;
             ss += d * d;
             row_counts_add(&mine, l);
@@ -88,7 +88,7 @@ static void row_length_stats(const spx_matrix *A, spx_stats *s)
 static int64_t block_tiles_marker(const spx_matrix *A, int64_t r0, int64_t r1,
                                   unsigned char *mark)
 {
-    int64_t b = A->rowptr[r0], e = A->rowptr[r1], n = 0;
+    int64_t b = spx__row_off(A, r0), e = spx__row_off(A, r1), n = 0;
     for (int64_t k = b; k < e; k++) {
         int64_t t = spx__col(A, k) >> 3;
         n += !mark[t];
@@ -104,8 +104,8 @@ static int64_t block_tiles_merge(const spx_matrix *A, int64_t r0, int64_t r1)
 {
     int64_t pos[8], end[8], n = 0, nr = r1 - r0;
     for (int64_t r = 0; r < nr; r++) {
-        pos[r] = A->rowptr[r0 + r];
-        end[r] = A->rowptr[r0 + r + 1];
+        pos[r] = spx__row_off(A, r0 + r);
+        end[r] = spx__row_off(A, r0 + r + 1);
     }
     for (;;) {
         int64_t t = INT64_MAX;
@@ -146,7 +146,7 @@ cleanup:
 /* Position of column j in row i of A, or -1 (rows are sorted). */
 static int64_t find_in_row(const spx_matrix *A, int64_t i, int64_t j)
 {
-    int64_t lo = A->rowptr[i], hi = A->rowptr[i + 1];
+    int64_t lo = spx__row_off(A, i), hi = spx__row_off(A, i + 1);
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2, c = spx__col(A, mid);
         if (c == j) return mid;
@@ -171,7 +171,7 @@ static int is_symmetric(const spx_matrix *A)
     if (A->rows != A->cols) return 0;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(| : asym)
     for (int64_t i = 0; i < A->rows; i++) {
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1] && !asym; k++) {
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1) && !asym; k++) {
             int64_t j = spx__col(A, k);
             if (j == i) continue;
             int64_t q = find_in_row(A, j, i);

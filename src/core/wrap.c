@@ -1,10 +1,12 @@
 /* spx_matrix_wrap: a matrix over caller-owned CSR arrays of either index
- * width and value type. Values are borrowed as they are (fp64 or fp32).
- * Inside SpX row offsets are 64-bit and columns 32-bit whenever the column
- * count fits (formats rely on it), so 32-bit offsets are widened into a copy
- * of rows+1 entries and 64-bit columns of a narrow matrix are narrowed into
- * a copy of nnz entries, both owned by the matrix; the common case (scipy's
- * int32 indptr and indices) copies only the offsets. */
+ * width and value type. Values are borrowed as they are (fp64 or fp32), and
+ * row offsets of either width: 32-bit ones stay the caller's (rowptr32) and
+ * are read in place by the csr format and the core's scans; a format that
+ * needs 64-bit offsets asks spx__matrix_rowptr, which widens them once into
+ * a copy kept with the matrix. Columns are 32-bit whenever the column count
+ * fits (formats rely on it), so 64-bit columns of a narrow matrix are
+ * narrowed into a copy of nnz entries owned by the matrix; the common case
+ * (scipy's int32 indptr and indices) copies nothing. */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -26,23 +28,6 @@ static spx_status check_wrap_args(int64_t rows, int64_t cols, const void *rowptr
     if (col_bits == 32 && cols > INT32_MAX)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "32-bit column indices cannot address %lld columns", (long long)cols);
-    return SPX_OK;
-}
-
-/* 64-bit row offsets of the arrays: borrowed, or a widened copy in *owned. */
-static spx_status row_offsets(const void *rowptr, int bits, int64_t rows, int64_t **out,
-                              int64_t **owned)
-{
-    *owned = NULL;
-    if (bits == 64) {
-        *out = (int64_t *)rowptr; /* SpX never writes through a matrix's arrays */
-        return SPX_OK;
-    }
-    spx_status st = spx__alloc((void **)owned, (size_t)rows + 1, sizeof(int64_t), "row offsets");
-    if (st != SPX_OK) return st;
-    for (int64_t i = 0; i <= rows; i++)
-        (*owned)[i] = ((const int32_t *)rowptr)[i];
-    *out = *owned;
     return SPX_OK;
 }
 
@@ -86,8 +71,11 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols, const void *rowptr, int r
     M->magic = SPX__MATRIX_MAGIC;
     M->rows = rows;
     M->cols = cols;
-    SPX_TRY(row_offsets(rowptr, rowptr_bits, rows, &M->rowptr, &M->owned_rowptr));
-    M->nnz = M->rowptr[rows];
+    if (rowptr_bits == 32)
+        M->rowptr32 = rowptr;
+    else
+        M->rowptr = (int64_t *)rowptr; /* SpX never writes through a matrix's arrays */
+    M->nnz = spx__row_off(M, rows);
     if (M->nnz < 0) SPX_TRY(spx__error(SPX_ERR_BAD_ROWPTR, "negative nonzero count"));
     if (M->nnz > 0 && (!colidx || !values))
         SPX_TRY(spx__error(SPX_ERR_INVALID_ARG, "column indices or values are NULL"));
@@ -102,4 +90,30 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols, const void *rowptr, int r
 cleanup:
     spx_matrix_destroy(M);
     return st;
+}
+
+spx_status spx__matrix_rowptr(const spx_matrix *A, const int64_t **rowptr)
+{
+    /* The widened copy is a cache, not part of the matrix: kept through a
+     * const handle, published once with compare-exchange (release), read
+     * with acquire. A thread that loses the race frees its copy. (GCC's
+     * atomic builtins on a plain field, as for iso_state: matrix.h is also
+     * read by the C++ of the CUDA part.) */
+    spx_matrix *M = (spx_matrix *)A;
+    int64_t *have = __atomic_load_n(&M->rowptr, __ATOMIC_ACQUIRE), *mine = NULL;
+    *rowptr = NULL;
+    if (!have) {
+        spx_status st =
+            spx__alloc((void **)&mine, (size_t)A->rows + 1, sizeof *mine, "widened row offsets");
+        if (st != SPX_OK) return st;
+        for (int64_t i = 0; i <= A->rows; i++)
+            mine[i] = A->rowptr32[i];
+        if (__atomic_compare_exchange_n(&M->rowptr, &have, mine, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            have = mine;
+        else
+            spx__free(mine);
+    }
+    *rowptr = have;
+    return SPX_OK;
 }

@@ -33,9 +33,8 @@ static int bits_for(int64_t n)
     return b;
 }
 
-static void count_layout(const spx_matrix *A, spx__axt *a)
+static void count_layout(const spx_matrix *A, const int64_t *rp, spx__axt *a)
 {
-    const int64_t *rp = A->rowptr;
     int64_t n = 0;
     switch (a->variant) {
     case SPX__AXC:
@@ -118,19 +117,17 @@ static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *va
 }
 
 /* start[r]: row r's first slab (axc, uh1) or lane column (uh); start[rows]: the total. */
-static void row_starts(const spx_matrix *A, const spx__axt *a, int64_t *start)
+static void row_starts(const spx_matrix *A, const int64_t *rp, const spx__axt *a, int64_t *start)
 {
-    const int64_t *rp = A->rowptr;
     int64_t per = a->variant == SPX__AXT_UH ? a->th : a->thw;
     start[0] = 0;
     for (int64_t r = 0; r < A->rows; r++)
         start[r + 1] = start[r] + ceil_div(rp[r + 1] - rp[r], per);
 }
 
-static void place_rows(const spx_matrix *A, spx__axt *a, const unsigned char *vals,
-                       const int64_t *start)
+static void place_rows(const spx_matrix *A, const int64_t *rp, spx__axt *a,
+                       const unsigned char *vals, const int64_t *start)
 {
-    const int64_t *rp = A->rowptr;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(a->nthreads)
     for (int64_t r = 0; r < A->rows; r++) {
         int64_t s = start[r];
@@ -142,10 +139,9 @@ static void place_rows(const spx_matrix *A, spx__axt *a, const unsigned char *va
     if (a->brp) memcpy(a->brp, start, ((size_t)A->rows + 1) * sizeof(int64_t));
 }
 
-static void place_uh(const spx_matrix *A, spx__axt *a, const unsigned char *vals,
+static void place_uh(const spx_matrix *A, const int64_t *rp, spx__axt *a, const unsigned char *vals,
                      const int64_t *start)
 {
-    const int64_t *rp = A->rowptr;
     int64_t last = 0;
 #pragma omp parallel for schedule(dynamic, 256) num_threads(a->nthreads)
     for (int64_t r = 0; r < A->rows; r++) {
@@ -170,9 +166,9 @@ static int64_t packed_slot(const spx__axt *a, int64_t e)
     return (e / tile * a->th + q % a->th) * a->thw + q / a->th;
 }
 
-static void place_packed(const spx_matrix *A, spx__axt *a, const unsigned char *vals)
+static void place_packed(const spx_matrix *A, const int64_t *rp, spx__axt *a,
+                         const unsigned char *vals)
 {
-    const int64_t *rp = A->rowptr;
     int64_t seg = a->variant == SPX__AXT_CH1 ? a->bs : a->th;
 #pragma omp parallel for schedule(static) num_threads(a->nthreads)
     for (int64_t k = 0; k < A->nnz; k++) {
@@ -253,13 +249,15 @@ void spx__axt_free_arrays(spx__axt *a)
 spx_status spx__axt_layout(const spx_matrix *A, spx__axt *a)
 {
     spx_status st;
+    const int64_t *rp;
     const void *vals = NULL;
     void *owned = NULL;
     int64_t *start = NULL;
+    if ((st = spx__matrix_rowptr(A, &rp)) != SPX_OK) return st;
     a->rows = A->rows;
     a->cols = A->cols;
     a->nnz = A->nnz;
-    count_layout(A, a);
+    count_layout(A, rp, a);
     if ((a->variant == SPX__AXT_UH1 || a->variant == SPX__AXT_UH) && A->rows > INT32_MAX)
         return spx__error(SPX_ERR_UNSUPPORTED, "axt: %lld rows do not fit the 32-bit rwp[]",
                           (long long)A->rows);
@@ -273,14 +271,14 @@ spx_status spx__axt_layout(const spx_matrix *A, spx__axt *a)
     if (a->variant == SPX__AXC || a->variant == SPX__AXT_UH1 || a->variant == SPX__AXT_UH) {
         SPX_TRY(
             spx__alloc((void **)&start, (size_t)A->rows + 1, sizeof(int64_t), "axt row starts"));
-        row_starts(A, a, start);
+        row_starts(A, rp, a, start);
     }
     if (a->variant == SPX__AXC || a->variant == SPX__AXT_UH1)
-        place_rows(A, a, vals, start);
+        place_rows(A, rp, a, vals, start);
     else if (a->variant == SPX__AXT_UH)
-        place_uh(A, a, vals, start);
+        place_uh(A, rp, a, vals, start);
     else
-        place_packed(A, a, vals);
+        place_packed(A, rp, a, vals);
     st = SPX_OK;
 cleanup:
     spx__free(owned);

@@ -58,7 +58,8 @@ static spx_status coo_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
     SPX_TRY(spx__alloc((void **)&s->row, (size_t)A->nnz, sizeof(int64_t), "coo row indices"));
     for (int64_t i = 0; i < A->rows; i++)
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) s->row[k] = i;
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1); k++)
+            s->row[k] = i;
     *state = s;
     return SPX_OK;
 cleanup:

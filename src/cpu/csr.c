@@ -10,7 +10,9 @@
  * SPX_ERR_BAD_PARAM.
  *
  * The plan borrows A's row offsets and columns, and with stored values of
- * the plan's precision A's values too (zero copy): a caller who wrapped
+ * the plan's precision A's values too (zero copy). Row offsets are read in
+ * the width A holds them: a caller's 32-bit offsets (spx_matrix_wrap) by
+ * kernels of their own (csr_kernels.h), never widened. A caller who wrapped
  * arrays (spx_matrix_wrap_csr) and changes values after planning sees the
  * change in the next product of such a plan. An iso plan has folded the
  * value at planning and does not see it; neither does a plan of the other
@@ -28,7 +30,8 @@
 
 typedef struct csr_state {
     int64_t rows;
-    const int64_t *rowptr;
+    const void *rowptr; /* rows+1 offsets, int32_t when row_bits == 32, else int64_t */
+    int row_bits;       /* 32: A wraps a caller's 32-bit offsets, read in place */
     const void *colidx;
     int col_bits;
     const void *values; /* NULL for an iso plan */
@@ -57,59 +60,32 @@ typedef struct csr_state {
 #define CSR_PREFETCH(p) ((void)(p))
 #endif
 
-/* The kernels (csr_kernel.h), by [iso][precision F32][64-bit columns]. */
+/* The kernels (csr_kernel.h, csr_kernels.h): csr_kernels_o64 and _o32 by
+ * [iso][precision F32][64-bit columns]. */
 typedef void (*csr_kernel)(const csr_state *s, double alpha, const void *x, double beta, void *y,
                            double *partial);
 
-#define SPX_FN csr_f64_i32
-#define SPX_VAL double
-#define SPX_IDX int32_t
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f64_i64
-#define SPX_VAL double
-#define SPX_IDX int64_t
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f32_i32
-#define SPX_VAL float
-#define SPX_IDX int32_t
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f32_i64
-#define SPX_VAL float
-#define SPX_IDX int64_t
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f64_i32_iso
-#define SPX_VAL double
-#define SPX_IDX int32_t
-#define SPX_ISO
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f64_i64_iso
-#define SPX_VAL double
-#define SPX_IDX int64_t
-#define SPX_ISO
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f32_i32_iso
-#define SPX_VAL float
-#define SPX_IDX int32_t
-#define SPX_ISO
-#include "cpu/csr_kernel.h"
-#define SPX_FN csr_f32_i64_iso
-#define SPX_VAL float
-#define SPX_IDX int64_t
-#define SPX_ISO
-#include "cpu/csr_kernel.h"
+#define SPX_OFF int64_t
+#define CSR_OFF_NAME o64
+#include "cpu/csr_kernels.h"
+#define SPX_OFF int32_t
+#define CSR_OFF_NAME o32
+#include "cpu/csr_kernels.h"
 
-static const csr_kernel csr_kernels[2][2][2] = {
-    {{csr_f64_i32, csr_f64_i64}, {csr_f32_i32, csr_f32_i64}},
-    {{csr_f64_i32_iso, csr_f64_i64_iso}, {csr_f32_i32_iso, csr_f32_i64_iso}},
-};
+/* Row offset i of the plan's offsets, whatever their width. */
+static int64_t row_off(const csr_state *s, int64_t i)
+{
+    return s->row_bits == 32 ? (int64_t)((const int32_t *)s->rowptr)[i]
+                             : ((const int64_t *)s->rowptr)[i];
+}
 
 /* First row r with rowptr[r] >= target (rows+1 offsets, nondecreasing). */
-static int64_t lower_row(const int64_t *rowptr, int64_t rows, int64_t target)
+static int64_t lower_row(const csr_state *s, int64_t target)
 {
-    int64_t lo = 0, hi = rows;
+    int64_t lo = 0, hi = s->rows;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (rowptr[mid] < target)
+        if (row_off(s, mid) < target)
             lo = mid + 1;
         else
             hi = mid;
@@ -132,15 +108,29 @@ static spx_status find_long_rows(csr_state *s)
     spx_status st;
     int64_t n = 0;
     for (int64_t i = 0; i < s->rows; i++)
-        if (s->rowptr[i + 1] - s->rowptr[i] > s->long_len) n++;
+        if (row_off(s, i + 1) - row_off(s, i) > s->long_len) n++;
     s->nlong = n;
     st = spx__alloc((void **)&s->long_rows, (size_t)n, sizeof(int64_t), "csr long rows");
     if (st != SPX_OK) return st;
     n = 0;
     for (int64_t i = 0; i < s->rows; i++)
-        if (s->rowptr[i + 1] - s->rowptr[i] > s->long_len) s->long_rows[n++] = i;
+        if (row_off(s, i + 1) - row_off(s, i) > s->long_len) s->long_rows[n++] = i;
     size_t cells;
     return spx__mul_size((size_t)s->nlong, (size_t)s->threads, &cells, "csr partial sums");
+}
+
+/* A's row offsets in the width A holds them: a caller's 32-bit ones in place. */
+static spx_status take_offsets(csr_state *s, const spx_matrix *A)
+{
+    const int64_t *rp64 = NULL;
+    s->row_bits = A->rowptr32 ? 32 : 64;
+    if (A->rowptr32) {
+        s->rowptr = A->rowptr32;
+        return SPX_OK;
+    }
+    spx_status st = spx__matrix_rowptr(A, &rp64);
+    s->rowptr = rp64;
+    return st;
 }
 
 static spx_status csr_param(void *ctx, const char *key, const char *value)
@@ -157,7 +147,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     SPX_TRY(spx__params_each(o->params, csr_param, &values));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr plan"));
     s->rows = A->rows;
-    s->rowptr = A->rowptr;
+    SPX_TRY(take_offsets(s, A));
     s->col_bits = A->col_bits;
     s->colidx = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
     s->precision = o->precision;
@@ -167,8 +157,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     int T = s->threads;
     SPX_TRY(spx__alloc((void **)&s->part, (size_t)T + 1, sizeof(int64_t), "csr partition"));
     for (int t = 0; t <= T; t++)
-        s->part[t] =
-            t == T ? A->rows : lower_row(A->rowptr, A->rows, A->nnz / T * t + A->nnz % T * t / T);
+        s->part[t] = t == T ? A->rows : lower_row(s, A->nnz / T * t + A->nnz % T * t / T);
     /* A row longer than half a thread's share would unbalance the split. */
     s->long_len = T > 1 ? (A->nnz / T / 2 > 4096 ? A->nnz / T / 2 : 4096) : INT64_MAX;
     SPX_TRY(find_long_rows(s));
@@ -188,8 +177,9 @@ static spx_status csr_spmv(void *state, double alpha, const void *x, double beta
     spx_status st = spx__alloc((void **)&partial, (size_t)s->nlong * (size_t)s->threads,
                                sizeof(double), "csr partial sums");
     if (st != SPX_OK) return st;
-    csr_kernels[s->iso][s->precision == SPX_F32][s->col_bits == 64](
-        s, s->iso ? alpha * s->iso_value : alpha, x, beta, y, partial);
+    const csr_kernel(*k)[2][2] = s->row_bits == 32 ? csr_kernels_o32 : csr_kernels_o64;
+    k[s->iso][s->precision == SPX_F32][s->col_bits == 64](s, s->iso ? alpha * s->iso_value : alpha,
+                                                          x, beta, y, partial);
     spx__free(partial);
     return SPX_OK;
 }
@@ -198,21 +188,22 @@ static size_t csr_bytes(const void *state)
 {
     const csr_state *s = state;
     size_t vs = s->iso ? 0 : s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    size_t nnz = (size_t)s->rowptr[s->rows];
-    return sizeof *s + (size_t)(s->rows + 1) * sizeof(int64_t) + nnz * (size_t)(s->col_bits / 8) +
-           nnz * vs + (size_t)(s->threads + 1) * sizeof(int64_t) +
+    size_t nnz = (size_t)row_off(s, s->rows);
+    return sizeof *s + (size_t)(s->rows + 1) * (size_t)(s->row_bits / 8) +
+           nnz * (size_t)(s->col_bits / 8) + nnz * vs + (size_t)(s->threads + 1) * sizeof(int64_t) +
            (size_t)s->nlong * sizeof(int64_t);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)
 {
     const csr_state *s = state;
+    const char *offsets = s->row_bits == 32 ? " offsets=int32-borrowed" : "";
     if (s->iso)
-        snprintf(buf, len, "threads=%d long_rows=%lld values=iso value=%.17g", s->threads,
-                 (long long)s->nlong, s->iso_value);
+        snprintf(buf, len, "threads=%d long_rows=%lld values=iso value=%.17g%s", s->threads,
+                 (long long)s->nlong, s->iso_value, offsets);
     else
-        snprintf(buf, len, "threads=%d long_rows=%lld values=stored", s->threads,
-                 (long long)s->nlong);
+        snprintf(buf, len, "threads=%d long_rows=%lld values=stored%s", s->threads,
+                 (long long)s->nlong, offsets);
 }
 
 /* AUTO: the CPU baseline every other CPU format measures itself against. */

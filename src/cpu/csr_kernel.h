@@ -1,7 +1,9 @@
-/* CSR SpMV body, included by csr.c once per (value type, column index type,
- * values): SPX_VAL (double or float), SPX_IDX (int32_t or int64_t), SPX_FN
- * (the name), and SPX_ISO defined for the iso body; all are undefined at the
- * end, ready for the next one.
+/* CSR SpMV body, included by csr_kernels.h once per (value type, column
+ * index type, values): SPX_VAL (double or float), SPX_IDX (int32_t or
+ * int64_t), SPX_FN (the name), and SPX_ISO defined for the iso body; all are
+ * undefined at the end, ready for the next one. SPX_OFF, the row offsets'
+ * type (int64_t, or int32_t for a caller's 32-bit offsets read in place), is
+ * left to csr_kernels.h.
  *
  * y[i] = alpha * sum_k val[k] * x[col[k]] + beta * y[i], rows rowptr[i]..rowptr[i+1].
  * The iso body (core/iso.h) reads no values: y[i] = alpha * sum_k x[col[k]] +
@@ -58,7 +60,7 @@ static void SPX_FN(const csr_state *s, double alpha, const void *xv, double beta
 {
     const SPX_VAL *restrict x = xv;
     SPX_VAL *restrict y = yv;
-    const int64_t *restrict rp = s->rowptr;
+    const SPX_OFF *restrict rp = s->rowptr;
     const SPX_IDX *restrict col = s->colidx;
     const SPX_VAL *restrict val = s->values;
     const int T = s->threads;
@@ -86,7 +88,7 @@ static void SPX_FN(const csr_state *s, double alpha, const void *xv, double beta
                 y[i] = beta == 0.0 ? (SPX_VAL)(alpha * sum) : (SPX_VAL)(alpha * sum + beta * y[i]);
             }
             for (int64_t l = 0; l < s->nlong; l++) {
-                int64_t i = s->long_rows[l], len = rp[i + 1] - rp[i];
+                int64_t i = s->long_rows[l], len = (int64_t)rp[i + 1] - rp[i];
                 int64_t b = rp[i] + len * t / T, e = rp[i] + len * (t + 1) / T;
                 partial[l * T + t] = CSR_DOT(val, col, x, b, e, nnz);
             }

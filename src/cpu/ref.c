@@ -1,5 +1,6 @@
 /* ref: y = alpha*A*x + beta*y, sequential, accumulating each row in long
- * double. The truth every other format is tested against. Reads A in place. */
+ * double. The truth every other format is tested against. Reads A in place,
+ * 32-bit row offsets included. */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
@@ -30,7 +31,7 @@ static spx_status ref_spmv(void *state, double alpha, const void *x, double beta
     int f64 = s->precision == SPX_F64;
     for (int64_t i = 0; i < A->rows; i++) {
         long double sum = 0.0L;
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        for (int64_t k = spx__row_off(A, i), e = spx__row_off(A, i + 1); k < e; k++) {
             int64_t j = spx__col(A, k);
             double xj = f64 ? ((const double *)x)[j] : (double)((const float *)x)[j];
             sum += (long double)spx__val(A, k) * xj;

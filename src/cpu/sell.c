@@ -196,14 +196,14 @@ static void sell_key_sort(spx__sell *S, const int64_t *rowptr, int64_t w0, int64
 
 /* rowlen and perm of the sorted rows: decreasing length inside windows of
  * sigma rows, ties in row order. */
-static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
+static spx_status sell_sort_rows(spx__sell *S, const int64_t *rowptr)
 {
     const int64_t n = S->rows, sigma = S->sigma < n ? S->sigma : (n > 0 ? n : 1);
     uint64_t *key = NULL;
     spx_status st = SPX_OK;
     if (S->sigma == 1) {
         for (int64_t i = 0; i < n; i++)
-            S->rowlen[i] = (int32_t)sell_len(S, A->rowptr, i);
+            S->rowlen[i] = (int32_t)sell_len(S, rowptr, i);
         return SPX_OK;
     }
     SPX_TRY(spx__alloc((void **)&key, (size_t)n, sizeof *key, "sell sort keys"));
@@ -211,7 +211,7 @@ static spx_status sell_sort_rows(spx__sell *S, const spx_matrix *A)
     num_threads(sell_threads(S)) if (n >= SELL_PARALLEL_MIN)
     for (int64_t w0 = 0; w0 < n; w0 += sigma) {
         const int64_t w1 = w0 + sigma < n ? w0 + sigma : n;
-        if (!sell_bucket_sort(S, A->rowptr, w0, w1)) sell_key_sort(S, A->rowptr, w0, w1, key);
+        if (!sell_bucket_sort(S, rowptr, w0, w1)) sell_key_sort(S, rowptr, w0, w1, key);
     }
 cleanup:
     spx__free(key);
@@ -234,10 +234,10 @@ static spx_status sell_chunk_offsets(spx__sell *S)
     return SPX_OK;
 }
 
-/* Copy A's rows into the column-major chunks, padding with value 0, column 0;
- * vals are A's values in the plan's type (NULL for an iso plan: columns
- * only). Writes run in storage order. */
-static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
+/* Copy A's rows (offsets rowptr) into the column-major chunks, padding with
+ * value 0, column 0; vals are A's values in the plan's type (NULL for an iso
+ * plan: columns only). Writes run in storage order. */
+static void sell_fill(spx__sell *S, const spx_matrix *A, const int64_t *rowptr, const void *vals)
 {
     const int64_t C = S->C;
 #pragma omp parallel for schedule(static)                                                          \
@@ -247,7 +247,7 @@ static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
         const int64_t w = (S->chunk_ptr[c + 1] - d) / C;
         const int32_t *len = S->rowlen + c * C;
         for (int64_t l = 0; l < C; l++)
-            src[l] = len[l] ? A->rowptr[S->perm ? S->perm[c * C + l] : c * C + l] : 0;
+            src[l] = len[l] ? rowptr[S->perm ? S->perm[c * C + l] : c * C + l] : 0;
         for (int64_t j = 0; j < w; j++)
             for (int64_t l = 0; l < C; l++, d++) {
                 const int in = j < len[l];
@@ -261,16 +261,17 @@ static void sell_fill(spx__sell *S, const spx_matrix *A, const void *vals)
     }
 }
 
-/* The long rows' own CSR (sell.h), values in the plan's type (none for an
- * iso plan: vals NULL). */
-static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *vals)
+/* The long rows' own CSR (sell.h), from A's rows (offsets rowptr), values in
+ * the plan's type (none for an iso plan: vals NULL). */
+static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const int64_t *rowptr,
+                                 const void *vals)
 {
     const size_t vsize = S->type == SPX_F64 ? sizeof(double) : sizeof(float);
     spx_status st;
     for (int64_t i = 0; i < A->rows; i++)
-        if (A->rowptr[i + 1] - A->rowptr[i] > S->long_min) {
+        if (rowptr[i + 1] - rowptr[i] > S->long_min) {
             S->nlong++;
-            S->long_nnz += A->rowptr[i + 1] - A->rowptr[i];
+            S->long_nnz += rowptr[i + 1] - rowptr[i];
         }
     if (S->nlong == 0) return SPX_OK;
     SPX_TRY(
@@ -285,7 +286,7 @@ static spx_status sell_long_rows(spx__sell *S, const spx_matrix *A, const void *
     memset(S->long_col + S->long_nnz, 0, SPX__SELL_PF_AHEAD * sizeof *S->long_col);
     S->long_ptr[0] = 0;
     for (int64_t i = 0, k = 0; i < A->rows; i++) {
-        const int64_t a = A->rowptr[i], len = A->rowptr[i + 1] - a;
+        const int64_t a = rowptr[i], len = rowptr[i + 1] - a;
         if (len <= S->long_min) continue;
         S->long_row[k] = (int32_t)i;
         S->long_ptr[k + 1] = S->long_ptr[k] + len;
@@ -334,11 +335,13 @@ static spx_status sell_check(const spx_matrix *A, const spx_plan_opts *o)
 static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__sell *S = NULL;
+    const int64_t *rowptr;
     const void *vals = NULL;
     void *owned = NULL;
     spx_status st = sell_check(A, o);
     if (st != SPX_OK) return st;
     if (!state) return spx__error(SPX_ERR_INVALID_ARG, "sell: NULL state pointer");
+    SPX_TRY(spx__matrix_rowptr(A, &rowptr));
     SPX_TRY(spx__calloc((void **)&S, 1, sizeof *S, "sell state"));
     SPX_TRY(sell_setup(S, A, o));
     const size_t padded = (size_t)(S->nchunks * S->C);
@@ -348,7 +351,7 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
         SPX_TRY(spx__calloc((void **)&S->perm, padded, sizeof *S->perm, "sell permutation"));
     SPX_TRY(spx__alloc((void **)&S->chunk_ptr, (size_t)S->nchunks + 1, sizeof *S->chunk_ptr,
                        "sell chunk offsets"));
-    SPX_TRY(sell_sort_rows(S, A));
+    SPX_TRY(sell_sort_rows(S, rowptr));
     SPX_TRY(sell_chunk_offsets(S));
     SPX_TRY(spx__alloc((void **)&S->col, (size_t)S->stored + SPX__SELL_PF_AHEAD, sizeof *S->col,
                        "sell columns"));
@@ -357,8 +360,8 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
         SPX_TRY(spx__alloc(&S->val, (size_t)S->stored + SPX__SELL_PF_AHEAD, vsize, "sell values"));
         SPX_TRY(spx__values_as(A, S->type, &vals, &owned));
     }
-    sell_fill(S, A, vals);
-    SPX_TRY(sell_long_rows(S, A, vals));
+    sell_fill(S, A, rowptr, vals);
+    SPX_TRY(sell_long_rows(S, A, rowptr, vals));
     spx__free(owned);
     *state = S;
     return SPX_OK;

@@ -53,12 +53,15 @@ typedef struct csr_view {
     const float *v32;
 } csr_view;
 
-static csr_view view_of(const spx_matrix *M)
+/* The view of M; its 64-bit offsets may have to be widened (out of memory). */
+static spx_status view_of(const spx_matrix *M, csr_view *v)
 {
-    csr_view v = {M->rowptr, M->col32, M->col64, NULL, NULL};
-    if (M->vtype == SPX_F64) v.v64 = M->values;
-    else v.v32 = M->values;
-    return v;
+    *v = (csr_view){NULL, M->col32, M->col64, NULL, NULL};
+    if (M->vtype == SPX_F64)
+        v->v64 = M->values;
+    else
+        v->v32 = M->values;
+    return spx__matrix_rowptr(M, &v->rp);
 }
 
 static inline int64_t view_col(const csr_view *v, int64_t k)
@@ -569,8 +572,8 @@ static spx_status gustavson_multiply(void *state, const spx_matrix *B, spx_matri
     const spx_matrix *A = g->A;
     spgemm_job J = {0};
     spx_status st = SPX_OK;
-    J.a = view_of(A);
-    J.b = view_of(B);
+    SPX_TRY(view_of(A, &J.a));
+    SPX_TRY(view_of(B, &J.b));
     J.m = A->rows;
     J.p = B->cols;
     SPX_TRY(spx__alloc((void **)&J.rowc, (size_t)J.m + 1, sizeof *J.rowc, "SpGEMM row counts"));

@@ -24,9 +24,9 @@ static spx_status count_products(const spx_matrix *A, const spx_matrix *B, int64
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : total) reduction(| : overflow)
     for (int64_t i = 0; i < A->rows; i++) {
         int64_t f = 0;
-        for (int64_t q = A->rowptr[i]; q < A->rowptr[i + 1]; q++) {
+        for (int64_t q = spx__row_off(A, i); q < spx__row_off(A, i + 1); q++) {
             const int64_t k = spx__col(A, q);
-            overflow |= __builtin_add_overflow(f, B->rowptr[k + 1] - B->rowptr[k], &f);
+            overflow |= __builtin_add_overflow(f, spx__row_off(B, k + 1) - spx__row_off(B, k), &f);
         }
         overflow |= __builtin_add_overflow(total, f, &total);
     }

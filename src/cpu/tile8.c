@@ -38,10 +38,10 @@
 static int64_t tile_row(const spx_matrix *A, int64_t I, spx__tile8 *T, int64_t t0)
 {
     int64_t pos[8], end[8], r0 = 8 * I, nr = A->rows - r0 < 8 ? A->rows - r0 : 8, n = 0;
-    int64_t voff = A->rowptr[r0];
+    int64_t voff = spx__row_off(A, r0);
     for (int64_t r = 0; r < nr; r++) {
-        pos[r] = A->rowptr[r0 + r];
-        end[r] = A->rowptr[r0 + r + 1];
+        pos[r] = spx__row_off(A, r0 + r);
+        end[r] = spx__row_off(A, r0 + r + 1);
     }
     for (;; n++) {
         int64_t J = INT64_MAX, next[8];

@@ -244,6 +244,7 @@ extern "C" void spx__cuda_event_destroy(void *event)
 
 extern "C" spx_status spx__cuda_csr_upload(const spx_matrix *A, spx_type t, spx__cuda_csr *d)
 {
+    const int64_t *rowptr = NULL;
     if (!d) return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_csr_upload: NULL output");
     *d = spx__cuda_csr{};
     spx_status st = spx__check_matrix(A);
@@ -257,8 +258,9 @@ extern "C" spx_status spx__cuda_csr_upload(const spx_matrix *A, spx_type t, spx_
     d->cols = A->cols;
     d->nnz = A->nnz;
     d->vtype = t;
-    SPX_TRY(spx__cuda_upload((void **)&d->rowptr, A->rowptr,
-                             (size_t)(A->rows + 1) * sizeof(int64_t), "CSR row offsets"));
+    SPX_TRY(spx__matrix_rowptr(A, &rowptr));
+    SPX_TRY(spx__cuda_upload((void **)&d->rowptr, rowptr, (size_t)(A->rows + 1) * sizeof(int64_t),
+                             "CSR row offsets"));
     SPX_TRY(spx__cuda_upload((void **)&d->colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
                              "CSR column indices"));
     SPX_TRY(spx__cuda_upload_values(&d->values, A->values, A->vtype, A->nnz, t, "CSR values"));

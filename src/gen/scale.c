@@ -21,7 +21,7 @@ static int64_t kron_len(const void *ctx, int64_t r)
 {
     const kron_ctx *c = ctx;
     int64_t p = r / c->A->rows, i = r % c->A->rows;
-    return (c->prow[p + 1] - c->prow[p]) * (c->A->rowptr[i + 1] - c->A->rowptr[i]);
+    return (c->prow[p + 1] - c->prow[p]) * (spx__row_off(c->A, i + 1) - spx__row_off(c->A, i));
 }
 
 static void kron_fill(const void *ctx, int64_t r, int64_t *col, double *val)
@@ -31,7 +31,7 @@ static void kron_fill(const void *ctx, int64_t r, int64_t *col, double *val)
     int64_t p = r / A->rows, i = r % A->rows, w = 0;
     for (int64_t t = c->prow[p]; t < c->prow[p + 1]; t++) {
         int64_t base = c->pcol[t] * A->cols;
-        for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1); k++) {
             col[w] = base + spx__col(A, k);
             val[w++] = spx__val(A, k);
         }

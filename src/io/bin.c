@@ -79,11 +79,12 @@ static void header_unpack(const unsigned char *in, bin_header *b)
     memcpy(&b->vtype, in + 44, 4);
 }
 
-/* The three arrays of A: pointers and byte sizes. */
-static void parts(const spx_matrix *A, void *ptr[3], size_t bytes[3])
+/* The three arrays of A, its 64-bit offsets rowptr first: pointers and byte
+ * sizes. */
+static void parts(const spx_matrix *A, const int64_t *rowptr, void *ptr[3], size_t bytes[3])
 {
     size_t vsize = A->vtype == SPX_F32 ? sizeof(float) : sizeof(double);
-    ptr[0] = A->rowptr;
+    ptr[0] = (void *)rowptr;
     ptr[1] = A->col_bits == 32 ? (void *)A->col32 : (void *)A->col64;
     ptr[2] = A->values;
     bytes[0] = ((size_t)A->rows + 1) * sizeof(int64_t);
@@ -101,17 +102,19 @@ spx_status spx_matrix_write_bin(const spx_matrix *A, const char *path)
 {
     spx_status st;
     unsigned char head[SPX__BIN_HEADER];
+    const int64_t *rowptr;
     void *ptr[3];
     size_t bytes[3];
     uint64_t h;
     FILE *f;
     if ((st = spx__check_matrix(A)) != SPX_OK) return st;
     if (!path) return spx__error(SPX_ERR_INVALID_ARG, "spx_matrix_write_bin: path is NULL");
+    if ((st = spx__matrix_rowptr(A, &rowptr)) != SPX_OK) return st;
     bin_header b = {
         SPX__BIN_VERSION, SPX__BIN_BOM, (uint32_t)A->col_bits, (uint32_t)A->vtype, A->rows,
         A->cols,          A->nnz};
     header_pack(&b, head);
-    parts(A, ptr, bytes);
+    parts(A, rowptr, ptr, bytes);
     if (!(f = fopen(path, "wb")))
         return spx__error(SPX_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     h = fnv_words(SPX__FNV_OFFSET, head, sizeof head);
@@ -188,7 +191,7 @@ static spx_status read_body(FILE *f, const char *path, spx_matrix *A, uint64_t h
     void *ptr[3];
     size_t bytes[3];
     uint64_t stored;
-    parts(A, ptr, bytes);
+    parts(A, A->rowptr, ptr, bytes);
     for (int i = 0; i < 3; i++) {
         if (fread(ptr[i], 1, bytes[i], f) != bytes[i]) return bin_error(path, "truncated");
         h = fnv_words(h, ptr[i], bytes[i]);

@@ -118,7 +118,7 @@ static int64_t row_of(const spx_matrix *A, int64_t k)
     int64_t lo = 0, hi = A->rows - 1;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
-        if (A->rowptr[mid] <= k)
+        if (spx__row_off(A, mid) <= k)
             lo = mid;
         else
             hi = mid - 1;
@@ -132,7 +132,7 @@ static size_t format_block(const spx_matrix *A, int64_t k0, int64_t k1, char *ou
     char *p = out;
     int64_t i = row_of(A, k0);
     for (int64_t k = k0; k < k1; k++) {
-        while (A->rowptr[i + 1] <= k)
+        while (spx__row_off(A, i + 1) <= k)
             i++;
         p = put_index(p, (uint64_t)i + 1);
         *p++ = ' ';

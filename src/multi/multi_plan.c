@@ -87,7 +87,8 @@ static spx_status coo_lines(const spx_matrix *M, int64_t **out)
     int64_t *r = *out;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < M->rows; i++)
-        for (int64_t k = M->rowptr[i]; k < M->rowptr[i + 1]; k++) r[k] = i;
+        for (int64_t k = spx__row_off(M, i); k < spx__row_off(M, i + 1); k++)
+            r[k] = i;
     return SPX_OK;
 }
 

@@ -22,7 +22,7 @@ static int64_t first_line_at(const spx_matrix *M, const int64_t *coo_lines, int6
     int64_t lo = 0, hi = M->rows;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (M->rowptr[mid] >= s)
+        if (spx__row_off(M, mid) >= s)
             hi = mid;
         else
             lo = mid + 1;
@@ -35,7 +35,7 @@ static int splits_line(const spx_matrix *M, const int64_t *coo_lines, int64_t s)
 {
     if (s == 0 || s >= M->nnz) return 0;
     if (coo_lines) return coo_lines[s] == coo_lines[s - 1];
-    return M->rowptr[first_line_at(M, NULL, s)] > s;
+    return spx__row_off(M, first_line_at(M, NULL, s)) > s;
 }
 
 void spx__part_bounds(const spx_matrix *M, const int64_t *coo_lines, spx_partition kind,
@@ -45,8 +45,8 @@ void spx__part_bounds(const spx_matrix *M, const int64_t *coo_lines, spx_partiti
     if (kind == SPX_PART_ROWS) {
         p->line_begin = spx__part_cut(M->rows, parts, i);
         p->line_end = spx__part_cut(M->rows, parts, i + 1);
-        p->nz_begin = M->rowptr[p->line_begin];
-        p->nz_end = M->rowptr[p->line_end];
+        p->nz_begin = spx__row_off(M, p->line_begin);
+        p->nz_end = spx__row_off(M, p->line_end);
         return;
     }
     int64_t s = spx__part_cut(M->nnz, parts, i), e = spx__part_cut(M->nnz, parts, i + 1);
@@ -63,7 +63,7 @@ static void offsets_from_ptr(const spx_matrix *M, spx__part *p)
 {
     int64_t n = p->line_end - p->line_begin, len = p->nz_end - p->nz_begin;
     for (int64_t j = 0; j <= n; j++) {
-        int64_t o = M->rowptr[p->line_begin + j] - p->nz_begin;
+        int64_t o = spx__row_off(M, p->line_begin + j) - p->nz_begin;
         p->ptr[j] = o < 0 ? 0 : o > len ? len : o;
     }
 }

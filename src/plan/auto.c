@@ -11,7 +11,7 @@ static spx__auto_facts facts_of(const spx_matrix *A, spx_operation op, const spx
 {
     spx__auto_facts f = {op, o, A->rows, A->cols, A->nnz, 0, 0.0, 0};
     for (int64_t i = 0; i < A->rows; i++) {
-        int64_t len = A->rowptr[i + 1] - A->rowptr[i];
+        int64_t len = spx__row_off(A, i + 1) - spx__row_off(A, i);
         if (len > f.rmax) f.rmax = len;
     }
     f.rave = A->rows ? (double)A->nnz / (double)A->rows : 0.0;

@@ -32,7 +32,7 @@ static double now_ms(void)
 /* A(i,i), or 0 when row i stores none (rows are sorted). */
 static double diagonal_entry(const spx_matrix *A, int64_t i)
 {
-    int64_t lo = A->rowptr[i], hi = A->rowptr[i + 1];
+    int64_t lo = spx__row_off(A, i), hi = spx__row_off(A, i + 1);
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2, c = spx__col(A, mid);
         if (c == i) return spx__val(A, mid);

@@ -7,9 +7,10 @@
     x, info = spx.cg(P, b)          # Krylov solvers on any plan
 
 A matrix made from a scipy CSR matrix (sorted indices, float64 or float32,
-int32 or int64 indices) uses its arrays in place: no copy of the columns or
-values is made (SpX widens int32 indptr into its own 64-bit offsets). Other
-scipy formats are converted to CSR first. CUDA plans take NumPy arrays (copied
+int32 or int64 indices) uses its arrays in place: no copy of the row offsets,
+columns or values is made (csr plans read int32 indptr as it is; formats that
+need 64-bit offsets widen them once, kept with the matrix). Other scipy
+formats are converted to CSR first. CUDA plans take NumPy arrays (copied
 to the device per call, for convenience) or CuPy arrays (device memory, no
 host round trip) through `matvec`.
 """

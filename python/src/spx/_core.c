@@ -2,9 +2,9 @@
  * the Python layer (spx/__init__.py) gives them their friendly shape.
  *
  * Matrix: an spx_matrix. From caller arrays (wrap: the objects are kept
- * alive by the Matrix, their buffers used in place: scipy's CSR arrays are
- * not copied; 32-bit indptr is widened inside SpX), from a file or a
- * generator spec (owned by SpX).
+ * alive by the Matrix, their buffers used in place: scipy's CSR arrays,
+ * int32 indptr included, are not copied), from a file or a generator spec
+ * (owned by SpX).
  * Plan: an spx_plan of a Matrix (kept alive by the Plan).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
@@ -152,22 +152,24 @@ static PyObject *matrix_arrays(MatrixObject *m, PyObject *unused)
     spx_type t;
     (void)unused;
     spx_matrix_dims(m->A, &r, &c, &z);
-    spx_matrix_csr(m->A, &rp, &ci, &bits, &v, &t);
+    spx_status st = spx_matrix_csr(m->A, &rp, &ci, &bits, &v, &t); /* widens 32-bit offsets */
+    if (st != SPX_OK) return raise_status(st);
     size_t vs = t == SPX_F64 ? 8 : 4;
     return Py_BuildValue("(y#y#iy#s)", (const char *)rp, (Py_ssize_t)((r + 1) * 8),
                          (const char *)ci, (Py_ssize_t)(z * (bits / 8)), bits, (const char *)v,
                          (Py_ssize_t)(z * (Py_ssize_t)vs), t == SPX_F64 ? "d" : "f");
 }
 
-/* Addresses of the CSR arrays inside SpX (to check that a wrap copied nothing). */
+/* Addresses of the CSR arrays as SpX holds them, the row offsets in their
+ * own width (to check that a wrap copied nothing). */
 static PyObject *matrix_addresses(MatrixObject *m, PyObject *unused)
 {
-    const int64_t *rp;
-    const void *ci, *v;
-    int bits;
+    const void *rp, *ci, *v;
+    int rbits, bits;
     spx_type t;
     (void)unused;
-    spx_matrix_csr(m->A, &rp, &ci, &bits, &v, &t);
+    spx_matrix_row_offsets(m->A, &rp, &rbits);
+    spx_matrix_csr(m->A, NULL, &ci, &bits, &v, &t);
     return Py_BuildValue("(KKK)", (unsigned long long)(uintptr_t)rp,
                          (unsigned long long)(uintptr_t)ci, (unsigned long long)(uintptr_t)v);
 }

@@ -31,14 +31,14 @@ static spx_status find_empty(const spx_matrix *A, spx__cuda_axt_host *h)
 {
     int64_t n = 0;
     for (int64_t r = 0; r < A->rows; r++)
-        n += A->rowptr[r + 1] == A->rowptr[r];
+        n += spx__row_off(A, r + 1) == spx__row_off(A, r);
     h->n_empty = n;
     spx_status st =
         spx__alloc((void **)&h->empty, (size_t)n, sizeof(int32_t), "cuda axt empty rows");
     if (st != SPX_OK) return st;
     n = 0;
     for (int64_t r = 0; r < A->rows; r++)
-        if (A->rowptr[r + 1] == A->rowptr[r]) h->empty[n++] = (int32_t)r;
+        if (spx__row_off(A, r + 1) == spx__row_off(A, r)) h->empty[n++] = (int32_t)r;
     return SPX_OK;
 }
 

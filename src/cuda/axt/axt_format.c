@@ -211,15 +211,15 @@ static spx_status smallest_uh_th(const spx_matrix *A, size_t slot, int *th)
     *th = 4;
     SPX_TRY(spx__calloc((void **)&hist, ROW_HIST, sizeof *hist, "axt-uh row lengths"));
     for (int64_t i = 0; i < A->rows; i++) {
-        const int64_t n = A->rowptr[i + 1] - A->rowptr[i];
+        const int64_t n = spx__row_off(A, i + 1) - spx__row_off(A, i);
         if (n < ROW_HIST) hist[n]++;
         else n_longer++;
     }
     SPX_TRY(spx__alloc((void **)&longer, (size_t)n_longer + 1, sizeof *longer, "axt-uh rows"));
     n_longer = 0;
     for (int64_t i = 0; i < A->rows; i++)
-        if (A->rowptr[i + 1] - A->rowptr[i] >= ROW_HIST)
-            longer[n_longer++] = A->rowptr[i + 1] - A->rowptr[i];
+        if (spx__row_off(A, i + 1) - spx__row_off(A, i) >= ROW_HIST)
+            longer[n_longer++] = spx__row_off(A, i + 1) - spx__row_off(A, i);
     const double bytes4 = uh_bytes(4, hist, longer, n_longer, (double)slot);
     double best = uh_bytes(2, hist, longer, n_longer, (double)slot);
     int best_th = 2;

@@ -55,10 +55,9 @@ static int set_code(offset_set *s, int64_t d)
 /* One walk over A's rows: counts blocks and entries, and with out->blk set
  * fills every array. Returns 0 when `limit` entries are passed before the end
  * (the matrix has too many diagonals to gain from a dictionary). */
-static int walk(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t limit, offset_set *s,
-                spx__csr_dict *out)
+static int walk(const spx_matrix *A, const int64_t *rp, int64_t long_len, int64_t cap,
+                int64_t limit, offset_set *s, spx__csr_dict *out)
 {
-    const int64_t *rp = A->rowptr;
     const int32_t *ci = A->col32;
     const int fill = out->blk != NULL;
     int64_t nb = 0, ne = 0, i = 0, pos = 0; /* pos: the open block's first code */
@@ -124,6 +123,7 @@ spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t ca
                                int64_t max_entries, spx__csr_dict *out, int *fits)
 {
     offset_set *s = NULL;
+    const int64_t *rp = NULL;
     spx_status st = SPX_OK;
     *out = (spx__csr_dict){0};
     *fits = 0;
@@ -133,8 +133,9 @@ spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t ca
                           "csr (cuda) index=dict: needs rows of at most %d entries (long=%lld), "
                           "fewer than 2^31 rows and 2^30 nonzeros",
                           SPX__CUDA_CSR_DICT, (long long)long_len);
+    SPX_TRY(spx__matrix_rowptr(A, &rp));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr dict offset set"));
-    if (!walk(A, long_len, cap, max_entries, s, out)) goto cleanup;
+    if (!walk(A, rp, long_len, cap, max_entries, s, out)) goto cleanup;
     const int64_t nb = out->n_blocks, ne = out->n_entries;
     SPX_TRY(spx__alloc((void **)&out->blk, (size_t)nb * 4, sizeof *out->blk, "csr dict blocks"));
     SPX_TRY(spx__alloc((void **)&out->dstart, (size_t)nb + 1, sizeof *out->dstart,
@@ -146,7 +147,7 @@ spx_status spx__csr_dict_build(const spx_matrix *A, int64_t long_len, int64_t ca
                         "csr dict group rows"));
     SPX_TRY(
         spx__calloc((void **)&out->roff, (size_t)A->rows, sizeof *out->roff, "csr dict row ends"));
-    walk(A, long_len, cap, INT64_MAX, s, out);
+    walk(A, rp, long_len, cap, INT64_MAX, s, out);
     *fits = 1;
 cleanup:
     if (st != SPX_OK || !*fits) spx__csr_dict_free(out);

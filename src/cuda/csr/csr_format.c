@@ -134,9 +134,9 @@ static int group_for(double rave)
  * long_len, at most SPX__CUDA_CSR_BLOCK rows and SPX__CUDA_CSR_STREAM_NNZ
  * nonzeros each. One pass counts, the second fills blk with 4 entries per
  * block: first row, end row, first nonzero, end nonzero. */
-static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t cap, int64_t *blk)
+static int64_t row_blocks(const spx_matrix *A, const int64_t *rp, int64_t long_len, int64_t cap,
+                          int64_t *blk)
 {
-    const int64_t *rp = A->rowptr;
     int64_t n = 0, i = 0;
     while (i < A->rows) {
         if (rp[i + 1] - rp[i] > long_len) {
@@ -160,12 +160,14 @@ static int64_t row_blocks(const spx_matrix *A, int64_t long_len, int64_t cap, in
 
 static spx_status build_row_blocks(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
+    const int64_t *rp;
     int64_t *blk = NULL;
-    spx_status st = SPX_OK;
-    p->n_blocks = row_blocks(A, p->long_len, p->block_nnz, NULL);
+    spx_status st = spx__matrix_rowptr(A, &rp);
+    if (st != SPX_OK) return st;
+    p->n_blocks = row_blocks(A, rp, p->long_len, p->block_nnz, NULL);
     if (p->n_blocks == 0) return SPX_OK;
     SPX_TRY(spx__alloc((void **)&blk, (size_t)p->n_blocks * 4, sizeof *blk, "cuda csr row blocks"));
-    row_blocks(A, p->long_len, p->block_nnz, blk);
+    row_blocks(A, rp, p->long_len, p->block_nnz, blk);
     SPX_TRY(spx__cuda_upload((void **)&p->blk, blk, (size_t)p->n_blocks * 4 * sizeof *blk,
                              "cuda csr row blocks"));
 cleanup:
@@ -189,9 +191,10 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who)
  * built on the host and uploaded. */
 static spx_status build_long_rows(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
-    const int64_t *rp = A->rowptr;
+    const int64_t *rp;
     int64_t *rows = NULL, *first = NULL, *beg = NULL, *end = NULL;
-    spx_status st = SPX_OK;
+    spx_status st = spx__matrix_rowptr(A, &rp);
+    if (st != SPX_OK) return st;
     p->n_long = 0;
     p->n_chunks = 0;
     for (int64_t i = 0; i < A->rows; i++) {
@@ -267,7 +270,8 @@ static spx_status upload_block_values(const spx_matrix *A, const spx__csr_dict *
     SPX_TRY(spx__calloc((void **)&buf, (size_t)h->n_codes, es, "csr dict values"));
     for (int64_t b = 0; b < h->n_blocks; b++) {
         const int64_t *k = h->blk + 4 * b;
-        memcpy(buf + (size_t)k[2] * es, (const char *)A->values + (size_t)A->rowptr[k[0]] * es,
+        memcpy(buf + (size_t)k[2] * es,
+               (const char *)A->values + (size_t)spx__row_off(A, k[0]) * es,
                (size_t)(k[3] - k[2]) * es);
     }
     SPX_TRY(spx__cuda_upload_values(&p->dict_values, buf, A->vtype, h->n_codes, p->precision,
@@ -338,8 +342,11 @@ static spx_status upload_structure(const spx_matrix *A, spx__cuda_csr_plan *p)
     p->A.cols = A->cols;
     p->A.nnz = A->nnz;
     p->A.vtype = p->precision;
-    spx_status st = spx__cuda_upload((void **)&p->A.rowptr, A->rowptr,
-                                     (size_t)(A->rows + 1) * sizeof(int64_t), "CSR row offsets");
+    const int64_t *rp;
+    spx_status st = spx__matrix_rowptr(A, &rp);
+    if (st == SPX_OK)
+        st = spx__cuda_upload((void **)&p->A.rowptr, rp, (size_t)(A->rows + 1) * sizeof(int64_t),
+                              "CSR row offsets");
     if (st == SPX_OK)
         st = spx__cuda_upload((void **)&p->A.colidx, A->col32, (size_t)A->nnz * sizeof(int32_t),
                               "CSR column indices");

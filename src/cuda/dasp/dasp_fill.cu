@@ -153,8 +153,10 @@ static spx_status upload_csr(fill_tmp *t, const spx__dasp_host *h, cudaStream_t 
     size_t cb = A->col_bits == 32 ? sizeof(int32_t) : sizeof(int64_t);
     size_t vb = A->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
     const void *col = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
+    const int64_t *rowptr = NULL;
     spx_status st;
-    SPX_TRY(upload((void **)&t->rowptr, A->rowptr, (rows + 1) * sizeof(int64_t), stream,
+    SPX_TRY(spx__matrix_rowptr(A, &rowptr));
+    SPX_TRY(upload((void **)&t->rowptr, rowptr, (rows + 1) * sizeof(int64_t), stream,
                    "dasp fill row offsets"));
     SPX_TRY(upload(&t->col, col, nnz * cb, stream, "dasp fill columns"));
     SPX_TRY(upload(&t->val, A->values, nnz * vb, stream, "dasp fill values"));

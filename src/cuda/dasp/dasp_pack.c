@@ -25,7 +25,7 @@ static int64_t ceil_div(int64_t a, int64_t b)
 
 static int64_t row_len(const spx_matrix *A, int64_t i)
 {
-    return A->rowptr[i + 1] - A->rowptr[i];
+    return spx__row_off(A, i + 1) - spx__row_off(A, i);
 }
 
 static int paper_loop_num(int64_t n_medium)
@@ -315,7 +315,7 @@ static void scatter(const spx_matrix *A, spx__dasp_host *h)
         h->col[e] = -1;
 #pragma omp parallel for schedule(dynamic, 256) if (A->nnz > PAR_MIN)
     for (int64_t i = 0; i < rows; i++) {
-        int64_t beg = A->rowptr[i], len = row_len(A, i);
+        int64_t beg = spx__row_off(A, i), len = row_len(A, i);
         for (int64_t s = 0; s < len; s++) {
             int64_t e = spx__dasp_slot(h->map_slot[i], h->map_rest[i], h->map_reg[i], s);
             h->val[e] = spx__val(A, beg + s);

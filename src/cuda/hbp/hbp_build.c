@@ -117,10 +117,11 @@ static void each_piece(build_ctx *x, int64_t i,
                        void (*piece)(build_ctx *, int64_t, int64_t, int64_t, int64_t))
 {
     const spx_matrix *A = x->A;
-    int64_t k = A->rowptr[i];
-    while (k < A->rowptr[i + 1]) {
+    int64_t k = spx__row_off(A, i);
+    const int64_t end = spx__row_off(A, i + 1);
+    while (k < end) {
         const int64_t c = A->col32[k] / x->o->M, first = k;
-        while (k < A->rowptr[i + 1] && A->col32[k] / x->o->M == c)
+        while (k < end && A->col32[k] / x->o->M == c)
             k++;
         piece(x, i, c, k - first, first);
     }
@@ -205,7 +206,7 @@ static spx_status fill_slots(build_ctx *x)
             const int64_t i = (int64_t)h->blk_r[b] * x->o->N + s - x->slot0[b];
             x->s_row[s] = (uint16_t)(s - x->slot0[b]);
             x->s_len[s] = 0;
-            x->s_first[s] = x->A->rowptr[i];
+            x->s_first[s] = spx__row_off(x->A, i);
         }
     memset(x->cnt, 0, (size_t)(h->C * h->R) * sizeof *x->cnt); /* fill counters */
     for (int64_t i = 0; i < x->A->rows; i++)

@@ -13,7 +13,7 @@
 
 static int64_t row_len(const spx_matrix *A, int64_t r)
 {
-    return r < 0 ? 0 : A->rowptr[r + 1] - A->rowptr[r];
+    return r < 0 ? 0 : spx__row_off(A, r + 1) - spx__row_off(A, r);
 }
 
 /* The row of lane l of slice s: perm's, or 32s + l in row order; -1 past the rows. */
@@ -45,7 +45,7 @@ static void step_range(const spx_matrix *A, const int32_t *perm, int64_t s, int6
     for (int l = 0; l < C; l++) {
         const int64_t r = lane_row(A, perm, s, l);
         if (j >= row_len(A, r)) continue;
-        const int32_t c = A->col32[A->rowptr[r] + j];
+        const int32_t c = A->col32[spx__row_off(A, r) + j];
         if (c < *lo) *lo = c;
         if (c > *hi) *hi = c;
     }
@@ -169,7 +169,7 @@ static void fill_step(const spx_matrix *A, spx__cuda_sell *out, int64_t s, int64
     }
     for (int l = 0; l < C; l++) {
         const int64_t r = lane_row(A, out->perm, s, l), e = C * k + l;
-        const int64_t a = j < row_len(A, r) ? A->rowptr[r] + j : -1;
+        const int64_t a = j < row_len(A, r) ? spx__row_off(A, r) + j : -1;
         put_value(A, out, e, a);
         if (out->index == SPX__CUDA_SELL_U16)
             out->off[e] = a >= 0 ? (uint16_t)(A->col32[a] - lo) : SPX__CUDA_SELL_U16_PAD;

@@ -81,7 +81,8 @@ static spx_status take_part(spx_dist_matrix *D, const spx_matrix *A)
     if (D->kind == SPX_PART_PCOO) {
         SPX_TRY(spx__alloc((void **)&D->coo_lines, (size_t)M->nnz, sizeof(int64_t), "pcoo row indices"));
         for (int64_t i = 0; i < M->rows; i++)
-            for (int64_t k = M->rowptr[i]; k < M->rowptr[i + 1]; k++) D->coo_lines[k] = i;
+            for (int64_t k = spx__row_off(M, i); k < spx__row_off(M, i + 1); k++)
+                D->coo_lines[k] = i;
     }
     spx__part_bounds(M, D->coo_lines, D->kind, D->size, D->rank, &D->part);
     SPX_TRY(spx__part_build(M, D->coo_lines, &D->part));
