@@ -25,3 +25,11 @@ void spx__parallel_memcpy(void *dst, const void *src, size_t n)
         if (end > beg) memcpy((char *)dst + beg, (const char *)src + beg, end - beg);
     }
 }
+
+void spx__parallel_touch(void *p, size_t n)
+{
+    char *c = p;
+    const long pages = (long)((n + PIECE_ALIGN - 1) / PIECE_ALIGN);
+#pragma omp parallel for schedule(static) if (n >= SERIAL_BELOW)
+    for (long k = 0; k < pages; k++) c[(size_t)k * PIECE_ALIGN] = 0;
+}

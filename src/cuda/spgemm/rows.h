@@ -19,7 +19,10 @@
  *    sums (in shared memory when it fits, else one row of cols sums per
  *    thread block in global memory), read out in column order, no sort;
  *    above 2^20 columns, hash tables in global memory;
- * 5. C's CSR to the host.
+ * 5. C's CSR to the host, into host arrays allocated once C's size is known
+ *    and touched by the host's cores while the GPU runs step 4 (a copy into
+ *    fresh memory ran at 17 GB/s, into touched memory at 44 GB/s on the H100
+ *    machine: bench/experiments/gpu-download).
  * A group (warp or block) takes its row's entries of A in chunks as wide as
  * the group; a prefix sum over the chunk's B row lengths lets each thread
  * take every GROUP-th product of the chunk (a binary search finds its entry

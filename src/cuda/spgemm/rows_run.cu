@@ -228,15 +228,18 @@ static spx_status numeric(product *x)
         else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
     }
-    trace("rows: numeric", x->s);
 cleanup:
     dev_free(b.rows, x->s);
     return st;
 }
 
+/* C = A*B into a new host matrix: its pages are touched by the host's cores
+ * while the GPU runs the numeric phase, so the copy back writes into memory
+ * already faulted in (spx__parallel_touch). */
 static spx_status multiply(product *x, spx_matrix **C)
 {
     const spx__cuda_csr *A = &x->p->A;
+    spx_matrix *H = NULL;
     int64_t nnz = 0;
     spx_status st;
     SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
@@ -251,11 +254,17 @@ static spx_status multiply(product *x, spx_matrix **C)
     SPX_TRY(fetch_i64(x->rowptr + x->m, &nnz, x->s));
     SPX_TRY(dev_alloc_n(&x->ccol, nnz, "gpu-rows C columns", x->s));
     SPX_TRY(dev_alloc_n(&x->cval, nnz, "gpu-rows C values", x->s));
+    SPX_TRY(host_csr_alloc(x->m, x->cols, nnz, &H));
     trace("rows: C's offsets and allocation", x->s);
     SPX_TRY(numeric(x));
-    SPX_TRY(csr_to_host(x->m, x->cols, x->rowptr, x->ccol, x->cval, x->s, C));
+    host_csr_touch(H);
+    trace("rows: numeric, C's host pages touched beside it", x->s);
+    SPX_TRY(csr_download(H, x->rowptr, x->ccol, x->cval, x->s));
     trace("rows: C to the host", x->s);
+    *C = H;
+    H = NULL;
 cleanup:
+    spx_matrix_destroy(H);
     return st;
 }
 

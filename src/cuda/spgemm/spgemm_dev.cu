@@ -130,26 +130,32 @@ spx_status fetch_i64(const int64_t *src, int64_t *value, cudaStream_t s)
     return download(value, src, sizeof *value, s);
 }
 
-spx_status csr_to_host(int64_t rows, int64_t cols, const int64_t *rowptr, const int32_t *col,
-                       const double *val, cudaStream_t s, spx_matrix **out)
+spx_status host_csr_alloc(int64_t rows, int64_t cols, int64_t nnz, spx_matrix **C)
 {
-    spx_matrix *C = NULL;
-    int64_t nnz = 0;
-    spx_status st;
-    *out = NULL;
-    SPX_TRY(fetch_i64(rowptr + rows, &nnz, s));
-    SPX_TRY(spx__matrix_alloc(rows, cols, nnz, SPX_F64, &C));
-    if (C->col_bits != 32) {
+    spx_status st = spx__matrix_alloc(rows, cols, nnz, SPX_F64, C);
+    if (st == SPX_OK && (*C)->col_bits != 32) {
+        spx_matrix_destroy(*C);
+        *C = NULL;
         st = spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
-        goto cleanup;
     }
-    SPX_TRY(download_staged(C->rowptr, rowptr, ((size_t)rows + 1) * sizeof *rowptr, s));
-    SPX_TRY(download_staged(C->col32, col, (size_t)nnz * sizeof *col, s));
-    SPX_TRY(download_staged(C->values, val, (size_t)nnz * sizeof *val, s));
-    *out = C;
-    C = NULL;
+    return st;
+}
+
+void host_csr_touch(spx_matrix *C)
+{
+    spx__parallel_touch(C->rowptr, ((size_t)C->rows + 1) * sizeof *C->rowptr);
+    spx__parallel_touch(C->col32, (size_t)C->nnz * sizeof *C->col32);
+    spx__parallel_touch(C->values, (size_t)C->nnz * sizeof(double));
+}
+
+spx_status csr_download(spx_matrix *C, const int64_t *rowptr, const int32_t *col,
+                        const double *val, cudaStream_t s)
+{
+    spx_status st;
+    SPX_TRY(download_staged(C->rowptr, rowptr, ((size_t)C->rows + 1) * sizeof *rowptr, s));
+    SPX_TRY(download_staged(C->col32, col, (size_t)C->nnz * sizeof *col, s));
+    SPX_TRY(download_staged(C->values, val, (size_t)C->nnz * sizeof(double), s));
 cleanup:
-    spx_matrix_destroy(C);
     return st;
 }
 

@@ -40,10 +40,15 @@ spx_status fetch_i64(const int64_t *src, int64_t *value, cudaStream_t s);
 /* bytes from the device to the host (waits). */
 spx_status download(void *dst, const void *src, size_t bytes, cudaStream_t s);
 
-/* A new host matrix rows x cols from a device CSR (rowptr rows + 1 entries
- * starting at 0, 32-bit columns, double values). */
-spx_status csr_to_host(int64_t rows, int64_t cols, const int64_t *rowptr, const int32_t *col,
-                       const double *val, cudaStream_t s, spx_matrix **out);
+/* C's CSR from the device (rowptr rows + 1 entries starting at 0, 32-bit
+ * columns, double values) to the host in steps, so that the host's part
+ * overlaps the GPU's: a new host matrix for C (nnz entries, fp64, 32-bit
+ * columns), its pages touched by every core (spx__parallel_touch: call it
+ * while the GPU still computes C), and C's arrays copied into it. */
+spx_status host_csr_alloc(int64_t rows, int64_t cols, int64_t nnz, spx_matrix **C);
+void host_csr_touch(spx_matrix *C);
+spx_status csr_download(spx_matrix *C, const int64_t *rowptr, const int32_t *col,
+                        const double *val, cudaStream_t s);
 
 /* Blocks of `block` threads for n threads, at least 1, at most 2^31 - 1
  * (kernels loop past it). */

@@ -248,6 +248,7 @@ spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows,
     int64_t *first = NULL, *count = NULL, *rowptr = NULL, nnz = 0;
     int32_t *ocol = NULL;
     double *oval = NULL;
+    spx_matrix *H = NULL;
     spx_status st;
     *piece = NULL;
     SPX_TRY(dev_alloc_n(&first, ntr + 1, "tsparse C tile rows", s));
@@ -261,6 +262,7 @@ spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows,
     }
     SPX_TRY(exclusive_sum(count, rowptr, nrows, s));
     SPX_TRY(fetch_i64(rowptr + nrows, &nnz, s));
+    SPX_TRY(host_csr_alloc(nrows, cols, nnz, &H));
     SPX_TRY(dev_alloc_n(&ocol, nnz, "tsparse C columns", s));
     SPX_TRY(dev_alloc_n(&oval, nnz, "tsparse C values", s));
     if (nrows > 0) {
@@ -272,9 +274,13 @@ spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows,
                 <<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, unscale, ocol, oval);
         SPX_TRY(launched("tsparse C to CSR"));
     }
+    host_csr_touch(H); /* while c_fill runs */
     trace("tsparse: panel C tiles to CSR", s);
-    SPX_TRY(csr_to_host(nrows, cols, rowptr, ocol, oval, s, piece));
+    SPX_TRY(csr_download(H, rowptr, ocol, oval, s));
+    *piece = H;
+    H = NULL;
 cleanup:
+    spx_matrix_destroy(H);
     dev_free(first, s);
     dev_free(count, s);
     dev_free(rowptr, s);
