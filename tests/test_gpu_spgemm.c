@@ -427,16 +427,18 @@ static void test_plan_reuse(void)
     spx_matrix_destroy(A);
 }
 
-/* AUTO: tsparse where the paper's criteria hold, gpu-rows elsewhere; fp16
- * has tsparse only. */
+/* AUTO: tsparse for A of dense tiles and at most 2M entries, gpu-rows
+ * elsewhere; fp16 has tsparse only. */
 static void test_auto(void)
 {
     spx_matrix *big = generated("banded:n=8000,bw=25"), *small = generated("lap2d5:50");
+    spx_matrix *huge = generated("banded:n=50000,bw=25"); /* dense tiles, 2.55M entries */
     const struct {
         const spx_matrix *A;
         spx_type t;
         const char *want;
     } cases[] = {{big, SPX_F64, "tsparse"},
+                 {huge, SPX_F64, "gpu-rows"},
                  {small, SPX_F64, "gpu-rows"},
                  {small, SPX_F32, "gpu-rows"},
                  {small, SPX_F16, "tsparse"}};
@@ -449,6 +451,7 @@ static void test_auto(void)
         spx_plan_destroy(P);
     }
     spx_matrix_destroy(big);
+    spx_matrix_destroy(huge);
     spx_matrix_destroy(small);
 }
 

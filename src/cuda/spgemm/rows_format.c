@@ -102,8 +102,8 @@ static void rows_describe(const void *state, char *buf, size_t len)
              p->precision == SPX_F32 ? "fp32" : "fp64", 2048, modes[p->long_rows]);
 }
 
-/* AUTO: the CUDA SpGEMM baseline (tsparse answers above it only where the
- * paper's criteria hold). */
+/* AUTO: the CUDA SpGEMM baseline; tsparse answers above it only for A of
+ * dense 8x8 tiles (tsparse_format.c). */
 #define ROWS_ANSWER 1.0
 
 static double rows_suits(const spx_matrix *A, const spx__auto_facts *f)
