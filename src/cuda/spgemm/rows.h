@@ -51,6 +51,7 @@ typedef struct spx__cuda_rows_plan {
     spx_type precision; /* SPX_F64 or SPX_F32 */
     double max_abs_a;   /* largest |a_ij| (fp32: products checked against float's range) */
     int long_rows;      /* SPX__ROWS_LONG_*: how bin 8 (rows of 2048+) accumulates */
+    int prefault;       /* touch C's host pages while the numeric phase runs (step 5) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
 

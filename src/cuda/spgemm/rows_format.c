@@ -4,8 +4,10 @@
  * uploads B, counts, allocates C exactly, fills it and copies it back. C
  * keeps the symbolic pattern (explicit zeros where products cancel), fp64
  * values, sorted columns. Precisions fp64 and fp32 (values and sums in
- * float). Parameter long=auto|dense|hash (rows.h: how rows of more than
- * 2048 products or entries accumulate; default auto). fp32 declines a product whose terms could pass
+ * float). Parameters long=auto|dense|hash (rows.h: how rows of more than
+ * 2048 products or entries accumulate; default auto) and prefault=on|off
+ * (C's host pages touched while the GPU computes, the default, or left to
+ * the copy: for measuring it). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
  * up to 3.2e28) came out as infinities in every entry. */
 #include <float.h>
@@ -35,15 +37,22 @@ static double max_abs(const spx_matrix *M)
     return m;
 }
 
+typedef struct rows_params {
+    int long_rows; /* SPX__ROWS_LONG_* */
+    int prefault;  /* prefault=on|off */
+} rows_params;
+
 static spx_status parse_param(void *ctx, const char *key, const char *value)
 {
-    int *long_rows = ctx;
+    rows_params *prm = ctx;
     static const char *const modes[] = {"auto", "dense", "hash"};
+    if (strcmp(key, "prefault") == 0) return spx__param_on_off(key, value, &prm->prefault);
     if (strcmp(key, "long") != 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: unknown parameter '%s' (long)", key);
+        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: unknown parameter '%s' (long, prefault)",
+                          key);
     for (int k = 0; k < 3; k++)
         if (strcmp(value, modes[k]) == 0) {
-            *long_rows = k;
+            prm->long_rows = k;
             return SPX_OK;
         }
     return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: long=%s; auto, dense or hash", value);
@@ -52,10 +61,10 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    int long_rows = SPX__ROWS_LONG_AUTO;
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1};
     spx_status st;
     *state = NULL;
-    SPX_TRY(spx__params_each(o->params, parse_param, &long_rows));
+    SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     if (A->rows >= INT32_MAX) {
         st = spx__error(SPX_ERR_UNSUPPORTED, "gpu-rows: %lld rows; at most 2^31 - 2",
                         (long long)A->rows);
@@ -63,7 +72,8 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     }
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "gpu-rows plan"));
     p->precision = o->precision;
-    p->long_rows = long_rows;
+    p->long_rows = prm.long_rows;
+    p->prefault = prm.prefault;
     p->stream = o->stream;
     p->max_abs_a = o->precision == SPX_F32 ? max_abs(A) : 0.0;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));

@@ -257,7 +257,7 @@ static spx_status multiply(product *x, spx_matrix **C)
     SPX_TRY(host_csr_alloc(x->m, x->cols, nnz, &H));
     trace("rows: C's offsets and allocation", x->s);
     SPX_TRY(numeric(x));
-    host_csr_touch(H);
+    if (x->p->prefault) host_csr_touch(H);
     trace("rows: numeric, C's host pages touched beside it", x->s);
     SPX_TRY(csr_download(H, x->rowptr, x->ccol, x->cval, x->s));
     trace("rows: C to the host", x->s);
