@@ -3,7 +3,7 @@
  * one): 0x0, empty rows, one dense row, rectangular A*B with B != A, random
  * and generated products, the shared matrices, tsparse in small row panels
  * (params panel_rows=), gpu-rows' long rows (dense and hash accumulators,
- * long=), C copied back in staged chunks, one plan for several
+ * long=) and row panels (panel_nnz=), C copied back in staged chunks, one plan for several
  * B, AUTO's pick, the declines,
  * and with SPX_TEST_LARGE=1 a product of more than 2^31 intermediate
  * products. SPX_TEST_QUICK=1 (compute-sanitizer) keeps the small products;
@@ -388,6 +388,47 @@ static void test_long_rows(void)
     spx_matrix_destroy(B);
 }
 
+/* gpu-rows in row panels (param panel_nnz: at most that many entries of C
+ * on the device at once; a row longer than it is a panel of its own), the
+ * description saying how many. */
+static void test_row_panels(void)
+{
+    static const struct {
+        const char *a, *b, *params;
+        int min_panels;
+    } cases[] = {
+        {"lap3d27:10", "lap3d27:10", "panel_nnz=5000", 2},
+        {"random:m=40,n=3000,density=0.5,seed=21", "random:m=3000,n=6030,nnz=60000,seed=22",
+         "panel_nnz=20000", 2},
+        {"random:m=203,n=150,nnz=2500,seed=11", "random:m=150,n=177,nnz=2000,seed=12",
+         "panel_nnz=1", 150},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+        spx_matrix *A = generated(cases[t].a), *B = generated(cases[t].b);
+        product_case pc;
+        if (A && B && case_prepare(&pc, A, B)) {
+            run_variants(&pc, cases[t].params, "gpu-rows", cases[t].params);
+            spx_plan_opts o = cuda_opts("gpu-rows", SPX_F64, cases[t].params);
+            spx_plan *P = NULL;
+            spx_matrix *C = NULL;
+            int panels = 0;
+            const char *d;
+            if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_OK) &&
+                CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK)) {
+                d = strstr(spx_plan_describe(P), "last product: ");
+                if (d) panels = atoi(d + strlen("last product: "));
+                if (!CHECK(panels >= cases[t].min_panels))
+                    fprintf(stderr, "  %s: %s\n", cases[t].params, spx_plan_describe(P));
+            }
+            spx_matrix_destroy(C);
+            spx_plan_destroy(P);
+            case_free(&pc);
+        }
+        spx_matrix_destroy(A);
+        spx_matrix_destroy(B);
+    }
+}
+
 /* C's arrays of more than one 16 MB chunk through the staged copy to the
  * host (the threshold, a test hook, lowered to 1 MB). */
 static void test_staged_copy(void)
@@ -543,6 +584,7 @@ int main(void)
     test_shared();
     test_panels();
     test_long_rows();
+    test_row_panels();
     if (!quick) test_staged_copy();
     test_plan_reuse();
     test_auto();

@@ -19,6 +19,8 @@
  *    sums (in shared memory when it fits, else one row of cols sums per
  *    thread block in global memory), read out in column order, no sort;
  *    above 2^20 columns, hash tables in global memory;
+ * When C does not fit the device, steps 4 and 5 run in row panels of
+ * PANEL_SHARE of the free memory (param panel_nnz caps a panel's entries).
  * 5. C's CSR to the host, into host arrays allocated once C's size is known
  *    and touched by the host's cores while the GPU runs step 4 (a copy into
  *    fresh memory ran at 17 GB/s, into touched memory at 44 GB/s on the H100
@@ -52,6 +54,8 @@ typedef struct spx__cuda_rows_plan {
     double max_abs_a;   /* largest |a_ij| (fp32: products checked against float's range) */
     int long_rows;      /* SPX__ROWS_LONG_*: how bin 8 (rows of 2048+) accumulates */
     int prefault;       /* touch C's host pages while the numeric phase runs (step 5) */
+    int64_t panel_nnz;  /* most entries of C a row panel holds on the device; 0: from the memory */
+    int last_panels;    /* row panels of the last product (atomic: concurrent products) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
 

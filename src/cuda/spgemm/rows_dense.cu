@@ -62,7 +62,7 @@ static __device__ void write_row(int64_t i, const hash_job &J, int64_t words, ui
                                  V *acc, scratch<DENSE_BLOCK, V> *sc)
 {
     const int tid = threadIdx.x;
-    int64_t next = J.rowptr[i]; /* C's slot of the pass's first entry */
+    int64_t next = J.rowptr[i] - J.cbase; /* C's slot of the pass's first entry */
     for (int64_t w0 = 0; w0 < words; w0 += DENSE_BLOCK) {
         const int64_t w = w0 + tid;
         uint32_t b = w < words ? bits[w] : 0u;

@@ -39,8 +39,9 @@ struct hash_job {
     int32_t *over;              /* symbolic: rows that gave up */
     unsigned long long *n_over; /* their count */
     const int64_t *rowptr;      /* numeric: C's row offsets */
-    int32_t *ccol;
+    int32_t *ccol;              /* C's entries cbase.. (a row panel's) */
     double *cval;
+    int64_t cbase;
     const int64_t *toff;
     int64_t tbase;
     int32_t *gkeys;

@@ -7,10 +7,12 @@
  * float). Parameters long=auto|dense|hash (rows.h: how rows of more than
  * 2048 products or entries accumulate; default auto) and prefault=on|off
  * (C's host pages touched while the GPU computes, the default, or left to
- * the copy: for measuring it). fp32 declines a product whose terms could pass
+ * the copy: for measuring it) and panel_nnz=N (at most N entries of C on the
+ * device at once: row panels, as when C does not fit it). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
  * up to 3.2e28) came out as infinities in every entry. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +40,9 @@ static double max_abs(const spx_matrix *M)
 }
 
 typedef struct rows_params {
-    int long_rows; /* SPX__ROWS_LONG_* */
-    int prefault;  /* prefault=on|off */
+    int long_rows;     /* SPX__ROWS_LONG_* */
+    int prefault;      /* prefault=on|off */
+    long panel_nnz;    /* panel_nnz=N, 0: from the free memory */
 } rows_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -47,9 +50,11 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     rows_params *prm = ctx;
     static const char *const modes[] = {"auto", "dense", "hash"};
     if (strcmp(key, "prefault") == 0) return spx__param_on_off(key, value, &prm->prefault);
+    if (strcmp(key, "panel_nnz") == 0)
+        return spx__param_int(key, value, 1, LONG_MAX, &prm->panel_nnz);
     if (strcmp(key, "long") != 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: unknown parameter '%s' (long, prefault)",
-                          key);
+        return spx__error(SPX_ERR_BAD_PARAM,
+                          "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz)", key);
     for (int k = 0; k < 3; k++)
         if (strcmp(value, modes[k]) == 0) {
             prm->long_rows = k;
@@ -61,7 +66,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    rows_params prm = {SPX__ROWS_LONG_AUTO, 1};
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -74,6 +79,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->precision = o->precision;
     p->long_rows = prm.long_rows;
     p->prefault = prm.prefault;
+    p->panel_nnz = prm.panel_nnz;
     p->stream = o->stream;
     p->max_abs_a = o->precision == SPX_F32 ? max_abs(A) : 0.0;
     SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
@@ -108,8 +114,12 @@ static void rows_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_rows_plan *p = state;
     static const char *const modes[] = {"dense where B's columns allow", "dense", "hash"};
-    snprintf(buf, len, "hash rows, %s sums, shared tables up to %d entries a row, longer rows %s",
-             p->precision == SPX_F32 ? "fp32" : "fp64", 2048, modes[p->long_rows]);
+    const int panels = __atomic_load_n(&p->last_panels, __ATOMIC_RELAXED);
+    snprintf(buf, len,
+             "hash rows, %s sums, shared tables up to %d entries a row, longer rows %s; "
+             "last product: %d row panel%s",
+             p->precision == SPX_F32 ? "fp32" : "fp64", 2048, modes[p->long_rows], panels,
+             panels == 1 ? "" : "s");
 }
 
 /* AUTO: the CUDA SpGEMM baseline; tsparse answers above it only for A of

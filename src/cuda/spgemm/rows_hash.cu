@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(GROUP == 32 ? WARP_BLOCK : GROUP)
         hash_row<GROUP, NUMERIC, V>(i, J, keys, vals, t, limit, sc);
         if (NUMERIC) {
             bitonic<GROUP, V>(keys, vals, t);
-            const int64_t out = J.rowptr[i], n = J.rowptr[i + 1] - out;
+            const int64_t out = J.rowptr[i] - J.cbase, n = J.rowptr[i + 1] - J.rowptr[i];
             for (int64_t e = tid; e < n; e += GROUP) {
                 J.ccol[out + e] = keys[e];
                 J.cval[out + e] = (double)vals[e];

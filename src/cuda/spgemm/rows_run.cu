@@ -14,6 +14,7 @@ namespace spx_rows {
 
 #define BLOCK 256
 #define TABLE_SHARE 0.5
+#define PANEL_SHARE 0.5 /* of the free device memory, at most, for a panel of C */
 
 /* f[i] = sum over A(i,:) of the lengths of B's rows. */
 __global__ void row_products(int64_t m, csr_in A, const int64_t *__restrict__ brp, int64_t *f)
@@ -35,18 +36,19 @@ static __device__ __forceinline__ uint8_t bin_of(int64_t b)
     return k;
 }
 
-/* bin[i] of key[i], index[i] = i, count[k] += rows of bin k. */
-__global__ void bin_rows(int64_t m, const int64_t *__restrict__ key, uint8_t *bin, int32_t *index,
-                         unsigned long long *count)
+/* For rows first + i, i < m: bin[i] of key[first + i], index[i] = first + i,
+ * count[k] += rows of bin k. */
+__global__ void bin_rows(int64_t first, int64_t m, const int64_t *__restrict__ key, uint8_t *bin,
+                         int32_t *index, unsigned long long *count)
 {
     __shared__ unsigned long long local[BINS];
     if (threadIdx.x < BINS) local[threadIdx.x] = 0;
     __syncthreads();
     const int64_t stride = (int64_t)gridDim.x * BLOCK;
     for (int64_t i = (int64_t)blockIdx.x * BLOCK + threadIdx.x; i < m; i += stride) {
-        const uint8_t k = bin_of(key[i]);
+        const uint8_t k = bin_of(key[first + i]);
         bin[i] = k;
-        index[i] = (int32_t)i;
+        index[i] = (int32_t)(first + i);
         atomicAdd(&local[k], 1ull);
     }
     __syncthreads();
@@ -67,13 +69,15 @@ __global__ void table_sizes(int64_t n, const int32_t *__restrict__ rows,
     }
 }
 
-/* The rows of A sorted by bin: rows[start[k] .. start[k + 1]) are bin k. */
+/* Rows of A sorted by bin: rows[start[k] .. start[k + 1]) are bin k. */
 struct binned {
     int32_t *rows;
     int64_t start[BINS + 1];
 };
 
-static spx_status bin_by(const int64_t *key, int64_t m, cudaStream_t s, binned *out)
+/* Rows first .. first + m - 1 of A by their key. */
+static spx_status bin_by(const int64_t *key, int64_t first, int64_t m, cudaStream_t s,
+                         binned *out)
 {
     uint8_t *bin = NULL, *bin_sorted = NULL;
     int32_t *index = NULL;
@@ -87,7 +91,7 @@ static spx_status bin_by(const int64_t *key, int64_t m, cudaStream_t s, binned *
     SPX_TRY(dev_alloc_n(&out->rows, m, "gpu-rows row list", s));
     SPX_TRY(dev_alloc_n(&count, BINS, "gpu-rows bin counts", s));
     SPX_TRY(cuda_ok(cudaMemsetAsync(count, 0, BINS * sizeof *count, s), "gpu-rows bins"));
-    bin_rows<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(m, key, bin, index, count);
+    bin_rows<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(first, m, key, bin, index, count);
     SPX_TRY(launched("gpu-rows bin kernel"));
     SPX_TRY(download(host, count, sizeof host, s));
     out->start[0] = 0;
@@ -188,7 +192,7 @@ static spx_status symbolic(product *x)
     unsigned long long n_over = 0;
     spx_status st;
     hash_job J = job_of(x);
-    SPX_TRY(bin_by(x->f, x->m, x->s, &b));
+    SPX_TRY(bin_by(x->f, 0, x->m, x->s, &b));
     trace("rows: symbolic binning", x->s);
     SPX_TRY(cuda_ok(cudaMemsetAsync(x->cnt, 0, (size_t)x->m * sizeof *x->cnt, x->s), "gpu-rows"));
     SPX_TRY(dev_alloc_n(&x->over, b.start[BINS] - b.start[BIG], "gpu-rows long rows", x->s));
@@ -212,14 +216,16 @@ cleanup:
     return st;
 }
 
-/* C's columns and values: bins 1..7 in shared memory, bin 8 with dense
+/* C's columns and values of rows [r0, r1) into ccol and cval from entry
+ * cbase = rowptr[r0] on: bins 1..7 in shared memory, bin 8 with dense
  * accumulators where B's columns fit them, else in global tables. */
-static spx_status numeric(product *x)
+static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
 {
     binned b = {};
     spx_status st;
     hash_job J = job_of(x);
-    SPX_TRY(bin_by(x->cnt, x->m, x->s, &b));
+    J.cbase = cbase;
+    SPX_TRY(bin_by(x->cnt, r0, r1 - r0, x->s, &b));
     trace("rows: numeric binning", x->s);
     for (int k = 1; k < BINS; k++) {
         J.rows = b.rows + b.start[k];
@@ -233,14 +239,47 @@ cleanup:
     return st;
 }
 
-/* C = A*B into a new host matrix: its pages are touched by the host's cores
- * while the GPU runs the numeric phase, so the copy back writes into memory
- * already faulted in (spx__parallel_touch). */
+/* Entries of C a row panel may hold on the device: the plan's panel_nnz, or
+ * what PANEL_SHARE of the free memory holds (a column and a value each). */
+static int64_t panel_capacity(const product *x)
+{
+    if (x->p->panel_nnz > 0) return x->p->panel_nnz;
+    const int64_t fit = (int64_t)(PANEL_SHARE * (double)free_bytes() /
+                                  (sizeof(int32_t) + sizeof(double)));
+    return fit > 1 ? fit : 1;
+}
+
+/* The end of the row panel starting at r0: as many rows as fit cap entries,
+ * at least one. */
+static int64_t panel_end(const int64_t *rowptr, int64_t m, int64_t r0, int64_t cap)
+{
+    int64_t r1 = r0 + 1;
+    while (r1 < m && rowptr[r1 + 1] - rowptr[r0] <= cap) r1++;
+    return r1;
+}
+
+/* The largest panel's entries (the device buffers' size). */
+static int64_t largest_panel(const int64_t *rowptr, int64_t m, int64_t cap)
+{
+    int64_t most = 0;
+    for (int64_t r0 = 0, r1; r0 < m; r0 = r1) {
+        r1 = panel_end(rowptr, m, r0, cap);
+        if (rowptr[r1] - rowptr[r0] > most) most = rowptr[r1] - rowptr[r0];
+    }
+    return most;
+}
+
+/* C = A*B into a new host matrix H, in row panels whose entries fit the
+ * device (one panel unless C does not). H's row offsets come first; its
+ * pages are touched by the host's cores while the GPU runs the first
+ * panel's numeric phase, so the copies back write into memory already
+ * faulted in (spx__parallel_touch); each panel's columns and values then
+ * follow. */
 static spx_status multiply(product *x, spx_matrix **C)
 {
     const spx__cuda_csr *A = &x->p->A;
     spx_matrix *H = NULL;
-    int64_t nnz = 0;
+    int64_t nnz = 0, cap = 0, panels = 0;
     spx_status st;
     SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
     SPX_TRY(dev_alloc_n(&x->cnt, x->m, "gpu-rows row counts", x->s));
@@ -252,15 +291,27 @@ static spx_status multiply(product *x, spx_matrix **C)
     SPX_TRY(symbolic(x));
     SPX_TRY(exclusive_sum(x->cnt, x->rowptr, x->m, x->s));
     SPX_TRY(fetch_i64(x->rowptr + x->m, &nnz, x->s));
-    SPX_TRY(dev_alloc_n(&x->ccol, nnz, "gpu-rows C columns", x->s));
-    SPX_TRY(dev_alloc_n(&x->cval, nnz, "gpu-rows C values", x->s));
     SPX_TRY(host_csr_alloc(x->m, x->cols, nnz, &H));
+    SPX_TRY(download_to_host(H->rowptr, x->rowptr, ((size_t)x->m + 1) * sizeof *H->rowptr, x->s));
+    cap = panel_capacity(x);
+    {
+        const int64_t most = largest_panel(H->rowptr, x->m, cap);
+        SPX_TRY(dev_alloc_n(&x->ccol, most, "gpu-rows C columns", x->s));
+        SPX_TRY(dev_alloc_n(&x->cval, most, "gpu-rows C values", x->s));
+    }
     trace("rows: C's offsets and allocation", x->s);
-    SPX_TRY(numeric(x));
-    if (x->p->prefault) host_csr_touch(H);
-    trace("rows: numeric, C's host pages touched beside it", x->s);
-    SPX_TRY(csr_download(H, x->rowptr, x->ccol, x->cval, x->s));
-    trace("rows: C to the host", x->s);
+    for (int64_t r0 = 0, r1; r0 < x->m; r0 = r1, panels++) {
+        r1 = panel_end(H->rowptr, x->m, r0, cap);
+        const int64_t c0 = H->rowptr[r0], n = H->rowptr[r1] - c0;
+        SPX_TRY(numeric(x, r0, r1, c0));
+        if (panels == 0 && x->p->prefault) host_csr_touch(H);
+        trace("rows: numeric, C's host pages touched beside it", x->s);
+        SPX_TRY(download_to_host(H->col32 + c0, x->ccol, (size_t)n * sizeof *x->ccol, x->s));
+        SPX_TRY(download_to_host((double *)H->values + c0, x->cval, (size_t)n * sizeof(double),
+                                 x->s));
+        trace("rows: C to the host", x->s);
+    }
+    __atomic_store_n(&((spx__cuda_rows_plan *)x->p)->last_panels, (int)panels, __ATOMIC_RELAXED);
     *C = H;
     H = NULL;
 cleanup:

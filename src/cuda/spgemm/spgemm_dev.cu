@@ -105,7 +105,7 @@ static cudaError_t chunks_to_host(char *dst, const char *src, size_t bytes, char
     return e;
 }
 
-static spx_status download_staged(void *dst, const void *src, size_t bytes, cudaStream_t s)
+spx_status download_to_host(void *dst, const void *src, size_t bytes, cudaStream_t s)
 {
     char *pinned = NULL;
     cudaEvent_t done[2] = {NULL, NULL};
@@ -143,7 +143,6 @@ spx_status host_csr_alloc(int64_t rows, int64_t cols, int64_t nnz, spx_matrix **
 
 void host_csr_touch(spx_matrix *C)
 {
-    spx__parallel_touch(C->rowptr, ((size_t)C->rows + 1) * sizeof *C->rowptr);
     spx__parallel_touch(C->col32, (size_t)C->nnz * sizeof *C->col32);
     spx__parallel_touch(C->values, (size_t)C->nnz * sizeof(double));
 }
@@ -152,9 +151,9 @@ spx_status csr_download(spx_matrix *C, const int64_t *rowptr, const int32_t *col
                         const double *val, cudaStream_t s)
 {
     spx_status st;
-    SPX_TRY(download_staged(C->rowptr, rowptr, ((size_t)C->rows + 1) * sizeof *rowptr, s));
-    SPX_TRY(download_staged(C->col32, col, (size_t)C->nnz * sizeof *col, s));
-    SPX_TRY(download_staged(C->values, val, (size_t)C->nnz * sizeof(double), s));
+    SPX_TRY(download_to_host(C->rowptr, rowptr, ((size_t)C->rows + 1) * sizeof *rowptr, s));
+    SPX_TRY(download_to_host(C->col32, col, (size_t)C->nnz * sizeof *col, s));
+    SPX_TRY(download_to_host(C->values, val, (size_t)C->nnz * sizeof(double), s));
 cleanup:
     return st;
 }

@@ -43,9 +43,14 @@ spx_status download(void *dst, const void *src, size_t bytes, cudaStream_t s);
 /* C's CSR from the device (rowptr rows + 1 entries starting at 0, 32-bit
  * columns, double values) to the host in steps, so that the host's part
  * overlaps the GPU's: a new host matrix for C (nnz entries, fp64, 32-bit
- * columns), its pages touched by every core (spx__parallel_touch: call it
- * while the GPU still computes C), and C's arrays copied into it. */
+ * columns), the pages of its columns and values touched by every core
+ * (spx__parallel_touch, which overwrites them: call it while the GPU still
+ * computes C; the row offsets are left alone), and C's arrays copied into
+ * it. */
 spx_status host_csr_alloc(int64_t rows, int64_t cols, int64_t nnz, spx_matrix **C);
+/* bytes from the device to the host through the pinned staging pair (a
+ * plain copy for small ones); waits. */
+spx_status download_to_host(void *dst, const void *src, size_t bytes, cudaStream_t s);
 void host_csr_touch(spx_matrix *C);
 spx_status csr_download(spx_matrix *C, const int64_t *rowptr, const int32_t *col,
                         const double *val, cudaStream_t s);
