@@ -134,6 +134,42 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols,
                            const void *values, spx_type vtype,  /* borrowed; SPX_F64 or SPX_F32 */
                            spx_matrix **A);                     /* out */
 
+/* Wrap caller-owned CSR arrays in CUDA device memory (cudaMalloc'd, managed,
+ * or cupyx.scipy.sparse's) without copying: a device matrix. The arrays are
+ * borrowed: they must outlive *A and its plans, and must not change while a
+ * plan of A exists (a plan's row blocks were built from the offsets as they
+ * were; values of the plan's precision are read in place by each product).
+ * spx_matrix_destroy frees the header alone. The arrays are on the current
+ * device, written before the call returns (e.g. after a stream sync).
+ *   row offsets: rows+1 entries, 32 or 64 bits;
+ *   columns: 32 bits only (cupyx's indices are int32): 64 is
+ *     SPX_ERR_UNSUPPORTED; sorted within a row is expected, as in every
+ *     matrix (the CUDA csr kernels sum any order);
+ *   values: fp64 or fp32.
+ * Checked: each array is device memory of the current device
+ * (SPX_ERR_INVALID_ARG), and the row offsets, copied to the host, start at
+ * 0 and never decrease (SPX_ERR_BAD_ROWPTR); nnz is the last offset.
+ * Not checked (that would read every nonzero): column range, order and
+ * duplicates; a column out of range makes the GPU read outside x.
+ * A device matrix has no host arrays. spx_matrix_dims and spx_plan_create
+ * take it; plans are CUDA SpMV of op N, by the formats that take a device
+ * matrix (csr; "auto" picks among those), which read its columns and values
+ * in place (csr: spx_plan_describe says "matrix=device (borrowed: ...)").
+ * Every call that reads a matrix's arrays on the host returns
+ * SPX_ERR_UNSUPPORTED for it ("a device matrix (spx_matrix_wrap_device) has
+ * no host arrays: ..."): CPU plans, op T, reorder=, SpGEMM (either operand),
+ * other CUDA formats, spx_matrix_csr, _row_offsets, _validate, _copy,
+ * _transpose, _to_coo, _to_csc, _stats, _write*, spx_spgemm_stats,
+ * spx_multi_plan_create, the Jacobi preconditioner of the solvers;
+ * spx_matrix_iso returns 0 and records the same error.
+ * SPX_ERR_NOT_COMPILED in a build without CUDA, SPX_ERR_NO_DEVICE without a
+ * usable GPU. */
+spx_status spx_matrix_wrap_device(int64_t rows, int64_t cols,
+                                  const void *rowptr, int rowptr_bits, /* borrowed: 32, 64 */
+                                  const void *colidx, int col_bits,    /* borrowed: 32 */
+                                  const void *values, spx_type vtype,  /* borrowed: F64, F32 */
+                                  spx_matrix **A);                     /* out */
+
 /* Build from coordinate triplets (0-based, any order); duplicates are summed. */
 spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz,
                                const int64_t *ri,  /* in: row of each entry */
@@ -258,7 +294,9 @@ spx_plan_opts spx_plan_opts_default(void);
  * SPX_ERR_UNSUPPORTED and says why; "auto" never declines. SPX_ERR_NO_FORMAT
  * when no registered format computes the operation on that device and
  * precision; SPX_ERR_NO_DEVICE for a CUDA plan on a machine without a GPU.
- * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P. */
+ * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P.
+ * A device matrix (spx_matrix_wrap_device) is planned on CUDA alone, for
+ * SpMV of op N, by the formats that take one (else SPX_ERR_UNSUPPORTED). */
 spx_status spx_plan_create(const spx_matrix *A,       /* in: borrowed, see above */
                            spx_operation operation,   /* in: SPX_OP_SPMV, SPX_OP_SPGEMM */
                            const spx_plan_opts *o,    /* in: or NULL for defaults */

@@ -5,7 +5,10 @@
  * 32-bit row offsets: every CPU format, each precision, op N and T, on a
  * fresh wrap against the reference; csr and ref read them in place (no
  * widened copy is made), other formats widen them once, also when several
- * threads plan the matrix at the same time. */
+ * threads plan the matrix at the same time.
+ * spx_matrix_wrap_device without a GPU to take it: SPX_ERR_NOT_COMPILED
+ * without CUDA, SPX_ERR_NO_DEVICE without a GPU, host arrays refused with
+ * one (tests/test_gpu_device_matrix.c has the rest). */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
 #include <math.h>
 #include <pthread.h>
@@ -14,6 +17,7 @@
 
 #include "common.h"
 #include "core/matrix.h"
+#include "cuda/gateway.h"
 
 /* [1 0 2; 0 0 0; 3 4 0] */
 static const int64_t rp64[] = {0, 2, 2, 4};
@@ -258,11 +262,35 @@ static void test_refusals(void)
                  SPX_ERR_UNSUPPORTED);
 }
 
+/* Argument errors first; then what this build and machine say (the host
+ * arrays here are never read). */
+static void test_wrap_device_here(void)
+{
+    spx_matrix *A = (spx_matrix *)&A;
+    spx_status here = !spx__cuda_compiled()               ? SPX_ERR_NOT_COMPILED
+                      : !spx_device_available(SPX_DEV_CUDA) ? SPX_ERR_NO_DEVICE
+                                                            : SPX_ERR_INVALID_ARG;
+    CHECK_STATUS(spx_matrix_wrap_device(3, 3, rp32, 32, ci32, 32, v64, SPX_F64, NULL),
+                 SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_matrix_wrap_device(3, 3, NULL, 32, ci32, 32, v64, SPX_F64, &A),
+                 SPX_ERR_INVALID_ARG);
+    CHECK(A == NULL);
+    CHECK_STATUS(spx_matrix_wrap_device(3, 3, rp32, 32, ci64, 64, v64, SPX_F64, &A),
+                 SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_matrix_wrap_device(3, 3, rp32, 32, ci32, 32, v64, SPX_F16, &A),
+                 SPX_ERR_UNSUPPORTED);
+    CHECK_STATUS(spx_matrix_wrap_device(3, 3, rp32, 32, ci32, 32, v64, SPX_F64, &A), here);
+    CHECK(here != SPX_ERR_NOT_COMPILED || strstr(spx_last_error(), "without CUDA") != NULL);
+    CHECK(here != SPX_ERR_NO_DEVICE || strstr(spx_last_error(), "no CUDA device") != NULL);
+    CHECK(A == NULL);
+}
+
 int main(void)
 {
     test_every_width();
     test_cpu_formats_on_32bit_offsets();
     test_concurrent_widening();
     test_refusals();
+    test_wrap_device_here();
     return spx_test_finish();
 }

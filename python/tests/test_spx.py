@@ -232,3 +232,95 @@ def test_cupy_vectors():
     sym = lap3d7(10)
     xs, info = spx.cg(spx.plan(sym, device="cuda"), cupy.ones(1000), rtol=1e-10)
     assert np.linalg.norm(1 - sym @ xs.get()) <= 2e-10 * np.sqrt(1000)
+
+
+@pytest.mark.skipif(spx.device_available("cuda"), reason="a CUDA device is here")
+def test_wrap_device_needs_a_gpu():
+    # no GPU (or a build without CUDA): refused before the addresses are read
+    with pytest.raises(spx.SpxError) as e:
+        spx._core.wrap_device(2, 2, 0x1000, 32, 0x2000, 0x3000, True, ())
+    assert e.value.args[1] in ("SPX_ERR_NOT_COMPILED", "SPX_ERR_NO_DEVICE")
+
+
+def cupyx_or_skip():
+    if not spx.device_available("cuda"):
+        pytest.skip("no CUDA device")
+    cupy = pytest.importorskip("cupy")
+    return cupy, pytest.importorskip("cupyx.scipy.sparse")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cupyx_matrix_used_in_place(dtype):
+    cupy, cusp = cupyx_or_skip()
+    a = random_csr(600, 500, 0.02, 11, dtype)
+    d = cusp.csr_matrix(a)
+    A = spx.matrix(d)
+    assert A.device == "cuda" and A.shape == a.shape and A.nnz == a.nnz
+    P = spx.plan(A)  # device and precision follow the matrix
+    assert P.device == "cuda" and P.dtype == dtype and P.format == "csr"
+    assert "matrix=device" in P.info()["describe"]
+    _, ci, v = P._p.device_arrays()
+    assert ci == d.indices.data.ptr and v == d.data.data.ptr  # cupyx's arrays, no copy
+    x = cupy.asarray(np.random.default_rng(12).uniform(-1, 1, 500).astype(dtype))
+    y = P @ x
+    assert isinstance(y, cupy.ndarray) and y.dtype == dtype
+    tol = 16 * np.finfo(dtype).eps
+    assert rel_err(y.get(), (d @ x).get(), a, x.get()) <= tol
+    assert rel_err(P @ x.get(), (d @ x).get(), a, x.get()) <= tol  # host vectors too
+    d.data *= 2  # read in place: the next product sees it
+    assert rel_err((P @ x).get(), (d @ x).get(), 2 * a, x.get()) <= tol
+
+
+def test_cupyx_matrix_other_precision_and_int64_offsets():
+    cupy, cusp = cupyx_or_skip()
+    a = random_csr(400, 300, 0.03, 13)
+    d = cusp.csr_matrix(a)
+    indptr = d.indptr.astype(cupy.int64)
+    A = spx.Matrix(spx._core.wrap_device(400, 300, indptr.data.ptr, 64, d.indices.data.ptr,
+                                         d.data.data.ptr, True, (indptr, d.indices, d.data)))
+    x = cupy.asarray(np.random.default_rng(14).uniform(-1, 1, 300))
+    P = spx.plan(A, format="csr")
+    assert P._p.device_arrays() == (indptr.data.ptr, d.indices.data.ptr, d.data.data.ptr)
+    assert rel_err((P @ x).get(), (d @ x).get(), a, x.get()) <= 16 * np.finfo(np.float64).eps
+    P32 = spx.plan(A, precision="f32")  # values converted on the GPU, columns in place
+    _, ci, v = P32._p.device_arrays()
+    assert ci == d.indices.data.ptr and v != d.data.data.ptr
+    y = P32 @ x.astype(cupy.float32)
+    assert rel_err(y.get(), (d @ x).get(), a, x.get()) <= 64 * np.finfo(np.float32).eps
+
+
+def test_cupyx_unsorted_sorted_in_a_copy():
+    cupy, cusp = cupyx_or_skip()
+    a = random_csr(200, 200, 0.05, 15)
+    rows = np.repeat(np.arange(200), np.diff(a.indptr))
+    order = np.lexsort((-a.indices, rows))  # each row's columns descending
+    u = sp.csr_matrix((a.data[order], a.indices[order], a.indptr), shape=a.shape)
+    d = cusp.csr_matrix(u)
+    before = d.indices.get()
+    A = spx.matrix(d)
+    assert (d.indices.get() == before).all()  # the caller's matrix is not sorted in place
+    x = cupy.asarray(np.random.default_rng(16).uniform(-1, 1, 200))
+    y = spx.plan(A) @ x
+    assert rel_err(y.get(), a @ x.get(), a, x.get()) <= 16 * np.finfo(np.float64).eps
+
+
+def test_cupyx_arrays_kept_alive():
+    cupy, cusp = cupyx_or_skip()
+    a = random_csr(500, 500, 0.02, 17)
+    x = cupy.asarray(np.random.default_rng(18).uniform(-1, 1, 500))
+    want = a @ x.get()
+    P = spx.plan(spx.matrix(cusp.csr_matrix(a)))
+    gc.collect()
+    cupy.ones(1 << 20)  # would reuse the arrays' memory, had they been freed
+    assert rel_err((P @ x).get(), want, a, x.get()) <= 16 * np.finfo(np.float64).eps
+
+
+def test_cupyx_matrix_refused_on_host_paths():
+    cupy, cusp = cupyx_or_skip()
+    A = spx.matrix(cusp.csr_matrix(random_csr(50, 50, 0.1, 19)))
+    for call in (lambda: spx.plan(A, device="cpu"), lambda: spx.plan(A, transpose=True),
+                 lambda: spx.plan(A, format="sell"), lambda: spx.spgemm(A), A.to_scipy,
+                 A._m.addresses):
+        with pytest.raises(spx.SpxError) as e:
+            call()
+        assert e.value.args[1] == "SPX_ERR_UNSUPPORTED" and "device matrix" in e.value.args[2]

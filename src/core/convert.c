@@ -102,7 +102,7 @@ spx_status spx_matrix_transpose(const spx_matrix *A, spx_matrix **AT)
 {
     spx_matrix *T = NULL;
     int64_t *next = NULL;
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_transpose");
     if (st != SPX_OK) return st;
     if (!AT) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
     *AT = NULL;
@@ -133,7 +133,7 @@ cleanup:
 
 spx_status spx_matrix_to_coo(const spx_matrix *A, int64_t *ri, int64_t *ci, double *v)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_to_coo");
     if (st != SPX_OK) return st;
     if (A->nnz > 0 && (!ri || !ci))
         return spx__error(SPX_ERR_INVALID_ARG, "coordinate arrays are NULL");
@@ -149,7 +149,7 @@ spx_status spx_matrix_to_coo(const spx_matrix *A, int64_t *ri, int64_t *ci, doub
 spx_status spx_matrix_to_csc(const spx_matrix *A, int64_t *colptr, int64_t *rowidx, double *v)
 {
     spx_matrix *T = NULL;
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_to_csc");
     if (st != SPX_OK) return st;
     if (!colptr || (A->nnz > 0 && !rowidx))
         return spx__error(SPX_ERR_INVALID_ARG, "CSC arrays are NULL");

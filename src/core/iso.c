@@ -71,7 +71,7 @@ int spx_matrix_iso(const spx_matrix *A, double *value)
     double v = 0.0;
     int iso;
     if (value) *value = 0.0;
-    if (spx__check_matrix(A) != SPX_OK) return 0;
+    if (spx__check_matrix(A, "spx_matrix_iso") != SPX_OK) return 0;
     /* The answer is a cache, not part of the matrix: kept through a const
      * handle, written once with release order, read with acquire. */
     spx_matrix *M = (spx_matrix *)A;

@@ -7,12 +7,22 @@
 #include "core/alloc.h"
 #include "core/error.h"
 
-spx_status spx__check_matrix(const spx_matrix *A)
+spx_status spx__check_matrix_handle(const spx_matrix *A)
 {
     if (!A) return spx__error(SPX_ERR_BAD_HANDLE, "matrix handle is NULL");
     if (A->magic != SPX__MATRIX_MAGIC)
         return spx__error(SPX_ERR_BAD_HANDLE, "matrix handle is freed or not a matrix");
     return SPX_OK;
+}
+
+spx_status spx__check_matrix(const spx_matrix *A, const char *who)
+{
+    spx_status st = spx__check_matrix_handle(A);
+    if (st != SPX_OK || !A->dev.on) return st;
+    return spx__error(SPX_ERR_UNSUPPORTED,
+                      "%s: a device matrix (spx_matrix_wrap_device) has no host arrays: it is "
+                      "read on the GPU only, by CUDA SpMV plans (spx_plan_create, SPX_DEV_CUDA)",
+                      who);
 }
 
 static size_t type_size(spx_type t) { return t == SPX_F32 ? sizeof(float) : sizeof(double); }
@@ -77,7 +87,7 @@ void spx_matrix_destroy(spx_matrix *A)
 
 spx_status spx_matrix_validate(const spx_matrix *A)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_validate");
     if (st != SPX_OK) return st;
     if (spx__row_off(A, 0) != 0)
         return spx__error(SPX_ERR_BAD_ROWPTR, "row offsets start at %lld, not 0",
@@ -200,7 +210,7 @@ spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz, const in
 
 spx_status spx_matrix_dims(const spx_matrix *A, int64_t *rows, int64_t *cols, int64_t *nnz)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix_handle(A);
     if (st != SPX_OK) return st;
     if (rows) *rows = A->rows;
     if (cols) *cols = A->cols;
@@ -211,7 +221,7 @@ spx_status spx_matrix_dims(const spx_matrix *A, int64_t *rows, int64_t *cols, in
 spx_status spx_matrix_csr(const spx_matrix *A, const int64_t **rowptr, const void **colidx,
                           int *col_bits, const void **values, spx_type *value_type)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_csr");
     if (st != SPX_OK) return st;
     if (rowptr) st = spx__matrix_rowptr(A, rowptr);
     if (st != SPX_OK) return st;
@@ -224,7 +234,7 @@ spx_status spx_matrix_csr(const spx_matrix *A, const int64_t **rowptr, const voi
 
 spx_status spx_matrix_row_offsets(const spx_matrix *A, const void **rowptr, int *bits)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_row_offsets");
     if (st != SPX_OK) return st;
     if (!rowptr || !bits) return spx__error(SPX_ERR_INVALID_ARG, "row offsets outputs are NULL");
     *rowptr = A->rowptr32 ? (const void *)A->rowptr32 : (const void *)A->rowptr;
@@ -259,7 +269,7 @@ spx_status spx_matrix_copy(const spx_matrix *A, spx_type t, spx_matrix **B)
     spx_matrix *M = NULL;
     const void *vals = NULL;
     void *conv = NULL;
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_copy");
     if (st != SPX_OK) return st;
     if (!B) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
     *B = NULL;

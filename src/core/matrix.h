@@ -5,7 +5,13 @@
  * Row offsets: read one with spx__row_off (either width, never allocates),
  * or take the 64-bit array with spx__matrix_rowptr (widens a matrix's 32-bit
  * offsets once, kept with it). rowptr is read directly only by the code that
- * builds a matrix it owns. */
+ * builds a matrix it owns.
+ *
+ * A device matrix (spx_matrix_wrap_device, core/wrap_device.c) holds the
+ * caller's CUDA device arrays in dev and no host arrays at all (rowptr,
+ * rowptr32, col32, col64 and values NULL): spx__check_matrix refuses it to
+ * every host path, and only formats with device_matrix set (plan/format.h)
+ * take it. */
 #ifndef SPX_CORE_MATRIX_H
 #define SPX_CORE_MATRIX_H
 
@@ -40,12 +46,32 @@ struct spx_matrix_s {
      * so concurrent plans of one matrix may ask. */
     int iso_state;
     double iso_value;
+    /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
+     * for every other matrix. */
+    struct {
+        int on;
+        const void *rowptr; /* rows+1 offsets of rowptr_bits (32 or 64) */
+        int rowptr_bits;
+        const int32_t *col32; /* nnz columns (may be NULL when nnz == 0) */
+        const void *values;   /* nnz values of vtype (may be NULL when nnz == 0) */
+    } dev;
 };
 
 enum { SPX__ISO_UNKNOWN = 0, SPX__ISO_YES = 1, SPX__ISO_NO = 2 };
 
-/* Check a handle on entry: SPX_ERR_BAD_HANDLE for NULL or a bad magic. */
-spx_status spx__check_matrix(const spx_matrix *A);
+/* Check a handle on entry to a path that reads A's arrays on the host:
+ * SPX_ERR_BAD_HANDLE for NULL or a bad magic, SPX_ERR_UNSUPPORTED naming
+ * `who` for a device matrix. */
+spx_status spx__check_matrix(const spx_matrix *A, const char *who);
+
+/* The arguments of spx_matrix_wrap (and spx_matrix_wrap_device) that need no
+ * array read: sizes, index widths, value type. (core/wrap.c) */
+spx_status spx__check_wrap_args(int64_t rows, int64_t cols, const void *rowptr, int rowptr_bits,
+                                int col_bits, spx_type vtype);
+
+/* The handle alone (any matrix, device ones included): for paths that read
+ * no array (spx_matrix_dims) or dispatch on where A lives (spx_plan_create). */
+spx_status spx__check_matrix_handle(const spx_matrix *A);
 
 /* New matrix owning freshly allocated arrays (values uninitialized, rowptr
  * uninitialized); col_bits chosen from cols. */

@@ -183,7 +183,7 @@ static int is_symmetric(const spx_matrix *A)
 
 spx_status spx_matrix_stats(const spx_matrix *A, spx_stats *s)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_matrix_stats");
     if (st != SPX_OK) return st;
     if (!s) return spx__error(SPX_ERR_INVALID_ARG, "statistics output pointer is NULL");
     spx_stats out = {.rows = A->rows, .cols = A->cols, .nnz = A->nnz};

@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "core/matrix.h"
 
-static spx_status check_wrap_args(int64_t rows, int64_t cols, const void *rowptr,
-                                  int rowptr_bits, int col_bits, spx_type vtype)
+spx_status spx__check_wrap_args(int64_t rows, int64_t cols, const void *rowptr, int rowptr_bits,
+                                int col_bits, spx_type vtype)
 {
     if (!rowptr) return spx__error(SPX_ERR_INVALID_ARG, "row offsets are NULL");
     if (rows < 0 || cols < 0 || rows == INT64_MAX)
@@ -66,7 +66,7 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols, const void *rowptr, int r
     spx_status st;
     if (!A) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
     *A = NULL;
-    SPX_TRY(check_wrap_args(rows, cols, rowptr, rowptr_bits, col_bits, vtype));
+    SPX_TRY(spx__check_wrap_args(rows, cols, rowptr, rowptr_bits, col_bits, vtype));
     SPX_TRY(spx__calloc((void **)&M, 1, sizeof *M, "matrix header"));
     M->magic = SPX__MATRIX_MAGIC;
     M->rows = rows;
@@ -102,6 +102,7 @@ spx_status spx__matrix_rowptr(const spx_matrix *A, const int64_t **rowptr)
     spx_matrix *M = (spx_matrix *)A;
     int64_t *have = __atomic_load_n(&M->rowptr, __ATOMIC_ACQUIRE), *mine = NULL;
     *rowptr = NULL;
+    if (A->dev.on) return spx__check_matrix(A, "host row offsets");
     if (!have) {
         spx_status st =
             spx__alloc((void **)&mine, (size_t)A->rows + 1, sizeof *mine, "widened row offsets");

@@ -70,7 +70,8 @@ spx_status spx_spgemm_stats(const spx_matrix *A, const spx_matrix *B, spx_spgemm
     memset(&ta, 0, sizeof ta);
     memset(&tb, 0, sizeof tb);
     memset(&s, 0, sizeof s);
-    if ((st = spx__check_matrix(A)) != SPX_OK || (st = spx__check_matrix(B)) != SPX_OK) return st;
+    if ((st = spx__check_matrix(A, "spx_spgemm_stats")) != SPX_OK ||
+        (st = spx__check_matrix(B, "spx_spgemm_stats (B)")) != SPX_OK) return st;
     if (!info) return spx__error(SPX_ERR_INVALID_ARG, "spx_spgemm_stats: NULL output");
     if (A->cols != B->rows)
         return spx__error(SPX_ERR_DIM_MISMATCH, "A is %lld x %lld but B has %lld rows",

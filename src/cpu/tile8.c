@@ -92,7 +92,7 @@ spx_status spx__tile8_from_csr(const spx_matrix *A, int with_values, spx__tile8 
 {
     spx_status st;
     memset(T, 0, sizeof *T);
-    if ((st = spx__check_matrix(A)) != SPX_OK) return st;
+    if ((st = spx__check_matrix(A, "8x8 tiles")) != SPX_OK) return st;
     T->rows = A->rows;
     T->cols = A->cols;
     T->trows = (A->rows + 7) / 8;

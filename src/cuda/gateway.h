@@ -58,8 +58,15 @@ typedef struct spx__cuda_csr {
  * - event_*: timing events; elapsed waits for stop;
  * - can_overlap_launches: 1 when the device runs programmatic dependent
  *   launches (compute capability 9.0 or newer);
+ * - convert_values: as upload_values from n device values (a new array; the
+ *   source is the caller's);
  * - csr_upload: A's CSR with values converted to t (SPX_ERR_UNSUPPORTED for
- *   64-bit columns; nothing left allocated on failure); csr_free zeroes *d. */
+ *   64-bit columns; nothing left allocated on failure); csr_free zeroes *d;
+ * - device_array: SPX_OK when p is device (or managed) memory of the current
+ *   device, else SPX_ERR_INVALID_ARG naming `what` (spx_matrix_wrap_device);
+ * - offsets_to_host: n row offsets of `bits` (32 or 64) from the device into
+ *   the host's dst, widened to int64;
+ * - widen_offsets: *dptr = a new device array of n int64 from n device int32. */
 #define SPX__CUDA_RUNTIME_API(S, Q, V)                                                          \
     Q(int, spx__cuda_compiled, (void), 0)                                                       \
     Q(int, spx__cuda_device_count, (void), 0)                                                   \
@@ -76,6 +83,8 @@ typedef struct spx__cuda_csr {
     S(spx__cuda_upload, (void **dptr, const void *host, size_t bytes, const char *what))        \
     S(spx__cuda_upload_values,                                                                  \
       (void **dptr, const void *host, spx_type from, int64_t n, spx_type t, const char *what))  \
+    S(spx__cuda_convert_values,                                                                 \
+      (void **dptr, const void *dev, spx_type from, int64_t n, spx_type t, const char *what))   \
     S(spx__cuda_event_create, (void **event))                                                   \
     S(spx__cuda_event_record, (void *event, void *stream))                                      \
     S(spx__cuda_event_elapsed, (void *start, void *stop, float *ms))                            \
@@ -83,7 +92,10 @@ typedef struct spx__cuda_csr {
     Q(int, spx__cuda_can_overlap_launches, (void), 0)                                           \
     S(spx__cuda_csr_upload, (const spx_matrix *A, spx_type t, spx__cuda_csr *d))                \
     V(spx__cuda_csr_free, (spx__cuda_csr *d))                                                   \
-    Q(size_t, spx__cuda_csr_bytes, (const spx__cuda_csr *d), 0)
+    Q(size_t, spx__cuda_csr_bytes, (const spx__cuda_csr *d), 0)                                 \
+    S(spx__cuda_device_array, (const void *p, const char *what))                                \
+    S(spx__cuda_offsets_to_host, (int64_t *dst, const void *src, int bits, int64_t n))          \
+    S(spx__cuda_widen_offsets, (int64_t **dptr, const int32_t *src, int64_t n))
 
 SPX__CUDA_DECLARE(SPX__CUDA_RUNTIME_API)
 

@@ -4,6 +4,7 @@
  * SPX_ERR_OOM with the bytes. */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <string.h>
 
 extern "C" {
 #include "core/error.h"
@@ -180,23 +181,26 @@ static void launch_convert(void *out, const void *in, int64_t n, spx_type t)
         convert_kernel<From, __half><<<blocks, 256>>>((__half *)out, src, n);
 }
 
-extern "C" spx_status spx__cuda_upload_values(void **dptr, const void *host, spx_type from,
-                                              int64_t n, spx_type t, const char *what)
+static int values_args_ok(void **dptr, const void *src, spx_type from, int64_t n, spx_type t)
 {
-    if (!dptr || (n > 0 && !host) || n < 0 || (from != SPX_F64 && from != SPX_F32) ||
-        (t != SPX_F64 && t != SPX_F32 && t != SPX_F16))
-        return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_upload_values: bad argument");
-    *dptr = NULL;
-    if (from == t) return spx__cuda_upload(dptr, host, (size_t)n * type_size(t), what);
-    void *staged = NULL, *out = NULL;
+    return dptr && (n == 0 || src) && n >= 0 && (from == SPX_F64 || from == SPX_F32) &&
+           (t == SPX_F64 || t == SPX_F32 || t == SPX_F16);
+}
+
+extern "C" spx_status spx__cuda_convert_values(void **dptr, const void *dev, spx_type from,
+                                               int64_t n, spx_type t, const char *what)
+{
+    if (!values_args_ok(dptr, dev, from, n, t))
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_convert_values: bad argument");
+    void *out = NULL;
     spx_status st = SPX_OK;
-    SPX_TRY(spx__cuda_upload(&staged, host, (size_t)n * type_size(from), what));
+    *dptr = NULL;
     SPX_TRY(spx__cuda_alloc(&out, (size_t)n * type_size(t), what));
     if (n > 0) {
         if (from == SPX_F64)
-            launch_convert<double>(out, staged, n, t);
+            launch_convert<double>(out, dev, n, t);
         else
-            launch_convert<float>(out, staged, n, t);
+            launch_convert<float>(out, dev, n, t);
         cudaError_t e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e != cudaSuccess) {
@@ -207,8 +211,21 @@ extern "C" spx_status spx__cuda_upload_values(void **dptr, const void *host, spx
     *dptr = out;
     out = NULL;
 cleanup:
-    spx__cuda_free(staged);
     spx__cuda_free(out);
+    return st;
+}
+
+extern "C" spx_status spx__cuda_upload_values(void **dptr, const void *host, spx_type from,
+                                              int64_t n, spx_type t, const char *what)
+{
+    if (!values_args_ok(dptr, host, from, n, t))
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_upload_values: bad argument");
+    *dptr = NULL;
+    if (from == t) return spx__cuda_upload(dptr, host, (size_t)n * type_size(t), what);
+    void *staged = NULL;
+    spx_status st = spx__cuda_upload(&staged, host, (size_t)n * type_size(from), what);
+    if (st == SPX_OK) st = spx__cuda_convert_values(dptr, staged, from, n, t, what);
+    spx__cuda_free(staged);
     return st;
 }
 
@@ -247,7 +264,7 @@ extern "C" spx_status spx__cuda_csr_upload(const spx_matrix *A, spx_type t, spx_
     const int64_t *rowptr = NULL;
     if (!d) return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_csr_upload: NULL output");
     *d = spx__cuda_csr{};
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "CSR upload to the GPU");
     if (st != SPX_OK) return st;
     if (A->col_bits != 32)
         return spx__error(SPX_ERR_UNSUPPORTED,
@@ -284,4 +301,71 @@ extern "C" size_t spx__cuda_csr_bytes(const spx__cuda_csr *d)
     if (!d || !d->rowptr) return 0;
     return (size_t)(d->rows + 1) * sizeof(int64_t) + (size_t)d->nnz * sizeof(int32_t) +
            (size_t)d->nnz * type_size(d->vtype);
+}
+
+/* ---- a caller's device arrays (spx_matrix_wrap_device) */
+
+extern "C" spx_status spx__cuda_device_array(const void *p, const char *what)
+{
+    cudaPointerAttributes a;
+    int dev = 0;
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return spx__error(SPX_ERR_INVALID_ARG, "%s (%p): not a CUDA pointer: %s", what, p,
+                          cudaGetErrorString(e));
+    }
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+        return spx__error(SPX_ERR_INVALID_ARG, "%s (%p) is not CUDA device memory (%s)", what, p,
+                          a.type == cudaMemoryTypeHost ? "pinned host memory" : "host memory");
+    CUDA_CHECK(cudaGetDevice(&dev));
+    if (a.type == cudaMemoryTypeDevice && a.device != dev)
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "%s (%p) is on device %d; SpX works on the current device, %d", what, p,
+                          a.device, dev);
+    return SPX_OK;
+}
+
+extern "C" spx_status spx__cuda_offsets_to_host(int64_t *dst, const void *src, int bits, int64_t n)
+{
+    if (!dst || !src || n < 0 || (bits != 32 && bits != 64))
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_offsets_to_host: bad argument");
+    CUDA_CHECK(cudaMemcpy(dst, src, (size_t)n * (size_t)(bits / 8), cudaMemcpyDeviceToHost));
+    /* 32-bit offsets land in the first half of dst and are widened in place,
+     * from the top down: writing entry i covers 32-bit slots 2i and 2i+1, none
+     * of them below i, which are still to be read. */
+    for (int64_t i = n - 1; bits == 32 && i >= 0; i--) {
+        int32_t v;
+        memcpy(&v, (const char *)dst + (size_t)i * sizeof v, sizeof v);
+        dst[i] = v;
+    }
+    return SPX_OK;
+}
+
+__global__ void widen_kernel(int64_t *out, const int32_t *in, int64_t n)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = in[i];
+}
+
+extern "C" spx_status spx__cuda_widen_offsets(int64_t **dptr, const int32_t *src, int64_t n)
+{
+    if (!dptr || !src || n < 0)
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_widen_offsets: bad argument");
+    *dptr = NULL;
+    int64_t *out = NULL;
+    spx_status st =
+        spx__cuda_alloc((void **)&out, (size_t)n * sizeof(int64_t), "widened row offsets");
+    if (st != SPX_OK) return st;
+    const int64_t blocks = (n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096;
+    if (n > 0) widen_kernel<<<(unsigned)blocks, 256>>>(out, src, n);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        spx__cuda_free(out);
+        return cuda_fail(e, "row offset widening kernel");
+    }
+    *dptr = out;
+    return SPX_OK;
 }

@@ -61,7 +61,7 @@ static void make_pattern(int64_t K, int pattern, double density, uint64_t seed,
 spx_status spx__gen_kron(const spx_matrix *A, int64_t copies, int pattern, double density,
                          uint64_t seed, spx_matrix **B)
 {
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "scale:");
     int64_t *prow = NULL, *pcol = NULL, rows, cols;
     size_t room = pattern == SPX__SCALE_KRON_RANDOM ? (size_t)copies * (size_t)copies
                                                     : 3 * (size_t)copies;

@@ -107,7 +107,7 @@ spx_status spx_matrix_write_bin(const spx_matrix *A, const char *path)
     size_t bytes[3];
     uint64_t h;
     FILE *f;
-    if ((st = spx__check_matrix(A)) != SPX_OK) return st;
+    if ((st = spx__check_matrix(A, "spx_matrix_write_bin")) != SPX_OK) return st;
     if (!path) return spx__error(SPX_ERR_INVALID_ARG, "spx_matrix_write_bin: path is NULL");
     if ((st = spx__matrix_rowptr(A, &rowptr)) != SPX_OK) return st;
     bin_header b = {

@@ -176,7 +176,7 @@ spx_status spx_matrix_write_mtx(const spx_matrix *A, const char *path)
     sink s;
     char head[160];
     int n;
-    if ((st = spx__check_matrix(A)) != SPX_OK) return st;
+    if ((st = spx__check_matrix(A, "spx_matrix_write_mtx")) != SPX_OK) return st;
     if (!path) return spx__error(SPX_ERR_INVALID_ARG, "spx_matrix_write_mtx: path is NULL");
     if ((st = sink_open(&s, path)) != SPX_OK) return st;
     n = snprintf(head, sizeof head,

@@ -136,7 +136,7 @@ spx_status spx_multi_plan_create(const spx_matrix *A, const spx_plan_opts *opts,
     spx_multi_plan *P = NULL;
     const spx_matrix *M = NULL;
     int caller = -1;
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "spx_multi_plan_create");
     if (st != SPX_OK) return st;
     if (!out) return spx__error(SPX_ERR_INVALID_ARG, "output plan pointer is NULL");
     *out = NULL;

@@ -1,8 +1,9 @@
 /* AUTO: the registry answers. Each format that computes the operation on the
  * device in the precision, and has a suits hook, says how well it suits A
  * (its expected speed relative to the device's baseline); the highest answer
- * wins, ties to the first in the table. The rules and the measurements behind
- * them live beside each format's code, never here. */
+ * wins, ties to the first in the table; for a device matrix only formats
+ * that take one answer. The rules and the measurements behind them live
+ * beside each format's code, never here. */
 #include "core/matrix.h"
 #include "cpu/isa.h"
 #include "plan/format.h"
@@ -10,7 +11,7 @@
 static spx__auto_facts facts_of(const spx_matrix *A, spx_operation op, const spx_plan_opts *o)
 {
     spx__auto_facts f = {op, o, A->rows, A->cols, A->nnz, 0, 0.0, 0};
-    for (int64_t i = 0; i < A->rows; i++) {
+    for (int64_t i = 0; !A->dev.on && i < A->rows; i++) {
         int64_t len = spx__row_off(A, i + 1) - spx__row_off(A, i);
         if (len > f.rmax) f.rmax = len;
     }
@@ -27,7 +28,7 @@ const spx_format_ops *spx__auto_format(const spx_matrix *A, spx_operation op,
     double best_score = 0.0;
     for (int i = 0; spx__formats[i]; i++) {
         const spx_format_ops *c = spx__formats[i];
-        if (!c->suits || !(c->devices & (unsigned)o->device) ||
+        if (!c->suits || (A->dev.on && !c->device_matrix) || !(c->devices & (unsigned)o->device) ||
             !(c->precisions & SPX__TYPE_BIT(o->precision)) ||
             !(spx__format_operations(c) & SPX__OP_BIT(op)))
             continue;

@@ -20,7 +20,7 @@ typedef struct spx__auto_facts {
     spx_operation operation;
     const spx_plan_opts *o;
     int64_t rows, cols, nnz;
-    int64_t rmax;   /* longest row */
+    int64_t rmax;   /* longest row (0 for a device matrix: not scanned) */
     double rave;    /* mean row */
     int simd;       /* 1 when AVX2 or AVX-512 kernels may run on this CPU */
 } spx__auto_facts;
@@ -62,7 +62,23 @@ typedef struct spx_format_ops {
      * ties go to the first in the table. A format without suits is never
      * chosen by AUTO. Must be cheap next to analyze. */
     double (*suits)(const spx_matrix *A, const spx__auto_facts *f);
+    /* Nonzero: analyze takes a device matrix (spx_matrix_wrap_device: its
+     * arrays in A->dev, none on the host; core/matrix.h) for SpMV. The plan
+     * layer declines other formats for such a matrix, and AUTO chooses among
+     * these alone (with facts holding no row statistics: rmax 0). */
+    int device_matrix;
+    /* Optional, for tests (the Python binding's zero-copy check): the device
+     * arrays the prepared form reads as A's row offsets, columns and values
+     * (NULL for one it does not read as such). */
+    void (*device_arrays)(const void *state, const void **rowptr, const void **colidx,
+                          const void **values);
 } spx_format_ops;
+
+/* P's format's device_arrays (all NULL for a format without it, or a bad
+ * plan). A test hook: the Python binding, linked with the static library,
+ * declares it itself. */
+void spx__plan_device_arrays(const spx_plan *P, const void **rowptr, const void **colidx,
+                             const void **values);
 
 /* The CUDA stream of a plan (NULL: the default stream, or not a plan). */
 void *spx__plan_stream(const spx_plan *P);

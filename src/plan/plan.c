@@ -78,21 +78,66 @@ static const char *operation_name(spx_operation op)
     return op == SPX_OP_SPMV ? "SpMV" : op == SPX_OP_SPGEMM ? "SpGEMM" : "SpMM";
 }
 
+/* The names of the formats that take a device matrix, ", "-separated. */
+static const char *device_matrix_formats(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; spx__formats[i]; i++)
+        if (spx__formats[i]->device_matrix && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                                     spx__formats[i]->name);
+    return buf;
+}
+
+/* A device matrix (spx_matrix_wrap_device) has no host arrays: it is planned
+ * for SpMV of op N on CUDA alone (reorder= is refused by reorder.c, formats
+ * that do not take it by resolve_format). */
+static spx_status check_device_matrix(const spx_matrix *A, spx_operation op, const spx_plan_opts *o)
+{
+    char names[128];
+    if (!A->dev.on) return SPX_OK;
+    device_matrix_formats(names, sizeof names);
+    if (o->device != SPX_DEV_CUDA)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "a device matrix (spx_matrix_wrap_device) has no host arrays: CPU plans "
+                          "read them; plan it on SPX_DEV_CUDA (auto, or format %s)",
+                          names);
+    if (op != SPX_OP_SPMV)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "a device matrix (spx_matrix_wrap_device) has no host arrays: %s plans "
+                          "read them; only SpMV plans (auto, or format %s) take it",
+                          operation_name(op), names);
+    if (o->op != SPX_OP_N)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "a device matrix (spx_matrix_wrap_device) has no host arrays: op T "
+                          "transposes A on the host; transpose it on the GPU and plan op N");
+    return SPX_OK;
+}
+
 /* The format for o: the named one, or AUTO's pick; SPX_ERR_NO_FORMAT saying
  * what is missing (no such name, or no kernel for this operation, device and
- * precision). */
+ * precision); SPX_ERR_UNSUPPORTED for a format that does not take a device
+ * matrix A. */
 static spx_status resolve_format(const spx_matrix *A, spx_operation op, const spx_plan_opts *o,
                                  const spx_format_ops **ops)
 {
     const char *name = o->format && *o->format ? o->format : "auto";
     const char *dev = o->device == SPX_DEV_CUDA ? "cuda" : "cpu";
+    char names[128];
     if (strcmp(name, "auto") == 0) {
         *ops = spx__auto_format(A, op, o);
         if (*ops) return SPX_OK;
-        return spx__error(SPX_ERR_NO_FORMAT, "no format computes %s on %s in %s yet",
-                          operation_name(op), dev, precision_name(o->precision));
+        return spx__error(SPX_ERR_NO_FORMAT, "no format computes %s on %s in %s%s yet",
+                          operation_name(op), dev, precision_name(o->precision),
+                          A->dev.on ? " for a device matrix" : "");
     }
     *ops = spx__format_find(name, op, o->device, o->precision);
+    if (*ops && A->dev.on && !(*ops)->device_matrix)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "format '%s' does not take a device matrix (spx_matrix_wrap_device): it "
+                          "builds its layout from host arrays; formats that take one: %s",
+                          name, device_matrix_formats(names, sizeof names));
     if (*ops) return SPX_OK;
     for (int i = 0; spx__formats[i]; i++)
         if (strcmp(spx__formats[i]->name, name) == 0)
@@ -148,13 +193,14 @@ spx_status spx_plan_create(const spx_matrix *A, spx_operation operation,
 {
     spx_plan_opts o = opts ? *opts : spx_plan_opts_default();
     spx_plan *P = NULL;
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix_handle(A);
     if (st != SPX_OK) return st;
     if (!out) return spx__error(SPX_ERR_INVALID_ARG, "output plan pointer is NULL");
     *out = NULL;
     SPX_TRY(check_opts(&o));
     SPX_TRY(check_operation(operation, &o));
     SPX_TRY(check_device(&o));
+    SPX_TRY(check_device_matrix(A, operation, &o));
     SPX_TRY(spx__calloc((void **)&P, 1, sizeof *P, "plan"));
     P->magic = SPX__PLAN_MAGIC;
     P->operation = operation;
@@ -275,7 +321,7 @@ spx_status spx_spgemm_run(const spx_plan *P, const spx_matrix *B, spx_matrix **C
     if (st != SPX_OK) return st;
     if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
     *C = NULL;
-    if ((st = spx__check_matrix(B)) != SPX_OK) return st;
+    if ((st = spx__check_matrix(B, "spx_spgemm_run (B)")) != SPX_OK) return st;
     if (P->operation != SPX_OP_SPGEMM)
         return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SpGEMM",
                           operation_name(P->operation));
@@ -353,6 +399,14 @@ spx_type spx_plan_x_type(const spx_plan *P)
     if (check_plan(P) != SPX_OK) return SPX_F64;
     if (P->ops->x_type) return P->ops->x_type(P->state);
     return P->opts.precision == SPX_F64 ? SPX_F64 : SPX_F32;
+}
+
+void spx__plan_device_arrays(const spx_plan *P, const void **rowptr, const void **colidx,
+                             const void **values)
+{
+    *rowptr = *colidx = *values = NULL;
+    if (check_plan(P) == SPX_OK && P->ops->device_arrays)
+        P->ops->device_arrays(P->state, rowptr, colidx, values);
 }
 
 const char *spx_plan_describe(const spx_plan *P)

@@ -152,7 +152,8 @@ static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opt
 {
     const char *name = spx__order_name(R->mode);
     int64_t *perm = NULL;
-    spx_status st;
+    spx_status st = spx__check_matrix(M, "spx_plan_create with reorder=");
+    if (st != SPX_OK) return st;
     R->device = o->device;
     R->stream = o->stream;
     if (M->rows != M->cols)

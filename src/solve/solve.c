@@ -48,7 +48,7 @@ static spx_status jacobi(spx__solve *S, const spx_matrix *A)
 {
     double *d = NULL;
     int64_t *perm = NULL;
-    spx_status st = spx__check_matrix(A);
+    spx_status st = spx__check_matrix(A, "the Jacobi preconditioner");
     if (st != SPX_OK) return st;
     if (A->rows != S->s.n || A->cols != S->s.n)
         return spx__error(SPX_ERR_DIM_MISMATCH, "A is %lld x %lld, the plan %lld x %lld",

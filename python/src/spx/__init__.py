@@ -13,6 +13,12 @@ need 64-bit offsets widen them once, kept with the matrix). Other scipy
 formats are converted to CSR first. CUDA plans take NumPy arrays (copied
 to the device per call, for convenience) or CuPy arrays (device memory, no
 host round trip) through `matvec`.
+
+A matrix made from a cupyx.scipy.sparse matrix stays on the GPU
+(spx_matrix_wrap_device): its CUDA csr plans read cupyx's indices and data
+in place, with no copy and no host round trip (the row offsets are read once
+while planning); it has no host arrays, so CPU plans, SpGEMM, transposed
+plans and to_scipy refuse it (SpxError).
 """
 import numpy as np
 
@@ -37,7 +43,12 @@ class Matrix:
 
     def __init__(self, core, source=None):
         self._m = core
-        self._source = source  # the scipy matrix whose arrays are used in place
+        self._source = source  # the scipy (or cupyx) matrix whose arrays are used in place
+
+    @property
+    def device(self):
+        """Where its arrays are: "cpu", or "cuda" for a cupyx matrix's."""
+        return self._m.placement()[0]
 
     @property
     def shape(self):
@@ -62,10 +73,37 @@ class Matrix:
         return "spx.Matrix(%d x %d, nnz=%d)" % (r, c, self.nnz)
 
 
+def _is_cupyx(a):
+    return type(a).__module__.startswith("cupyx")
+
+
+def _device_csr(a):
+    """A cupyx sparse matrix as spx_matrix_wrap_device takes it, on the GPU:
+    CSR (cupyx converts CSC and COO), sorted indices (only unsorted ones are
+    sorted, in a copy: the caller's matrix is not changed), float64 or float32
+    data, int32 indices (cupyx's) and int32 or int64 indptr."""
+    if a.format != "csr":
+        a = a.tocsr()
+    if not a.has_sorted_indices:
+        a = a.copy()
+        a.sort_indices()
+    if a.dtype not in (np.float64, np.float32):
+        a = a.astype(np.float64)
+    if a.indices.dtype != np.int32 or a.indptr.dtype not in (np.int32, np.int64):
+        raise TypeError("cupyx CSR: indices must be int32, indptr int32 or int64")
+    return a
+
+
+def _device_matrix(a):
+    a = _device_csr(a)
+    arrays = (a.indptr, a.indices, a.data)
+    return Matrix(_core.wrap_device(a.shape[0], a.shape[1], _device_pointer(a.indptr),
+                                    a.indptr.dtype.itemsize * 8, _device_pointer(a.indices),
+                                    _device_pointer(a.data), a.dtype == np.float64, arrays), a)
+
+
 def _host_csr(a):
     import scipy.sparse as sp
-    if hasattr(a, "get") and type(a).__module__.startswith("cupyx"):
-        a = a.get()  # cupyx sparse: SpX matrices live on the host; plans upload
     if not sp.issparse(a):
         raise TypeError("spx.matrix takes a scipy.sparse or cupyx.scipy.sparse matrix")
     if a.format != "csr":
@@ -78,8 +116,11 @@ def _host_csr(a):
 
 
 def matrix(a):
-    """An SpX Matrix from a scipy (or cupyx, copied to the host) sparse matrix.
-    CSR with sorted indices and float64/float32 data is used without copying."""
+    """An SpX Matrix from a scipy or cupyx sparse matrix. CSR with sorted
+    indices and float64/float32 data is used without copying; a cupyx matrix
+    stays on the GPU (see the module's help)."""
+    if _is_cupyx(a):
+        return _device_matrix(a)
     a = _host_csr(a)
     return Matrix(_core.wrap(a.shape[0], a.shape[1], a.indptr, a.indices, a.data), a)
 
@@ -119,6 +160,9 @@ class Plan:
         ptr = _device_pointer(x)
         if ptr is None:
             return self._p @ x
+        if x.dtype != self.dtype or x.shape != (self.shape[1],) or not x.flags.c_contiguous:
+            raise ValueError("expected a contiguous %s vector of %d entries"
+                             % (self.dtype, self.shape[1]))
         import cupy
         y = cupy.empty(self.shape[0], dtype=x.dtype)
         self._p.matvec(ptr, _device_pointer(y))
@@ -145,10 +189,16 @@ class Plan:
                               matvec=lambda v: self @ np.ascontiguousarray(v, dtype=self.dtype).ravel())
 
 
-def plan(A, format="auto", device="cpu", precision="f64", params=None, expected_calls=0,
+def plan(A, format="auto", device=None, precision=None, params=None, expected_calls=0,
          threads=0, transpose=False, operation="spmv"):
-    """Prepare A (an spx.Matrix or a scipy sparse matrix) for SpMV (or "spgemm")."""
+    """Prepare A (an spx.Matrix, a scipy or a cupyx sparse matrix) for SpMV (or
+    "spgemm"). device: "cpu" or "cuda", by default where A is; precision: "f64",
+    "f32" or "f16", by default "f64", or for a matrix on the GPU its values' own
+    (so that they are read in place)."""
     A = _as_matrix(A)
+    where, own = A._m.placement()
+    device = where if device is None else device
+    precision = (own if where == "cuda" else "f64") if precision is None else precision
     op = SPGEMM if operation == "spgemm" else SPMV
     return Plan(A, _core.plan(A._m, op, format, device, precision, params, int(expected_calls),
                               int(threads), bool(transpose)))

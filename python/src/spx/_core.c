@@ -3,8 +3,9 @@
  *
  * Matrix: an spx_matrix. From caller arrays (wrap: the objects are kept
  * alive by the Matrix, their buffers used in place: scipy's CSR arrays,
- * int32 indptr included, are not copied), from a file or a generator spec
- * (owned by SpX).
+ * int32 indptr included, are not copied), from CUDA device addresses
+ * (wrap_device: cupyx's CSR arrays, kept alive by the Matrix, read in place
+ * by CUDA csr plans), from a file or a generator spec (owned by SpX).
  * Plan: an spx_plan of a Matrix (kept alive by the Plan).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
@@ -35,9 +36,11 @@ static PyObject *raise_status(spx_status st)
 
 typedef struct {
     PyObject_HEAD spx_matrix *A;
-    PyObject *keep; /* tuple of the wrapped arrays' buffers, or NULL */
+    PyObject *keep; /* the wrapped arrays (host buffers, or device arrays), or NULL */
     Py_buffer views[3];
     int nviews;
+    int on_device;  /* made by wrap_device */
+    spx_type vtype; /* a device matrix's values (host matrices: ask spx_matrix_csr) */
 } MatrixObject;
 
 static void matrix_dealloc(MatrixObject *m)
@@ -61,6 +64,8 @@ static MatrixObject *matrix_new(spx_matrix *A)
     m->A = A;
     m->keep = NULL;
     m->nviews = 0;
+    m->on_device = 0;
+    m->vtype = SPX_F64;
     return m;
 }
 
@@ -107,6 +112,36 @@ static PyObject *core_wrap(PyObject *self, PyObject *args)
         return raise_status(st);
     }
     m->keep = PyTuple_Pack(3, objs[0], objs[1], objs[2]);
+    return (PyObject *)m;
+}
+
+/* wrap_device(rows, cols, indptr, indptr_bits, indices, data, f64, keep): a
+ * Matrix over CSR arrays at device addresses (int32 indices; data float64
+ * when f64, else float32); keep (the arrays' owners) lives as long as it. */
+static PyObject *core_wrap_device(PyObject *self, PyObject *args)
+{
+    long long rows, cols;
+    unsigned long long rp, ci, v;
+    int rbits, f64;
+    PyObject *keep;
+    spx_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "LLKiKKpO", &rows, &cols, &rp, &rbits, &ci, &v, &f64, &keep))
+        return NULL;
+    MatrixObject *m = matrix_new(NULL);
+    if (!m) return NULL;
+    m->on_device = 1;
+    m->vtype = f64 ? SPX_F64 : SPX_F32;
+    Py_BEGIN_ALLOW_THREADS st = spx_matrix_wrap_device(
+        rows, cols, (const void *)(uintptr_t)rp, rbits, (const void *)(uintptr_t)ci, 32,
+        (const void *)(uintptr_t)v, m->vtype, &m->A);
+    Py_END_ALLOW_THREADS if (st != SPX_OK)
+    {
+        Py_DECREF(m);
+        return raise_status(st);
+    }
+    Py_INCREF(keep);
+    m->keep = keep;
     return (PyObject *)m;
 }
 
@@ -167,17 +202,29 @@ static PyObject *matrix_addresses(MatrixObject *m, PyObject *unused)
     const void *rp, *ci, *v;
     int rbits, bits;
     spx_type t;
+    spx_status st;
     (void)unused;
-    spx_matrix_row_offsets(m->A, &rp, &rbits);
-    spx_matrix_csr(m->A, NULL, &ci, &bits, &v, &t);
+    if ((st = spx_matrix_row_offsets(m->A, &rp, &rbits)) != SPX_OK ||
+        (st = spx_matrix_csr(m->A, NULL, &ci, &bits, &v, &t)) != SPX_OK)
+        return raise_status(st);
     return Py_BuildValue("(KKK)", (unsigned long long)(uintptr_t)rp,
                          (unsigned long long)(uintptr_t)ci, (unsigned long long)(uintptr_t)v);
+}
+
+/* (device, precision): "cpu" or "cuda" (a device matrix), "f64" or "f32". */
+static PyObject *matrix_placement(MatrixObject *m, PyObject *unused)
+{
+    spx_type t = m->vtype;
+    (void)unused;
+    if (!m->on_device) spx_matrix_csr(m->A, NULL, NULL, NULL, NULL, &t);
+    return Py_BuildValue("(ss)", m->on_device ? "cuda" : "cpu", t == SPX_F64 ? "f64" : "f32");
 }
 
 static PyMethodDef matrix_methods[] = {
     {"shape", (PyCFunction)matrix_shape, METH_NOARGS, "(rows, cols, nnz)"},
     {"arrays", (PyCFunction)matrix_arrays, METH_NOARGS, "copies of the CSR arrays as bytes"},
     {"addresses", (PyCFunction)matrix_addresses, METH_NOARGS, "addresses of the CSR arrays"},
+    {"placement", (PyCFunction)matrix_placement, METH_NOARGS, "(device, precision)"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject MatrixType = {
@@ -356,6 +403,23 @@ static PyObject *plan_matmul(PyObject *a, PyObject *b)
     return y;
 }
 
+/* libspx's test hook (plan/format.h): the device arrays a CUDA csr plan
+ * reads as A's row offsets, columns and values. The extension links the
+ * static library (python/CMakeLists.txt), so the internal symbol is here. */
+void spx__plan_device_arrays(const spx_plan *P, const void **rowptr, const void **colidx,
+                             const void **values);
+
+/* device_arrays() -> (rowptr, colidx, values) addresses, 0 where none: to
+ * check that a plan of a device matrix uses the caller's arrays. */
+static PyObject *plan_device_arrays(PlanObject *p, PyObject *unused)
+{
+    const void *rp, *ci, *v;
+    (void)unused;
+    spx__plan_device_arrays(p->P, &rp, &ci, &v);
+    return Py_BuildValue("(KKK)", (unsigned long long)(uintptr_t)rp,
+                         (unsigned long long)(uintptr_t)ci, (unsigned long long)(uintptr_t)v);
+}
+
 static PyObject *plan_info(PlanObject *p, PyObject *unused)
 {
     (void)unused;
@@ -446,6 +510,8 @@ static PyMethodDef plan_methods[] = {
     {"info", (PyCFunction)plan_info, METH_NOARGS, "format, prep_ms, bytes, describe, ..."},
     {"spgemm", (PyCFunction)plan_spgemm, METH_VARARGS, "C = A*B"},
     {"solve", (PyCFunction)plan_solve, METH_VARARGS, "cg or bicgstab"},
+    {"device_arrays", (PyCFunction)plan_device_arrays, METH_NOARGS,
+     "device addresses of the matrix arrays a CUDA csr plan reads (a test hook)"},
     {NULL, NULL, 0, NULL}};
 
 static PyNumberMethods plan_number = {.nb_matrix_multiply = plan_matmul};
@@ -493,6 +559,8 @@ static PyObject *core_device_available(PyObject *self, PyObject *args)
 
 static PyMethodDef core_methods[] = {
     {"wrap", core_wrap, METH_VARARGS, "Matrix over CSR arrays (no copy)"},
+    {"wrap_device", core_wrap_device, METH_VARARGS,
+     "Matrix over CSR arrays in CUDA device memory (no copy)"},
     {"read", core_read, METH_VARARGS, "Matrix from a .mtx, .mtx.gz or .spx file"},
     {"generate", core_generate, METH_VARARGS, "Matrix from a generator spec"},
     {"plan", core_plan, METH_VARARGS, "a Plan of a Matrix"},

@@ -31,7 +31,18 @@
  * kernels stamped without values, 4 bytes a nonzero fewer than u32's fp32, 8
  * fewer in fp64; fp16 plans keep v in float, so it need not fit half (the
  * stored path declines values beyond half's range). iso on a matrix that is
- * not iso is SPX_ERR_BAD_PARAM. */
+ * not iso is SPX_ERR_BAD_PARAM.
+ *
+ * A device matrix (spx_matrix_wrap_device) is not uploaded: its columns and
+ * values are read in place (values of another precision than the plan's are
+ * converted on the GPU into the plan's own array), and its 64-bit row offsets
+ * too; 32-bit ones are widened on the GPU into an array of the plan, (rows+1)
+ * * 8 bytes, so that one set of kernels (int64 offsets) serves both widths,
+ * at the cost of 4 bytes a row per call more than reading them as they are.
+ * The row offsets are copied to the host (rows+1 entries) while the plan
+ * builds its row blocks and long rows. fp16 plans, index=dict and values=iso
+ * need the values or columns on the host and are declined; values=auto
+ * means stored. */
 #include <stdio.h>
 #include <string.h>
 
@@ -158,12 +169,10 @@ static int64_t row_blocks(const spx_matrix *A, const int64_t *rp, int64_t long_l
     return n;
 }
 
-static spx_status build_row_blocks(const spx_matrix *A, spx__cuda_csr_plan *p)
+static spx_status build_row_blocks(const spx_matrix *A, const int64_t *rp, spx__cuda_csr_plan *p)
 {
-    const int64_t *rp;
     int64_t *blk = NULL;
-    spx_status st = spx__matrix_rowptr(A, &rp);
-    if (st != SPX_OK) return st;
+    spx_status st = SPX_OK;
     p->n_blocks = row_blocks(A, rp, p->long_len, p->block_nnz, NULL);
     if (p->n_blocks == 0) return SPX_OK;
     SPX_TRY(spx__alloc((void **)&blk, (size_t)p->n_blocks * 4, sizeof *blk, "cuda csr row blocks"));
@@ -187,14 +196,12 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who)
     return SPX_OK;
 }
 
-/* Long rows of A: their indices, their first chunks, and the chunks' bounds,
- * built on the host and uploaded. */
-static spx_status build_long_rows(const spx_matrix *A, spx__cuda_csr_plan *p)
+/* Long rows of A (row offsets rp on the host): their indices, their first
+ * chunks, and the chunks' bounds, built on the host and uploaded. */
+static spx_status build_long_rows(const spx_matrix *A, const int64_t *rp, spx__cuda_csr_plan *p)
 {
-    const int64_t *rp;
     int64_t *rows = NULL, *first = NULL, *beg = NULL, *end = NULL;
-    spx_status st = spx__matrix_rowptr(A, &rp);
-    if (st != SPX_OK) return st;
+    spx_status st = SPX_OK;
     p->n_long = 0;
     p->n_chunks = 0;
     for (int64_t i = 0; i < A->rows; i++) {
@@ -242,7 +249,12 @@ static void csr_destroy(void *state)
 {
     spx__cuda_csr_plan *p = state;
     if (!p) return;
-    spx__cuda_csr_free(&p->A);
+    if (p->device_matrix) {
+        spx__cuda_free(p->widened_rowptr);
+        spx__cuda_free(p->converted_values);
+    } else {
+        spx__cuda_csr_free(&p->A);
+    }
     spx__cuda_free(p->blk);
     spx__cuda_free(p->long_rows);
     spx__cuda_free(p->long_first);
@@ -353,20 +365,87 @@ static spx_status upload_structure(const spx_matrix *A, spx__cuda_csr_plan *p)
     return st;
 }
 
-/* index=dict's arrays, or the plain CSR upload and row blocks. */
-static spx_status upload_matrix(const spx_matrix *A, const csr_params *prm, spx__cuda_csr_plan *p)
+/* A device matrix's arrays in place (see the top of this file). */
+static spx_status borrow_device(const spx_matrix *A, spx__cuda_csr_plan *p)
+{
+    spx_status st = SPX_OK;
+    p->device_matrix = 1;
+    p->A.rows = A->rows;
+    p->A.cols = A->cols;
+    p->A.nnz = A->nnz;
+    p->A.vtype = p->precision;
+    p->A.colidx = (int32_t *)A->dev.col32; /* read only, as every matrix array */
+    if (A->dev.rowptr_bits == 64) {
+        p->A.rowptr = (int64_t *)A->dev.rowptr;
+    } else {
+        SPX_TRY(spx__cuda_widen_offsets(&p->widened_rowptr, A->dev.rowptr, A->rows + 1));
+        p->A.rowptr = p->widened_rowptr;
+    }
+    if (A->vtype == p->precision) {
+        p->A.values = (void *)A->dev.values;
+    } else {
+        SPX_TRY(spx__cuda_convert_values(&p->converted_values, A->dev.values, A->vtype, A->nnz,
+                                         p->precision, "cuda csr values (converted)"));
+        p->A.values = p->converted_values;
+    }
+cleanup:
+    return st;
+}
+
+/* index=dict's arrays, or the plain CSR (uploaded, or a device matrix's in
+ * place) and row blocks; rp: A's row offsets on the host. */
+static spx_status upload_matrix(const spx_matrix *A, const int64_t *rp, const csr_params *prm,
+                                spx__cuda_csr_plan *p)
 {
     spx_status st = SPX_OK;
     if (prm->index == INDEX_DICT && p->kernel != SPX__CUDA_CSR_STREAM)
         return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): index=dict needs kernel=stream");
     if (prm->index == INDEX_DICT) SPX_TRY(build_dict(A, p));
     if (p->index_dict) return upload_for_dict(A, p);
-    if (p->iso)
+    if (A->dev.on)
+        SPX_TRY(borrow_device(A, p));
+    else if (p->iso)
         SPX_TRY(upload_structure(A, p));
     else
         SPX_TRY(spx__cuda_csr_upload(A, p->precision, &p->A));
-    if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, p));
+    if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, rp, p));
 cleanup:
+    return st;
+}
+
+/* What a device matrix cannot have: the requests that read its values or
+ * columns on the host. */
+static spx_status check_device_matrix(const spx_matrix *A, const spx_plan_opts *o,
+                                      const csr_params *prm)
+{
+    if (!A->dev.on) return SPX_OK;
+    if (o->precision == SPX_F16)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "csr (cuda): fp16 plans of a device matrix are declined (its values "
+                          "would need a range check and a half copy); plan f32 or f64");
+    if (prm->index == INDEX_DICT)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "csr (cuda): index=dict builds its blocks from host columns; a device "
+                          "matrix takes index=u32");
+    if (prm->values == SPX__VALUES_ISO)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "csr (cuda): values=iso scans the values on the host; a device matrix "
+                          "takes values=stored (auto means stored for it)");
+    return SPX_OK;
+}
+
+/* A's row offsets on the host as int64: A's (or their widened copy kept with
+ * A), or for a device matrix a copy in *owned, for the caller to free. */
+static spx_status host_offsets(const spx_matrix *A, const int64_t **rp, int64_t **owned)
+{
+    spx_status st;
+    *owned = NULL;
+    if (!A->dev.on) return spx__matrix_rowptr(A, rp);
+    st = spx__alloc((void **)owned, (size_t)A->rows + 1, sizeof **owned,
+                    "cuda csr row offsets (host copy)");
+    if (st == SPX_OK)
+        st = spx__cuda_offsets_to_host(*owned, A->dev.rowptr, A->dev.rowptr_bits, A->rows + 1);
+    *rp = *owned;
     return st;
 }
 
@@ -374,12 +453,17 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
 {
     spx__cuda_csr_plan *p = NULL;
     csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0, SPX__VALUES_AUTO};
+    const int64_t *rp = NULL;
+    int64_t *rp_copy = NULL;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "csr (cuda)"));
+    SPX_TRY(check_device_matrix(A, o, &prm));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
-    SPX_TRY(spx__values_choose(A, prm.values, o->precision, "csr (cuda)", &p->iso, &p->iso_value));
+    if (!A->dev.on)
+        SPX_TRY(
+            spx__values_choose(A, prm.values, o->precision, "csr (cuda)", &p->iso, &p->iso_value));
     if (o->precision == SPX_F16 && !p->iso) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     p->precision = o->precision;
     p->x_half = prm.x_half;
@@ -397,8 +481,9 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->long_len = prm.long_len < p->block_nnz ? prm.long_len : p->block_nnz;
     else
         p->long_len = STREAM_LONG;
-    SPX_TRY(build_long_rows(A, p));
-    SPX_TRY(upload_matrix(A, &prm, p));
+    SPX_TRY(host_offsets(A, &rp, &rp_copy));
+    SPX_TRY(build_long_rows(A, rp, p));
+    SPX_TRY(upload_matrix(A, rp, &prm, p));
     if (p->index_dict && prm.ctas == 0) SPX_TRY(spx__cuda_csr_dict_grid(p, &p->grid));
     if (prm.ctas > 0) {
         int sms = 0;
@@ -406,8 +491,9 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->grid = prm.ctas * (int64_t)(sms > 0 ? sms : 1);
     }
     *state = p;
-    return SPX_OK;
+    p = NULL;
 cleanup:
+    spx__free(rp_copy);
     csr_destroy(p);
     return st;
 }
@@ -425,6 +511,9 @@ static size_t csr_bytes(const void *state)
     size_t matrix = p->A.rowptr ? (size_t)(p->A.rows + 1) * sizeof(int64_t) +
                                       (size_t)p->A.nnz * (sizeof(int32_t) + val)
                                 : 0;
+    if (p->device_matrix) /* the caller's arrays are not the plan's */
+        matrix = (p->widened_rowptr ? (size_t)(p->A.rows + 1) * sizeof(int64_t) : 0) +
+                 (p->converted_values ? (size_t)p->A.nnz * val : 0);
     if (p->index_dict) {
         matrix = (size_t)p->dict.n_codes * (val + sizeof(uint8_t)) + (size_t)p->dict.n_codes / 8 +
                  (p->A.colidx ? (size_t)p->A.nnz * (val + sizeof(int32_t)) : 0) +
@@ -440,8 +529,12 @@ static size_t csr_bytes(const void *state)
 static void csr_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_csr_plan *p = state;
-    char values[48] = "values=stored";
+    char values[112] = "values=stored";
     if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
+    if (p->device_matrix)
+        snprintf(values, sizeof values, "values=stored matrix=device (borrowed: columns, %s, %s)",
+                 p->converted_values ? "values converted" : "values",
+                 p->widened_rowptr ? "row offsets widened" : "row offsets");
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
                  "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
@@ -455,6 +548,15 @@ static void csr_describe(const void *state, char *buf, size_t len)
                  "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",
                  p->group, (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
                  p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "", values);
+}
+
+static void csr_device_arrays(const void *state, const void **rowptr, const void **colidx,
+                              const void **values)
+{
+    const spx__cuda_csr_plan *p = state;
+    *rowptr = p->A.rowptr;
+    *colidx = p->A.colidx;
+    *values = p->A.values;
 }
 
 static spx_type csr_x_type(const void *state)
@@ -493,4 +595,6 @@ const spx_format_ops spx__format_cuda_csr = {
     .x_type = csr_x_type,
     .bench_variants = csr_bench_variants,
     .suits = csr_suits,
+    .device_matrix = 1,
+    .device_arrays = csr_device_arrays,
 };

@@ -101,6 +101,12 @@ typedef struct spx__cuda_csr_plan {
                             the kernels read no values and iso_value is folded into
                             alpha (double for F64, a float's value otherwise) */
     double iso_value;
+    int device_matrix;       /* A is a device matrix (spx_matrix_wrap_device): A's arrays are
+                                the caller's, never freed here, but for the two below */
+    int64_t *widened_rowptr; /* device, rows+1: the caller's 32-bit offsets as int64
+                                (A.rowptr points here), else NULL */
+    void *converted_values;  /* device, nnz: the caller's values in the plan's precision
+                                (A.values points here), else NULL */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)

@@ -96,7 +96,7 @@ spx_status spx_dist_matrix_from_global(MPI_Comm comm, const spx_matrix *A, spx_p
     spx_dist_matrix *D = NULL;
     int size = 1;
     if (comm == MPI_COMM_NULL) return spx__error(SPX_ERR_INVALID_ARG, "communicator is MPI_COMM_NULL");
-    spx_status st = out ? spx__check_matrix(A)
+    spx_status st = out ? spx__check_matrix(A, "spx_dist_matrix_from_global")
                         : spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
     if (out) *out = NULL;
     MPI_Comm_size(comm, &size);
