@@ -85,6 +85,11 @@ static inline int64_t spx__row_off(const spx_matrix *A, int64_t i)
     return A->rowptr32 ? (int64_t)A->rowptr32[i] : A->rowptr[i];
 }
 
+/* Distinct 8-column tiles (column / 8) of rows [r0, r1) (at most 8 rows) by
+ * merging their sorted columns: each step takes the smallest tile left and
+ * skips it in every row. (core/stats.c) */
+int64_t spx__block_tiles8(const spx_matrix *A, int64_t r0, int64_t r1);
+
 /* A's rows+1 offsets as 64-bit integers in *rowptr: A->rowptr, or for a
  * matrix wrapping 32-bit offsets their copy, widened on the first call and
  * kept with A until spx_matrix_destroy (concurrent plans of A may ask: one

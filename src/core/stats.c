@@ -98,9 +98,7 @@ static int64_t block_tiles_marker(const spx_matrix *A, int64_t r0, int64_t r1,
     return n;
 }
 
-/* Distinct column tiles of rows [r0, r1) (at most 8) by merging their sorted
- * columns: each step takes the smallest tile left and skips it in every row. */
-static int64_t block_tiles_merge(const spx_matrix *A, int64_t r0, int64_t r1)
+int64_t spx__block_tiles8(const spx_matrix *A, int64_t r0, int64_t r1)
 {
     int64_t pos[8], end[8], n = 0, nr = r1 - r0;
     for (int64_t r = 0; r < nr; r++) {
@@ -134,7 +132,7 @@ static spx_status count_tiles8(const spx_matrix *A, int64_t *tiles)
 #pragma omp for schedule(dynamic, 256)
         for (int64_t bl = 0; bl < blocks; bl++) {
             int64_t r0 = bl * 8, r1 = r0 + 8 < A->rows ? r0 + 8 : A->rows;
-            total += my ? block_tiles_marker(A, r0, r1, my) : block_tiles_merge(A, r0, r1);
+            total += my ? block_tiles_marker(A, r0, r1, my) : spx__block_tiles8(A, r0, r1);
         }
     }
     *tiles = total;

@@ -179,7 +179,8 @@ static void tsparse_describe(const void *state, char *buf, size_t len)
  * 0.5, chosen only where it is the one format of the precision (fp16);
  * never for values it would decline. The rule is fitted to these 13
  * products. The density is sampled: DENSITY_SAMPLE blocks of 8 rows evenly
- * spaced, their tiles counted by merging the rows' sorted columns, so that
+ * spaced, their tiles counted by merging the rows' sorted columns
+ * (spx__block_tiles8), so that
  * AUTO's cost stays small beside a product of 2 ms (a first version sorting
  * 512 blocks' tiles with qsort added 4-6 ms to bcsstk28 and cavity19). */
 #define MIN_TILE_DENSITY 16.0
@@ -187,27 +188,6 @@ static void tsparse_describe(const void *state, char *buf, size_t len)
 #define DENSITY_SAMPLE 64
 #define EXPECTED_GAIN 1.5
 #define ONLY_CHOICE 0.5
-
-/* Distinct column tiles of rows [r0, r1) (at most 8): their columns are
- * sorted, so each step takes the smallest tile left among the rows' heads
- * and moves every row past it. */
-static int64_t block_tiles(const spx_matrix *A, int64_t r0, int64_t r1)
-{
-    int64_t pos[8], end[8], n = 0;
-    for (int64_t r = r0; r < r1; r++) {
-        pos[r - r0] = spx__row_off(A, r);
-        end[r - r0] = spx__row_off(A, r + 1);
-    }
-    for (;;) {
-        int64_t t = INT64_MAX;
-        for (int64_t r = 0; r < r1 - r0; r++)
-            if (pos[r] < end[r] && (spx__col(A, pos[r]) >> 3) < t) t = spx__col(A, pos[r]) >> 3;
-        if (t == INT64_MAX) return n;
-        n++;
-        for (int64_t r = 0; r < r1 - r0; r++)
-            while (pos[r] < end[r] && (spx__col(A, pos[r]) >> 3) == t) pos[r]++;
-    }
-}
 
 /* Mean entries a non-empty 8x8 tile of A over DENSITY_SAMPLE row blocks
  * evenly spaced (all of them for a small matrix). */
@@ -219,7 +199,7 @@ static double sampled_tile_density(const spx_matrix *A)
     for (int64_t b = 0; b < blocks; b += step) {
         const int64_t r0 = 8 * b, r1 = r0 + 8 < A->rows ? r0 + 8 : A->rows;
         entries += spx__row_off(A, r1) - spx__row_off(A, r0);
-        tiles += block_tiles(A, r0, r1);
+        tiles += spx__block_tiles8(A, r0, r1);
     }
     return tiles ? (double)entries / (double)tiles : 0.0;
 }
