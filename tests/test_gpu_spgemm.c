@@ -346,9 +346,9 @@ static void test_panels(void)
 /* gpu-rows' long rows (more than 2048 products and entries of C): dense
  * accumulators with the sums in shared memory (6030 columns: an odd count of
  * bitmap words) and in global memory (40000 columns, fp64), against the hash
- * tables (long=hash); rows of 513-2048 entries, dense by default for B of
- * 3011 columns; past 2^20 columns AUTO takes the hash tables and long=dense
- * declines. */
+ * tables (long=hash); rows of 513-2048 entries (3011 columns: shared hash
+ * tables either way); past 2^20 columns AUTO takes the hash tables and
+ * long=dense declines. */
 static void test_long_rows(void)
 {
     static const struct {

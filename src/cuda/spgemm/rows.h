@@ -15,8 +15,7 @@
  * 4. numeric: rows binned again by their exact count, tables of keys and
  *    sums (atomicAdd), shared memory up to 2048 entries a row; each row's
  *    table is sorted (bitonic, empty keys last) and its first nnz entries
- *    written: columns sorted. Longer rows (and rows of 513+ entries where
- *    B has at most 2^17 columns): the bitmap and a dense row of
+ *    written: columns sorted. Longer rows: the bitmap and a dense row of
  *    sums (in shared memory when it fits, else one row of cols sums per
  *    thread block in global memory), read out in column order, no sort;
  *    above 2^20 columns, hash tables in global memory;

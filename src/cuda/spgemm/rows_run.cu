@@ -15,8 +15,6 @@ namespace spx_rows {
 #define BLOCK 256
 #define TABLE_SHARE 0.5
 #define PANEL_SHARE 0.5 /* of the free device memory, at most, for a panel of C */
-#define DENSE_FROM_BIN 6  /* numeric bins from here go dense (rows of 513+ entries) ... */
-#define DENSE_MEDIUM_COLS ((int64_t)1 << 17) /* ... where B has at most this many columns */
 
 /* f[i] = sum over A(i,:) of the lengths of B's rows. */
 __global__ void row_products(int64_t m, csr_in A, const int64_t *__restrict__ brp, int64_t *f)
@@ -220,11 +218,10 @@ cleanup:
 
 /* C's columns and values of rows [r0, r1) into ccol and cval from entry
  * cbase = rowptr[r0] on: bins 1..7 in shared memory, bin 8 with dense
- * accumulators where B's columns fit them, else in global tables; bins 6
- * and 7 (513-2048 entries) dense too where B has at most DENSE_MEDIUM_COLS
- * columns: a pass over cols/32 bitmap words (at most 4 of 1024 threads)
- * instead of a bitonic sort of 2048 or 4096 slots (about 240-290 steps,
- * each a barrier). */
+ * accumulators where B's columns fit them, else in global tables. Bins 6
+ * and 7 dense too (3f39f4d, B of at most 2^17 columns) did not pay on the
+ * H100: cage11 13% slower, sinc18 even, in one process (run T of
+ * bench/results/h100-2026-11-26.md); reverted. */
 static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
 {
     binned b = {};
@@ -236,9 +233,8 @@ static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
     for (int k = 1; k < BINS; k++) {
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
-        if (x->dense && (k == BIG || (k >= DENSE_FROM_BIN && x->cols <= DENSE_MEDIUM_COLS)))
-            SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
-        else if (k < BIG) SPX_TRY(numeric_shared(k, J, x->p->precision, x->s));
+        if (k < BIG) SPX_TRY(numeric_shared(k, J, x->p->precision, x->s));
+        else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
     }
 cleanup:
