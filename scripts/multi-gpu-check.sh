@@ -9,19 +9,22 @@
 #            with host vectors and with resident vectors, against one part
 #            on one GPU in the same run;
 #   mpi      `mpirun -np G spx bench M --device cuda` (one rank per GPU) beside
-#            the threaded runs, when MPI was built.
+#            the threaded runs, when MPI was built;
+#   oversize a 7-point stencil sized to 1.2x one GPU's memory (fp64 csr):
+#            one GPU must refuse it with SPX_ERR_OOM, all the GPUs multiply it
+#            (bench/experiments/msrep/oversize.c, checked on the host).
 # Matrices (SPX_MULTI_MATRICES): 3D 7- and 27-point stencils and R-MAT of
 # 100M+ nonzeros, sized to the GPUs' memory by default.
 # Results: bench/results/msrep-<N>gpu-<gpu>-<date>.txt and its log, copied to
 # $OUT when set. Exit 0 when every step passed.
 #
-# Environment: SPX_MULTI_STEPS (default "build test scale mpi"), SPX_MULTI_DEADLINE
+# Environment: SPX_MULTI_STEPS (default "build test scale mpi oversize"), SPX_MULTI_DEADLINE
 # (seconds after which further bench runs are skipped, default 480),
 # SPX_MULTI_CALLS (calls a batch, default 20), SPX_MULTI_JOBS (build jobs, 32).
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_MULTI_STEPS:-"build test scale mpi"}
+STEPS=${SPX_MULTI_STEPS:-"build test scale mpi oversize"}
 DEADLINE=${SPX_MULTI_DEADLINE:-480}
 CALLS=${SPX_MULTI_CALLS:-20}
 JOBS=${SPX_MULTI_JOBS:-32}
@@ -96,6 +99,31 @@ if step mpi && [[ -x $BUILD/spx ]] && grep -q "SpX MPI.*ON" "$BASE-build.log" 2>
             mpirun -np "$NGPU" --oversubscribe $BUILD/spx bench "$m" --device cuda \
             >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m"
     done
+fi
+
+# One GPU holds 108 bytes a row of lap3d7 in fp64 csr: 8 of row offset, 7
+# nonzeros of 12 (column, value), x and y 16. N^3 rows = 1.2 x one GPU's
+# memory / 108; the host holds the matrix (92 a row), x, y and y's check
+# (24 a row): 116 N^3 must stay under 80% of its memory.
+if step oversize && [[ -f $BUILD/libspx.a ]] && ((NGPU >= 2)); then
+    say "oversize on $NGPU GPUs" | tee -a "$LOG"
+    mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0)
+    host=$(awk '/MemTotal/ {print $2 * 1024}' /proc/meminfo)
+    N=$(python3 -c "print(int((1.2 * $mib * 2**20 / 108) ** (1 / 3)) + 1)")
+    cuda_lib=$(dirname "$(sed -n 's/^CUDA_cudart_LIBRARY:FILEPATH=//p' $BUILD/CMakeCache.txt)")
+    cuda_inc=$(dirname "$(command -v nvcc)")/../include
+    {
+        echo
+        echo "## oversize: lap3d7:$N (one GPU ${mib} MiB, host $((host >> 30)) GiB)"
+        if python3 -c "import sys; sys.exit(0 if 116 * $N**3 < 0.8 * $host else 1)"; then
+            cc -O2 -fopenmp -Iinclude -Isrc -I"$cuda_inc" bench/experiments/msrep/oversize.c \
+                $BUILD/libspx.a -L"$cuda_lib" -Wl,-rpath,"$cuda_lib" -lcudart -lstdc++ -lm -lz \
+                -o $BUILD/msrep_oversize &&
+                timeout 420 $BUILD/msrep_oversize gen:lap3d7:$N --gpus "$NGPU" --calls 10 --batches 5
+        else
+            echo "skipped: 116 x $N^3 bytes exceed 80% of the host's memory"
+        fi
+    } >>"$BASE.txt" 2>>"$LOG" || fail oversize
 fi
 
 say "failed steps:${failed:- none}" | tee -a "$LOG"
