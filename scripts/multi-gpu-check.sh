@@ -105,7 +105,9 @@ fi
 # nonzeros of 12 (column, value), x and y 16. N^3 rows = 1.2 x one GPU's
 # memory / 108; the host holds the matrix (92 a row), x, y and y's check
 # (24 a row): 116 N^3 must stay under 80% of its memory.
-if step oversize && [[ -f $BUILD/libspx.a ]] && ((NGPU >= 2)); then
+if step oversize && ((NGPU >= 2)) && [[ ! -f $BUILD/libspx.a ]]; then
+    fail "oversize: no $BUILD/libspx.a"
+elif step oversize && ((NGPU >= 2)); then
     say "oversize on $NGPU GPUs" | tee -a "$LOG"
     mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0)
     host=$(awk '/MemTotal/ {print $2 * 1024}' /proc/meminfo)
