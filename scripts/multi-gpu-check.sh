@@ -121,7 +121,7 @@ elif step oversize && ((NGPU >= 2)); then
             cc -O2 -fopenmp -Iinclude -Isrc -I"$cuda_inc" bench/experiments/msrep/oversize.c \
                 $BUILD/libspx.a -L"$cuda_lib" -Wl,-rpath,"$cuda_lib" -lcudart -lstdc++ -lm -lz \
                 -o $BUILD/msrep_oversize &&
-                timeout 420 $BUILD/msrep_oversize gen:lap3d7:$N --gpus "$NGPU" --calls 10 --batches 5
+                timeout 420 $BUILD/msrep_oversize lap3d7:$N --gpus "$NGPU" --calls 10 --batches 5
         else
             echo "skipped: 116 x $N^3 bytes exceed 80% of the host's memory"
         fi

@@ -12,7 +12,7 @@
  *   4. y checked on the host against a CSR loop over M in long double:
  *      |y - y_ref| <= 16 eps sum_k |a_ik x_k| on every row.
  *
- * Usage: msrep_oversize SPEC [--gpus G] [--calls N] [--batches K]
+ * Usage: msrep_oversize SPEC (a spx_generate spec: lap3d7:N) [--gpus G] [--calls N] [--batches K]
  * Built and run by oversize.sh. Prints one report; exit 0 when the one-GPU
  * plan failed with SPX_ERR_OOM and the G-GPU product passed the check. */
 #include <cuda_runtime_api.h>
