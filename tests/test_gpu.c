@@ -10,8 +10,9 @@
  *         with xtype=half the reference is taken on x rounded to half (the
  *         plan's x, exact in its products), so the same bound holds.
  * Cases: small hand matrices, empty rows, m x 0 and 0 x n, nnz = 0, rows of
- * 0..100,000 entries, rectangular, random, and (part "shared", tests/common.h)
- * the shared matrices; y poisoned with NaN when beta = 0 (must not leak) and
+ * 0..100,000 entries, csr's long rows (up to 10^6 entries, each plan called
+ * three times: the same bits), rectangular, random, and (part "shared",
+ * tests/common.h) the shared matrices; y poisoned with NaN when beta = 0 (must not leak) and
  * every entry checked. Without a GPU (or without CUDA) it skips (test_core
  * checks that CUDA plans are refused). SPX_TEST_QUICK=1 (for
  * compute-sanitizer) skips the larger cases. */
@@ -98,6 +99,35 @@ static spx_status run_host(const spx_plan *P, spx_type t, double alpha, const do
     return st;
 }
 
+/* The (alpha, beta) pairs of every check: beta = 0 (y poisoned with NaN) and not. */
+static const double ab[2][2] = {{1.0, 0.0}, {-0.75, 2.0}};
+
+/* Random x (n) and y0 (m) from seed, as plan P of precision t reads them. */
+static void fill_vectors(const spx_plan *P, spx_type t, uint64_t seed, double *x, int64_t n,
+                         double *y0, int64_t m)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i] = spx_test_rand(&seed);
+    for (int64_t i = 0; i < m; i++)
+        y0[i] = spx_test_rand(&seed);
+    round_to(t, x, n);
+    round_to(t, y0, m);
+    if (spx_plan_x_type(P) == SPX_F16) round_to_half(x, n);
+}
+
+/* *P = the CUDA SpMV plan of op(A) by format in precision t with params. */
+static spx_status cuda_plan(const spx_matrix *A, const char *format, spx_type t,
+                            const char *params, spx_op op, spx_plan **P)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    o.format = format;
+    o.precision = t;
+    o.params = params;
+    o.op = op;
+    return spx_plan_create(A, SPX_OP_SPMV, &o, P);
+}
+
 /* One format, one precision, one matrix, op(A) = A or A^T, two (alpha, beta) pairs. */
 static void check_op(const spx_matrix *A, const char *what, const char *format, spx_type t,
                      const char *params, spx_op op)
@@ -105,14 +135,8 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
     int64_t rows, cols, nnz;
     spx_matrix_dims(A, &rows, &cols, &nnz);
     int64_t m = op == SPX_OP_N ? rows : cols, n = op == SPX_OP_N ? cols : rows;
-    spx_plan_opts o = spx_plan_opts_default();
-    o.device = SPX_DEV_CUDA;
-    o.format = format;
-    o.precision = t;
-    o.params = params;
-    o.op = op;
     spx_plan *P = NULL;
-    const spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
+    const spx_status st = cuda_plan(A, format, t, params, op, &P);
     if (st == SPX_ERR_UNSUPPORTED && strcmp(format, "sell") == 0 &&
         strstr(spx_last_error(), "slice of")) { /* sell declines unbalanced slices */
         printf("note: sell %s %s declined: %s\n", type_name(t), what, spx_last_error());
@@ -126,15 +150,7 @@ static void check_op(const spx_matrix *A, const char *what, const char *format, 
     double *x = malloc(((size_t)n + 1) * sizeof *x), *y0 = malloc(((size_t)m + 1) * sizeof *y0);
     double *y = malloc(((size_t)m + 1) * sizeof *y), *ref = malloc(((size_t)m + 1) * sizeof *ref);
     double *scale = malloc(((size_t)m + 1) * sizeof *scale);
-    uint64_t seed = 42 + (uint64_t)nnz;
-    for (int64_t i = 0; i < n; i++)
-        x[i] = spx_test_rand(&seed);
-    for (int64_t i = 0; i < m; i++)
-        y0[i] = spx_test_rand(&seed);
-    round_to(t, x, n);
-    round_to(t, y0, m);
-    if (spx_plan_x_type(P) == SPX_F16) round_to_half(x, n);
-    static const double ab[2][2] = {{1.0, 0.0}, {-0.75, 2.0}};
+    fill_vectors(P, t, 42 + (uint64_t)nnz, x, n, y0, m);
     for (int k = 0; k < 2; k++) {
         double alpha = ab[k][0], beta = ab[k][1];
         spx_test_reference(A, op, alpha, x, beta, y0, ref, scale);
@@ -467,6 +483,105 @@ static void test_csr_loop(void)
     spx_matrix_destroy(A);
 }
 
+/* A csr plan with long rows called three times on the same x and y0 per
+ * (alpha, beta): the same bits each time (a row counter a call left
+ * non-zero would leave its row unwritten: NaN with beta = 0, y0 else) and
+ * within tol of the reference. */
+static void check_repeated(const spx_matrix *A, const char *what, spx_type t, const char *params,
+                           double tol)
+{
+    int64_t m, n, nnz;
+    spx_matrix_dims(A, &m, &n, &nnz);
+    spx_plan *P = NULL;
+    if (!CHECK_STATUS(cuda_plan(A, "csr", t, params, SPX_OP_N, &P), SPX_OK)) {
+        fprintf(stderr, "  csr %s %s params=%s\n", type_name(t), what, params);
+        return;
+    }
+    CHECK(strstr(spx_plan_describe(P), "long_rows=0 ") == NULL); /* the case has long rows */
+    const size_t mb = ((size_t)m + 1) * sizeof(double);
+    double *x = malloc(((size_t)n + 1) * sizeof *x), *y0 = malloc(mb), *ref = malloc(mb),
+           *scale = malloc(mb), *y[3] = {malloc(mb), malloc(mb), malloc(mb)};
+    fill_vectors(P, t, 7 + (uint64_t)nnz, x, n, y0, m);
+    for (int k = 0; k < 2; k++) {
+        spx_test_reference(A, SPX_OP_N, ab[k][0], x, ab[k][1], y0, ref, scale);
+        for (int call = 0; call < 3; call++)
+            CHECK_STATUS(run_host(P, t, ab[k][0], x, n, ab[k][1], y0, m, y[call]), SPX_OK);
+        spx_test_close(y[0], ref, scale, m, tol, "csr %s on %s (%s) beta=%g", type_name(t), what,
+                       spx_plan_describe(P), ab[k][1]);
+        if (!CHECK(memcmp(y[0], y[1], (size_t)m * sizeof(double)) == 0 &&
+                   memcmp(y[0], y[2], (size_t)m * sizeof(double)) == 0))
+            printf("  csr %s on %s (%s) beta=%g: calls differ\n", type_name(t), what, params,
+                   ab[k][1]);
+    }
+    spx_plan_destroy(P);
+    for (int call = 0; call < 3; call++)
+        free(y[call]);
+    free(x);
+    free(y0);
+    free(ref);
+    free(scale);
+}
+
+/* csr's long rows (csr_kernels.h: chunks of 256, each row finished in the
+ * same launch by the warp that counts its last chunk) among rows of 0..40:
+ * every 509th row of 257..30000 entries in turn, the first of 1442, the last
+ * of 257 and the middle one of `longest` (10^6; 70000 with SPX_TEST_QUICK);
+ * long=30, kernel=vector,group=1 (long=32) make rows of 31..40 long rows of
+ * one chunk. Every csr kernel (stream with row blocks of 1024 and 2048,
+ * vector, index=dict, pdl on and off), fp64, fp32, fp16 (x float and half),
+ * stored values and iso (the pattern: ones), each called three times.
+ * Tolerance 256 u (u = 2^-53, 2^-24): the deepest sum, of the 10^6 row
+ * (3907 chunks), is 145 roundings deep (a product, 8 adds per lane and 5
+ * shuffles a chunk, 123 chunk sums per lane and 5 shuffles, alpha and beta),
+ * 146 with fp32's rounding of the values; fp16 TOL16 (see the top). */
+static void test_csr_long_rows(void)
+{
+    const int64_t rows = quick() ? 4000 : 20000, longest = quick() ? 70000 : 1000000;
+    static const int64_t longs[] = {257, 300, 511, 512, 513, 1442, 2048, 4097, 30000};
+    int64_t *len = malloc((size_t)rows * sizeof *len);
+    for (int64_t i = 0; i < rows; i++)
+        len[i] = i % 509 == 7 ? longs[(i / 509) % 9] : i % 41;
+    len[0] = 1442;
+    len[rows - 1] = 257;
+    len[rows / 2] = longest;
+    spx_matrix *A = spx_test_rows_matrix(rows, longest + 3, len, 37), *I = NULL;
+    free(len);
+    const int64_t *rp = NULL;
+    const void *ci = NULL;
+    if (A && CHECK_STATUS(spx_matrix_csr(A, &rp, &ci, NULL, NULL, NULL), SPX_OK))
+        CHECK_STATUS(spx_matrix_create_csr(rows, longest + 3, rp, ci, NULL, &I), SPX_OK);
+    static const char *stored[] = {"",
+                                   "blocknnz=2048",
+                                   "pdl=off",
+                                   "long=30",
+                                   "kernel=vector",
+                                   "kernel=vector,group=1",
+                                   "index=dict",
+                                   "index=dict,long=30",
+                                   "xtype=half",
+                                   "xtype=half,kernel=vector",
+                                   "xtype=half,index=dict"};
+    static const char *iso[] = {"values=iso",
+                                "values=iso,blocknnz=2048",
+                                "values=iso,long=30",
+                                "values=iso,kernel=vector",
+                                "values=iso,index=dict",
+                                "values=iso,xtype=half"};
+    for (int t = SPX_F64; t <= SPX_F16; t++) {
+        const double tol = t == SPX_F64   ? 256.0 * 0x1.0p-53
+                           : t == SPX_F32 ? 256.0 * 0x1.0p-24
+                                          : TOL16;
+        for (size_t i = 0; A && i < sizeof stored / sizeof stored[0]; i++)
+            if (t == SPX_F16 || !strstr(stored[i], "xtype"))
+                check_repeated(A, "long rows", (spx_type)t, stored[i], tol);
+        for (size_t i = 0; I && i < sizeof iso / sizeof iso[0]; i++)
+            if (t == SPX_F16 || !strstr(iso[i], "xtype"))
+                check_repeated(I, "long rows (iso)", (spx_type)t, iso[i], tol);
+    }
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(I);
+}
+
 /* Uploads through the pinned staging buffers (src/cuda/staged.cu, 16 MiB
  * chunks): sizes around the chunk boundaries and below the staging threshold
  * come back byte for byte, and the plain path (threshold raised) agrees. */
@@ -587,8 +702,9 @@ static void run_chain(const spx_matrix *A, const char *format, const char *param
 /* Back-to-back calls whose x and y are the calls before's y (pdl=on lets a
  * kernel start while the one before ends, cuda/pdl.cuh): the chain must give
  * the bits of pdl=off and agree with the reference chain. Rows of 0..999
- * entries, so csr runs its chunk and finish kernels and dasp every row class,
- * with its second pass and with its last-task sums. */
+ * entries, so csr runs its long rows' chunks (each row summed by its last
+ * chunk's warp, in the launch) and dasp every row class, with its second
+ * pass and with its last-task sums. */
 static void test_back_to_back(void)
 {
     const int64_t n = quick() ? 3000 : 20000;
@@ -671,6 +787,7 @@ static void test_default_part(void)
     test_row_lengths();
     test_device_vectors();
     test_csr_loop();
+    test_csr_long_rows();
     test_back_to_back();
     if (quick()) {
         printf("SPX_TEST_QUICK: random and per-parameter cases skipped\n");

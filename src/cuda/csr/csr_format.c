@@ -2,8 +2,10 @@
  * split by length (csr_kernels.h). Rows up to `long` entries go, in order,
  * into row blocks for the stream kernel (built here, on the host);
  * longer rows are cut into warp chunks so a few long rows do not hold one
- * block for the whole call. fp16 values beyond half's range (65504) are
- * declined (SPX_ERR_UNSUPPORTED) rather than turned into infinities.
+ * block for the whole call; the warp that ends a row's last chunk adds the
+ * row's chunk sums (a counter per long row, csr_kernels.h), in the same
+ * launch. fp16 values beyond half's range (65504) are declined
+ * (SPX_ERR_UNSUPPORTED) rather than turned into infinities.
  * Params: kernel=stream|vector; group=1..32 (vector kernel's lanes per row, a
  * power of two; default the one at or above the mean row length); long=N
  * (rows longer than N are chunked; default 256 for stream (at most blocknnz),
@@ -196,11 +198,34 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who)
     return SPX_OK;
 }
 
+/* The long rows' host arrays (csr_kernels.h): each long row r's index in A
+ * and first chunk (first[n_long] = n_chunks), each chunk's nonzeros [beg,
+ * end) and long row. */
+static void fill_long_rows(const spx_matrix *A, const int64_t *rp, int64_t long_len, int64_t *rows,
+                           int64_t *first, int64_t *beg, int64_t *end, int64_t *owner)
+{
+    int64_t r = 0, c = 0;
+    for (int64_t i = 0; i < A->rows; i++) {
+        if (rp[i + 1] - rp[i] <= long_len) continue;
+        rows[r] = i;
+        first[r] = c;
+        for (int64_t k = rp[i]; k < rp[i + 1]; k += SPX__CUDA_CSR_CHUNK, c++) {
+            owner[c] = r;
+            beg[c] = k;
+            end[c] = k + SPX__CUDA_CSR_CHUNK < rp[i + 1] ? k + SPX__CUDA_CSR_CHUNK : rp[i + 1];
+        }
+        r++;
+    }
+    first[r] = c;
+}
+
 /* Long rows of A (row offsets rp on the host): their indices, their first
- * chunks, and the chunks' bounds, built on the host and uploaded. */
+ * chunks, the chunks' bounds and rows, built on the host and uploaded; the
+ * partial sums, and the rows' counters of chunks done (zero). */
 static spx_status build_long_rows(const spx_matrix *A, const int64_t *rp, spx__cuda_csr_plan *p)
 {
-    int64_t *rows = NULL, *first = NULL, *beg = NULL, *end = NULL;
+    int64_t *rows = NULL, *first = NULL, *beg = NULL, *end = NULL, *owner = NULL;
+    unsigned *done = NULL;
     spx_status st = SPX_OK;
     p->n_long = 0;
     p->n_chunks = 0;
@@ -216,17 +241,10 @@ static spx_status build_long_rows(const spx_matrix *A, const int64_t *rp, spx__c
                        "cuda csr long row chunks"));
     SPX_TRY(spx__alloc((void **)&beg, (size_t)p->n_chunks, sizeof *beg, "cuda csr chunks"));
     SPX_TRY(spx__alloc((void **)&end, (size_t)p->n_chunks, sizeof *end, "cuda csr chunks"));
-    int64_t r = 0, c = 0;
-    for (int64_t i = 0; i < A->rows; i++) {
-        if (rp[i + 1] - rp[i] <= p->long_len) continue;
-        rows[r] = i;
-        first[r++] = c;
-        for (int64_t k = rp[i]; k < rp[i + 1]; k += SPX__CUDA_CSR_CHUNK, c++) {
-            beg[c] = k;
-            end[c] = k + SPX__CUDA_CSR_CHUNK < rp[i + 1] ? k + SPX__CUDA_CSR_CHUNK : rp[i + 1];
-        }
-    }
-    first[r] = c;
+    SPX_TRY(spx__alloc((void **)&owner, (size_t)p->n_chunks, sizeof *owner, "cuda csr chunks"));
+    SPX_TRY(
+        spx__calloc((void **)&done, (size_t)p->n_long, sizeof *done, "cuda csr long row counters"));
+    fill_long_rows(A, rp, p->long_len, rows, first, beg, end, owner);
     size_t acc = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
     SPX_TRY(spx__cuda_upload((void **)&p->long_rows, rows, (size_t)p->n_long * sizeof *rows,
                              "cuda csr long rows"));
@@ -236,12 +254,18 @@ static spx_status build_long_rows(const spx_matrix *A, const int64_t *rp, spx__c
                              "cuda csr chunks"));
     SPX_TRY(spx__cuda_upload((void **)&p->chunk_end, end, (size_t)p->n_chunks * sizeof *end,
                              "cuda csr chunks"));
+    SPX_TRY(spx__cuda_upload((void **)&p->chunk_long, owner, (size_t)p->n_chunks * sizeof *owner,
+                             "cuda csr chunks"));
     SPX_TRY(spx__cuda_alloc(&p->partial, (size_t)p->n_chunks * acc, "cuda csr partial sums"));
+    SPX_TRY(spx__cuda_upload((void **)&p->long_done, done, (size_t)p->n_long * sizeof *done,
+                             "cuda csr long row counters"));
 cleanup:
     spx__free(rows);
     spx__free(first);
     spx__free(beg);
     spx__free(end);
+    spx__free(owner);
+    spx__free(done);
     return st;
 }
 
@@ -260,7 +284,9 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->long_first);
     spx__cuda_free(p->chunk_beg);
     spx__cuda_free(p->chunk_end);
+    spx__cuda_free(p->chunk_long);
     spx__cuda_free(p->partial);
+    spx__cuda_free(p->long_done);
     spx__cuda_free(p->dict.dstart);
     spx__cuda_free(p->dict.dict);
     spx__cuda_free(p->dict.code);
@@ -522,8 +548,8 @@ static size_t csr_bytes(const void *state)
                  (size_t)p->dict.n_entries * sizeof(int32_t);
     }
     return matrix + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
-           (size_t)p->n_long * 2 * sizeof(int64_t) +
-           (size_t)p->n_chunks * (2 * sizeof(int64_t) + acc);
+           (size_t)p->n_long * (2 * sizeof(int64_t) + sizeof(unsigned)) +
+           (size_t)p->n_chunks * (3 * sizeof(int64_t) + acc);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)

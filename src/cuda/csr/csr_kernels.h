@@ -14,9 +14,14 @@
  *  - vector kernel (kernel=vector): rows of length <= long_len are done by
  *    groups of `group` lanes (1..32, a power of two from the mean row length);
  *  - long rows (> long_len) are cut into chunks of at most
- *    SPX__CUDA_CSR_CHUNK nonzeros; a warp sums each chunk into partial[c]
- *    (with the stream kernel, in the same launch: its first thread blocks),
- *    then a warp per long row adds its chunks in order and writes y;
+ *    SPX__CUDA_CSR_CHUNK nonzeros (one or more: with long < 256 a long row
+ *    may be one chunk); a warp sums each chunk into partial[c] (with the
+ *    stream kernel, in the same launch: its first thread blocks; after the
+ *    vector kernel, in a launch of their own), then counts it in
+ *    long_done[r] (fence, then atomic add); the warp whose count is the
+ *    row's last adds the row's partials in chunk order (lane l: chunks l,
+ *    l + 32, ...; then shuffles) and writes y, and sets long_done[r] back
+ *    to 0. No second pass: one launch a call with the stream kernel;
  *  - index=dict (stream kernel, csr_dict.c): the row blocks' columns as
  *    one-byte codes into a dictionary of diagonals per block, col = row +
  *    dict[code], and the rows' ends as 16-bit offsets into their block;
@@ -88,9 +93,14 @@ typedef struct spx__cuda_csr_plan {
     int64_t *long_first; /* device, n_long+1: first chunk of each long row */
     int64_t *chunk_beg;  /* device, n_chunks: first nonzero of each chunk */
     int64_t *chunk_end;  /* device, n_chunks: one past its last nonzero */
+    int64_t *chunk_long; /* device, n_chunks: the long row (0..n_long-1) of each chunk */
     void *partial;       /* device, n_chunks sums (double for F64, else float);
                             scratch written by each call, so calls on one plan are
                             ordered by its one stream */
+    unsigned *long_done; /* device, n_long: chunks of each long row summed so far in the
+                            running call; zero at plan time and between calls (the
+                            row's last chunk resets it), which the one stream keeps
+                            true: a call's counts come after the call before ended */
     void *stream;        /* cudaStream_t of the plan (NULL = default stream) */
     int pdl;             /* launches may overlap the kernel before (cuda/pdl.cuh) */
     int index_dict;      /* stream kernel's row blocks read dict (A.rowptr unused; A.colidx

@@ -8,8 +8,10 @@
  * with the streaming hint (__ldcs: evict first) to leave L2 to x, which is
  * gathered through L1 (spx__ld_fresh). beta == 0 never reads y.
  * With p->pdl (pdl.cuh) a call's matrix loads overlap the end of the kernel
- * before it; x, y and the partial sums are touched after the wait, through
- * pointers returned by spx__pdl_after(). */
+ * before it; x, y, the partial sums and the long rows' counters are touched
+ * after the wait, through pointers returned by spx__pdl_after(). Long rows
+ * are finished inside the launch that sums their chunks (chunk_warps), so a
+ * call is one launch with the stream kernel, two with the vector kernel. */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -327,19 +329,70 @@ row_blocks(int64_t first, int64_t step, int64_t n_blocks, const longlong2 *__res
         stream_blocks<V, T, X, NNZ>(first, step, n_blocks, blk, rp, ci, val, x, y, alpha, beta);
 }
 
-/* Long rows, first pass: a warp per chunk of at most SPX__CUDA_CSR_CHUNK
- * nonzeros, CHUNK_ITEMS per lane, all loads in flight before the first
- * product; thread block `block` of `n_block` doing chunks. */
+/* The long rows' chunks (csr_kernels.h), device arrays of the plan. */
+template <typename T> struct long_in {
+    int64_t n_chunks;
+    const int64_t *cbeg, *cend; /* each chunk's nonzeros */
+    const int64_t *chunk_long;  /* each chunk's long row r */
+    const int64_t *long_first;  /* row r's chunks: [long_first[r], long_first[r + 1]) */
+    const int64_t *long_rows;   /* row r's index in A */
+    unsigned *done;             /* row r's chunks summed in this call (0 between calls) */
+    T *partial;                 /* each chunk's sum */
+};
+
+/* After lane 0 stored its chunk's sum: true in every lane of the warp that
+ * counted the last of the row's n chunks. Each counting lane 0 fences
+ * (release: its partial before its count); the last one's atomic follows
+ * every other count of the row, so after its fence (acquire) and the
+ * __syncwarp (which orders lane 0's fence before the other lanes' loads) the
+ * warp sees every partial of the row, read through __ldcg as L1 may hold a
+ * stale line. The last resets the counter (every chunk of the row has
+ * counted): the next call on the plan is ordered after this one by the
+ * plan's stream (with pdl, its counts come after its spx__pdl_wait). */
+__device__ __forceinline__ bool last_chunk(unsigned *done, int64_t n, int lane)
+{
+    unsigned last = 0;
+    if (lane == 0) {
+        __threadfence();
+        last = atomicAdd(done, 1u) == (unsigned)(n - 1);
+        if (last) *done = 0;
+    }
+    if (!__shfl_sync(0xffffffffu, last, 0)) return false;
+    __threadfence();
+    __syncwarp();
+    return true;
+}
+
+/* y[row] = alpha * (sum of the row's chunk sums) + beta * y[row] by one warp,
+ * the sums added in a fixed order: lane l adds chunks first + l, first + l +
+ * 32, ... in turn, then the lanes are added by shuffles (the order of the
+ * second kernel this replaced, so the bits are the same). */
+template <typename T>
+__device__ __forceinline__ void long_row_sum(const T *partial, int64_t first, int64_t end,
+                                             int64_t row, T *y, T alpha, T beta, int lane)
+{
+    T sum = T(0);
+    for (int64_t c = first + lane; c < end; c += 32)
+        sum += __ldcg(partial + c);
+    sum = group_sum<32>(sum, 0xffffffffu);
+    if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
+}
+
+/* Long rows: a warp per chunk of at most SPX__CUDA_CSR_CHUNK nonzeros,
+ * CHUNK_ITEMS per lane, all loads in flight before the first product; its
+ * sum goes to partial[c], and the warp that finishes a row's last chunk (in
+ * time, last_chunk) adds the row's sums and writes y: one launch, no second
+ * pass. Thread block `block` of `n_block` doing chunks. */
 template <typename V, typename T, typename X>
 __device__ __forceinline__ void
-chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__restrict__ cbeg,
-            const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
-            const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ partial)
+chunk_warps(int64_t block, int64_t n_block, long_in<T> L, const int32_t *__restrict__ ci,
+            const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha, T beta)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = n_block * (BLOCK / 32);
-    for (int64_t c = (block * BLOCK + threadIdx.x) / 32; c < n_chunks; c += step) {
-        const int64_t beg = cbeg[c] + lane, end = cend[c];
+    for (int64_t c = (block * BLOCK + threadIdx.x) / 32; c < L.n_chunks; c += step) {
+        const int64_t beg = __ldg(L.cbeg + c) + lane, end = __ldg(L.cend + c);
+        const int64_t r = __ldg(L.chunk_long + c);
         int col[CHUNK_ITEMS];
         V v[CHUNK_ITEMS];
         T xg[CHUNK_ITEMS];
@@ -349,8 +402,8 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
                 col[j] = __ldcs(ci + beg + 32 * j);
                 v[j] = spx__load_val(val, beg + 32 * j);
             }
-        const X *xa = spx__pdl_after(x); /* x and partial from here on */
-        T *pa = spx__pdl_after(partial);
+        const X *xa = spx__pdl_after(x); /* x, y, partial and the counts from here on */
+        T *pa = spx__pdl_after(L.partial);
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
             if (beg + 32 * j < end) xg[j] = T(spx__ld_fresh(xa + col[j]));
@@ -360,6 +413,9 @@ chunk_warps(int64_t block, int64_t n_block, int64_t n_chunks, const int64_t *__r
             if (beg + 32 * j < end) sum += spx__times(v[j], xg[j]);
         sum = group_sum<32>(sum, 0xffffffffu);
         if (lane == 0) pa[c] = sum;
+        const int64_t c0 = __ldg(L.long_first + r), c1 = __ldg(L.long_first + r + 1);
+        if (last_chunk(spx__pdl_after(L.done) + r, c1 - c0, lane))
+            long_row_sum(pa, c0, c1, __ldg(L.long_rows + r), spx__pdl_after(y), alpha, beta, lane);
     }
     spx__pdl_wait(); /* a warp without chunks */
 }
@@ -377,60 +433,36 @@ __global__ void __launch_bounds__(BLOCK)
                                 beta);
 }
 
-/* Row blocks and long rows' chunks in one launch: thread blocks [0,
- * chunk_grid) do the chunks (first, as a long row's may be the last to end),
- * the others the row blocks. The branch is the same for a whole thread
- * block, so the row blocks' __syncthreads are safe. */
+/* Row blocks and long rows (chunks and their sums) in one launch: thread
+ * blocks [0, chunk_grid) do the chunks (first, as a long row's may be the
+ * last to end), the others the row blocks. The branch is the same for a
+ * whole thread block, so the row blocks' __syncthreads are safe. */
 template <typename V, typename T, typename X, int NNZ, bool DICT>
 __global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, NNZ))
     csr_stream_chunk_kernel(int64_t n_blocks, const longlong2 *__restrict__ blk,
                             const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
                             dict_in d, const V *__restrict__ val, const X *__restrict__ x,
-                            T *__restrict__ y, T alpha, T beta, unsigned chunk_grid,
-                            int64_t n_chunks, const int64_t *__restrict__ cbeg,
-                            const int64_t *__restrict__ cend, T *__restrict__ partial)
+                            T *__restrict__ y, T alpha, T beta, unsigned chunk_grid, long_in<T> L)
 {
     spx__pdl_let_next_start();
     if (blockIdx.x < chunk_grid)
-        chunk_warps<V, T, X>(blockIdx.x, chunk_grid, n_chunks, cbeg, cend, ci, val, x, partial);
+        chunk_warps<V, T, X>(blockIdx.x, chunk_grid, L, ci, val, x, y, alpha, beta);
     else
         row_blocks<V, T, X, NNZ, DICT>(blockIdx.x - chunk_grid, gridDim.x - chunk_grid, n_blocks, blk,
                                     rp, ci, d, val, x, y, alpha, beta);
 }
 
-/* The chunks alone (after the vector kernel). */
+/* The long rows alone (after the vector kernel's launch). Not merged into
+ * it as the stream kernel's are: the group kernel takes 21-32 registers,
+ * this one 48-80 (80 for fp64), and a merged kernel would run the short rows
+ * at the chunks' occupancy. */
 template <typename V, typename T, typename X>
 __global__ void __launch_bounds__(BLOCK)
-    csr_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ cbeg,
-                     const int64_t *__restrict__ cend, const int32_t *__restrict__ ci,
-                     const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ partial)
+    csr_chunk_kernel(long_in<T> L, const int32_t *__restrict__ ci, const V *__restrict__ val,
+                     const X *__restrict__ x, T *__restrict__ y, T alpha, T beta)
 {
     spx__pdl_let_next_start();
-    chunk_warps<V, T, X>(blockIdx.x, gridDim.x, n_chunks, cbeg, cend, ci, val, x, partial);
-}
-
-/* Long rows, second pass: a warp per row adds its chunks in a fixed order. */
-template <typename T>
-__global__ void __launch_bounds__(BLOCK)
-    csr_long_finish_kernel(int64_t n_long, const int64_t *__restrict__ long_rows,
-                           const int64_t *__restrict__ long_first, const T *__restrict__ partial,
-                           T *__restrict__ y, T alpha, T beta)
-{
-    const int lane = threadIdx.x & 31;
-    const int64_t step = (int64_t)gridDim.x * (BLOCK / 32);
-    spx__pdl_let_next_start();
-    partial = spx__pdl_after(partial); /* written by the kernel before */
-    y = spx__pdl_after(y);
-    for (int64_t r = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; r < n_long; r += step) {
-        T sum = T(0);
-        for (int64_t c = long_first[r] + lane; c < long_first[r + 1]; c += 32)
-            sum += partial[c];
-        sum = group_sum<32>(sum, 0xffffffffu);
-        if (lane == 0) {
-            const int64_t row = long_rows[r];
-            y[row] = finish(sum, alpha, beta, y + row);
-        }
-    }
+    chunk_warps<V, T, X>(blockIdx.x, gridDim.x, L, ci, val, x, y, alpha, beta);
 }
 
 /* Blocks for n work items of `per_block` items each, capped (the kernels loop). */
@@ -465,7 +497,7 @@ static void launch_vector(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha
 /* The stream kernel, with the long rows' chunks when there are any. */
 template <typename V, typename T, typename X, int NNZ, bool DICT>
 static void launch_stream(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha, T beta,
-                          unsigned chunk_grid)
+                          unsigned chunk_grid, long_in<T> L)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
     const dict_in d = {p->dict.dstart, p->dict.dict, p->dict.code,
@@ -480,10 +512,11 @@ static void launch_stream(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha
     else if (chunk_grid > 0)
         spx__launch(csr_stream_chunk_kernel<V, T, X, NNZ, DICT>, chunk_grid + stream_grid, BLOCK, s,
                     p->pdl, p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx, d,
-                    (const V *)p->A.values, x, y, alpha, beta, chunk_grid, p->n_chunks,
-                    p->chunk_beg, p->chunk_end, (T *)p->partial);
+                    (const V *)p->A.values, x, y, alpha, beta, chunk_grid, L);
 }
 
+/* One launch for the stream kernel (row blocks and long rows), two for the
+ * vector kernel (its rows, then the long rows). */
 template <typename V, typename T, typename X>
 static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv, double beta_d,
                        void *yv)
@@ -493,27 +526,26 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     const T alpha = (T)alpha_d, beta = (T)beta_d;
     cudaStream_t s = (cudaStream_t)p->stream;
     const unsigned chunk_grid = p->n_long ? grid_for(p->n_chunks, BLOCK / 32) : 0;
+    const long_in<T> L = {p->n_chunks,   p->chunk_beg, p->chunk_end, p->chunk_long,
+                          p->long_first, p->long_rows, p->long_done, (T *)p->partial};
     if (p->kernel == SPX__CUDA_CSR_VECTOR) {
         launch_vector<V, T, X>(p, x, y, alpha, beta);
         if (p->n_long)
-            spx__launch(csr_chunk_kernel<V, T, X>, chunk_grid, BLOCK, s, p->pdl, p->n_chunks,
-                        p->chunk_beg, p->chunk_end, p->A.colidx, (const V *)p->A.values, x,
-                        (T *)p->partial);
+            spx__launch(csr_chunk_kernel<V, T, X>, chunk_grid, BLOCK, s, p->pdl, L, p->A.colidx,
+                        (const V *)p->A.values, x, y, alpha, beta);
     } else if (p->block_nnz < SPX__CUDA_CSR_STREAM_NNZ) {
         if (p->index_dict)
             launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN, true>(p, x, y, alpha, beta,
-                                                                    chunk_grid);
+                                                                       chunk_grid, L);
         else
             launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ_MIN, false>(p, x, y, alpha, beta,
-                                                                     chunk_grid);
+                                                                        chunk_grid, L);
     } else if (p->index_dict) {
-        launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ, true>(p, x, y, alpha, beta, chunk_grid);
+        launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ, true>(p, x, y, alpha, beta, chunk_grid, L);
     } else {
-        launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ, false>(p, x, y, alpha, beta, chunk_grid);
+        launch_stream<V, T, X, SPX__CUDA_CSR_STREAM_NNZ, false>(p, x, y, alpha, beta, chunk_grid,
+                                                                L);
     }
-    if (p->n_long == 0) return;
-    spx__launch(csr_long_finish_kernel<T>, grid_for(p->n_long, BLOCK / 32), BLOCK, s, p->pdl,
-                p->n_long, p->long_rows, p->long_first, (const T *)p->partial, y, alpha, beta);
 }
 
 template <typename V, typename T, typename X, int NNZ>
