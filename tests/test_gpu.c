@@ -295,7 +295,11 @@ static void test_csr_params(void)
                                    "index=dict,long=50",
                                    "index=dict,blocknnz=1024",
                                    "index=dict,blocknnz=1024,long=3",
-                                   "index=u32"};
+                                   "index=u32",
+                                   "seq=0",
+                                   "seq=1",
+                                   "seq=2,long=50",
+                                   "blocknnz=2048,seq=8"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
@@ -554,6 +558,9 @@ static void test_csr_long_rows(void)
                                    "blocknnz=2048",
                                    "pdl=off",
                                    "long=30",
+                                   "seq=0",
+                                   "seq=1",
+                                   "blocknnz=2048,seq=4",
                                    "kernel=vector",
                                    "kernel=vector,group=1",
                                    "index=dict",
@@ -564,6 +571,7 @@ static void test_csr_long_rows(void)
     static const char *iso[] = {"values=iso",
                                 "values=iso,blocknnz=2048",
                                 "values=iso,long=30",
+                                "values=iso,seq=1",
                                 "values=iso,kernel=vector",
                                 "values=iso,index=dict",
                                 "values=iso,xtype=half"};

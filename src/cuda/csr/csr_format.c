@@ -17,6 +17,9 @@
  * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
  * pdl=on|off (default on where the device has it, sm_90+: a call's matrix
  * loads overlap the end of the kernel before it, cuda/pdl.cuh);
+ * seq=N (stream kernel: a row block ends before a row that would leave one
+ * lane adding more than N of its row's products in turn; 0: off; default
+ * SEQ_SMALL up to SMALL_NNZ nonzeros, else 0);
  * index=u32|dict (stream kernel: the row blocks' columns as 32-bit indices,
  * the default, or as one-byte codes into a dictionary of diagonals per
  * block, csr_dict.c); xtype=float|half (fp16 plans: x as float, the
@@ -80,6 +83,18 @@
  * about half the device memory of u32 for such matrices. */
 enum { INDEX_U32, INDEX_DICT };
 
+/* A row block of n rows gives each row nt = 2^j lanes (nt * n <= 256, at
+ * most 32: lanes_for in csr_spmv.cu), and a row's lanes add its products in
+ * turn, len / nt each. On a matrix too small to fill the GPU the call lasts
+ * as long as its slowest row block: on rajat01 (43k nonzeros, rows up to 255
+ * among rows of 1-10) a block of 256 rows gave one lane a row of 200+
+ * products in turn, and the call took 7.5 us against 2.7-5 for other
+ * matrices of its size (H100, 2026-11-26). Up to SMALL_NNZ nonzeros a block
+ * therefore ends before a row that would leave a lane more than SEQ_SMALL
+ * products (fewer rows, so more lanes a row); larger matrices keep full
+ * blocks: other blocks hide a slow one, and smaller blocks load less at once. */
+#define SEQ_SMALL 32
+
 typedef struct csr_params {
     int vector;     /* kernel=vector */
     long group;     /* 0: from the mean row length */
@@ -89,6 +104,7 @@ typedef struct csr_params {
     int pdl;        /* pdl=on|off: a call's kernels may start while the kernel before ends */
     int index;      /* index=u32|dict: INDEX_* */
     int x_half;     /* xtype=half: x in IEEE half (fp16 plans) */
+    long seq;       /* stream kernel: most products a lane adds in turn, 0: off, -1: default */
     spx__values_mode values;
 } csr_params;
 
@@ -104,6 +120,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     }
     if (strcmp(key, "long") == 0) return spx__param_int(key, value, 1, 1L << 40, &p->long_len);
     if (strcmp(key, "ctas") == 0) return spx__param_int(key, value, 0, 64, &p->ctas);
+    if (strcmp(key, "seq") == 0) return spx__param_int(key, value, 0, 1L << 20, &p->seq);
     if (strcmp(key, "blocknnz") == 0) {
         spx_status st = spx__param_int(key, value, SPX__CUDA_CSR_STREAM_NNZ_MIN,
                                        SPX__CUDA_CSR_STREAM_NNZ, &p->block_nnz);
@@ -143,12 +160,22 @@ static int group_for(double rave)
     return g;
 }
 
+/* Lanes a row gets in a row block of n rows (lanes_for in csr_spmv.cu). */
+static int64_t lanes_per_row(int64_t n)
+{
+    int64_t nt = 1;
+    while (nt < 32 && 2 * nt * n <= SPX__CUDA_CSR_BLOCK)
+        nt *= 2;
+    return nt;
+}
+
 /* Row blocks for the stream kernel: runs of consecutive rows of length <=
- * long_len, at most SPX__CUDA_CSR_BLOCK rows and SPX__CUDA_CSR_STREAM_NNZ
- * nonzeros each. One pass counts, the second fills blk with 4 entries per
- * block: first row, end row, first nonzero, end nonzero. */
+ * long_len, at most SPX__CUDA_CSR_BLOCK rows and `cap` nonzeros each, and
+ * (seq > 0) no lane adding more than seq products of its row in turn, but
+ * in a block of one row. One pass counts, the second fills blk with 4
+ * entries per block: first row, end row, first nonzero, end nonzero. */
 static int64_t row_blocks(const spx_matrix *A, const int64_t *rp, int64_t long_len, int64_t cap,
-                          int64_t *blk)
+                          int64_t seq, int64_t *blk)
 {
     int64_t n = 0, i = 0;
     while (i < A->rows) {
@@ -156,10 +183,14 @@ static int64_t row_blocks(const spx_matrix *A, const int64_t *rp, int64_t long_l
             i++;
             continue;
         }
-        int64_t start = i;
+        int64_t start = i, longest = 0;
         while (i < A->rows && i - start < SPX__CUDA_CSR_BLOCK && rp[i + 1] - rp[i] <= long_len &&
-               rp[i + 1] - rp[start] <= cap)
+               rp[i + 1] - rp[start] <= cap) {
+            int64_t len = rp[i + 1] - rp[i], most = len > longest ? len : longest;
+            if (seq > 0 && i > start && most > seq * lanes_per_row(i - start + 1)) break;
+            longest = most;
             i++;
+        }
         if (blk) {
             blk[4 * n] = start;
             blk[4 * n + 1] = i;
@@ -175,10 +206,10 @@ static spx_status build_row_blocks(const spx_matrix *A, const int64_t *rp, spx__
 {
     int64_t *blk = NULL;
     spx_status st = SPX_OK;
-    p->n_blocks = row_blocks(A, rp, p->long_len, p->block_nnz, NULL);
+    p->n_blocks = row_blocks(A, rp, p->long_len, p->block_nnz, p->seq, NULL);
     if (p->n_blocks == 0) return SPX_OK;
     SPX_TRY(spx__alloc((void **)&blk, (size_t)p->n_blocks * 4, sizeof *blk, "cuda csr row blocks"));
-    row_blocks(A, rp, p->long_len, p->block_nnz, blk);
+    row_blocks(A, rp, p->long_len, p->block_nnz, p->seq, blk);
     SPX_TRY(spx__cuda_upload((void **)&p->blk, blk, (size_t)p->n_blocks * 4 * sizeof *blk,
                              "cuda csr row blocks"));
 cleanup:
@@ -478,7 +509,7 @@ static spx_status host_offsets(const spx_matrix *A, const int64_t **rp, int64_t 
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0, SPX__VALUES_AUTO};
+    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0, -1, SPX__VALUES_AUTO};
     const int64_t *rp = NULL;
     int64_t *rp_copy = NULL;
     spx_status st;
@@ -499,6 +530,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->block_nnz = prm.block_nnz         ? prm.block_nnz
                    : A->nnz <= SMALL_NNZ ? SPX__CUDA_CSR_STREAM_NNZ_MIN
                                          : SPX__CUDA_CSR_STREAM_NNZ;
+    p->seq = prm.seq >= 0 ? prm.seq : A->nnz <= SMALL_NNZ ? SEQ_SMALL : 0;
     p->group =
         prm.group ? (int)prm.group : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
@@ -563,9 +595,9 @@ static void csr_describe(const void *state, char *buf, size_t len)
                  p->widened_rowptr ? "row offsets widened" : "row offsets");
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
-                 "kernel=stream row_blocks=%lld blocknnz=%lld grid=%lld long=%lld long_rows=%lld "
-                 "chunks=%lld pdl=%s index=%s dict_entries=%lld%s %s",
-                 (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->grid,
+                 "kernel=stream row_blocks=%lld blocknnz=%lld seq=%lld grid=%lld long=%lld "
+                 "long_rows=%lld chunks=%lld pdl=%s index=%s dict_entries=%lld%s %s",
+                 (long long)p->n_blocks, (long long)p->block_nnz, (long long)p->seq, (long long)p->grid,
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
                  p->pdl ? "on" : "off", p->index_dict ? "dict" : "u32",
                  (long long)p->dict.n_entries, p->x_half ? " xtype=half" : "", values);

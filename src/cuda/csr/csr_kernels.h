@@ -82,6 +82,8 @@ typedef struct spx__cuda_csr_plan {
     int64_t long_len;    /* rows longer than this go to the chunk kernels */
     int64_t block_nnz;   /* stream kernel: most nonzeros of a row block (2048, or
                             1024 with blocknnz=1024) */
+    int64_t seq;         /* stream kernel: most products a lane adds in turn in a row
+                            block of several rows (0: no bound; csr_format.c) */
     int64_t n_blocks;    /* stream kernel: row blocks */
     int64_t grid;        /* stream kernel: thread blocks (looping over the row
                             blocks), 0 for one per row block */
