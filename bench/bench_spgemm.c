@@ -15,7 +15,14 @@
  * Batches as in SpMV (bench_timing.c): >= 50 ms each, 10 of them.
  * SpX's C is a host matrix (spx_spgemm_run): for a CUDA format, B's upload
  * and C's download are in its times. The cuSPARSE peer's operands and C stay
- * on the device (peers/cusparse_spgemm.cu): its times have no transfers. */
+ * on the device (peers/cusparse_spgemm.cu): its times have no transfers.
+ * With opts.resident (spx bench --resident), CUDA f64 also runs rows
+ * `F[resident]` for auto and each format that takes device matrices: A and
+ * B uploaded and wrapped (spx_matrix_wrap_device) before any timing, as the
+ * peer holds them, so the plan is made from the device A and each product
+ * leaves C on the device (a device matrix SpX owns), freed in the timed call
+ * (spx_matrix_destroy: cudaFree) as the peer frees its last C in each
+ * product; the first C is copied back for the check, outside the timing. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +40,7 @@ typedef struct spgemm_case {
     const spx_bench_peer *peer;  /* or the peer */
     spx_bench_peer_opts peer_o;
     void *state;                 /* its prepared state */
+    int resident;                /* A and B device matrices: C a device matrix */
 } spgemm_case;
 
 /* C = A*B on the prepared plan or state, C freed (bench_call_fn). */
@@ -100,6 +108,13 @@ static spx_status first_product(spgemm_case *c, const bench_spgemm_ref *ref,
     } else {
         BENCH_TRY(bench_lib(spx_spgemm_run(c->plan, c->B, &C)));
         r->first_ms = 1e3 * (spx_bench_now() - t0);
+        if (c->resident) { /* the check reads C on the host */
+            spx_matrix *D = C;
+            C = NULL;
+            st = bench_resident_to_host(D, &C);
+            spx_matrix_destroy(D);
+            BENCH_TRY(st);
+        }
     }
     BENCH_TRY(bench_spgemm_check(C, ref, &r->max_rel_err, &r->dropped, &r->nnz_c));
 cleanup:
@@ -150,10 +165,11 @@ cleanup:
 }
 
 /* One case: the SpX format `format` (variant: its bench parameters, else the
- * run's), or the peer. */
+ * run's), or the peer; resident: A and B are device matrices (row label
+ * F[resident], the run's parameters). */
 static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device d, spx_type t,
                             const spx_bench_opts *o, const char *format, const char *variant,
-                            const spx_bench_peer *peer, const bench_spgemm_ref *ref,
+                            const spx_bench_peer *peer, int resident, const bench_spgemm_ref *ref,
                             spx_bench_spgemm_record *r)
 {
     spgemm_case c;
@@ -170,9 +186,10 @@ static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device
     c.peer = peer;
     c.peer_o.precision = t;
     c.peer_o.threads = o->threads;
+    c.resident = resident;
     clear_record(r, ref);
     r->format = peer ? peer->name : format;
-    r->params = variant;
+    r->params = resident ? "resident" : variant;
     r->device = d;
     r->precision = t;
     spx_matrix_dims(A, NULL, NULL, &r->nnz_a);
@@ -186,6 +203,53 @@ static int spgemm_format(const spx_format_info *f, spx_device d, spx_type t)
            (f->precisions & BENCH_TYPE_BIT(t));
 }
 
+/* 1 when the CUDA f64 format takes the device matrix A (its plan is made). */
+static int takes_device(const spx_matrix *A, const char *format, const spx_bench_opts *o)
+{
+    spx_plan_opts po = spx_plan_opts_default();
+    spx_plan *P = NULL;
+    po.format = format;
+    po.device = SPX_DEV_CUDA;
+    po.params = o->params;
+    const int ok = spx_plan_create(A, SPX_OP_SPGEMM, &po, &P) == SPX_OK;
+    spx_plan_destroy(P);
+    return ok;
+}
+
+/* --resident: A and B on the device, then auto and every selected CUDA f64
+ * format that takes them (an upload that fails: one row saying so). */
+static int run_resident(const spx_matrix *A, const spx_matrix *B, const spx_bench_opts *o,
+                        const bench_spgemm_ref *ref, spx_bench_spgemm_record *r)
+{
+    bench_resident a = {0}, b = {0};
+    int n = 0;
+    spx_status st = bench_resident_upload(A, &a);
+    if (st == SPX_OK && B != A) st = bench_resident_upload(B, &b);
+    if (st != SPX_OK) {
+        clear_record(r, ref);
+        r->format = "auto";
+        r->params = "resident";
+        r->device = SPX_DEV_CUDA;
+        r->precision = SPX_F64;
+        r->status = st;
+        snprintf(r->error, sizeof r->error, "%s", spx_bench_last_error());
+        n = 1;
+    }
+    const spx_matrix *dB = B != A ? b.M : a.M;
+    for (int i = 0; st == SPX_OK && i < spx_format_count(); i++) {
+        spx_format_info f;
+        if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, SPX_DEV_CUDA, SPX_F64) ||
+            !bench_selected(o, f.name) || !takes_device(a.M, f.name, o))
+            continue;
+        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, SPX_F64, o, f.name, NULL, NULL, 1, ref, &r[n++]);
+    }
+    if (st == SPX_OK && (o->formats ? bench_selected(o, "auto") : !o->params))
+        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, SPX_F64, o, "auto", NULL, NULL, 1, ref, &r[n++]);
+    bench_resident_free(&a);
+    bench_resident_free(&b);
+    return n;
+}
+
 /* Every SpGEMM format, auto and peer for device d and precision t. */
 static int run_group(const spx_matrix *A, const spx_matrix *B, spx_device d, spx_type t,
                      const spx_bench_opts *o, const bench_spgemm_ref *ref,
@@ -197,17 +261,19 @@ static int run_group(const spx_matrix *A, const spx_matrix *B, spx_device d, spx
         if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, d, t)) continue;
         served = 1;
         if (!bench_selected(o, f.name)) continue;
-        spgemm_case_run(A, B, d, t, o, f.name, NULL, NULL, ref, &r[n++]);
+        spgemm_case_run(A, B, d, t, o, f.name, NULL, NULL, 0, ref, &r[n++]);
         for (const char *const *v = f.variants; v && *v && !o->params; v++)
-            spgemm_case_run(A, B, d, t, o, f.name, *v, NULL, ref, &r[n++]);
+            spgemm_case_run(A, B, d, t, o, f.name, *v, NULL, 0, ref, &r[n++]);
     }
     if (served && (o->formats ? bench_selected(o, "auto") : !o->params))
-        spgemm_case_run(A, B, d, t, o, "auto", NULL, NULL, ref, &r[n++]);
+        spgemm_case_run(A, B, d, t, o, "auto", NULL, NULL, 0, ref, &r[n++]);
+    if (served && o->resident && d == SPX_DEV_CUDA && t == SPX_F64)
+        n += run_resident(A, B, o, ref, r + n);
     for (int i = 0; o->peers && spx_bench_peers[i]; i++) {
         const spx_bench_peer *p = spx_bench_peers[i];
         if (p->operation == SPX_OP_SPGEMM && (p->devices & (unsigned)d) &&
             (p->precisions & BENCH_TYPE_BIT(t)) && bench_selected(o, p->name))
-            spgemm_case_run(A, B, d, t, o, NULL, NULL, p, ref, &r[n++]);
+            spgemm_case_run(A, B, d, t, o, NULL, NULL, p, 0, ref, &r[n++]);
     }
     return n;
 }
@@ -223,7 +289,7 @@ spx_status spx_bench_spgemm_run(const spx_matrix *A, const spx_matrix *B, const 
     if (!B) B = A;
     if (o->progress) fprintf(o->progress, "bench: reference product ...\n");
     BENCH_TRY(bench_spgemm_reference(A, B, &ref));
-    size_t most = bench_record_capacity();
+    size_t most = bench_record_capacity() + (size_t)spx_format_count() + 1; /* resident */
     BENCH_TRY(bench_calloc((void **)records, most, sizeof **records, "bench records"));
     for (size_t k = 0; k < sizeof precisions / sizeof precisions[0]; k++)
         for (size_t j = 0; j < sizeof devices / sizeof devices[0]; j++)

@@ -26,4 +26,16 @@ void bench_spgemm_ref_free(bench_spgemm_ref *r);
 spx_status bench_spgemm_check(const spx_matrix *C, const bench_spgemm_ref *r, double *err,
                               int64_t *dropped, int64_t *nnz_c);
 
+/* --resident (bench_spgemm_resident.c): a host matrix's CSR on the GPU,
+ * wrapped as a device matrix M over the bench's arrays. */
+typedef struct bench_resident {
+    spx_matrix *M;
+    void *rowptr, *colidx, *values; /* device (cudaMalloc) */
+} bench_resident;
+
+spx_status bench_resident_upload(const spx_matrix *H, bench_resident *r);
+void bench_resident_free(bench_resident *r); /* M, then the arrays */
+/* A device C (spx_matrix_device_csr) into a new host matrix *H. */
+spx_status bench_resident_to_host(const spx_matrix *C, spx_matrix **H);
+
 #endif

@@ -154,12 +154,14 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols,
  * A device matrix has no host arrays. spx_matrix_dims and spx_plan_create
  * take it; plans are CUDA SpMV of op N, by the formats that take a device
  * matrix (csr; "auto" picks among those), which read its columns and values
- * in place (csr: spx_plan_describe says "matrix=device (borrowed: ...)").
+ * in place (csr: spx_plan_describe says "matrix=device (borrowed: ...)"),
+ * and CUDA SpGEMM (either operand, format gpu-rows or auto, f64; a device B
+ * gives a device C: spx_spgemm_run).
  * Every call that reads a matrix's arrays on the host returns
  * SPX_ERR_UNSUPPORTED for it ("a device matrix (spx_matrix_wrap_device) has
- * no host arrays: ..."): CPU plans, op T, reorder=, SpGEMM (either operand),
- * other CUDA formats, spx_matrix_csr, _row_offsets, _validate, _copy,
- * _transpose, _to_coo, _to_csc, _stats, _write*, spx_spgemm_stats,
+ * no host arrays: ..."): CPU plans, op T, reorder=, SpGEMM formats other
+ * than gpu-rows, other CUDA formats, spx_matrix_csr, _row_offsets,
+ * _validate, _copy, _transpose, _to_coo, _to_csc, _stats, _write*, spx_spgemm_stats,
  * spx_multi_plan_create, the Jacobi preconditioner of the solvers;
  * spx_matrix_iso returns 0 and records the same error.
  * SPX_ERR_NOT_COMPILED in a build without CUDA, SPX_ERR_NO_DEVICE without a
@@ -170,6 +172,17 @@ spx_status spx_matrix_wrap_device(int64_t rows, int64_t cols,
                                   const void *values, spx_type vtype,  /* borrowed: F64, F32 */
                                   spx_matrix **A);                     /* out */
 
+/* The device arrays of a device matrix: one wrapped by
+ * spx_matrix_wrap_device (the caller's, as given) or a GPU SpGEMM's C
+ * (SpX's: 64-bit row offsets, 32-bit columns, fp64 values; valid until
+ * spx_matrix_destroy, which frees them). Any output may be NULL. Sizes:
+ * spx_matrix_dims. SPX_ERR_UNSUPPORTED for a host matrix. */
+spx_status spx_matrix_device_csr(const spx_matrix *A,
+                                 const void **rowptr, int *rowptr_bits, /* out: rows+1; 32, 64 */
+                                 const void **colidx,                   /* out: nnz, int32 */
+                                 const void **values,                   /* out: nnz of *vtype */
+                                 spx_type *vtype);                      /* out */
+
 /* Build from coordinate triplets (0-based, any order); duplicates are summed. */
 spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz,
                                const int64_t *ri,  /* in: row of each entry */
@@ -177,6 +190,8 @@ spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz,
                                const double *v,    /* in: value, or NULL for ones */
                                spx_matrix **A);    /* out */
 
+/* Frees A and the arrays it owns (a GPU SpGEMM's device C: its device
+ * arrays, cudaFree; a borrowed device or host matrix: the header alone). */
 void spx_matrix_destroy(spx_matrix *A); /* NULL is a no-op */
 
 spx_status spx_matrix_dims(const spx_matrix *A, int64_t *rows, int64_t *cols,
@@ -296,7 +311,8 @@ spx_plan_opts spx_plan_opts_default(void);
  * precision; SPX_ERR_NO_DEVICE for a CUDA plan on a machine without a GPU.
  * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P.
  * A device matrix (spx_matrix_wrap_device) is planned on CUDA alone, for
- * SpMV of op N, by the formats that take one (else SPX_ERR_UNSUPPORTED). */
+ * SpMV of op N or SpGEMM, by the formats that take one (else
+ * SPX_ERR_UNSUPPORTED). */
 spx_status spx_plan_create(const spx_matrix *A,       /* in: borrowed, see above */
                            spx_operation operation,   /* in: SPX_OP_SPMV, SPX_OP_SPGEMM */
                            const spx_plan_opts *o,    /* in: or NULL for defaults */
@@ -373,7 +389,25 @@ int spx_device_available(spx_device d);
  * as many rows as A has columns, C a new host matrix: CSR with sorted
  * columns and fp64 values. The CPU format gustavson (row by row, params
  * acc=dense|hash) keeps entries whose products cancel as explicit zeros.
- * The CUDA format tsparse drops entries whose value comes out exactly 0. */
+ * The CUDA format tsparse drops entries whose value comes out exactly 0.
+ *
+ * On the GPU with device operands (spx_matrix_wrap_device): C lives where B
+ * lives. A device B gives a device C (no copy of B, none of C to the host):
+ * CSR on the current device, 64-bit row offsets, 32-bit sorted columns,
+ * fp64 values, owned by SpX (spx_matrix_destroy frees its arrays; read them
+ * with spx_matrix_device_csr). A host B gives a host C, whatever A is. A
+ * may be a host or a device matrix; a device A is read in place (32-bit row
+ * offsets widened, fp32 values converted, into arrays of the plan; the
+ * caller's arrays must outlive the plan). Device operands take the format
+ * gpu-rows (auto picks it for a device A) in precision f64: tsparse and the
+ * CPU formats return SPX_ERR_UNSUPPORTED naming gpu-rows, f32 plans
+ * SPX_ERR_UNSUPPORTED (gpu-rows) or SPX_ERR_NO_FORMAT (auto). A plan of a
+ * host A meant for device B names gpu-rows (auto may pick tsparse for A).
+ * A device C is allocated whole once its size is known: when it does not
+ * fit the device (or passes gpu-rows' panel_nnz=N), SPX_ERR_OOM says so (a
+ * host B gets C in row panels instead). The call returns once C is
+ * complete (the plan's stream waited for). The product's temporaries come
+ * from CUDA's stream-ordered pool; C's arrays from cudaMalloc. */
 spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan */
                           const spx_matrix *B,     /* in */
                           spx_matrix **C);         /* out: owned by the caller */

@@ -15,6 +15,7 @@ static const char usage[] =
     "                 [--device cpu|cuda|all] [--precision f64|f32|f16|all[,...]]\n"
     "                 [--json FILE|-] [--calls N] [--batches N] [--peers] [--threads T]\n"
     "                 [--param k=v,...[;k=v,...]] [--tune] [--stream] [--gather]\n"
+    "                 [--resident]\n"
     "       spx bench --list-peers\n"
     "       spx bench --copy [--device cpu|cuda|all]\n\n"
     "Time SpMV y = A*x of the matrix M (a .mtx, .mtx.gz or .spx file, or gen:SPEC,\n"
@@ -41,7 +42,11 @@ static const char usage[] =
     "which must be zeros within the tolerance); prep_ms (plan), first_ms (first\n"
     "product), run_ms (product on the plan, batches as above, run_min..run_max),\n"
     "whole_ms (plan + product, as one call of a user), nnz(C), the intermediate\n"
-    "products and gflops = 2 * products / time. --stream and --gather are SpMV's.\n\n"
+    "products and gflops = 2 * products / time. --stream and --gather are SpMV's.\n"
+    "SpX's CUDA rows take B from the host and give C on the host (their times\n"
+    "hold both copies); peer-cusparse-spgemm keeps A, B and C on the device.\n"
+    "--resident adds rows F[resident] (cuda f64, auto and the formats that take\n"
+    "device matrices): A and B on the device before timing, C left there.\n\n"
     "  --op O            spmv (default) or spgemm\n"
     "  --b B             SpGEMM: the right operand (file or gen:SPEC; default M)\n"
     "  --format F,...    formats (and peers) to run; default all (spx formats)\n"
@@ -67,6 +72,10 @@ static const char usage[] =
     "                    and for each reorder= of --param; its gbs is the bytes\n"
     "                    model over that time, the SpMV's rate if only the\n"
     "                    gather cost anything\n"
+    "  --resident        --op spgemm: also SpX device to device (rows F[resident],\n"
+    "                    cuda f64): A and B wrapped device matrices, uploaded\n"
+    "                    before timing, C a device matrix freed in each timed\n"
+    "                    call, as peer-cusparse-spgemm; the first C checked\n"
     "  --list-peers      print the peers compiled in: name, operation, devices,\n"
     "                    precisions, one per line, and exit\n"
     "  --copy            print the copy bandwidth of each device asked and exit:\n"
@@ -262,6 +271,8 @@ static int parse_op(bench_args *a)
     if (a->b && a->op != SPX_OP_SPGEMM) return cli_usage_error("bench", "--b needs --op spgemm");
     if (a->op == SPX_OP_SPGEMM && (a->stream || a->gather))
         return cli_usage_error("bench", "--stream and --gather are for --op spmv");
+    if (a->o.resident && a->op != SPX_OP_SPGEMM)
+        return cli_usage_error("bench", "--resident needs --op spgemm");
     return CLI_PARSED;
 }
 
@@ -279,6 +290,7 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
                             {"--tune", NULL, &a->tune},
                             {"--stream", NULL, &a->stream},
                             {"--gather", NULL, &a->gather},
+                            {"--resident", NULL, &a->o.resident},
                             {"--op", &a->op_name, NULL},
                             {"--b", &a->b, NULL},
                             {"--batches", &a->batches, NULL},

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "cuda/gateway.h"
 
 spx_status spx__check_matrix_handle(const spx_matrix *A)
 {
@@ -20,8 +21,9 @@ spx_status spx__check_matrix(const spx_matrix *A, const char *who)
     spx_status st = spx__check_matrix_handle(A);
     if (st != SPX_OK || !A->dev.on) return st;
     return spx__error(SPX_ERR_UNSUPPORTED,
-                      "%s: a device matrix (spx_matrix_wrap_device) has no host arrays: it is "
-                      "read on the GPU only, by CUDA SpMV plans (spx_plan_create, SPX_DEV_CUDA)",
+                      "%s: a device matrix (spx_matrix_wrap_device, or a GPU SpGEMM's C) has no "
+                      "host arrays: it is read on the GPU only, by CUDA SpMV and SpGEMM plans "
+                      "(spx_plan_create, SPX_DEV_CUDA)",
                       who);
 }
 
@@ -75,6 +77,11 @@ void spx_matrix_destroy(spx_matrix *A)
     spx__free(A->owned_rowptr);
     spx__free(A->owned_col32);
     if (A->rowptr32) spx__free(A->rowptr); /* the widened copy, if one was made */
+    if (A->dev.on && A->dev.owned) {
+        spx__cuda_free((void *)A->dev.rowptr);
+        spx__cuda_free((void *)A->dev.col32);
+        spx__cuda_free((void *)A->dev.values);
+    }
     if (A->owns_arrays) {
         spx__free(A->rowptr);
         spx__free(A->col32);

@@ -11,7 +11,8 @@
  * caller's CUDA device arrays in dev and no host arrays at all (rowptr,
  * rowptr32, col32, col64 and values NULL): spx__check_matrix refuses it to
  * every host path, and only formats with device_matrix set (plan/format.h)
- * take it. */
+ * take it. A device C of a GPU SpGEMM is the same with dev.owned set: its
+ * arrays are SpX's, freed by spx_matrix_destroy. */
 #ifndef SPX_CORE_MATRIX_H
 #define SPX_CORE_MATRIX_H
 
@@ -47,9 +48,12 @@ struct spx_matrix_s {
     int iso_state;
     double iso_value;
     /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
-     * for every other matrix. */
+     * for every other matrix. owned: SpX allocated them (spx__cuda_alloc, a
+     * product's C: spx__matrix_device_adopt) and spx_matrix_destroy frees
+     * them (spx__cuda_free). */
     struct {
         int on;
+        int owned;
         const void *rowptr; /* rows+1 offsets of rowptr_bits (32 or 64) */
         int rowptr_bits;
         const int32_t *col32; /* nnz columns (may be NULL when nnz == 0) */
@@ -58,6 +62,13 @@ struct spx_matrix_s {
 };
 
 enum { SPX__ISO_UNKNOWN = 0, SPX__ISO_YES = 1, SPX__ISO_NO = 2 };
+
+/* A device matrix that owns its arrays: rows+1 64-bit row offsets, nnz
+ * 32-bit columns and values of vtype, all allocated with spx__cuda_alloc
+ * (cudaMalloc) on the current device. Takes them whatever happens: on
+ * failure (the header's allocation) they are freed. (core/wrap_device.c) */
+spx_status spx__matrix_device_adopt(int64_t rows, int64_t cols, int64_t nnz, int64_t *rowptr,
+                                    int32_t *col32, void *values, spx_type vtype, spx_matrix **A);
 
 /* Check a handle on entry to a path that reads A's arrays on the host:
  * SPX_ERR_BAD_HANDLE for NULL or a bad magic, SPX_ERR_UNSUPPORTED naming

@@ -6,7 +6,9 @@
  * memory of the current device, and the row offsets, copied to the host
  * (rows+1 entries), start at 0 and never decrease; nnz is the last. The
  * columns are not read: their range, order and duplicates are the caller's
- * promise. */
+ * promise.
+ * Also the device matrices SpX owns (a GPU SpGEMM's C: adopt) and the
+ * accessor of any device matrix's arrays (spx_matrix_device_csr). */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
@@ -45,6 +47,25 @@ cleanup:
     return st;
 }
 
+/* A device matrix's header over the arrays (borrowed unless the caller sets
+ * dev.owned). */
+static void fill_header(spx_matrix *M, int64_t rows, int64_t cols, int64_t nnz, const void *rowptr,
+                        int rowptr_bits, const void *colidx, const void *values, spx_type vtype)
+{
+    M->magic = SPX__MATRIX_MAGIC;
+    M->rows = rows;
+    M->cols = cols;
+    M->nnz = nnz;
+    M->col_bits = 32;
+    M->vtype = vtype;
+    M->owns_arrays = 0;
+    M->dev.on = 1;
+    M->dev.rowptr = rowptr;
+    M->dev.rowptr_bits = rowptr_bits;
+    M->dev.col32 = colidx;
+    M->dev.values = values;
+}
+
 spx_status spx_matrix_wrap_device(int64_t rows, int64_t cols, const void *rowptr, int rowptr_bits,
                                   const void *colidx, int col_bits, const void *values,
                                   spx_type vtype, spx_matrix **A)
@@ -70,20 +91,44 @@ spx_status spx_matrix_wrap_device(int64_t rows, int64_t cols, const void *rowptr
         SPX_TRY(spx__cuda_device_array(values, "values"));
     }
     SPX_TRY(spx__calloc((void **)&M, 1, sizeof *M, "matrix header"));
-    M->magic = SPX__MATRIX_MAGIC;
-    M->rows = rows;
-    M->cols = cols;
-    M->nnz = nnz;
-    M->col_bits = 32;
-    M->vtype = vtype;
-    M->owns_arrays = 0;
-    M->dev.on = 1;
-    M->dev.rowptr = rowptr;
-    M->dev.rowptr_bits = rowptr_bits;
-    M->dev.col32 = colidx;
-    M->dev.values = values;
+    fill_header(M, rows, cols, nnz, rowptr, rowptr_bits, colidx, values, vtype);
     *A = M;
     spx__clear_error();
 cleanup:
     return st;
+}
+
+spx_status spx__matrix_device_adopt(int64_t rows, int64_t cols, int64_t nnz, int64_t *rowptr,
+                                    int32_t *col32, void *values, spx_type vtype, spx_matrix **A)
+{
+    spx_matrix *M = NULL;
+    spx_status st = spx__calloc((void **)&M, 1, sizeof *M, "device matrix header");
+    *A = NULL;
+    if (st != SPX_OK) {
+        spx__cuda_free(rowptr);
+        spx__cuda_free(col32);
+        spx__cuda_free(values);
+        return st;
+    }
+    fill_header(M, rows, cols, nnz, rowptr, 64, col32, values, vtype);
+    M->dev.owned = 1;
+    *A = M;
+    return SPX_OK;
+}
+
+spx_status spx_matrix_device_csr(const spx_matrix *A, const void **rowptr, int *rowptr_bits,
+                                 const void **colidx, const void **values, spx_type *vtype)
+{
+    spx_status st = spx__check_matrix_handle(A);
+    if (st != SPX_OK) return st;
+    if (!A->dev.on)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "spx_matrix_device_csr: a host matrix; its arrays are spx_matrix_csr's "
+                          "(or spx_matrix_row_offsets')");
+    if (rowptr) *rowptr = A->dev.rowptr;
+    if (rowptr_bits) *rowptr_bits = A->dev.rowptr_bits;
+    if (colidx) *colidx = A->dev.col32;
+    if (values) *values = A->dev.values;
+    if (vtype) *vtype = A->vtype;
+    return SPX_OK;
 }

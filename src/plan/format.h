@@ -63,9 +63,11 @@ typedef struct spx_format_ops {
      * chosen by AUTO. Must be cheap next to analyze. */
     double (*suits)(const spx_matrix *A, const spx__auto_facts *f);
     /* Nonzero: analyze takes a device matrix (spx_matrix_wrap_device: its
-     * arrays in A->dev, none on the host; core/matrix.h) for SpMV. The plan
-     * layer declines other formats for such a matrix, and AUTO chooses among
-     * these alone (with facts holding no row statistics: rmax 0). */
+     * arrays in A->dev, none on the host; core/matrix.h) for SpMV; for
+     * SpGEMM, spgemm_analyze takes one as A and spgemm as B (then C is a
+     * device matrix too). The plan layer declines other formats for such a
+     * matrix, and AUTO chooses among these alone (with facts holding no row
+     * statistics: rmax 0). */
     int device_matrix;
     /* Optional, for tests (the Python binding's zero-copy check): the device
      * arrays the prepared form reads as A's row offsets, columns and values

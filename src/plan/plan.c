@@ -78,36 +78,37 @@ static const char *operation_name(spx_operation op)
     return op == SPX_OP_SPMV ? "SpMV" : op == SPX_OP_SPGEMM ? "SpGEMM" : "SpMM";
 }
 
-/* The names of the formats that take a device matrix, ", "-separated. */
-static const char *device_matrix_formats(char *buf, size_t len)
+/* The names of the formats that take a device matrix for op, ", "-separated. */
+static const char *device_matrix_formats(spx_operation op, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; spx__formats[i]; i++)
-        if (spx__formats[i]->device_matrix && used < len)
+        if (spx__formats[i]->device_matrix &&
+            (spx__format_operations(spx__formats[i]) & SPX__OP_BIT(op)) && used < len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
                                      spx__formats[i]->name);
     return buf;
 }
 
 /* A device matrix (spx_matrix_wrap_device) has no host arrays: it is planned
- * for SpMV of op N on CUDA alone (reorder= is refused by reorder.c, formats
- * that do not take it by resolve_format). */
+ * for SpMV of op N or SpGEMM on CUDA alone (reorder= is refused by
+ * reorder.c, formats that do not take it by resolve_format). */
 static spx_status check_device_matrix(const spx_matrix *A, spx_operation op, const spx_plan_opts *o)
 {
     char names[128];
     if (!A->dev.on) return SPX_OK;
-    device_matrix_formats(names, sizeof names);
+    device_matrix_formats(op, names, sizeof names);
+    if (op != SPX_OP_SPMV && op != SPX_OP_SPGEMM)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "a device matrix (spx_matrix_wrap_device) has no host arrays: %s plans "
+                          "read them; only SpMV and SpGEMM plans take it",
+                          operation_name(op));
     if (o->device != SPX_DEV_CUDA)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "a device matrix (spx_matrix_wrap_device) has no host arrays: CPU plans "
                           "read them; plan it on SPX_DEV_CUDA (auto, or format %s)",
                           names);
-    if (op != SPX_OP_SPMV)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "a device matrix (spx_matrix_wrap_device) has no host arrays: %s plans "
-                          "read them; only SpMV plans (auto, or format %s) take it",
-                          operation_name(op), names);
     if (o->op != SPX_OP_N)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "a device matrix (spx_matrix_wrap_device) has no host arrays: op T "
@@ -136,8 +137,8 @@ static spx_status resolve_format(const spx_matrix *A, spx_operation op, const sp
     if (*ops && A->dev.on && !(*ops)->device_matrix)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "format '%s' does not take a device matrix (spx_matrix_wrap_device): it "
-                          "builds its layout from host arrays; formats that take one: %s",
-                          name, device_matrix_formats(names, sizeof names));
+                          "builds its layout from host arrays; %s formats that take one: %s",
+                          name, operation_name(op), device_matrix_formats(op, names, sizeof names));
     if (*ops) return SPX_OK;
     for (int i = 0; spx__formats[i]; i++)
         if (strcmp(spx__formats[i]->name, name) == 0)
@@ -315,16 +316,30 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
     return spmv_staged(P, alpha, x, beta, y);
 }
 
+/* A device B (spx_matrix_wrap_device) goes to the formats that take device
+ * matrices alone (the format decides what else it needs: gpu-rows, f64). */
+static spx_status check_device_b(const spx_plan *P, const spx_matrix *B)
+{
+    char names[128];
+    if (!B->dev.on || P->ops->device_matrix) return SPX_OK;
+    return spx__error(SPX_ERR_UNSUPPORTED,
+                      "spx_spgemm_run (B): a device matrix (spx_matrix_wrap_device) has no host "
+                      "arrays and the plan's format '%s' reads them; SpGEMM of a device B: plan "
+                      "A on SPX_DEV_CUDA with format %s (auto picks it for a device A)",
+                      P->ops->name, device_matrix_formats(SPX_OP_SPGEMM, names, sizeof names));
+}
+
 spx_status spx_spgemm_run(const spx_plan *P, const spx_matrix *B, spx_matrix **C)
 {
     spx_status st = check_plan(P);
     if (st != SPX_OK) return st;
     if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
     *C = NULL;
-    if ((st = spx__check_matrix(B, "spx_spgemm_run (B)")) != SPX_OK) return st;
+    if ((st = spx__check_matrix_handle(B)) != SPX_OK) return st;
     if (P->operation != SPX_OP_SPGEMM)
         return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SpGEMM",
                           operation_name(P->operation));
+    if ((st = check_device_b(P, B)) != SPX_OK) return st;
     if (P->in_len != B->rows)
         return spx__error(SPX_ERR_DIM_MISMATCH,
                           "A is %lld x %lld but B has %lld rows (A*B needs %lld)",

@@ -21,7 +21,8 @@
  *    above 2^20 columns, hash tables in global memory;
  * When C does not fit the device, steps 4 and 5 run in row panels of
  * PANEL_SHARE of the free memory (param panel_nnz caps a panel's entries).
- * 5. C's CSR to the host, into host arrays allocated once C's size is known
+ * 5. C's CSR to the host (a host B; a device B leaves C on the device, in
+ *    arrays allocated whole, no panels), into host arrays allocated once C's size is known
  *    and touched by the host's cores while the GPU runs step 4 (a copy into
  *    fresh memory ran at 17 GB/s, into touched memory at 44 GB/s on the H100
  *    machine: bench/experiments/gpu-download).
@@ -49,7 +50,11 @@ extern "C" {
 enum { SPX__ROWS_LONG_AUTO, SPX__ROWS_LONG_DENSE, SPX__ROWS_LONG_HASH };
 
 typedef struct spx__cuda_rows_plan {
-    spx__cuda_csr A;    /* device, values of the precision */
+    spx__cuda_csr A;    /* device, values of the precision: held's arrays, or a device
+                           matrix's read in place */
+    spx__cuda_csr held; /* the arrays the plan owns: A uploaded (host A), or a device A's
+                           widened offsets and converted values (NULL where read in place) */
+    int a_device;       /* A was a device matrix (spx_matrix_wrap_device) */
     spx_type precision; /* SPX_F64 or SPX_F32 */
     double max_abs_a;   /* largest |a_ij| (fp32: products checked against float's range) */
     int long_rows;      /* SPX__ROWS_LONG_*: how bin 8 (rows of 2048+) accumulates */
@@ -59,10 +64,18 @@ typedef struct spx__cuda_rows_plan {
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
 
-/* The gpu-rows gateway (src/cuda/spgemm/rows_run.cu): multiply: *C = A*B as
- * a host CSR matrix (fp64 values, sorted columns). */
+/* The gpu-rows gateway (src/cuda/spgemm/rows_run.cu): free_bytes: device
+ * memory free now (a test hook: a destroyed device C gives its bytes back);
+ * multiply: *C = A*B
+ * (fp64 values, sorted columns): with Bdev NULL, B is a host matrix,
+ * uploaded, and C a host matrix; else Bdev is B's arrays on the device
+ * (rows_format.c: a device B read in place) and C a device matrix SpX owns
+ * (spx__matrix_device_adopt), allocated whole (SPX_ERR_OOM when it does not
+ * fit, or passes panel_nnz). */
 #define SPX__CUDA_ROWS_API(S, Q, V)                                                           \
-    S(spx__cuda_rows_multiply, (const spx__cuda_rows_plan *p, const spx_matrix *B, spx_matrix **C))
+    S(spx__cuda_rows_multiply, (const spx__cuda_rows_plan *p, const spx_matrix *B,          \
+                                const spx__cuda_csr *Bdev, spx_matrix **C))               \
+    Q(size_t, spx__cuda_rows_free_bytes, (void), 0)
 
 SPX__CUDA_DECLARE(SPX__CUDA_ROWS_API)
 

@@ -10,7 +10,11 @@
  * the copy: for measuring it) and panel_nnz=N (at most N entries of C on the
  * device at once: row panels, as when C does not fit it). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
- * up to 3.2e28) came out as infinities in every entry. */
+ * up to 3.2e28) came out as infinities in every entry.
+ * Device operands (spx_matrix_wrap_device), f64 only: a device A is read in
+ * place (its 32-bit row offsets widened, fp32 values converted, into arrays
+ * of the plan), so is a device B in each product (the same, for the
+ * product), and a device B gives a device C (rows_run.cu). */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -27,7 +31,7 @@ static void rows_destroy(void *state)
 {
     spx__cuda_rows_plan *p = state;
     if (!p) return;
-    spx__cuda_csr_free(&p->A);
+    spx__cuda_csr_free(&p->held);
     spx__free(p);
 }
 
@@ -63,6 +67,59 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: long=%s; auto, dense or hash", value);
 }
 
+/* SPX_ERR_UNSUPPORTED for a device operand (`which`) of a plan whose
+ * precision is not f64. */
+static spx_status check_device_precision(spx_type precision, const char *which)
+{
+    if (precision == SPX_F64) return SPX_OK;
+    return spx__error(SPX_ERR_UNSUPPORTED,
+                      "gpu-rows: a device %s (spx_matrix_wrap_device) is multiplied in f64 only "
+                      "(its values read as double, its range not scanned on the host); plan A "
+                      "with precision f64",
+                      which);
+}
+
+/* A device matrix's arrays as the kernels read them, 64-bit row offsets and
+ * fp64 values, in *view: M's own in place where they are so, else 32-bit
+ * offsets widened and fp32 values converted into held's arrays (free with
+ * spx__cuda_csr_free; held's sizes are M's, NULL arrays where none is
+ * made). */
+static spx_status device_view(const spx_matrix *M, spx__cuda_csr *view, spx__cuda_csr *held)
+{
+    spx_status st = SPX_OK;
+    const spx__cuda_csr sizes = {M->rows, M->cols, M->nnz, NULL, NULL, NULL, SPX_F64};
+    *held = sizes;
+    if (M->dev.rowptr_bits == 32)
+        SPX_TRY(spx__cuda_widen_offsets(&held->rowptr, M->dev.rowptr, M->rows + 1));
+    if (M->vtype != SPX_F64 && M->nnz > 0)
+        SPX_TRY(spx__cuda_convert_values(&held->values, M->dev.values, M->vtype, M->nnz, SPX_F64,
+                                         "gpu-rows: device values as fp64"));
+    *view = sizes;
+    view->rowptr = held->rowptr ? held->rowptr : (int64_t *)M->dev.rowptr;
+    view->colidx = (int32_t *)M->dev.col32; /* read only, as every operand */
+    view->values = held->values ? held->values : (void *)M->dev.values;
+    return SPX_OK;
+cleanup:
+    spx__cuda_csr_free(held);
+    return st;
+}
+
+/* A on the device: uploaded into held (a host A), or read in place. */
+static spx_status prepare_a(const spx_matrix *A, spx_type precision, spx__cuda_rows_plan *p)
+{
+    spx_status st = SPX_OK;
+    if (!A->dev.on) {
+        SPX_TRY(spx__cuda_csr_upload(A, precision, &p->held));
+        p->A = p->held;
+        return SPX_OK;
+    }
+    SPX_TRY(check_device_precision(precision, "A"));
+    p->a_device = 1;
+    SPX_TRY(device_view(A, &p->A, &p->held));
+cleanup:
+    return st;
+}
+
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
@@ -81,8 +138,8 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->prefault = prm.prefault;
     p->panel_nnz = prm.panel_nnz;
     p->stream = o->stream;
-    p->max_abs_a = o->precision == SPX_F32 ? max_abs(A) : 0.0;
-    SPX_TRY(spx__cuda_csr_upload(A, o->precision, &p->A));
+    p->max_abs_a = o->precision == SPX_F32 && !A->dev.on ? max_abs(A) : 0.0;
+    SPX_TRY(prepare_a(A, o->precision, p));
     *state = p;
     return SPX_OK;
 cleanup:
@@ -90,9 +147,24 @@ cleanup:
     return st;
 }
 
+/* C = A*B for a device B: B read in place (or widened and converted for
+ * this product), C a device matrix. */
+static spx_status multiply_device_b(const spx__cuda_rows_plan *p, const spx_matrix *B,
+                                    spx_matrix **C)
+{
+    spx__cuda_csr view, held;
+    spx_status st = check_device_precision(p->precision, "B");
+    if (st != SPX_OK) return st;
+    if ((st = device_view(B, &view, &held)) != SPX_OK) return st;
+    st = spx__cuda_rows_multiply(p, B, &view, C);
+    spx__cuda_csr_free(&held);
+    return st;
+}
+
 static spx_status rows_multiply(void *state, const spx_matrix *B, spx_matrix **C)
 {
     const spx__cuda_rows_plan *p = state;
+    if (B->dev.on) return multiply_device_b(p, B, C);
     if (p->precision == SPX_F32) {
         const double b = max_abs(B);
         if (p->max_abs_a * b > FLT_MAX)
@@ -101,13 +173,18 @@ static spx_status rows_multiply(void *state, const spx_matrix *B, spx_matrix **C
                               "use f64",
                               p->max_abs_a, b);
     }
-    return spx__cuda_rows_multiply(state, B, C);
+    return spx__cuda_rows_multiply(state, B, NULL, C);
 }
 
+/* The device arrays the plan owns (a device A's own are the caller's). */
 static size_t rows_bytes(const void *state)
 {
     const spx__cuda_rows_plan *p = state;
-    return spx__cuda_csr_bytes(&p->A);
+    const spx__cuda_csr *h = &p->held;
+    const size_t value = p->precision == SPX_F32 ? sizeof(float) : sizeof(double);
+    return (h->rowptr ? (size_t)(h->rows + 1) * sizeof(int64_t) : 0) +
+           (h->colidx ? (size_t)h->nnz * sizeof(int32_t) : 0) +
+           (h->values ? (size_t)h->nnz * value : 0);
 }
 
 static void rows_describe(const void *state, char *buf, size_t len)
@@ -117,9 +194,10 @@ static void rows_describe(const void *state, char *buf, size_t len)
     const int panels = __atomic_load_n(&p->last_panels, __ATOMIC_RELAXED);
     snprintf(buf, len,
              "hash rows, %s sums, shared tables up to %d entries a row, longer rows %s; "
-             "last product: %d row panel%s",
+             "last product: %d row panel%s%s",
              p->precision == SPX_F32 ? "fp32" : "fp64", 2048, modes[p->long_rows], panels,
-             panels == 1 ? "" : "s");
+             panels == 1 ? "" : "s",
+             p->a_device ? "; A: device matrix, columns read in place" : "");
 }
 
 /* AUTO: the CUDA SpGEMM baseline; tsparse answers above it only for A of
@@ -128,7 +206,7 @@ static void rows_describe(const void *state, char *buf, size_t len)
 
 static double rows_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
-    (void)f;
+    if (A->dev.on && f->o->precision != SPX_F64) return 0.0; /* device operands: f64 only */
     return A->rows < INT32_MAX && A->col_bits == 32 ? ROWS_ANSWER : 0.0;
 }
 
@@ -143,4 +221,5 @@ const spx_format_ops spx__format_gpu_rows = {
     .describe = rows_describe,
     .borrows_matrix = 0,
     .suits = rows_suits,
+    .device_matrix = 1, /* device A and B, f64; a device B gives a device C */
 };

@@ -157,7 +157,8 @@ cleanup:
 /* What a product keeps on the device. */
 struct product {
     const spx__cuda_rows_plan *p;
-    spx__cuda_csr B;
+    spx__cuda_csr B;     /* B on the device: uploaded, or a device B's view */
+    bool device_c;       /* B a device matrix: C stays on the device (multiply_device) */
     int64_t m, cols;
     bool dense; /* bin 8 with dense accumulators (rows_dense.cu) */
     int64_t *f, *cnt, *rowptr;
@@ -272,6 +273,79 @@ static int64_t largest_panel(const int64_t *rowptr, int64_t m, int64_t cap)
     return most;
 }
 
+/* Steps 1-3: row products, symbolic phase, C's row offsets in x->rowptr
+ * and its size in *nnz. A device C's offsets come from cudaMalloc (they
+ * become C's), a host C's from the stream-ordered pool. */
+static spx_status count(product *x, int64_t *nnz)
+{
+    const spx__cuda_csr *A = &x->p->A;
+    spx_status st;
+    SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
+    SPX_TRY(dev_alloc_n(&x->cnt, x->m, "gpu-rows row counts", x->s));
+    if (x->device_c)
+        SPX_TRY(spx__cuda_alloc((void **)&x->rowptr, ((size_t)x->m + 1) * sizeof *x->rowptr,
+                                "gpu-rows C row offsets"));
+    else
+        SPX_TRY(dev_alloc_n(&x->rowptr, x->m + 1, "gpu-rows row offsets", x->s));
+    row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
+        x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
+    SPX_TRY(launched("gpu-rows row products"));
+    trace("rows: row products", x->s);
+    SPX_TRY(symbolic(x));
+    SPX_TRY(exclusive_sum(x->cnt, x->rowptr, x->m, x->s));
+    SPX_TRY(fetch_i64(x->rowptr + x->m, nnz, x->s));
+cleanup:
+    return st;
+}
+
+/* SPX_ERR_OOM for a device C that cannot be allocated whole: `why` says what
+ * it passed. */
+static spx_status c_does_not_fit(int64_t nnz, const char *why, long long limit)
+{
+    return spx__error(SPX_ERR_OOM,
+                      "gpu-rows: C has %lld entries (%.3g GB), past %s (%lld); a device C (B a "
+                      "device matrix) is allocated whole, not in row panels: multiply by a host "
+                      "B for C on the host in panels",
+                      (long long)nnz, (double)nnz * 12e-9, why, limit);
+}
+
+/* C's columns and values at their full size (cudaMalloc: they become C's). */
+static spx_status device_c_alloc(product *x, int64_t nnz)
+{
+    spx_status st;
+    if (x->p->panel_nnz > 0 && nnz > x->p->panel_nnz)
+        return c_does_not_fit(nnz, "the entries panel_nnz lets on the device", x->p->panel_nnz);
+    st = spx__cuda_alloc((void **)&x->ccol, (size_t)nnz * sizeof *x->ccol, "gpu-rows C columns");
+    if (st == SPX_OK)
+        st = spx__cuda_alloc((void **)&x->cval, (size_t)nnz * sizeof *x->cval, "gpu-rows C values");
+    if (st == SPX_ERR_OOM)
+        return c_does_not_fit(nnz, "what cudaMalloc could give (bytes free now)",
+                              (long long)free_bytes());
+    return st;
+}
+
+/* C = A*B into a new device matrix that owns x's rowptr, ccol and cval (x's
+ * pointers cleared): one numeric pass over every row (cbase 0), then a wait
+ * for the stream, so that C is complete when the caller has it. */
+static spx_status multiply_device(product *x, spx_matrix **C)
+{
+    int64_t nnz = 0;
+    spx_status st;
+    SPX_TRY(count(x, &nnz));
+    SPX_TRY(device_c_alloc(x, nnz));
+    trace("rows: C's offsets and allocation", x->s);
+    if (nnz > 0) SPX_TRY(numeric(x, 0, x->m, 0));
+    SPX_TRY(cuda_ok(cudaStreamSynchronize(x->s), "gpu-rows product"));
+    trace("rows: numeric, C on the device", x->s);
+    __atomic_store_n(&((spx__cuda_rows_plan *)x->p)->last_panels, 1, __ATOMIC_RELAXED);
+    st = spx__matrix_device_adopt(x->m, x->cols, nnz, x->rowptr, x->ccol, x->cval, SPX_F64, C);
+    x->rowptr = NULL; /* C's now, or freed with it */
+    x->ccol = NULL;
+    x->cval = NULL;
+cleanup:
+    return st;
+}
+
 /* C = A*B into a new host matrix H, in row panels whose entries fit the
  * device (one panel unless C does not). H's row offsets come first; its
  * pages are touched by the host's cores while the GPU runs the first
@@ -280,20 +354,10 @@ static int64_t largest_panel(const int64_t *rowptr, int64_t m, int64_t cap)
  * follow. */
 static spx_status multiply(product *x, spx_matrix **C)
 {
-    const spx__cuda_csr *A = &x->p->A;
     spx_matrix *H = NULL;
     int64_t nnz = 0, cap = 0, panels = 0;
     spx_status st;
-    SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
-    SPX_TRY(dev_alloc_n(&x->cnt, x->m, "gpu-rows row counts", x->s));
-    SPX_TRY(dev_alloc_n(&x->rowptr, x->m + 1, "gpu-rows row offsets", x->s));
-    row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
-        x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
-    SPX_TRY(launched("gpu-rows row products"));
-    trace("rows: row products", x->s);
-    SPX_TRY(symbolic(x));
-    SPX_TRY(exclusive_sum(x->cnt, x->rowptr, x->m, x->s));
-    SPX_TRY(fetch_i64(x->rowptr + x->m, &nnz, x->s));
+    SPX_TRY(count(x, &nnz));
     SPX_TRY(host_csr_alloc(x->m, x->cols, nnz, &H));
     SPX_TRY(download_to_host(H->rowptr, x->rowptr, ((size_t)x->m + 1) * sizeof *H->rowptr, x->s));
     cap = panel_capacity(x);
@@ -326,8 +390,18 @@ cleanup:
 
 using namespace spx_rows;
 
+/* A device C's arrays (cudaMalloc'd) or a host C's device buffers (the
+ * pool's), whichever x holds. */
+static void free_c_buffers(product *x)
+{
+    void *c[] = {x->rowptr, x->ccol, x->cval};
+    for (void *a : c)
+        if (x->device_c) spx__cuda_free(a);
+        else dev_free(a, x->s);
+}
+
 extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, const spx_matrix *B,
-                                              spx_matrix **C)
+                                              const spx__cuda_csr *Bdev, spx_matrix **C)
 {
     product x = {};
     spx_status st;
@@ -336,27 +410,41 @@ extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, cons
     x.s = (cudaStream_t)p->stream;
     x.m = p->A.rows;
     x.cols = B->cols;
+    x.device_c = Bdev != NULL;
     x.dense = p->long_rows != SPX__ROWS_LONG_HASH && dense_fits(x.cols);
     if (p->long_rows == SPX__ROWS_LONG_DENSE && !x.dense)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "gpu-rows long=dense: B's %lld columns pass the dense bitmap's %lld",
                           (long long)x.cols, (long long)DENSE_MAX_COLS);
+    if (x.device_c && x.cols > INT32_MAX)
+        return spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
     trace_start();
-    SPX_TRY(spx__cuda_csr_upload(B, p->precision, &x.B));
-    /* the upload's copies run on the default stream; the product on the plan's */
-    SPX_TRY(cuda_ok(cudaDeviceSynchronize(), "gpu-rows upload"));
-    trace("rows: B upload", x.s);
-    SPX_TRY(multiply(&x, C));
+    if (x.device_c) {
+        x.B = *Bdev; /* the caller's (rows_format.c), read in place */
+        /* B's view may come from kernels on the default stream (widened
+         * offsets, converted values: they wait for them); a device matrix's
+         * arrays are written before it was wrapped */
+    } else {
+        SPX_TRY(spx__cuda_csr_upload(B, p->precision, &x.B));
+        /* the upload's copies run on the default stream; the product on the plan's */
+        SPX_TRY(cuda_ok(cudaDeviceSynchronize(), "gpu-rows upload"));
+        trace("rows: B upload", x.s);
+    }
+    SPX_TRY(x.device_c ? multiply_device(&x, C) : multiply(&x, C));
 cleanup:
     dev_free(x.f, x.s);
     dev_free(x.cnt, x.s);
-    dev_free(x.rowptr, x.s);
-    dev_free(x.ccol, x.s);
-    dev_free(x.cval, x.s);
+    free_c_buffers(&x);
     dev_free(x.over, x.s);
     dev_free(x.n_over, x.s);
     if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "gpu-rows product");
-    spx__cuda_csr_free(&x.B);
+    if (st != SPX_OK) {
+        spx_matrix_destroy(*C); /* the final wait failed */
+        *C = NULL;
+    }
+    if (!x.device_c) spx__cuda_csr_free(&x.B);
     trace("rows: frees", x.s);
     return st;
 }
+
+extern "C" size_t spx__cuda_rows_free_bytes(void) { return free_bytes(); }
