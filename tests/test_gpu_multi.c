@@ -3,7 +3,8 @@
  * same bits on every call (test_multi_check.h); fp64, fp32 and fp16; the
  * CUDA formats by name and AUTO; GPU and CPU parts mixed (pcsc then sums on
  * the host); parts round robin over every GPU when there are several
- * (pcsc summed on GPU 0 through peer copies); the call's times. Without a
+ * (pcsc summed on GPU 0 through peer copies); pcsc's spans (narrow, missing
+ * both ends of y, 40 parts); the call's times. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #include "test_multi_check.h"
@@ -43,6 +44,19 @@ static void test_one_gpu(void)
         check_all_kinds(A, o, 4, one_gpu);
         spx_matrix_destroy(A);
     }
+}
+
+/* pcsc spans on the GPU (test_multi_check.h): a banded matrix (narrow
+ * spans), one with empty rows and columns at both ends, beta 0 over NaN,
+ * 1..4 parts and 40 (round robin: all on GPU 0 with one GPU), fp64, fp32,
+ * fp16 and op T; mixed GPU and CPU parts (summed on the host). */
+static void test_pcsc_spans(void)
+{
+    check_pcsc_cases(cuda_opts(SPX_F64, "auto"), 20000, 4, 40, NULL);
+    check_pcsc_cases(cuda_opts(SPX_F32, "auto"), 20000, 4, quick() ? 4 : 40, NULL);
+    if (quick()) return;
+    check_pcsc_cases(cuda_opts(SPX_F16, "auto"), 20000, 3, 4, NULL);
+    check_pcsc_cases(cuda_opts(SPX_F64, "csr"), 4000, 4, 4, mixed);
 }
 
 /* Each CUDA SpMV format by name (a format may decline a part: skipped). */
@@ -139,6 +153,7 @@ int main(void)
         return spx_test_failed ? spx_test_finish() : 77;
     }
     test_one_gpu();
+    test_pcsc_spans();
     if (!quick()) test_formats();
     test_mixed_and_many();
     test_times();

@@ -4,7 +4,8 @@
  * fp32, beta 0 with NaN in y, several part formats: against the long-double
  * reference within (32 + rmax) eps (|alpha| |op(A)| |x| + |beta| |y|), and
  * the same bits on every call; resident vectors sharing one host buffer
- * (test_multi_check.h). Also the parts' descriptions and times, split parts,
+ * (test_multi_check.h); pcsc parts' spans (narrow, missing both ends of y,
+ * whole). Also the parts' descriptions and times, split parts,
  * bad input, and every allocation of plan creation and of resident vectors
  * failing in turn. */
 #include "core/alloc.h"
@@ -99,6 +100,27 @@ static void test_empty(void)
         spx_matrix_destroy(A);
         free(rp);
     }
+}
+
+/* pcsc parts write only the rows their columns touch (test_multi_check.h):
+ * banded and end-padded matrices, fp64 and fp32, 40 parts (on 24
+ * nonzeros: some without any); a random matrix of 100 nonzeros a row, where every part's
+ * span is the whole of y. */
+static void test_pcsc_spans(void)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    check_pcsc_cases(o, 600, 4, 40, NULL);
+    o.precision = SPX_F32;
+    check_pcsc_cases(o, 600, 3, 40, NULL);
+    spx_matrix *A = generate("random:m=300,n=300,nnz=30000,seed=2"); /* each part: every row */
+    if (!A) return;
+    o.precision = SPX_F64;
+    for (int parts = 1; parts <= 3; parts++) {
+        int narrow = check_pcsc_spans(A, o, parts, NULL);
+        if (!CHECK(narrow == 0))
+            fprintf(stderr, "  random, %d parts: %d narrow spans\n", parts, narrow);
+    }
+    spx_matrix_destroy(A);
 }
 
 /* Parts cover the nonzeros; times are set; formats named. */
@@ -283,6 +305,7 @@ int main(void)
     test_matrices();
     test_variants();
     test_empty();
+    test_pcsc_spans();
     test_info();
     test_splits();
     test_bad_input();

@@ -19,10 +19,18 @@
  *   merge       row kinds (pcsr, pcoo, rows): a part owns its lines but a
  *               shared first one; interior lines are copied to y, a shared
  *               line is the sum of its parts' values in part order. pcsc:
- *               every part gives a full-length partial y; part 0 owns beta,
- *               the others run with b = 0, and y = ((out_0 + out_1) + ...)
- *               in part order, on part 0's GPU when every part is on a GPU
- *               (peer copies between devices), else on the host.
+ *               part i gives a partial y over its span, the rows its
+ *               columns touch [span_lo, span_hi), and runs with b = 0; part
+ *               0 owns beta: its output is all of y, its span from its plan
+ *               and the other rows beta*y (0 with beta == 0, y unread); y =
+ *               ((out_0 + out_1) + ...) in part order, each part's over its
+ *               span, on part 0's GPU when every part is on a GPU (peer
+ *               copies between devices), else on the host.
+ * pcsc's spans: a part's plan is of its CSC block with A's rows shifted by
+ * -span_lo and span_hi - span_lo columns, so its SpMV writes its span only
+ * (nothing for a part without nonzeros). The shifted row indices are a copy
+ * the part owns: 4 bytes a nonzero of A (8 where a span passes 2^31 - 1
+ * rows); offsets and values stay borrowed from the CSC.
  * Sums in a fixed order and per-part plans that repeat their bits: for a
  * fixed part count, y is the same bits every call.
  *
@@ -39,19 +47,21 @@
  *               own lines, its ghost into a slot of its group; an unsplit
  *               part with a shared first line (its owner on another device)
  *               writes it as a ghost starting from 0; pcsc writes its partial
- *               y into its output buffer (beta == 0: the group's first part of
- *               a one-part group, or of a one-device plan, into y's buffer);
+ *               y over its span into its output buffer (beta == 0: the
+ *               group's first part of a one-part group, or of a one-device
+ *               plan, into y's buffer, the rest of which keeps the old y);
  *   merge       row kinds: each ghost is added to its owner's line, in part
  *               order; pcsc: owner q sets y(own(q)) = beta*y + the parts'
  *               partial y over own(q) (only where their rows reach), in part
- *               order (beta == 0: its own partial, then the others in part
- *               order). One GPU: the calling thread queues every part; a
- *               split part adds its ghost on its own stream once the part
- *               before has written the line (an event), pcsc's partials are
- *               summed by one kernel behind the parts; one host wait. CPU
- *               parts: a thread each, then loops (multi_combine.c). Several
- *               devices: a thread per group, then the calling thread merges,
- *               through peer copies (multi_resident_merge.c). */
+ *               order (beta == 0: its own partial where it reaches, 0
+ *               elsewhere, then the others in part order; never the old y).
+ *               One GPU: the calling thread queues every part; a split part
+ *               adds its ghost on its own stream once the part before has
+ *               written the line (an event), pcsc's partials are summed by
+ *               one kernel behind the parts; one host wait. CPU parts: a
+ *               thread each, then loops (multi_combine.c). Several devices:
+ *               a thread per group, then the calling thread merges, through
+ *               peer copies (multi_resident_merge.c). */
 #ifndef SPX_MULTI_MULTI_H
 #define SPX_MULTI_MULTI_H
 
@@ -73,10 +83,13 @@ typedef struct spx__multi_part {
     spx_plan *plan;          /* the part's plan (split: of its lines but the first) */
     spx_plan *ghost;         /* split: the plan of its piece of its first line */
     spx_matrix *split_view[2]; /* split: the CSRs of plan and ghost, owned */
+    spx_matrix *span_view;     /* pcsc with nonzeros: its CSR, columns shifted by -span_lo, owned */
+    void *span_cols;           /* and those columns (32-bit, 64 past 2^31 - 1), owned */
     void *slot;              /* split, resident calls: its ghost, in its group's slots */
     void *stream;            /* CUDA: the part's stream */
     int64_t x_begin, x_len;  /* the entries of x it reads */
-    int64_t y_begin, y_len;  /* its output: entries y_begin.. of y */
+    int64_t y_begin, y_len;  /* its output: entries y_begin.. of y (pcsc: its span; part 0
+                                all of y, its plan writing its span) */
     double beta_share;       /* 1: its output starts from y (times beta); 0: from nothing */
     void *out;               /* partial y (device memory on a GPU); NULL: writes into y */
     void *host_out;          /* pcsc reduced on the host, GPU part: out copied back here */
@@ -153,6 +166,11 @@ void spx__multi_part_destroy(spx_multi_plan *P, int i);
 spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const void *x,
                                 double beta, void *first, void *rest);
 
+/* pcsc part p's product into y[span_lo, span_hi), out pointing at row
+ * span_lo; nothing for a part without nonzeros (its span is empty). */
+spx_status spx__multi_pcsc_spmv(const spx__multi_part *p, double alpha, const void *x, double beta,
+                                void *out);
+
 /* Call time, in part i's thread. */
 spx_status spx__multi_distribute_x(spx_multi_plan *P, int i, const void *x);
 spx_status spx__multi_run_part(spx_multi_plan *P, int i, double alpha, const void *x,
@@ -189,6 +207,10 @@ spx_status spx__multi_add(const spx_multi_plan *P, void *y, const void *x, int64
                           void *stream);
 spx_status spx__multi_scale(const spx_multi_plan *P, void *y, double beta, int64_t n,
                             void *stream);
+/* spx__multi_scale of the rows of [b, e) outside [lo, hi) (all of them when
+ * hi <= lo); y points at row 0. Where part 0 on its device applies beta. */
+spx_status spx__multi_scale_outside(const spx_multi_plan *P, void *y, int64_t b, int64_t e,
+                                    int64_t lo, int64_t hi, double beta, void *stream);
 /* The calling thread's CUDA device when P has GPU parts (else -1), and back:
  * the executor sets devices on whatever thread runs a part, the caller's too. */
 int spx__multi_device_save(const spx_multi_plan *P);
@@ -207,6 +229,10 @@ spx_status spx__multi_alloc_on(const spx_multi_plan *P, int i, int64_t n, void *
 /* Resident calls (multi_resident.c and the files below). */
 /* Whether pcsc part i writes its partial y into y's buffer (else p->out). */
 int spx__multi_partial_in_y(const spx_multi_plan *P, int i, double beta);
+/* Row r of pcsc part i's partial y: in y's buffer (row r) or in p->out (row
+ * r - y_begin); r must lie in its output. */
+void *spx__multi_partial_at(const spx_multi_plan *P, int i, const spx_multi_vector *y, double beta,
+                            int64_t r);
 /* Part i's product on its group's buffers (multi.h: spmv). */
 spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
                               const spx_multi_vector *x, double beta, spx_multi_vector *y);

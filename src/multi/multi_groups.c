@@ -86,6 +86,7 @@ static spx_status make_partials(spx_multi_plan *P)
     for (int i = 0; i < P->parts; i++) {
         const spx__multi_part *p = &P->part[i];
         t[i].v = p->out;
+        t[i].base = p->y_begin;
         t[i].span_lo = p->span_lo;
         t[i].span_hi = p->span_hi;
         spx__multi_own(P, i, &t[i].own_lo, &t[i].own_hi);
@@ -179,7 +180,8 @@ spx_status spx__multi_resident_prepare(spx_multi_plan *P)
     if (P->resident_ready) return SPX_OK;
     for (int i = 0; P->kind == SPX_PART_PCSC && i < P->parts; i++)
         if (!P->part[i].out)
-            SPX_TRY(spx__multi_alloc_on(P, i, P->rows, &P->part[i].out, "a part's partial y"));
+            SPX_TRY(
+                spx__multi_alloc_on(P, i, P->part[i].y_len, &P->part[i].out, "a part's partial y"));
     for (int g = 0; g < P->groups; g++)
         SPX_TRY(make_slots(P, g));
     if (P->groups > 1) SPX_TRY(prepare_devices(P));

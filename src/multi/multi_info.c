@@ -78,6 +78,8 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
     info->shared_first = p->part.shared_first;
     info->shared_last = p->part.shared_last;
     info->bytes = spx_plan_bytes(p->plan) + (p->ghost ? spx_plan_bytes(p->ghost) : 0);
+    if (p->span_view) /* pcsc: its plan's matrix's shifted row indices */
+        info->bytes += (size_t)p->span_view->nnz * (size_t)(p->span_view->col_bits / 8);
     info->numa_node = p->numa_node;
     return SPX_OK;
 }

@@ -4,9 +4,17 @@
  *              (the first of them carries beta's share), in double, rounded
  *              once to the vectors' type;
  *   pcsc:      y = ((out_0 + out_1) + out_2) + ..., elementwise in the
- *              vectors' type, on part 0's GPU when every part is on a GPU,
- *              else on the host (rows split among threads, each row summed
- *              whole, so the thread count does not change the bits). */
+ *              vectors' type, part i > 0's only over its span (its output:
+ *              the rows its columns touch; out_0 is all of y, part 0 having
+ *              applied beta outside its span), on part 0's GPU when every
+ *              part is on a GPU, else on the host (blocks of rows split
+ *              among threads, each row's sum in part order whatever the
+ *              thread, so the thread count does not change the bits).
+ * Against full-length partials the pcsc sum reads n + the parts' spans
+ * entries, not n a part, and skips only additions of 0 (the bits stay but
+ * for the sign of a zero). */
+#include <string.h>
+
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -40,21 +48,34 @@ static void sum_shared_lines(const spx_multi_plan *P, void *y)
     }
 }
 
+#define SPX__SUM_BLOCK 4096 /* rows a task of the host sum */
+
+/* y = src[0], then += part i's output over its span, i in part order, by
+ * blocks of rows. */
 #define SPX__SUM_PARTIALS(T)                                                                       \
-    static void sum_partials_##T(const void *const *src, int n, int64_t rows, T *y)             \
+    static void sum_partials_##T(const spx_multi_plan *P, const void *const *src, T *y)            \
     {                                                                                              \
-        _Pragma("omp parallel for schedule(static)") for (int64_t r = 0; r < rows; r++)          \
+        int64_t blocks = (P->rows + SPX__SUM_BLOCK - 1) / SPX__SUM_BLOCK;                          \
+        _Pragma("omp parallel for schedule(static)") for (int64_t k = 0; k < blocks; k++)          \
         {                                                                                          \
-            T acc = ((const T *)src[0])[r];                                                        \
-            for (int k = 1; k < n; k++) acc += ((const T *)src[k])[r];                             \
-            y[r] = acc;                                                                            \
+            int64_t b = k * SPX__SUM_BLOCK,                                                        \
+                    e = b + SPX__SUM_BLOCK < P->rows ? b + SPX__SUM_BLOCK : P->rows;               \
+            if (src[0] != y) memcpy(y + b, (const T *)src[0] + b, (size_t)(e - b) * sizeof(T));    \
+            for (int i = 1; i < P->parts; i++) {                                                   \
+                const spx__multi_part *p = &P->part[i];                                            \
+                const T *v = src[i];                                                               \
+                int64_t lo = p->span_lo > b ? p->span_lo : b,                                      \
+                        hi = p->span_hi < e ? p->span_hi : e;                                      \
+                for (int64_t r = lo; r < hi; r++)                                                  \
+                    y[r] += v[r - p->y_begin];                                                     \
+            }                                                                                      \
         }                                                                                          \
     }
 SPX__SUM_PARTIALS(double)
 SPX__SUM_PARTIALS(float)
 
-/* pcsc on the host: part k's partial y is in y (a CPU part 0 wrote there),
- * its buffer (CPU) or its copy back (GPU). */
+/* pcsc on the host: part k's output is in y (a CPU part 0 wrote there), its
+ * buffer (CPU) or its copy back (GPU). */
 static void sum_on_host(const spx_multi_plan *P, void *y)
 {
     const void *src[SPX_MULTI_MAX_PARTS];
@@ -64,30 +85,31 @@ static void sum_on_host(const spx_multi_plan *P, void *y)
     }
     if (P->parts == 1 && src[0] == y) return; /* a lone CPU part wrote y itself */
     if (P->vtype == SPX_F64)
-        sum_partials_double(src, P->parts, P->rows, y);
+        sum_partials_double(P, src, y);
     else
-        sum_partials_float(src, P->parts, P->rows, y);
+        sum_partials_float(P, src, y);
 }
 
-/* pcsc on part 0's GPU: add each part's partial y to part 0's in order
- * (another GPU's through a peer copy), then one copy back. */
+/* pcsc on part 0's GPU: add each part's output to part 0's (all of y) over
+ * its span, in order (another GPU's through a peer copy), then one copy back. */
 static spx_status sum_on_gpu(spx_multi_plan *P, void *y)
 {
     spx__multi_part *p0 = &P->part[0];
-    size_t bytes = (size_t)P->rows * P->es;
     spx_status st;
     SPX_TRY(spx__cuda_set_device(p0->device));
     for (int k = 1; k < P->parts; k++) {
         const spx__multi_part *p = &P->part[k];
         const void *src = p->out;
+        if (p->y_len == 0) continue;
         if (p->device != p0->device) {
-            SPX_TRY(spx__cuda_copy_peer(P->reduce_buf, p0->device, p->out, p->device, bytes,
-                                        p0->stream));
+            SPX_TRY(spx__cuda_copy_peer(P->reduce_buf, p0->device, p->out, p->device,
+                                        (size_t)p->y_len * P->es, p0->stream));
             src = P->reduce_buf;
         }
-        SPX_TRY(spx__cuda_vector_add(p0->out, src, P->rows, P->vtype, p0->stream));
+        SPX_TRY(spx__cuda_vector_add((char *)p0->out + (size_t)p->y_begin * P->es, src, p->y_len,
+                                     P->vtype, p0->stream));
     }
-    SPX_TRY(spx__cuda_copy_async(y, p0->out, bytes, 0, p0->stream));
+    SPX_TRY(spx__cuda_copy_async(y, p0->out, (size_t)P->rows * P->es, 0, p0->stream));
     SPX_TRY(spx__cuda_sync(p0->stream));
 cleanup:
     return st;

@@ -44,15 +44,18 @@ void spx__multi_device_restore(int device)
     if (device >= 0) spx__cuda_set_device(device);
 }
 
-/* What x the part reads, what of y it writes, and whether it carries beta. */
+/* What x the part reads, what of y it writes, and whether it carries beta.
+ * pcsc: part i's output is y[span_lo, span_hi), the rows its columns touch,
+ * but part 0's, which carries beta for the whole of y, is all of y (its plan
+ * writes its span; it scales the rest). */
 static void set_ranges(const spx_multi_plan *P, spx__multi_part *p, int i)
 {
     const spx__part *q = &p->part;
     if (P->kind == SPX_PART_PCSC) {
         p->x_begin = q->line_begin;
         p->x_len = q->line_end - q->line_begin;
-        p->y_begin = 0;
-        p->y_len = P->rows;
+        p->y_begin = i == 0 ? 0 : p->span_lo;
+        p->y_len = i == 0 ? P->rows : p->span_hi - p->span_lo;
         p->beta_share = i == 0;
     } else {
         p->x_begin = 0;
@@ -159,6 +162,47 @@ static spx_status check_x_type(const spx_multi_plan *P, const spx_plan *plan)
                       "multi plans take x of the vectors' type (params xtype=half: no)");
 }
 
+/* pcsc: the part's CSR (block columns of A as rows) with its columns, A's
+ * rows, shifted by -span_lo and span_hi - span_lo of them, so that its plan
+ * writes y[span_lo, span_hi) only. The shifted indices are a copy the part
+ * owns (4 bytes a nonzero, 8 where the span passes 2^31 - 1 rows); offsets
+ * and values stay borrowed. A part without nonzeros keeps its view (its plan
+ * is never called). */
+static spx_status make_span_view(spx__multi_part *p)
+{
+    const spx_matrix *v = p->part.view;
+    int64_t lo = p->span_lo, width = p->span_hi - p->span_lo;
+    int bits = width <= INT32_MAX ? 32 : 64;
+    spx_matrix *w = NULL;
+    spx_status st;
+    SPX_TRY(spx__alloc(&p->span_cols, (size_t)v->nnz, (size_t)bits / 8, "pcsc span columns"));
+    int32_t *c32 = bits == 32 ? p->span_cols : NULL;
+    int64_t *c64 = bits == 64 ? p->span_cols : NULL;
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < v->nnz; k++) {
+        int64_t j = spx__col(v, k) - lo;
+        if (c32)
+            c32[k] = (int32_t)j;
+        else
+            c64[k] = j;
+    }
+    SPX_TRY(spx__calloc((void **)&w, 1, sizeof *w, "pcsc span header"));
+    w->magic = SPX__MATRIX_MAGIC;
+    w->rows = v->rows;
+    w->cols = width;
+    w->nnz = v->nnz;
+    w->rowptr = v->rowptr;
+    w->col_bits = bits;
+    w->col32 = c32;
+    w->col64 = c64;
+    w->vtype = v->vtype;
+    w->values = v->values;
+    p->span_view = w;
+    return SPX_OK;
+cleanup:
+    return st;
+}
+
 /* The part's plan: o's format, precision and params; pcsc parts are CSC
  * views, i.e. CSRs of the transposed block, planned with op T. */
 static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *o)
@@ -167,8 +211,12 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
     po.op = P->kind == SPX_PART_PCSC ? SPX_OP_T : SPX_OP_N;
     po.device = p->device >= 0 ? SPX_DEV_CUDA : SPX_DEV_CPU;
     po.stream = p->stream;
-    spx_status st = p->split ? make_split(p, &po)
-                             : spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
+    spx_status st = SPX_OK;
+    if (P->kind == SPX_PART_PCSC && p->span_hi > p->span_lo) st = make_span_view(p);
+    if (st == SPX_OK)
+        st = p->split ? make_split(p, &po)
+                      : spx_plan_create(p->span_view ? p->span_view : p->part.view, SPX_OP_SPMV,
+                                        &po, &p->plan);
     if (st == SPX_OK) st = check_x_type(P, p->plan);
     if (st == SPX_OK) st = check_x_type(P, p->ghost);
     return st;
@@ -180,6 +228,12 @@ spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const vo
     if (!p->split) return spx_spmv(p->plan, alpha, x, beta, first);
     spx_status st = spx_spmv(p->ghost, alpha, x, beta, first);
     return st == SPX_OK ? spx_spmv(p->plan, alpha, x, beta, rest) : st;
+}
+
+spx_status spx__multi_pcsc_spmv(const spx__multi_part *p, double alpha, const void *x, double beta,
+                                void *out)
+{
+    return p->span_view ? spx_spmv(p->plan, alpha, x, beta, out) : SPX_OK;
 }
 
 spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o,
@@ -194,8 +248,8 @@ spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const 
     SPX_TRY(spx__part_build(M, P->coo_lines, &p->part));
     double t1 = spx__multi_now_ms();
     p->partition_ms = t1 - t0;
-    set_ranges(P, p, i);
     set_span(p);
+    set_ranges(P, p, i);
     if (p->device >= 0) SPX_TRY(cuda_setup(p, i));
     SPX_TRY(make_plan(P, p, o));
     SPX_TRY(alloc_output(P, p, i));
@@ -206,7 +260,8 @@ cleanup:
 }
 
 /* Leader parts hold x[x_lo, x_hi): the union of what their device's parts
- * read; pcsc summed across GPUs needs a landing buffer on part 0's. */
+ * read; pcsc summed across GPUs needs a landing buffer on part 0's (the
+ * longest span of another part). */
 spx_status spx__multi_leaders(spx_multi_plan *P)
 {
     spx_status st = SPX_OK;
@@ -225,11 +280,14 @@ spx_status spx__multi_leaders(spx_multi_plan *P)
         SPX_TRY(spx__cuda_set_device(l->device));
         SPX_TRY(spx__cuda_alloc(&l->x_dev, (size_t)(l->x_hi - l->x_lo) * P->es, "x on a GPU"));
     }
-    for (int i = 1; P->gpu_reduce && i < P->parts && !P->reduce_buf; i++)
-        if (P->part[i].device != P->part[0].device) {
-            SPX_TRY(spx__cuda_set_device(P->part[0].device));
-            SPX_TRY(spx__cuda_alloc(&P->reduce_buf, (size_t)P->rows * P->es, "pcsc sum buffer"));
-        }
+    int64_t land = 0;
+    for (int i = 1; P->gpu_reduce && i < P->parts; i++)
+        if (P->part[i].device != P->part[0].device && P->part[i].y_len > land)
+            land = P->part[i].y_len;
+    if (land > 0) {
+        SPX_TRY(spx__cuda_set_device(P->part[0].device));
+        SPX_TRY(spx__cuda_alloc(&P->reduce_buf, (size_t)land * P->es, "pcsc sum buffer"));
+    }
 cleanup:
     return st;
 }
@@ -241,6 +299,8 @@ void spx__multi_part_destroy(spx_multi_plan *P, int i)
     spx_plan_destroy(p->plan);
     spx_plan_destroy(p->ghost);
     for (int v = 0; v < 2; v++) spx_matrix_destroy(p->split_view[v]);
+    spx_matrix_destroy(p->span_view);
+    spx__free(p->span_cols);
     if (p->device >= 0) {
         spx__cuda_free(p->out);
         spx__cuda_free(p->x_dev);

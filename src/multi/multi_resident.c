@@ -26,7 +26,8 @@
  * part's ghost launch and add. Measured on an H100 (2026-11-25, pcsr,
  * against the one-part call of the same run): 2 parts 0.082-0.086 ms
  * (+0-2%), 4 parts 0.089-0.090 ms (+5-6%); rows +0-1%; pcsc, whose parts
- * each write a whole partial y, +35% and +70%. */
+ * then each wrote a whole partial y, +35% and +70% (its parts now write
+ * their spans only: multi.h). */
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -39,18 +40,26 @@ int spx__multi_partial_in_y(const spx_multi_plan *P, int i, double beta)
     return beta == 0.0 && G->lead == i && (P->groups == 1 || G->parts == 1);
 }
 
+void *spx__multi_partial_at(const spx_multi_plan *P, int i, const spx_multi_vector *y, double beta,
+                            int64_t r)
+{
+    const spx__multi_part *p = &P->part[i];
+    if (spx__multi_partial_in_y(P, i, beta)) return spx__multi_vector_at(y, i, r);
+    return (char *)p->out + (size_t)(r - p->y_begin) * P->es;
+}
+
 /* Row kinds write their lines into y's buffer (a split part its own lines,
  * its ghost into its slot; a shared first line starts from 0, its beta share
  * being its owner's); pcsc writes its partial y where spx__multi_partial_in_y
- * says, the owners applying beta in the merge. */
+ * says (its span, rows span_lo..), the owners applying beta in the merge. */
 spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
                               const spx_multi_vector *x, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *p = &P->part[i];
     spx_status st = SPX_OK;
     if (P->kind == SPX_PART_PCSC) {
-        void *out = spx__multi_partial_in_y(P, i, beta) ? spx__multi_vector_at(y, i, 0) : p->out;
-        return spx_spmv(p->plan, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0, out);
+        return spx__multi_pcsc_spmv(p, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0,
+                                    spx__multi_partial_at(P, i, y, beta, p->span_lo));
     }
     int64_t k = p->part.line_begin;
     void *first = p->split ? p->slot : spx__multi_vector_at(y, i, k);

@@ -51,16 +51,11 @@ cleanup:
     return st;
 }
 
-/* Where pcsc part i's partial y is (spx__multi_product). */
-static const void *partial(const spx_multi_plan *P, int i, const spx_multi_vector *y, double beta)
-{
-    return spx__multi_partial_in_y(P, i, beta) ? spx__multi_vector_at(y, i, 0) : P->part[i].out;
-}
-
 /* pcsc, owner q: y(own) = beta*y(own) + out_0 + out_1 + ... over own(q),
  * each part's only where its rows reach; another GPU's through q's scratch.
- * beta == 0: y(own) starts as q's own partial (there already when made in
- * y's buffer), the others are added in part order. */
+ * beta == 0: y(own) starts as q's own partial where it reaches (there
+ * already when made in y's buffer), 0 elsewhere; the others are added in
+ * part order. */
 static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *o = &P->part[q];
@@ -70,16 +65,20 @@ static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_m
     spx__multi_own(P, q, &b, &e);
     if (e <= b) return SPX_OK;
     SPX_TRY(spx__cuda_set_device(o->device));
-    void *mine = spx__multi_vector_at(y, q, b);
-    if (beta != 0.0) SPX_TRY(spx__multi_scale(P, mine, beta, e - b, s));
-    if (beta == 0.0 && !spx__multi_partial_in_y(P, q, beta))
-        SPX_TRY(spx__multi_move(P, mine, o->device, (const char *)o->out + (size_t)b * P->es,
-                                o->device, e - b, s));
+    if (beta != 0.0) SPX_TRY(spx__multi_scale(P, spx__multi_vector_at(y, q, b), beta, e - b, s));
+    if (beta == 0.0) {
+        int64_t lo = o->span_lo > b ? o->span_lo : b, hi = o->span_hi < e ? o->span_hi : e;
+        SPX_TRY(spx__multi_scale_outside(P, spx__multi_vector_at(y, q, 0), b, e, lo, hi, 0.0, s));
+        if (hi > lo && !spx__multi_partial_in_y(P, q, beta))
+            SPX_TRY(spx__multi_move(P, spx__multi_vector_at(y, q, lo), o->device,
+                                    spx__multi_partial_at(P, q, y, beta, lo), o->device, hi - lo,
+                                    s));
+    }
     for (int i = 0; i < P->parts; i++) {
         const spx__multi_part *p = &P->part[i];
         int64_t lo = p->span_lo > b ? p->span_lo : b, hi = p->span_hi < e ? p->span_hi : e;
         if (hi <= lo || (i == q && beta == 0.0)) continue;
-        const void *src = (const char *)partial(P, i, y, beta) + (size_t)lo * P->es;
+        const void *src = spx__multi_partial_at(P, i, y, beta, lo);
         if (p->device != o->device) {
             void *land = (char *)o->scratch + (size_t)(lo - b) * P->es;
             SPX_TRY(spx__multi_move(P, land, o->device, src, p->device, hi - lo, s));

@@ -50,16 +50,28 @@ static void copy_back_host(const spx_multi_plan *P, spx__multi_part *p, void *y)
     if (p->part.shared_last) memcpy(p->edge[1], entry(p->out, n - 1, P->es), P->es);
 }
 
+/* pcsc part p into its output buffer buf (row y_begin first): its span by
+ * its plan; part 0, whose buffer is all of y, scales the rest by beta. */
+static spx_status pcsc_product(const spx_multi_plan *P, const spx__multi_part *p, double alpha,
+                               const void *x, double b, void *buf)
+{
+    spx_status st =
+        spx__multi_pcsc_spmv(p, alpha, x, b, entry(buf, p->span_lo - p->y_begin, P->es));
+    if (st != SPX_OK || !p->beta_share) return st;
+    return spx__multi_scale_outside(P, buf, 0, P->rows, p->span_lo, p->span_hi, b, p->stream);
+}
+
 static spx_status run_cpu(spx_multi_plan *P, spx__multi_part *p, double alpha, const void *x,
                           double beta, void *y)
 {
     double b = p->beta_share ? beta : 0.0;
     void *dst = p->out ? p->out : entry(y, p->y_begin, P->es);
+    const void *xp = entry(x, p->x_begin, P->es);
     double t0 = spx__multi_now_ms();
     if (p->out && b != 0.0) start_from_y_host(P, p, y);
     double t1 = spx__multi_now_ms();
-    spx_status st = spx__multi_part_spmv(p, alpha, entry(x, p->x_begin, P->es), b, dst,
-                                         entry(dst, 1, P->es));
+    spx_status st = row_kind(P) ? spx__multi_part_spmv(p, alpha, xp, b, dst, entry(dst, 1, P->es))
+                                : pcsc_product(P, p, alpha, xp, b, dst);
     double t2 = spx__multi_now_ms();
     if (st == SPX_OK && p->out && row_kind(P)) copy_back_host(P, p, y);
     p->distribute_ms = t1 - t0;
@@ -84,8 +96,11 @@ static spx_status run_cuda_steps(spx_multi_plan *P, spx__multi_part *p, int i, d
         if (row_kind(P) && a) SPX_TRY(spx__cuda_memset(p->out, 0, es, p->stream));
     }
     SPX_TRY(spx__cuda_event_record(p->ev[1], p->stream));
-    SPX_TRY(spx__multi_part_spmv(p, alpha, entry(l->x_dev, p->x_begin - l->x_lo, es), b, p->out,
-                                 entry(p->out, 1, es)));
+    const void *xp = entry(l->x_dev, p->x_begin - l->x_lo, es);
+    if (row_kind(P))
+        SPX_TRY(spx__multi_part_spmv(p, alpha, xp, b, p->out, entry(p->out, 1, es)));
+    else
+        SPX_TRY(pcsc_product(P, p, alpha, xp, b, p->out));
     SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
     if (row_kind(P)) {
         if (e > a)

@@ -66,6 +66,16 @@ spx_status spx__multi_scale(const spx_multi_plan *P, void *y, double beta, int64
     return SPX_OK;
 }
 
+spx_status spx__multi_scale_outside(const spx_multi_plan *P, void *y, int64_t b, int64_t e,
+                                    int64_t lo, int64_t hi, double beta, void *stream)
+{
+    int64_t head_end = lo < e ? lo : e, tail = hi < b ? b : hi > e ? e : hi;
+    if (hi <= lo) head_end = tail = b;
+    spx_status st = spx__multi_scale(P, at(P, y, b), beta, head_end - b, stream);
+    if (st == SPX_OK) st = spx__multi_scale(P, at(P, y, tail), beta, e - tail, stream);
+    return st;
+}
+
 static spx_status check_plan(const spx_multi_plan *P)
 {
     if (!P) return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is NULL");

@@ -125,13 +125,19 @@ extern "C" spx_status spx__cuda_vector_add(void *y, const void *x, int64_t n, sp
 template <typename T>
 __device__ T partial_at(const spx__cuda_partial *t, int i, int in_y, const T *y, int64_t r)
 {
-    return i == in_y ? y[r] : ((const T *)t[i].v)[r];
+    return i == in_y ? y[r] : ((const T *)t[i].v)[r - t[i].base];
 }
 
-/* Blocks of row blockIdx.y cover the lines part q = blockIdx.y owns. The sum
- * per line is sequential in part order: the same bits as scaling y, then
- * adding the partial vectors one after another (__dmul_rn: beta*y is never
- * fused with the first add). */
+static __device__ bool reaches(const spx__cuda_partial *t, int i, int64_t r)
+{
+    return t[i].span_lo <= r && r < t[i].span_hi;
+}
+
+/* Blocks of row blockIdx.y cover the lines part q = blockIdx.y owns. Each
+ * partial is read only over its span (outside it there is nothing, or with
+ * in_y what y held before). The sum per line is sequential in part order:
+ * the same bits as scaling y, then adding the partial vectors one after
+ * another (__dmul_rn: beta*y is never fused with the first add). */
 template <typename T>
 __global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *__restrict__ t,
                                    int parts, int in_y)
@@ -140,10 +146,11 @@ __global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *_
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t r = t[q].own_lo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < t[q].own_hi;
          r += stride) {
-        T acc = beta == 0.0 ? partial_at(t, q, in_y, y, r) : (T)__dmul_rn(beta, (double)y[r]);
+        T acc = beta != 0.0        ? (T)__dmul_rn(beta, (double)y[r])
+                : reaches(t, q, r) ? partial_at(t, q, in_y, y, r)
+                                   : (T)0;
         for (int i = 0; i < parts; i++)
-            if ((beta != 0.0 || i != q) && t[i].span_lo <= r && r < t[i].span_hi)
-                acc += partial_at(t, i, in_y, y, r);
+            if ((beta != 0.0 || i != q) && reaches(t, i, r)) acc += partial_at(t, i, in_y, y, r);
         y[r] = acc;
     }
 }

@@ -17,8 +17,9 @@
  *   for every line r, its owner q (own_lo <= r < own_hi),
  *     y[r] = s + sum over i in part order of v_i[r] where span_lo <= r < span_hi,
  *   s = beta*y[r] (rounded once to t) and every i, or with beta == 0, v_q[r]
- *   and every i but q; part in_y's partial is y itself (-1: none), read
- *   before its line is written; longest: the most lines a part owns. */
+ *   (0 outside q's span) and every i but q; part in_y's partial is y itself
+ *   (-1: none), written over its span only, read there before its line is
+ *   written; longest: the most lines a part owns. */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
 
@@ -33,7 +34,8 @@ extern "C" {
 
 /* One pcsc part's partial y as partial_sum reads it. */
 typedef struct spx__cuda_partial {
-    const void *v;             /* its partial y, n entries on the device */
+    const void *v;             /* its partial y on the device: row r at v[r - base] */
+    int64_t base;              /* the row of v[0] (its output's first) */
     int64_t span_lo, span_hi;  /* the lines it reaches */
     int64_t own_lo, own_hi;    /* the lines it owns */
 } spx__cuda_partial;
