@@ -514,6 +514,11 @@ typedef struct spx_multi_opts {
     const int *devices;      /* in, borrowed: `parts` entries, SPX_MULTI_CPU or a CUDA
                                 device id (repeat one for several parts on a GPU);
                                 NULL: o->device, CUDA parts round robin over the GPUs */
+    int no_graph;            /* nonzero: resident calls with every part on one GPU queue
+                                each part every call; by default (0) the first call of a
+                                given x, y, alpha and beta is recorded as a CUDA graph and
+                                later ones replay it (one launch), falling back to queueing
+                                where the parts' plans cannot be recorded */
 } spx_multi_opts;
 
 spx_multi_opts spx_multi_opts_default(void);

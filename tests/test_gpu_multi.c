@@ -4,7 +4,8 @@
  * CUDA formats by name and AUTO; GPU and CPU parts mixed (pcsc then sums on
  * the host); parts round robin over every GPU when there are several
  * (pcsc summed on GPU 0 through peer copies); pcsc's spans (narrow, missing
- * both ends of y, 40 parts); the call's times. Without a
+ * both ends of y, 40 parts); resident calls replayed as CUDA graphs against
+ * the same calls queued part by part; the call's times. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #include "test_multi_check.h"
@@ -107,6 +108,70 @@ static void test_mixed_and_many(void)
     spx_matrix_destroy(A);
 }
 
+/* One plan's resident call on vectors x, y (set from hx, hy), y back to out. */
+static void resident_call(spx_multi_plan *P, spx_multi_vector *x, spx_multi_vector *y,
+                          const double *hy, double alpha, double beta, double *out)
+{
+    CHECK_STATUS(spx_multi_vector_set(y, hy), SPX_OK);
+    CHECK_STATUS(spx_multi_spmv_resident(P, alpha, x, beta, y), SPX_OK);
+    CHECK_STATUS(spx_multi_vector_get(y, out), SPX_OK);
+}
+
+/* Resident calls on one GPU replayed as a CUDA graph (the default) give the
+ * bits of the same plan queueing its parts (no_graph), whatever the call
+ * sequence: the same x, y, alpha and beta again (a replay), other alpha and
+ * beta (recorded again), another x vector, and back. Every kind, 4 parts. */
+static void test_graph(void)
+{
+    spx_matrix *A = generate("lap3d7:24");
+    if (!A) return;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    double *hx = malloc(sizeof *hx * (size_t)n), *hy = malloc(sizeof *hy * (size_t)n);
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n);
+    for (int64_t i = 0; hx && hy && i < n; i++) {
+        hx[i] = 1.0 + (double)(i % 13) / 8.0;
+        hy[i] = (double)(i % 5) - 2.0;
+    }
+    static const double ab[][2] = {{1.0, 0.0}, {1.0, 0.0}, {2.0, 0.5}, {2.0, 0.5}, {1.0, 0.0}};
+    for (int k = 0; hx && hy && a && b && k < 4; k++) {
+        spx_plan_opts o = cuda_opts(SPX_F64, "auto");
+        spx_multi_plan *P[2] = {NULL, NULL};
+        spx_multi_vector *x[2][2] = {{NULL, NULL}, {NULL, NULL}}, *y[2] = {NULL, NULL};
+        for (int g = 0; g < 2; g++) {
+            spx_multi_opts m = spx_multi_opts_default();
+            m.partition = (spx_partition)k;
+            m.parts = 4;
+            m.devices = one_gpu;
+            m.no_graph = g;
+            if (!CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P[g]), SPX_OK)) break;
+            for (int v = 0; v < 2; v++) {
+                CHECK_STATUS(spx_multi_vector_create(P[g], &x[g][v]), SPX_OK);
+                CHECK_STATUS(spx_multi_vector_set(x[g][v], hx), SPX_OK);
+            }
+            CHECK_STATUS(spx_multi_vector_create(P[g], &y[g]), SPX_OK);
+        }
+        for (int c = 0; P[0] && P[1] && y[0] && y[1] && c < 7; c++) {
+            int v = c == 5; /* the second x vector once, then the first again */
+            double alpha = ab[c % 5][0], beta = ab[c % 5][1];
+            resident_call(P[0], x[0][v], y[0], hy, alpha, beta, a);
+            resident_call(P[1], x[1][v], y[1], hy, alpha, beta, b);
+            CHECK(memcmp(a, b, sizeof *a * (size_t)n) == 0);
+        }
+        for (int g = 0; g < 2; g++) {
+            spx_multi_vector_destroy(x[g][0]);
+            spx_multi_vector_destroy(x[g][1]);
+            spx_multi_vector_destroy(y[g]);
+            spx_multi_plan_destroy(P[g]);
+        }
+    }
+    free(hx);
+    free(hy);
+    free(a);
+    free(b);
+    spx_matrix_destroy(A);
+}
+
 /* GPU parts report the phases of a call. */
 static void test_times(void)
 {
@@ -156,6 +221,7 @@ int main(void)
     test_pcsc_spans();
     if (!quick()) test_formats();
     test_mixed_and_many();
+    test_graph();
     test_times();
     return spx_test_finish();
 }

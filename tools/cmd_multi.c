@@ -11,7 +11,9 @@
  * share of SpMV; each y is checked against the host path's.
  * GPU parts all go to GPU 0 (a stream each; the one-GPU setting), or with
  * --spread round robin over every GPU (part i on GPU i mod count: strong
- * scaling on a host of several GPUs); CPU parts get a thread each. */
+ * scaling on a host of several GPUs); CPU parts get a thread each.
+ * --no-graph: resident calls on one GPU queue their parts every call
+ * instead of replaying a CUDA graph (spx_multi_opts.no_graph). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ typedef struct multi_args {
     spx_device device;
     long parts, calls, batches;
     int spread; /* GPU parts round robin over the GPUs, not all on GPU 0 */
+    int no_graph;
 } multi_args;
 
 int cli_multi_wanted(int argc, char **argv)
@@ -47,10 +50,13 @@ static int parse(int argc, char **argv, multi_args *a)
     a->calls = 20;
     a->batches = 7;
     a->spread = 0;
+    a->no_graph = 0;
     for (int i = 1; i < argc && rc == CLI_PARSED; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--spread") == 0) {
             a->spread = 1;
+        } else if (strcmp(argv[i], "--no-graph") == 0) {
+            a->no_graph = 1;
         } else if (argv[i][0] != '-') {
             if (a->matrix) return cli_usage_error(cmd, "one matrix only ('%s')", argv[i]);
             a->matrix = argv[i];
@@ -68,7 +74,8 @@ static int parse(int argc, char **argv, multi_args *a)
             a->format = argv[++i];
         } else {
             return cli_usage_error(cmd, "unknown option %s (usage: spx bench M --multi N "
-                                   "[--device cpu|cuda] [--spread] [--format F] [--calls C] [--batches K])",
+                                   "[--device cpu|cuda] [--spread] [--no-graph] [--format F] "
+                                   "[--calls C] [--batches K])",
                                    argv[i]);
         }
     }
@@ -175,6 +182,7 @@ static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partit
     o.format = a->format;
     m.partition = kind;
     m.parts = parts;
+    m.no_graph = a->no_graph;
     m.devices = a->spread && a->device == SPX_DEV_CUDA ? NULL : devices; /* NULL: round robin */
     spx_status st = spx_multi_plan_create(A, &o, &m, &P);
     if (st == SPX_OK) st = res ? one_call(P, x, y, NULL, NULL) : time_calls(P, a, x, y, NULL, NULL, host);

@@ -55,7 +55,9 @@
  *               partial y over own(q) (only where their rows reach), in part
  *               order (beta == 0: its own partial where it reaches, 0
  *               elsewhere, then the others in part order; never the old y).
- *               One GPU: the calling thread queues every part; a split part
+ *               One GPU: the calling thread queues every part (the first
+ *               call of an x, y, alpha and beta is recorded as a CUDA graph
+ *               that later ones replay: multi_graph.c); a split part
  *               adds its ghost on its own stream once the part before has
  *               written the line (an event), pcsc's partials are summed by
  *               one kernel behind the parts; one host wait. CPU parts: a
@@ -126,6 +128,27 @@ typedef struct spx__multi_group {
     int halos;
 } spx__multi_group;
 
+/* A one-GPU resident call recorded as a CUDA graph, for the x and y buffers,
+ * alpha and beta it was recorded with (multi_graph.c). */
+typedef struct spx__multi_graph {
+    int off;                 /* spx_multi_opts.no_graph, or a recording failed: queue parts */
+    void *exec;              /* the executable graph, NULL: none yet */
+    const void *x, *y;       /* the device buffers it reads and writes */
+    double alpha, beta;
+} spx__multi_graph;
+
+/* Queue a one-GPU resident call on the parts' streams, joined into part 0's. */
+typedef spx_status (*spx__multi_queue_fn)(const spx_multi_plan *P, double alpha,
+                                          const spx_multi_vector *x, double beta,
+                                          spx_multi_vector *y);
+/* Run the call queue() describes: replay the graph recorded for the same x,
+ * y, alpha and beta, else record one and run it; with no graph (off, or the
+ * recording failed: off from then on) queue() itself. Waits for part 0's
+ * stream. */
+spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                                double beta, spx_multi_vector *y, spx__multi_queue_fn queue);
+void spx__multi_graph_free(spx_multi_plan *P);
+
 struct spx_multi_plan_s {
     uint64_t magic;
     spx_partition kind;
@@ -144,6 +167,7 @@ struct spx_multi_plan_s {
     int resident_ready;      /* the groups' resident resources exist */
     int times_on_gpu;        /* the last call was a one-GPU resident call: its phase times
                                 are read from its events when asked (multi_info.c) */
+    spx__multi_graph graph;  /* one GPU, resident calls: the last call recorded (multi_graph.c) */
     spx_multi_timing times;
 };
 

@@ -145,6 +145,7 @@ spx_status spx_multi_plan_create(const spx_matrix *A, const spx_plan_opts *opts,
     P->magic = SPX__MULTI_MAGIC;
     P->kind = m.partition;
     P->parts = m.parts;
+    P->graph.off = m.no_graph != 0;
     P->vtype = o.precision == SPX_F64 ? SPX_F64 : SPX_F32;
     P->es = P->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
     P->rows = o.op == SPX_OP_N ? A->rows : A->cols;
@@ -168,6 +169,7 @@ void spx_multi_plan_destroy(spx_multi_plan *P)
 {
     if (!P || P->magic != SPX__MULTI_MAGIC) return;
     int caller = spx__multi_device_save(P);
+    spx__multi_graph_free(P);
     if (P->reduce_buf) {
         spx__cuda_set_device(P->part[0].device);
         spx__cuda_free(P->reduce_buf);

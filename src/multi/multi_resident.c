@@ -162,24 +162,36 @@ cleanup:
 /* Events: the first part's ev[0] (start), each part's ev[2] (product) and
  * ev[1] (split: ghost added), pcsc's ev[3] (summed); read when the times
  * are asked (multi_info.c). Parts are queued in order, the first first, so
- * that the GPU starts while the others are queued; the host then waits for
- * every stream (nothing queued stays running past a failed call either). */
-static spx_status run_one_gpu(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
-                              double beta, spx_multi_vector *y)
+ * that the GPU starts while the others are queued. Every part's stream
+ * starts after ev[0] and the first part's waits for the others' last event
+ * (pcsc: before its sum), so that the call can be recorded as one graph
+ * (multi_graph.c). */
+static spx_status queue_one_gpu(const spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                                double beta, spx_multi_vector *y)
 {
     const spx__multi_part *lead = &P->part[0];
     spx_status st;
-    SPX_TRY(spx__cuda_set_device(lead->device));
     SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
+    for (int i = 1; i < P->parts; i++)
+        SPX_TRY(spx__cuda_stream_wait(P->part[i].stream, lead->ev[0]));
     for (int i = 0; i < P->parts; i++)
         SPX_TRY(queue_part(P, i, alpha, x, beta, y));
-    if (P->kind == SPX_PART_PCSC) SPX_TRY(join_and_sum(P, beta, y));
-cleanup:
-    for (int i = 0; i < P->parts; i++) {
-        spx_status s = spx__cuda_sync(P->part[i].stream);
-        if (st == SPX_OK) st = s;
+    if (P->kind == SPX_PART_PCSC) return join_and_sum(P, beta, y);
+    for (int i = 1; i < P->parts; i++) {
+        const spx__multi_part *p = &P->part[i];
+        SPX_TRY(spx__cuda_stream_wait(lead->stream, p->split ? p->ev[1] : p->ev[2]));
     }
+cleanup:
     return st;
+}
+
+/* Queued or replayed (multi_graph.c); the host then waits for every stream
+ * (nothing queued stays running past a failed call either). */
+static spx_status run_one_gpu(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                              double beta, spx_multi_vector *y)
+{
+    spx_status st = spx__cuda_set_device(P->part[0].device);
+    return st == SPX_OK ? spx__multi_graph_run(P, alpha, x, beta, y, queue_one_gpu) : st;
 }
 
 /* Group g's halo on stream: the x entries its parts read from other groups. */

@@ -171,3 +171,35 @@ extern "C" spx_status spx__cuda_partial_sum(void *y, double beta, const void *ta
     MULTI_CHECK(cudaGetLastError());
     return SPX_OK;
 }
+
+extern "C" spx_status spx__cuda_capture_begin(void *stream)
+{
+    MULTI_CHECK(cudaStreamBeginCapture((cudaStream_t)stream, cudaStreamCaptureModeThreadLocal));
+    return SPX_OK;
+}
+
+/* Ends the capture whatever happened during it (a failed capture leaves the
+ * stream out of capture mode and no graph). */
+extern "C" spx_status spx__cuda_capture_end(void *stream, void **exec)
+{
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t e = NULL;
+    *exec = NULL;
+    cudaError_t r = cudaStreamEndCapture((cudaStream_t)stream, &g);
+    if (r == cudaSuccess) r = cudaGraphInstantiate(&e, g, 0);
+    if (g) cudaGraphDestroy(g);
+    if (r != cudaSuccess) return multi_fail(r, "stream capture into a graph");
+    *exec = (void *)e;
+    return SPX_OK;
+}
+
+extern "C" spx_status spx__cuda_graph_launch(void *exec, void *stream)
+{
+    MULTI_CHECK(cudaGraphLaunch((cudaGraphExec_t)exec, (cudaStream_t)stream));
+    return SPX_OK;
+}
+
+extern "C" void spx__cuda_graph_destroy(void *exec)
+{
+    if (exec) cudaGraphExecDestroy((cudaGraphExec_t)exec);
+}

@@ -19,7 +19,13 @@
  *   s = beta*y[r] (rounded once to t) and every i, or with beta == 0, v_q[r]
  *   (0 outside q's span) and every i but q; part in_y's partial is y itself
  *   (-1: none), written over its span only, read there before its line is
- *   written; longest: the most lines a part owns. */
+ *   written; longest: the most lines a part owns;
+ * - capture_begin: work queued from this host thread on stream (and on the
+ *   streams that wait for its events) is recorded, not run, until
+ *   capture_end, which makes it an executable graph (*exec; NULL and an
+ *   error when the capture failed: a call that may not be captured, such as
+ *   an allocation or a wait for the host, was made meanwhile);
+ * - graph_launch: run exec on stream; graph_destroy: free it. */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
 
@@ -52,7 +58,11 @@ typedef struct spx__cuda_partial {
     S(spx__cuda_pci_bus_id, (int device, char *id, int len))                                    \
     S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))     \
     S(spx__cuda_partial_sum, (void *y, double beta, const void *table, int parts, int in_y,     \
-                              int64_t longest, spx_type t, void *stream))
+                              int64_t longest, spx_type t, void *stream))                       \
+    S(spx__cuda_capture_begin, (void *stream))                                                  \
+    S(spx__cuda_capture_end, (void *stream, void **exec))                                       \
+    S(spx__cuda_graph_launch, (void *exec, void *stream))                                       \
+    V(spx__cuda_graph_destroy, (void *exec))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
 

@@ -1,0 +1,85 @@
+/* A resident call with every part on one GPU, replayed as a CUDA graph.
+ *
+ * Queued part by part, such a call costs the host a launch or more per part
+ * (its plan's kernels, events, waits between streams), a few microseconds
+ * each, and the last part's kernel starts that much after the first: 4 parts
+ * of lap3d7:128 cost 12-15% over one part on an H200 whose one-part call
+ * takes 0.068 ms (bench/results/msrep-2026-11-26.md). Recorded once as a
+ * graph (the parts' streams forked from part 0's and joined back into it,
+ * so the graph keeps their concurrency and their order at shared lines), a
+ * call is one launch.
+ *
+ * A graph holds its kernels' arguments: it is replayed only for the device
+ * buffers of x and y, alpha and beta it was recorded with, and recorded
+ * again when one of them changes (an iterative solver calls with the same
+ * ones every iteration). Plans whose calls cannot be recorded (an
+ * allocation or a host wait inside a call) fail the recording, which runs
+ * nothing; the call then queues its parts, and so do later calls. */
+#include "core/error.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
+#include "multi/multi.h"
+
+static int same_call(const spx__multi_graph *g, const void *x, const void *y, double alpha,
+                     double beta)
+{
+    return g->exec && g->x == x && g->y == y && g->alpha == alpha && g->beta == beta;
+}
+
+/* Queue the call directly and wait for every part's stream. */
+static spx_status run_queued(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                             double beta, spx_multi_vector *y, spx__multi_queue_fn queue)
+{
+    spx_status st = queue(P, alpha, x, beta, y);
+    for (int i = 0; i < P->parts; i++) {
+        spx_status s = spx__cuda_sync(P->part[i].stream);
+        if (st == SPX_OK) st = s;
+    }
+    return st;
+}
+
+/* Record the call into g; SPX_OK and g->exec set, or g->off set. */
+static void record(spx_multi_plan *P, double alpha, const spx_multi_vector *x, double beta,
+                   spx_multi_vector *y, spx__multi_queue_fn queue)
+{
+    spx__multi_graph *g = &P->graph;
+    void *lead = P->part[0].stream;
+    spx__multi_graph_free(P);
+    if (spx__cuda_capture_begin(lead) != SPX_OK) {
+        g->off = 1;
+        return;
+    }
+    spx_status queued = queue(P, alpha, x, beta, y);
+    spx_status ended = spx__cuda_capture_end(lead, &g->exec);
+    if (queued != SPX_OK || ended != SPX_OK) {
+        spx__multi_graph_free(P);
+        g->off = 1;
+        return;
+    }
+    g->x = spx__multi_vector_at(x, 0, 0);
+    g->y = spx__multi_vector_at(y, 0, 0);
+    g->alpha = alpha;
+    g->beta = beta;
+}
+
+spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                                double beta, spx_multi_vector *y, spx__multi_queue_fn queue)
+{
+    spx__multi_graph *g = &P->graph;
+    const void *xb = spx__multi_vector_at(x, 0, 0), *yb = spx__multi_vector_at(y, 0, 0);
+    if (!g->off && !same_call(g, xb, yb, alpha, beta)) record(P, alpha, x, beta, y, queue);
+    if (g->off) {
+        spx__clear_error(); /* a failed recording is not the call's failure */
+        return run_queued(P, alpha, x, beta, y, queue);
+    }
+    void *lead = P->part[0].stream;
+    spx_status st = spx__cuda_graph_launch(g->exec, lead);
+    spx_status s = spx__cuda_sync(lead);
+    return st == SPX_OK ? s : st;
+}
+
+void spx__multi_graph_free(spx_multi_plan *P)
+{
+    spx__cuda_graph_destroy(P->graph.exec);
+    P->graph.exec = NULL;
+}
