@@ -158,6 +158,11 @@ static void test_graph(void)
             resident_call(P[1], x[1][v], y[1], hy, alpha, beta, b);
             CHECK(memcmp(a, b, sizeof *a * (size_t)n) == 0);
         }
+        for (int g = 0; g < 2 && P[g]; g++) { /* a replay is timed as a whole */
+            spx_multi_timing t;
+            CHECK_STATUS(spx_multi_times(P[g], &t), SPX_OK);
+            CHECK(t.spmv_ms > 0 && t.call_ms >= t.spmv_ms);
+        }
         for (int g = 0; g < 2; g++) {
             spx_multi_vector_destroy(x[g][0]);
             spx_multi_vector_destroy(x[g][1]);

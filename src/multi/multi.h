@@ -135,6 +135,9 @@ typedef struct spx__multi_graph {
     void *exec;              /* the executable graph, NULL: none yet */
     const void *x, *y;       /* the device buffers it reads and writes */
     double alpha, beta;
+    void *start, *end;       /* events on part 0's stream around the last replay (the
+                                parts' own events, recorded inside a graph, time nothing) */
+    int replayed;            /* the last call was a replay: its times are start..end */
 } spx__multi_graph;
 
 /* Queue a one-GPU resident call on the parts' streams, joined into part 0's. */
@@ -147,7 +150,8 @@ typedef spx_status (*spx__multi_queue_fn)(const spx_multi_plan *P, double alpha,
  * stream. */
 spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
                                 double beta, spx_multi_vector *y, spx__multi_queue_fn queue);
-void spx__multi_graph_free(spx_multi_plan *P);
+void spx__multi_graph_free(spx_multi_plan *P);    /* the graph; a new one may be recorded */
+void spx__multi_graph_destroy(spx_multi_plan *P); /* the graph and its events */
 
 struct spx_multi_plan_s {
     uint64_t magic;

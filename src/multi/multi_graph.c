@@ -14,7 +14,12 @@
  * again when one of them changes (an iterative solver calls with the same
  * ones every iteration). Plans whose calls cannot be recorded (an
  * allocation or a host wait inside a call) fail the recording, which runs
- * nothing; the call then queues its parts, and so do later calls. */
+ * nothing; the call then queues its parts, and so do later calls.
+ *
+ * Times: events recorded inside a graph only order it, so a replay is timed
+ * as a whole by two events of its own around the launch; spx_multi_times
+ * then gives that as the SpMV time, the merge (ghost adds, pcsc's sum)
+ * included, and no separate merge time (multi_info.c). */
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -70,10 +75,18 @@ spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi
     if (!g->off && !same_call(g, xb, yb, alpha, beta)) record(P, alpha, x, beta, y, queue);
     if (g->off) {
         spx__clear_error(); /* a failed recording is not the call's failure */
+        g->replayed = 0;
         return run_queued(P, alpha, x, beta, y, queue);
     }
     void *lead = P->part[0].stream;
-    spx_status st = spx__cuda_graph_launch(g->exec, lead);
+    spx_status st = SPX_OK;
+    if (!g->start) SPX_TRY(spx__cuda_event_create(&g->start));
+    if (!g->end) SPX_TRY(spx__cuda_event_create(&g->end));
+    SPX_TRY(spx__cuda_event_record(g->start, lead));
+    SPX_TRY(spx__cuda_graph_launch(g->exec, lead));
+    SPX_TRY(spx__cuda_event_record(g->end, lead));
+cleanup:
+    g->replayed = st == SPX_OK;
     spx_status s = spx__cuda_sync(lead);
     return st == SPX_OK ? s : st;
 }
@@ -82,4 +95,13 @@ void spx__multi_graph_free(spx_multi_plan *P)
 {
     spx__cuda_graph_destroy(P->graph.exec);
     P->graph.exec = NULL;
+    P->graph.replayed = 0;
+}
+
+void spx__multi_graph_destroy(spx_multi_plan *P)
+{
+    spx__multi_graph_free(P);
+    spx__cuda_event_destroy(P->graph.start);
+    spx__cuda_event_destroy(P->graph.end);
+    P->graph.start = P->graph.end = NULL;
 }

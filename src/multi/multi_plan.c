@@ -169,7 +169,7 @@ void spx_multi_plan_destroy(spx_multi_plan *P)
 {
     if (!P || P->magic != SPX__MULTI_MAGIC) return;
     int caller = spx__multi_device_save(P);
-    spx__multi_graph_free(P);
+    spx__multi_graph_destroy(P);
     if (P->reduce_buf) {
         spx__cuda_set_device(P->part[0].device);
         spx__cuda_free(P->reduce_buf);
