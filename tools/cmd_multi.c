@@ -194,10 +194,10 @@ static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partit
 
 static void print_resident(spx_partition kind, const run *r, const run *one)
 {
-    printf("%-5s %8.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %9.3f %9.3f %8.2fx %8.2fx %7.1f%%\n",
+    printf("%-5s %8.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %9.3f %9.3f %8.2fx %8.2fx %7.1f%%  %s / %s\n",
            spx_partition_name(kind), r->t.distribute_ms, r->t.spmv_ms, r->t.merge_ms, r->med, r->lo,
            r->hi, one->t.spmv_ms, one->med, one->t.spmv_ms / r->t.spmv_ms, one->med / r->med,
-           100.0 * r->t.merge_ms / r->t.spmv_ms);
+           100.0 * r->t.merge_ms / r->t.spmv_ms, r->format, one->format);
 }
 
 int cli_multi_bench(int argc, char **argv)
@@ -246,7 +246,7 @@ int cli_multi_bench(int argc, char **argv)
                "parts); 1-part = the same kind as one part on %s\n",
                a.device == SPX_DEV_CUDA ? "GPU 0" : "the CPU");
         printf("kind   halo_ms  spmv_ms  merge_ms   call_ms [min-max]     1-part spmv_ms   call_ms"
-               "  spmv_x   call_x  merge/spmv\n");
+               "  spmv_x   call_x  merge/spmv  formats (part 0 / 1-part)\n");
         for (size_t k = 0; k < NK; k++) print_resident(kinds[k], &res[k], &res_one[k]);
         for (size_t k = 0; k < NK; k++) bad |= res[k].bad || res_one[k].bad;
     }
