@@ -172,6 +172,8 @@ struct spx_multi_plan_s {
     int times_on_gpu;        /* the last call was a one-GPU resident call: its phase times
                                 are read from its events when asked (multi_info.c) */
     spx__multi_graph graph;  /* one GPU, resident calls: the last call recorded (multi_graph.c) */
+    const char *pcsc_format[2]; /* pcsc with format auto, op N: AUTO's pick for A as a whole,
+                                   for CPU [0] and CUDA [1] parts (NULL: AUTO per part) */
     spx_multi_timing times;
 };
 

@@ -204,7 +204,9 @@ cleanup:
 }
 
 /* The part's plan: o's format, precision and params; pcsc parts are CSC
- * views, i.e. CSRs of the transposed block, planned with op T. */
+ * views, i.e. CSRs of the transposed block, planned with op T, in the
+ * format AUTO picked for A (pcsc_formats in multi_plan.c) unless that format
+ * declines the part (then AUTO for the part). */
 static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *o)
 {
     spx_plan_opts po = *o;
@@ -213,10 +215,16 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
     po.stream = p->stream;
     spx_status st = SPX_OK;
     if (P->kind == SPX_PART_PCSC && p->span_hi > p->span_lo) st = make_span_view(p);
-    if (st == SPX_OK)
-        st = p->split ? make_split(p, &po)
-                      : spx_plan_create(p->span_view ? p->span_view : p->part.view, SPX_OP_SPMV,
-                                        &po, &p->plan);
+    const spx_matrix *v = p->span_view ? p->span_view : p->part.view;
+    const char *whole = P->pcsc_format[p->device >= 0];
+    if (st == SPX_OK && whole && !p->split) {
+        spx_plan_opts wo = po;
+        wo.format = whole;
+        st = spx_plan_create(v, SPX_OP_SPMV, &wo, &p->plan);
+        if (st == SPX_ERR_UNSUPPORTED) st = spx_plan_create(v, SPX_OP_SPMV, &po, &p->plan);
+    } else if (st == SPX_OK) {
+        st = p->split ? make_split(p, &po) : spx_plan_create(v, SPX_OP_SPMV, &po, &p->plan);
+    }
     if (st == SPX_OK) st = check_x_type(P, p->plan);
     if (st == SPX_OK) st = check_x_type(P, p->ghost);
     return st;

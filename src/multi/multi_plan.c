@@ -10,6 +10,7 @@
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
+#include "plan/format.h"
 
 double spx__multi_now_ms(void)
 {
@@ -110,6 +111,27 @@ cleanup:
     return st;
 }
 
+/* pcsc parts under AUTO take AUTO's pick for A as a whole, per device kind
+ * among the parts (op N: op(A) is A itself). A part is a block of A's
+ * columns, its rows A's rows cut short: judged alone, AUTO took csr for the
+ * blocks of R-MAT scale 20 where dasp, its pick for A, ran 4 parts in 0.319
+ * ms against 0.414 (one H100, run AE of 2026-11-26). */
+static void pcsc_formats(spx_multi_plan *P, const spx_matrix *A, const spx_plan_opts *o)
+{
+    if (P->kind != SPX_PART_PCSC || o->op != SPX_OP_N) return;
+    if (o->format && *o->format && strcmp(o->format, "auto") != 0) return;
+    for (int cuda = 0; cuda < 2; cuda++) {
+        int present = 0;
+        for (int i = 0; i < P->parts; i++) present |= (P->part[i].device >= 0) == cuda;
+        if (!present) continue;
+        spx_plan_opts w = *o;
+        w.device = cuda ? SPX_DEV_CUDA : SPX_DEV_CPU;
+        const spx_format_ops *f = spx__auto_format(A, SPX_OP_SPMV, &w);
+        P->pcsc_format[cuda] = f ? f->name : NULL;
+    }
+    spx__clear_error();
+}
+
 /* Every part in a thread of its own, its boundaries and split set before;
  * the slowest part's phases are the plan's. */
 static spx_status make_parts(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o)
@@ -154,6 +176,7 @@ spx_status spx_multi_plan_create(const spx_matrix *A, const spx_plan_opts *opts,
     SPX_TRY(assign_devices(P, &o, &m));
     caller = spx__multi_device_save(P);
     SPX_TRY(make_source(P, A, o.op, &M));
+    pcsc_formats(P, A, &o);
     SPX_TRY(make_parts(P, M, &o));
     spx__multi_device_restore(caller);
     *out = P;
