@@ -20,7 +20,8 @@
 #
 # Environment: SPX_MULTI_STEPS (default "build test scale mpi oversize"), SPX_MULTI_DEADLINE
 # (seconds after which further bench runs are skipped, default 480),
-# SPX_MULTI_CALLS (calls a batch, default 20), SPX_MULTI_JOBS (build jobs, 32).
+# SPX_MULTI_CALLS (calls a batch, default 20), SPX_MULTI_JOBS (build jobs, 32),
+# SPX_MULTI_PARTS (GPU counts to scale to, default 2 4 8 up to the host's).
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -63,9 +64,9 @@ fi
 # Matrices of 100M+ nonzeros that fit one GPU (the one-part baseline needs it):
 # lap3d7:250 (109M), lap3d27:160 (108M), R-MAT scale 22 (~130M symmetrized).
 MATS=${SPX_MULTI_MATRICES:-"gen:lap3d7:250 gen:lap3d27:160 gen:rmat:scale=22,ef=16,sym=1"}
-PARTS=""
 # One part on one GPU is the baseline inside every run (host and resident tables).
-for n in 2 4 8; do ((n <= NGPU)) && PARTS="$PARTS $n"; done
+PARTS=""
+for n in ${SPX_MULTI_PARTS:-2 4 8}; do ((n <= NGPU)) && PARTS="$PARTS $n"; done
 
 if step scale; then
     {
