@@ -514,11 +514,14 @@ typedef struct spx_multi_opts {
     const int *devices;      /* in, borrowed: `parts` entries, SPX_MULTI_CPU or a CUDA
                                 device id (repeat one for several parts on a GPU);
                                 NULL: o->device, CUDA parts round robin over the GPUs */
-    int no_graph;            /* nonzero: resident calls with every part on one GPU queue
-                                each part every call; by default (0) the first call of a
-                                given x, y, alpha and beta is recorded as a CUDA graph and
-                                later ones replay it (one launch), falling back to queueing
-                                where the parts' plans cannot be recorded */
+    int no_graph;            /* nonzero: resident calls with GPU parts queue each part
+                                every call (on several GPUs from a thread per GPU, the
+                                merge after a host wait); by default (0) the first call
+                                of a given x, y, alpha and beta is recorded as one CUDA
+                                graph, over every GPU of the plan, and later ones replay
+                                it (one launch), falling back to queueing where the
+                                parts' plans cannot be recorded. A replayed call's times
+                                are its whole: spx_multi_times gives them as spmv_ms */
 } spx_multi_opts;
 
 spx_multi_opts spx_multi_opts_default(void);
@@ -555,6 +558,10 @@ typedef struct spx_multi_timing {
     double call_ms;       /* the whole call, wall time */
 } spx_multi_timing;
 spx_status spx_multi_times(const spx_multi_plan *P, spx_multi_timing *t /* out */);
+/* Resident calls replayed as a CUDA graph (replay nonzero, the default) or
+ * queued part by part (0: spx_multi_opts.no_graph), from the next call on;
+ * queued calls give their halo, SpMV and merge times apart. */
+spx_status spx_multi_set_graph(spx_multi_plan *P, int replay);
 
 /* One part of a plan, i in 0..spx_multi_plan_parts(P)-1. */
 typedef struct spx_multi_part_info {

@@ -153,6 +153,7 @@ static void test_info(void)
     CHECK_STATUS(spx_multi_spmv(P, 1.0, NULL, 0.0, y), SPX_ERR_INVALID_ARG);
     spx_multi_plan_destroy(P);
     CHECK_STATUS(spx_multi_times(NULL, &t), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_multi_set_graph(NULL, 1), SPX_ERR_BAD_HANDLE);
     CHECK(spx_multi_plan_parts(NULL) == 0);
     free(x);
     free(y);

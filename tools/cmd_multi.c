@@ -7,13 +7,15 @@
  * batches; speedup = 1-part call / N-part call.
  * Resident vectors (square matrices): the same N-part plans with x and y on
  * the parts' devices, against the same kind as one part on one device in
- * this run: halo, SpMV and merge times, SpMV and call speedups, merge as a
- * share of SpMV; each y is checked against the host path's.
+ * this run: halo, SpMV and merge times (calls queued part by part, the
+ * phases apart), the call as run (replayed as one CUDA graph on GPUs), SpMV
+ * and call speedups, merge as a share of SpMV; each y is checked against the
+ * host path's.
  * GPU parts all go to GPU 0 (a stream each; the one-GPU setting), or with
  * --spread round robin over every GPU (part i on GPU i mod count: strong
  * scaling on a host of several GPUs); CPU parts get a thread each.
- * --no-graph: resident calls on one GPU queue their parts every call
- * instead of replaying a CUDA graph (spx_multi_opts.no_graph). */
+ * --no-graph: resident calls on GPUs queue their parts every call instead
+ * of replaying a CUDA graph (spx_multi_opts.no_graph). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,8 +99,9 @@ static int by_value(const void *p, const void *q)
 }
 
 typedef struct run {
-    spx_multi_timing t;
-    double med, lo, hi;
+    spx_multi_timing t;   /* the phases (resident vectors: of queued calls) */
+    double med, lo, hi;   /* a call, as run (resident: replayed as a graph unless --no-graph) */
+    double queued;        /* resident: the median call queued part by part */
     const char *format;
     int bad; /* resident: y disagreed with the host path's */
 } run;
@@ -134,20 +137,13 @@ static spx_status time_calls(spx_multi_plan *P, const multi_args *a, const doubl
     return SPX_OK;
 }
 
-/* Resident vectors on P: timed, and their y checked against the host
- * path's y (the same sums but a shared row's, in the vectors' type):
- * max |y_res - y_host| / max |y_host| <= 1e-12. */
-static spx_status time_resident(spx_multi_plan *P, const multi_args *a, int64_t n, const double *x,
-                                const double *y_host, run *r)
+/* The resident y against the host path's y (the same sums but a shared
+ * row's, in the vectors' type): max |y_res - y_host| / max |y_host| <= 1e-12;
+ * r->bad set otherwise. */
+static spx_status check_resident(const spx_multi_vector *vy, int64_t n, const double *y_host,
+                                 double *y, run *r, const char *how)
 {
-    r->bad = 0;
-    spx_multi_vector *vx = NULL, *vy = NULL;
-    double *y = malloc(sizeof *y * (size_t)(n + 1));
-    spx_status st = y ? spx_multi_vector_create(P, &vx) : SPX_ERR_OOM;
-    if (st == SPX_OK) st = spx_multi_vector_create(P, &vy);
-    if (st == SPX_OK) st = spx_multi_vector_set(vx, x);
-    if (st == SPX_OK) st = time_calls(P, a, NULL, NULL, vx, vy, r);
-    if (st == SPX_OK) st = spx_multi_vector_get(vy, y);
+    spx_status st = spx_multi_vector_get(vy, y);
     double diff = 0.0, big = 0.0;
     for (int64_t i = 0; st == SPX_OK && i < n; i++) {
         double d = fabs(y[i] - y_host[i]);
@@ -155,9 +151,34 @@ static spx_status time_resident(spx_multi_plan *P, const multi_args *a, int64_t 
         big = fabs(y_host[i]) > big ? fabs(y_host[i]) : big;
     }
     if (st == SPX_OK && !(diff <= 1e-12 * big)) {
-        fprintf(stderr, "spx %s: resident y differs from the host path's by %g (max |y| %g)\n", cmd,
-                diff, big);
+        fprintf(stderr, "spx %s: resident y (%s) differs from the host path's by %g (max |y| %g)\n",
+                cmd, how, diff, big);
         r->bad = 1;
+    }
+    return st;
+}
+
+/* Resident vectors on P: timed as run (replayed as a graph unless
+ * --no-graph), then queued part by part for the phase times; y checked
+ * after each. */
+static spx_status time_resident(spx_multi_plan *P, const multi_args *a, int64_t n, const double *x,
+                                const double *y_host, run *r)
+{
+    r->bad = 0;
+    spx_multi_vector *vx = NULL, *vy = NULL;
+    double *y = malloc(sizeof *y * (size_t)(n + 1));
+    run q;
+    spx_status st = y ? spx_multi_vector_create(P, &vx) : SPX_ERR_OOM;
+    if (st == SPX_OK) st = spx_multi_vector_create(P, &vy);
+    if (st == SPX_OK) st = spx_multi_vector_set(vx, x);
+    if (st == SPX_OK) st = time_calls(P, a, NULL, NULL, vx, vy, r);
+    if (st == SPX_OK) st = check_resident(vy, n, y_host, y, r, "as run");
+    r->queued = r->med;
+    if (st == SPX_OK && !a->no_graph) {
+        st = spx_multi_set_graph(P, 0);
+        if (st == SPX_OK) st = time_calls(P, a, NULL, NULL, vx, vy, &q);
+        if (st == SPX_OK) st = check_resident(vy, n, y_host, y, r, "queued");
+        if (st == SPX_OK) r->t = q.t, r->queued = q.med;
     }
     spx_multi_vector_destroy(vx);
     spx_multi_vector_destroy(vy);
@@ -194,10 +215,11 @@ static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partit
 
 static void print_resident(spx_partition kind, const run *r, const run *one)
 {
-    printf("%-5s %8.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %9.3f %9.3f %8.2fx %8.2fx %7.1f%%  %s / %s\n",
-           spx_partition_name(kind), r->t.distribute_ms, r->t.spmv_ms, r->t.merge_ms, r->med, r->lo,
-           r->hi, one->t.spmv_ms, one->med, one->t.spmv_ms / r->t.spmv_ms, one->med / r->med,
-           100.0 * r->t.merge_ms / r->t.spmv_ms, r->format, one->format);
+    printf("%-5s %8.3f %8.3f %9.3f %9.3f %9.3f [%.3f-%.3f] %9.3f %9.3f %8.2fx %8.2fx %7.1f%%  %s / "
+           "%s\n",
+           spx_partition_name(kind), r->t.distribute_ms, r->t.spmv_ms, r->t.merge_ms, r->queued,
+           r->med, r->lo, r->hi, one->t.spmv_ms, one->med, one->t.spmv_ms / r->t.spmv_ms,
+           one->med / r->med, 100.0 * r->t.merge_ms / r->t.spmv_ms, r->format, one->format);
 }
 
 int cli_multi_bench(int argc, char **argv)
@@ -245,8 +267,11 @@ int cli_multi_bench(int argc, char **argv)
         printf("resident vectors (x and y stay on the parts' devices; halo = x entries from other "
                "parts); 1-part = the same kind as one part on %s\n",
                a.device == SPX_DEV_CUDA ? "GPU 0" : "the CPU");
-        printf("kind   halo_ms  spmv_ms  merge_ms   call_ms [min-max]     1-part spmv_ms   call_ms"
-               "  spmv_x   call_x  merge/spmv  formats (part 0 / 1-part)\n");
+        printf("halo, spmv, merge: calls queued part by part (queued_ms); call_ms: calls as run "
+               "(%s)\n", a.no_graph || a.device != SPX_DEV_CUDA ? "queued"
+                                                                 : "replayed as a CUDA graph");
+        printf("kind   halo_ms  spmv_ms  merge_ms queued_ms   call_ms [min-max]     1-part spmv_ms"
+               "   call_ms  spmv_x   call_x  merge/spmv  formats (part 0 / 1-part)\n");
         for (size_t k = 0; k < NK; k++) print_resident(kinds[k], &res[k], &res_one[k]);
         for (size_t k = 0; k < NK; k++) bad |= res[k].bad || res_one[k].bad;
     }

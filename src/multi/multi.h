@@ -128,10 +128,11 @@ typedef struct spx__multi_group {
     int halos;
 } spx__multi_group;
 
-/* A one-GPU resident call recorded as a CUDA graph, for the x and y buffers,
+/* A resident call on GPUs recorded as a CUDA graph, for the x and y buffers,
  * alpha and beta it was recorded with (multi_graph.c). */
 typedef struct spx__multi_graph {
-    int off;                 /* spx_multi_opts.no_graph, or a recording failed: queue parts */
+    int off;                 /* no_graph (spx_multi_opts, spx_multi_set_graph), or a
+                                recording failed: queue parts */
     void *exec;              /* the executable graph, NULL: none yet */
     const void *x, *y;       /* the device buffers it reads and writes */
     double alpha, beta;
@@ -140,7 +141,7 @@ typedef struct spx__multi_graph {
     int replayed;            /* the last call was a replay: its times are start..end */
 } spx__multi_graph;
 
-/* Queue a one-GPU resident call on the parts' streams, joined into part 0's. */
+/* Queue a resident call on the parts' streams, joined into part 0's. */
 typedef spx_status (*spx__multi_queue_fn)(const spx_multi_plan *P, double alpha,
                                           const spx_multi_vector *x, double beta,
                                           spx_multi_vector *y);
@@ -169,9 +170,9 @@ struct spx_multi_plan_s {
     int groups;              /* distinct devices among the parts */
     spx__multi_group *group;
     int resident_ready;      /* the groups' resident resources exist */
-    int times_on_gpu;        /* the last call was a one-GPU resident call: its phase times
-                                are read from its events when asked (multi_info.c) */
-    spx__multi_graph graph;  /* one GPU, resident calls: the last call recorded (multi_graph.c) */
+    int times_on_gpu;        /* the last call was a one-GPU or replayed resident call: its
+                                times are read from its events when asked (multi_info.c) */
+    spx__multi_graph graph;  /* GPUs, resident calls: the last call recorded (multi_graph.c) */
     const char *pcsc_format[2]; /* pcsc with format auto, op N: AUTO's pick for A as a whole,
                                    for CPU [0] and CUDA [1] parts (NULL: AUTO per part) */
     spx_multi_timing times;
@@ -269,8 +270,19 @@ spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
 /* One device, after every part's product on the group's first stream:
  * ghosts into their owners' lines, or pcsc's partials into y (multi_combine.c). */
 spx_status spx__multi_combine(const spx_multi_plan *P, double beta, spx_multi_vector *y);
-/* Several devices, on the calling thread once every group has finished
- * (multi_resident_merge.c). */
+/* Several devices (multi_resident_merge.c): the merge queued on the owners'
+ * group streams, once every part's product is there (finished, or waited
+ * for by those streams); and queued then waited for, on the calling thread
+ * once every group has finished. */
+spx_status spx__multi_merge_queue(const spx_multi_plan *P, double beta, spx_multi_vector *y);
 spx_status spx__multi_merge_devices(const spx_multi_plan *P, double beta, spx_multi_vector *y);
+/* Group g's halo on stream: the x entries its parts read from other groups. */
+spx_status spx__multi_group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
+                                 void *stream);
+/* Several devices, the whole call queued from the calling thread on every
+ * part's stream, forked from part 0's and joined back into it, so that it
+ * can be recorded as one CUDA graph (multi_resident_devices.c). */
+spx_status spx__multi_queue_devices(const spx_multi_plan *P, double alpha,
+                                    const spx_multi_vector *x, double beta, spx_multi_vector *y);
 
 #endif

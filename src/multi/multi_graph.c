@@ -1,4 +1,5 @@
-/* A resident call with every part on one GPU, replayed as a CUDA graph.
+/* A resident call on GPUs, replayed as a CUDA graph: every part on one GPU
+ * (queue_one_gpu, multi_resident.c) or on several (multi_resident_devices.c).
  *
  * Queued part by part, such a call costs the host a launch or more per part
  * (its plan's kernels, events, waits between streams), a few microseconds
@@ -89,6 +90,15 @@ cleanup:
     g->replayed = st == SPX_OK;
     spx_status s = spx__cuda_sync(lead);
     return st == SPX_OK ? s : st;
+}
+
+spx_status spx_multi_set_graph(spx_multi_plan *P, int replay)
+{
+    if (!P || P->magic != SPX__MULTI_MAGIC)
+        return spx__error(SPX_ERR_BAD_HANDLE, "spx_multi_set_graph: not a live multi plan");
+    spx__multi_graph_free(P);
+    P->graph.off = !replay;
+    return SPX_OK;
 }
 
 void spx__multi_graph_free(spx_multi_plan *P)

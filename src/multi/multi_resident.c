@@ -6,11 +6,15 @@
  *                 line once the part before has written it (an event); pcsc
  *                 joins the streams into the first part's and sums there;
  *                 one host wait per stream at the end;
- *   several GPUs  a thread per device: its halo from the other devices, its
- *                 parts' products, a wait on its streams; then the calling
- *                 thread merges across devices (multi_resident_merge.c).
- *                 With one part a GPU this is, step for step and stream for
- *                 stream, the earlier path of a thread and buffers per part.
+ *   several GPUs  by default the calling thread queues the whole call on
+ *                 every part's stream, events ordering it, and it is
+ *                 replayed as one CUDA graph (multi_resident_devices.c);
+ *                 with no_graph, a thread per device: its halo from the
+ *                 other devices, its parts' products, a wait on its streams;
+ *                 then the calling thread merges across devices
+ *                 (multi_resident_merge.c). With one part a GPU this is,
+ *                 step for step and stream for stream, the earlier path of
+ *                 a thread and buffers per part.
  *
  * One GPU against that earlier path (lap3d7:128, 14.6M nonzeros, on one
  * H100, bench/results/msrep-1gpu-parts-h100-2026-11-25.txt: one part 0.090
@@ -194,9 +198,8 @@ static spx_status run_one_gpu(spx_multi_plan *P, double alpha, const spx_multi_v
     return st == SPX_OK ? spx__multi_graph_run(P, alpha, x, beta, y, queue_one_gpu) : st;
 }
 
-/* Group g's halo on stream: the x entries its parts read from other groups. */
-static spx_status group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
-                             void *stream)
+spx_status spx__multi_group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
+                                 void *stream)
 {
     const spx__multi_group *G = &P->group[g];
     spx_status st = SPX_OK;
@@ -220,7 +223,7 @@ static spx_status run_group(spx_multi_plan *P, int g, double alpha, const spx_mu
     spx_status st;
     SPX_TRY(spx__cuda_set_device(G->device));
     SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
-    SPX_TRY(group_halo(P, g, x, lead->stream));
+    SPX_TRY(spx__multi_group_halo(P, g, x, lead->stream));
     SPX_TRY(spx__cuda_event_record(lead->ev[1], lead->stream));
     for (int i = G->lead; i < P->parts; i++) {
         const spx__multi_part *p = &P->part[i];
@@ -257,6 +260,19 @@ static spx_status run_devices(spx_multi_plan *P, double alpha, const spx_multi_v
     return st;
 }
 
+/* Several GPUs replayed as one graph (multi_resident_devices.c); when the
+ * call cannot be recorded it runs queued from this thread once, with no
+ * phase times, and later calls take run_devices. */
+static spx_status run_devices_replayed(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
+                                       double beta, spx_multi_vector *y)
+{
+    spx_status st = spx__cuda_set_device(P->part[0].device);
+    if (st == SPX_OK)
+        st = spx__multi_graph_run(P, alpha, x, beta, y, spx__multi_queue_devices);
+    if (!P->graph.replayed) P->times.distribute_ms = P->times.spmv_ms = P->times.merge_ms = 0.0;
+    return st;
+}
+
 static spx_status check_call(const spx_multi_plan *P, const spx_multi_vector *x,
                              const spx_multi_vector *y)
 {
@@ -281,10 +297,12 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
         st = run_cpu(P, alpha, x, beta, y);
     else if (one_gpu)
         st = run_one_gpu(P, alpha, x, beta, y);
+    else if (!P->graph.off)
+        st = run_devices_replayed(P, alpha, x, beta, y);
     else
         st = run_devices(P, alpha, x, beta, y);
     spx__multi_device_restore(caller);
-    P->times_on_gpu = st == SPX_OK && one_gpu;
+    P->times_on_gpu = st == SPX_OK && (one_gpu || P->graph.replayed);
     if (st != SPX_OK) return st;
     P->times.call_ms = spx__multi_now_ms() - t0;
     spx__clear_error();

@@ -90,15 +90,20 @@ cleanup:
     return st;
 }
 
+spx_status spx__multi_merge_queue(const spx_multi_plan *P, double beta, spx_multi_vector *y)
+{
+    if (P->kind != SPX_PART_PCSC) return merge_ghosts(P, y);
+    spx_status st = SPX_OK;
+    for (int q = 0; q < P->parts; q++)
+        SPX_TRY(reduce_into(P, q, beta, y));
+cleanup:
+    return st;
+}
+
 spx_status spx__multi_merge_devices(const spx_multi_plan *P, double beta, spx_multi_vector *y)
 {
     spx_status st = SPX_OK;
-    if (P->kind != SPX_PART_PCSC) {
-        SPX_TRY(merge_ghosts(P, y));
-    } else {
-        for (int q = 0; q < P->parts; q++)
-            SPX_TRY(reduce_into(P, q, beta, y));
-    }
+    SPX_TRY(spx__multi_merge_queue(P, beta, y));
     for (int g = 0; g < P->groups; g++) {
         SPX_TRY(spx__cuda_set_device(P->group[g].device));
         SPX_TRY(spx__cuda_sync(P->part[P->group[g].lead].stream));

@@ -55,16 +55,16 @@ extern "C" spx_status spx__cuda_stream_wait(void *stream, void *event)
     return SPX_OK;
 }
 
+/* Across devices a unified-address copy (cudaMemcpyDefault): a peer copy
+ * over NVLink or PCIe where peer access is on, staged otherwise, and, unlike
+ * cudaMemcpyPeerAsync, one that a graph capture records as a plain copy
+ * (multi_graph.c records calls across several GPUs). */
 extern "C" spx_status spx__cuda_copy_peer(void *dst, int dst_device, const void *src,
                                           int src_device, size_t bytes, void *stream)
 {
     if (bytes == 0) return SPX_OK;
-    if (dst_device == src_device)
-        MULTI_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
-                                    (cudaStream_t)stream));
-    else
-        MULTI_CHECK(
-            cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, (cudaStream_t)stream));
+    cudaMemcpyKind kind = dst_device == src_device ? cudaMemcpyDeviceToDevice : cudaMemcpyDefault;
+    MULTI_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, (cudaStream_t)stream));
     return SPX_OK;
 }
 
