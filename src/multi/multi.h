@@ -73,7 +73,8 @@
 #include "multi/partition.h"
 
 #define SPX__MULTI_MAGIC 0x5350584d554c5449ull /* "SPXMULTI" */
-#define SPX__MULTI_EVENTS 4                    /* start, after init, after SpMV, after copy back */
+#define SPX__MULTI_EVENTS 5 /* start, after init (halo), after SpMV, after copy back (merge), \
+                               merge start (several GPUs) */
 
 typedef struct spx__multi_part {
     spx__part part;          /* boundaries and CSR view */
@@ -270,18 +271,20 @@ spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
 /* One device, after every part's product on the group's first stream:
  * ghosts into their owners' lines, or pcsc's partials into y (multi_combine.c). */
 spx_status spx__multi_combine(const spx_multi_plan *P, double beta, spx_multi_vector *y);
-/* Several devices (multi_resident_merge.c): the merge queued on the owners'
- * group streams, once every part's product is there (finished, or waited
- * for by those streams); and queued then waited for, on the calling thread
- * once every group has finished. */
-spx_status spx__multi_merge_queue(const spx_multi_plan *P, double beta, spx_multi_vector *y);
-spx_status spx__multi_merge_devices(const spx_multi_plan *P, double beta, spx_multi_vector *y);
-/* Group g's halo on stream: the x entries its parts read from other groups. */
-spx_status spx__multi_group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
-                                 void *stream);
-/* Several devices, the whole call queued from the calling thread on every
- * part's stream, forked from part 0's and joined back into it, so that it
- * can be recorded as one CUDA graph (multi_resident_devices.c). */
+/* Several devices (multi_resident_merge.c): the merge of the lines group g
+ * owns, queued on its first part's stream, which every part's product must
+ * precede (multi_resident_devices.c makes it wait for them). */
+spx_status spx__multi_merge_queue(const spx_multi_plan *P, int g, double beta,
+                                  spx_multi_vector *y);
+/* Several devices (multi_resident_devices.c), group g on its streams:
+ * its halo and its parts' products (fork: after part 0's ev[0], for a
+ * graph); its merge, once every part's product is done. The whole call
+ * queued from the calling thread, forked from part 0's stream and joined
+ * back into it, so that it can be recorded as one CUDA graph. */
+spx_status spx__multi_queue_group(const spx_multi_plan *P, int g, int fork, double alpha,
+                                  const spx_multi_vector *x, double beta, spx_multi_vector *y);
+spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta,
+                                  spx_multi_vector *y);
 spx_status spx__multi_queue_devices(const spx_multi_plan *P, double alpha,
                                     const spx_multi_vector *x, double beta, spx_multi_vector *y);
 

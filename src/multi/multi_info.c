@@ -21,11 +21,30 @@ static double since(void *from, void *to)
     return spx__cuda_event_elapsed(from, to, &ms) == SPX_OK ? ms : 0.0;
 }
 
-/* A one-GPU resident call's phases from its events (multi_resident.c): the
- * slowest part's product since the start, and what ends after it (ghost
- * adds, pcsc's sum); read here, not per call, to keep the queries off it.
- * A replayed graph (multi_graph.c) has only its whole time: SpMV, the merge
- * in it. */
+/* Several GPUs (multi_resident_devices.c), each phase the slowest group's,
+ * every pair of events on one device: halo ev[0]..ev[1] of the group's
+ * lead, a part's product the lead's ev[1]..its ev[2], the merge the lead's
+ * ev[4]..ev[3]. */
+static void groups_phase_times(const spx_multi_plan *P, spx_multi_timing *t)
+{
+    for (int g = 0; g < P->groups; g++) {
+        const spx__multi_part *lead = &P->part[P->group[g].lead];
+        if (spx__cuda_set_device(P->group[g].device) != SPX_OK) return;
+        double halo = since(lead->ev[0], lead->ev[1]), merge = since(lead->ev[4], lead->ev[3]);
+        t->distribute_ms = halo > t->distribute_ms ? halo : t->distribute_ms;
+        t->merge_ms = merge > t->merge_ms ? merge : t->merge_ms;
+        for (int i = 0; i < P->parts; i++) {
+            double spmv = P->part[i].group == g ? since(lead->ev[1], P->part[i].ev[2]) : 0.0;
+            t->spmv_ms = spmv > t->spmv_ms ? spmv : t->spmv_ms;
+        }
+    }
+}
+
+/* A resident call's phases on GPUs from its events (multi_resident.c); on
+ * one GPU the slowest part's product since the start, and what ends after
+ * it (ghost adds, pcsc's sum). Read here, not per call, to keep the queries
+ * off it. A replayed graph (multi_graph.c) has only its whole time: SpMV,
+ * halo and merge in it. */
 static void gpu_phase_times(const spx_multi_plan *P, spx_multi_timing *t)
 {
     const spx__multi_part *lead = &P->part[0];
@@ -33,8 +52,11 @@ static void gpu_phase_times(const spx_multi_plan *P, spx_multi_timing *t)
     double end = 0.0;
     t->distribute_ms = t->spmv_ms = t->merge_ms = 0.0;
     if (spx__cuda_set_device(lead->device) != SPX_OK) return;
-    if (P->graph.replayed) {
-        t->spmv_ms = since(P->graph.start, P->graph.end);
+    if (P->graph.replayed || P->groups > 1) {
+        if (P->graph.replayed)
+            t->spmv_ms = since(P->graph.start, P->graph.end);
+        else
+            groups_phase_times(P, t);
         spx__multi_device_restore(caller);
         return;
     }

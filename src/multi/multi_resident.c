@@ -6,15 +6,12 @@
  *                 line once the part before has written it (an event); pcsc
  *                 joins the streams into the first part's and sums there;
  *                 one host wait per stream at the end;
- *   several GPUs  by default the calling thread queues the whole call on
- *                 every part's stream, events ordering it, and it is
- *                 replayed as one CUDA graph (multi_resident_devices.c);
- *                 with no_graph, a thread per device: its halo from the
- *                 other devices, its parts' products, a wait on its streams;
- *                 then the calling thread merges across devices
- *                 (multi_resident_merge.c). With one part a GPU this is,
- *                 step for step and stream for stream, the earlier path of
- *                 a thread and buffers per part.
+ *   several GPUs  each group (the parts of a GPU) queues its halo from the
+ *                 other GPUs and its parts' products, then its merge
+ *                 (multi_resident_merge.c), which waits for every part's
+ *                 product by events, not by the host: by default all from
+ *                 the calling thread and replayed as one CUDA graph, with
+ *                 no_graph a thread per GPU (multi_resident_devices.c).
  *
  * One GPU against that earlier path (lap3d7:128, 14.6M nonzeros, on one
  * H100, bench/results/msrep-1gpu-parts-h100-2026-11-25.txt: one part 0.090
@@ -32,6 +29,8 @@
  * (+0-2%), 4 parts 0.089-0.090 ms (+5-6%); rows +0-1%; pcsc, whose parts
  * then each wrote a whole partial y, +35% and +70% (its parts now write
  * their spans only: multi.h). */
+#include <omp.h>
+
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -72,12 +71,6 @@ spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
                                  spx__multi_vector_at(y, i, k + 1)));
 cleanup:
     return st;
-}
-
-static float elapsed(void *from, void *to)
-{
-    float ms = 0.0f;
-    return spx__cuda_event_elapsed(from, to, &ms) == SPX_OK ? ms : 0.0f;
 }
 
 /* The call's phases: the slowest part's; merge_ms as measured by the caller. */
@@ -198,79 +191,61 @@ static spx_status run_one_gpu(spx_multi_plan *P, double alpha, const spx_multi_v
     return st == SPX_OK ? spx__multi_graph_run(P, alpha, x, beta, y, queue_one_gpu) : st;
 }
 
-spx_status spx__multi_group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
-                                 void *stream)
+/* Group g's step in its thread: st noted on its parts (a failure's message
+ * is this thread's), unless an earlier step of the call failed. */
+static spx_status group_step(spx_multi_plan *P, int g, spx_status st)
 {
-    const spx__multi_group *G = &P->group[g];
-    spx_status st = SPX_OK;
-    for (int h = 0; st == SPX_OK && h < G->halos; h++) {
-        const spx__multi_halo *r = &G->halo[h];
-        st = spx__multi_move(P, spx__multi_vector_at(x, G->lead, r->lo), G->device,
-                             spx__multi_vector_at(x, r->src, r->lo), P->part[r->src].device,
-                             r->hi - r->lo, stream);
-    }
-    return st;
-}
-
-/* Group g in its thread: halo on its first part's stream (ev[0], ev[1]
- * around it; the other parts wait for it), then its parts' products, each
- * ended by its ev[2]; finished when it returns. */
-static spx_status run_group(spx_multi_plan *P, int g, double alpha, const spx_multi_vector *x,
-                            double beta, spx_multi_vector *y)
-{
-    const spx__multi_group *G = &P->group[g];
-    const spx__multi_part *lead = &P->part[G->lead];
-    spx_status st;
-    SPX_TRY(spx__cuda_set_device(G->device));
-    SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
-    SPX_TRY(spx__multi_group_halo(P, g, x, lead->stream));
-    SPX_TRY(spx__cuda_event_record(lead->ev[1], lead->stream));
-    for (int i = G->lead; i < P->parts; i++) {
-        const spx__multi_part *p = &P->part[i];
-        if (p->group != g) continue;
-        if (i != G->lead && G->halos) SPX_TRY(spx__cuda_stream_wait(p->stream, lead->ev[1]));
-        SPX_TRY(spx__multi_product(P, i, alpha, x, beta, y));
-        SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
-    }
-cleanup: /* finished, failed or not */
-    for (int i = G->lead; i < P->parts; i++) {
+    for (int i = 0; i < P->parts; i++) {
         spx__multi_part *p = &P->part[i];
-        if (p->group != g) continue;
-        spx_status s = spx__cuda_sync(p->stream);
-        if (st == SPX_OK) st = s;
-        p->distribute_ms = st == SPX_OK ? elapsed(lead->ev[0], lead->ev[1]) : 0.0;
-        p->spmv_ms = st == SPX_OK ? elapsed(lead->ev[1], p->ev[2]) : 0.0;
+        if (p->group == g && p->status == SPX_OK) spx__multi_note(p, st);
     }
     return st;
 }
 
+/* Group g waits for its streams (every one, whatever failed). */
+static spx_status sync_group(const spx_multi_plan *P, int g)
+{
+    spx_status st = SPX_OK;
+    for (int i = 0; i < P->parts; i++) {
+        if (P->part[i].group != g) continue;
+        spx_status s = spx__cuda_sync(P->part[i].stream);
+        if (st == SPX_OK) st = s;
+    }
+    return st;
+}
+
+/* Several GPUs queued by a thread per GPU (multi_resident_devices.c): its
+ * halo and products; once every thread has queued them (the barrier: a
+ * merge waits for this call's ev[2] of every part), its merge; then it
+ * waits for its streams. The phases are read from the events when asked
+ * (multi_info.c). With fewer threads than GPUs a thread takes several. */
 static spx_status run_devices(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
                               double beta, spx_multi_vector *y)
 {
-#pragma omp parallel for schedule(static, 1) num_threads(P->groups)
-    for (int g = 0; g < P->groups; g++) {
-        spx_status st = run_group(P, g, alpha, x, beta, y);
-        for (int i = 0; i < P->parts; i++)
-            if (P->part[i].group == g) spx__multi_note(&P->part[i], st);
+    for (int i = 0; i < P->parts; i++) spx__multi_note(&P->part[i], SPX_OK);
+#pragma omp parallel num_threads(P->groups)
+    {
+        int t = omp_get_thread_num(), n = omp_get_num_threads();
+        for (int g = t; g < P->groups; g += n)
+            group_step(P, g, spx__multi_queue_group(P, g, 0, alpha, x, beta, y));
+#pragma omp barrier
+        for (int g = t; g < P->groups; g += n) {
+            if (P->part[P->group[g].lead].status == SPX_OK)
+                group_step(P, g, spx__multi_merge_group(P, g, beta, y));
+            group_step(P, g, sync_group(P, g));
+        }
     }
-    spx_status st = spx__multi_failure(P, "resident SpMV");
-    double t1 = spx__multi_now_ms();
-    if (st == SPX_OK) st = spx__multi_merge_devices(P, beta, y);
-    note_times(P, spx__multi_now_ms() - t1);
-    return st;
+    return spx__multi_failure(P, "resident SpMV");
 }
 
 /* Several GPUs replayed as one graph (multi_resident_devices.c); when the
- * call cannot be recorded it runs queued from this thread once, with no
- * phase times, and later calls take run_devices. */
+ * call cannot be recorded it runs queued from this thread once, and later
+ * calls take run_devices. */
 static spx_status run_devices_replayed(spx_multi_plan *P, double alpha, const spx_multi_vector *x,
                                        double beta, spx_multi_vector *y)
 {
     spx_status st = spx__cuda_set_device(P->part[0].device);
-    if (st == SPX_OK)
-        st = spx__multi_graph_run(P, alpha, x, beta, y, spx__multi_queue_devices);
-    if (!P->graph.replayed) P->times.distribute_ms = P->times.spmv_ms = P->times.merge_ms = 0.0;
-    return st;
+    return st == SPX_OK ? spx__multi_graph_run(P, alpha, x, beta, y, spx__multi_queue_devices) : st;
 }
 
 static spx_status check_call(const spx_multi_plan *P, const spx_multi_vector *x,
@@ -302,7 +277,7 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
     else
         st = run_devices(P, alpha, x, beta, y);
     spx__multi_device_restore(caller);
-    P->times_on_gpu = st == SPX_OK && (one_gpu || P->graph.replayed);
+    P->times_on_gpu = st == SPX_OK && spx__multi_on_gpu(P);
     if (st != SPX_OK) return st;
     P->times.call_ms = spx__multi_now_ms() - t0;
     spx__clear_error();

@@ -1,39 +1,52 @@
-/* A resident call across several GPUs queued from the calling thread
- * (multi.h), so that it can be recorded as one CUDA graph and replayed
- * (multi_graph.c).
+/* A resident call across several GPUs (multi.h): each group's halo and
+ * products, then each group's merge, on the GPUs' streams with every
+ * dependency an event, so that the call needs no host wait but its last.
  *
- * Queued by a thread per device and merged by the calling thread after a
- * host wait (multi_resident.c), such a call spends host time the GPUs wait
- * for: the threads' fork and join, a host round trip between the products
- * and the merge, and the merge's copies and adds launched one after another.
- * On 4 H200 (lap3d7:250, 109M nonzeros; bench/results/msrep-4gpu-2026-11-26.md)
- * the parts' SpMV took 0.114 ms of a 0.187 ms pcsr call (halo 0.028, merge
- * of three ghost lines 0.031) and of a 0.215 ms pcsc call (merge 0.076).
+ * Events of group g's first part (its lead): ev[0] its start (part 0's is
+ * the call's), ev[1] after its halo, which its other parts wait for; every
+ * part's ev[2] after its product; the lead's stream waits for every other
+ * part's ev[2] (a merge reads parts of any group), records ev[4], merges
+ * what its group owns (multi_resident_merge.c) and records ev[3]. The
+ * phases are read from these pairs, each on one device (multi_info.c).
  *
- * Here every dependency is an event between streams instead: part 0's
- * stream starts (ev[0]) and every group's first stream waits for it; that
- * stream copies its group's halo (ev[1] after), which its other parts wait
- * for; each part's product ends with its ev[2]; each group's first stream
- * waits for every part's ev[2] (a merge reads parts of any group), merges
- * what its group owns (multi_resident_merge.c) and records its ev[3]; part
- * 0's stream waits for every group's ev[3]. Recorded once, a call is one
- * graph launch and one host wait. */
+ * Queued by a thread per GPU (multi_resident.c) or, to be recorded as one
+ * CUDA graph (multi_graph.c), all from the calling thread, every lead's
+ * stream forked from part 0's ev[0] and part 0's stream joined to every
+ * lead's ev[3]. On 4 H200s with a thread per GPU and the merge queued by
+ * the calling thread after a host wait (lap3d7:250, 109M nonzeros;
+ * bench/results/msrep-4gpu-2026-11-26.md) the parts' SpMV took 0.114 ms of
+ * a 0.187 ms pcsr call and of a 0.215 ms pcsc call; as one graph 0.186 and
+ * 0.182 ms (run AI). */
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
 
-/* Group g: after part 0's start, its halo on its first stream, then its
- * parts' products, each after the halo. */
-static spx_status queue_group(const spx_multi_plan *P, int g, double alpha,
-                              const spx_multi_vector *x, double beta, spx_multi_vector *y)
+/* Group g's halo on stream: the x entries its parts read from other groups. */
+static spx_status group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
+                             void *stream)
+{
+    const spx__multi_group *G = &P->group[g];
+    spx_status st = SPX_OK;
+    for (int h = 0; st == SPX_OK && h < G->halos; h++) {
+        const spx__multi_halo *r = &G->halo[h];
+        st = spx__multi_move(P, spx__multi_vector_at(x, G->lead, r->lo), G->device,
+                             spx__multi_vector_at(x, r->src, r->lo), P->part[r->src].device,
+                             r->hi - r->lo, stream);
+    }
+    return st;
+}
+
+spx_status spx__multi_queue_group(const spx_multi_plan *P, int g, int fork, double alpha,
+                                  const spx_multi_vector *x, double beta, spx_multi_vector *y)
 {
     const spx__multi_group *G = &P->group[g];
     const spx__multi_part *lead = &P->part[G->lead];
     spx_status st;
     SPX_TRY(spx__cuda_set_device(G->device));
-    if (G->lead != 0) SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[0].ev[0]));
-    SPX_TRY(spx__multi_group_halo(P, g, x, lead->stream));
+    if (fork && G->lead != 0) SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[0].ev[0]));
+    if (!fork || G->lead != 0) SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
+    SPX_TRY(group_halo(P, g, x, lead->stream));
     SPX_TRY(spx__cuda_event_record(lead->ev[1], lead->stream));
     for (int i = G->lead; i < P->parts; i++) {
         const spx__multi_part *p = &P->part[i];
@@ -46,34 +59,17 @@ cleanup:
     return st;
 }
 
-/* Every group's first stream waits for every other part's product. */
-static spx_status wait_products(const spx_multi_plan *P)
+spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta, spx_multi_vector *y)
 {
-    spx_status st = SPX_OK;
-    for (int g = 0; g < P->groups; g++) {
-        const spx__multi_part *lead = &P->part[P->group[g].lead];
-        SPX_TRY(spx__cuda_set_device(P->group[g].device));
-        for (int i = 0; i < P->parts; i++)
-            if (i != P->group[g].lead) SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[i].ev[2]));
-    }
-cleanup:
-    return st;
-}
-
-/* Each group's first stream ends with its ev[3]; part 0's waits for them. */
-static spx_status join_groups(const spx_multi_plan *P)
-{
-    const spx__multi_part *first = &P->part[0];
-    spx_status st = SPX_OK;
-    for (int g = 0; g < P->groups; g++) {
-        const spx__multi_part *lead = &P->part[P->group[g].lead];
-        SPX_TRY(spx__cuda_set_device(P->group[g].device));
-        SPX_TRY(spx__cuda_event_record(lead->ev[3], lead->stream));
-    }
-    SPX_TRY(spx__cuda_set_device(first->device));
-    for (int g = 0; g < P->groups; g++)
-        if (P->group[g].lead != 0)
-            SPX_TRY(spx__cuda_stream_wait(first->stream, P->part[P->group[g].lead].ev[3]));
+    const spx__multi_part *lead = &P->part[P->group[g].lead];
+    spx_status st;
+    SPX_TRY(spx__cuda_set_device(P->group[g].device));
+    for (int i = 0; i < P->parts; i++)
+        if (i != P->group[g].lead) SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[i].ev[2]));
+    SPX_TRY(spx__cuda_event_record(lead->ev[4], lead->stream));
+    SPX_TRY(spx__multi_merge_queue(P, g, beta, y));
+    SPX_TRY(spx__cuda_set_device(P->group[g].device));
+    SPX_TRY(spx__cuda_event_record(lead->ev[3], lead->stream));
 cleanup:
     return st;
 }
@@ -86,10 +82,13 @@ spx_status spx__multi_queue_devices(const spx_multi_plan *P, double alpha,
     SPX_TRY(spx__cuda_set_device(first->device));
     SPX_TRY(spx__cuda_event_record(first->ev[0], first->stream));
     for (int g = 0; g < P->groups; g++)
-        SPX_TRY(queue_group(P, g, alpha, x, beta, y));
-    SPX_TRY(wait_products(P));
-    SPX_TRY(spx__multi_merge_queue(P, beta, y));
-    SPX_TRY(join_groups(P));
+        SPX_TRY(spx__multi_queue_group(P, g, 1, alpha, x, beta, y));
+    for (int g = 0; g < P->groups; g++)
+        SPX_TRY(spx__multi_merge_group(P, g, beta, y));
+    SPX_TRY(spx__cuda_set_device(first->device));
+    for (int g = 0; g < P->groups; g++)
+        if (P->group[g].lead != 0)
+            SPX_TRY(spx__cuda_stream_wait(first->stream, P->part[P->group[g].lead].ev[3]));
 cleanup:
     return st;
 }

@@ -1,9 +1,11 @@
-/* The merge of a resident call across devices (multi.h), on the calling
- * thread once every group has finished, on each owner's group's first stream
- * (with one part a GPU: the owner's own stream). Row kinds: each ghost is
- * added to its owner's line, in part order; pcsc: each owner sums the
- * partial vectors over its lines. Values of another GPU come by a peer copy
- * into the owner's scratch. */
+/* The merge of a resident call across devices (multi.h), queued per owning
+ * group on its first part's stream once every part's product is there:
+ * row kinds add each ghost to its owner's line, in part order; pcsc's
+ * owners sum the partial vectors over their lines. Values on another GPU
+ * are read in place by the add where this GPU reaches that one's memory
+ * (peer access, multi_groups.c), else first copied into the owner's scratch
+ * (a copy and an add instead of one add: on 4 H200s each costs a few
+ * microseconds of latency, as much as the data moved). */
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -26,10 +28,27 @@ static void *merge_stream(const spx_multi_plan *P, int q)
     return P->part[P->group[P->part[q].group].lead].stream;
 }
 
-/* Row kinds: each ghost (a split part's slot, else the shared first line in
- * its group's buffer), through the owner's scratch when on another device,
- * added to the owner's line in part order. */
-static spx_status merge_ghosts(const spx_multi_plan *P, spx_multi_vector *y)
+/* y(dst, n entries on owner o's device) += src (n entries on part p's
+ * device), on stream s: read in place where o's device reaches p's, else
+ * through land (on o's device). */
+static spx_status add_from(const spx_multi_plan *P, const spx__multi_part *o, void *dst,
+                           const spx__multi_part *p, const void *src, void *land, int64_t n,
+                           void *s)
+{
+    spx_status st = SPX_OK;
+    if (!spx__cuda_peer_on(o->device, p->device)) {
+        SPX_TRY(spx__multi_move(P, land, o->device, src, p->device, n, s));
+        src = land;
+    }
+    SPX_TRY(spx__multi_add(P, dst, src, n, s));
+cleanup:
+    return st;
+}
+
+/* Row kinds, the ghosts whose owners are in group g: each (a split part's
+ * slot, else the shared first line in its group's buffer) added to its
+ * owner's line in part order. */
+static spx_status merge_ghosts(const spx_multi_plan *P, int g, spx_multi_vector *y)
 {
     spx_status st = SPX_OK;
     for (int i = 0; st == SPX_OK && i < P->parts; i++) {
@@ -38,14 +57,11 @@ static spx_status merge_ghosts(const spx_multi_plan *P, spx_multi_vector *y)
         int64_t k = p->part.line_begin;
         int q = owner(P, k);
         const spx__multi_part *o = &P->part[q];
+        if (o->group != g) continue;
         const void *src = p->split ? p->slot : spx__multi_vector_at(y, i, k);
         SPX_TRY(spx__cuda_set_device(o->device));
-        if (p->device != o->device) {
-            SPX_TRY(
-                spx__multi_move(P, o->scratch, o->device, src, p->device, 1, merge_stream(P, q)));
-            src = o->scratch;
-        }
-        SPX_TRY(spx__multi_add(P, spx__multi_vector_at(y, q, k), src, 1, merge_stream(P, q)));
+        SPX_TRY(add_from(P, o, spx__multi_vector_at(y, q, k), p, src, o->scratch, 1,
+                         merge_stream(P, q)));
     }
 cleanup:
     return st;
@@ -78,36 +94,21 @@ static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_m
         const spx__multi_part *p = &P->part[i];
         int64_t lo = p->span_lo > b ? p->span_lo : b, hi = p->span_hi < e ? p->span_hi : e;
         if (hi <= lo || (i == q && beta == 0.0)) continue;
-        const void *src = spx__multi_partial_at(P, i, y, beta, lo);
-        if (p->device != o->device) {
-            void *land = (char *)o->scratch + (size_t)(lo - b) * P->es;
-            SPX_TRY(spx__multi_move(P, land, o->device, src, p->device, hi - lo, s));
-            src = land;
-        }
-        SPX_TRY(spx__multi_add(P, spx__multi_vector_at(y, q, lo), src, hi - lo, s));
+        void *land = (char *)o->scratch + (size_t)(lo - b) * P->es;
+        SPX_TRY(add_from(P, o, spx__multi_vector_at(y, q, lo), p,
+                         spx__multi_partial_at(P, i, y, beta, lo), land, hi - lo, s));
     }
 cleanup:
     return st;
 }
 
-spx_status spx__multi_merge_queue(const spx_multi_plan *P, double beta, spx_multi_vector *y)
+spx_status spx__multi_merge_queue(const spx_multi_plan *P, int g, double beta,
+                                  spx_multi_vector *y)
 {
-    if (P->kind != SPX_PART_PCSC) return merge_ghosts(P, y);
+    if (P->kind != SPX_PART_PCSC) return merge_ghosts(P, g, y);
     spx_status st = SPX_OK;
     for (int q = 0; q < P->parts; q++)
-        SPX_TRY(reduce_into(P, q, beta, y));
-cleanup:
-    return st;
-}
-
-spx_status spx__multi_merge_devices(const spx_multi_plan *P, double beta, spx_multi_vector *y)
-{
-    spx_status st = SPX_OK;
-    SPX_TRY(spx__multi_merge_queue(P, beta, y));
-    for (int g = 0; g < P->groups; g++) {
-        SPX_TRY(spx__cuda_set_device(P->group[g].device));
-        SPX_TRY(spx__cuda_sync(P->part[P->group[g].lead].stream));
-    }
+        if (P->part[q].group == g) SPX_TRY(reduce_into(P, q, beta, y));
 cleanup:
     return st;
 }

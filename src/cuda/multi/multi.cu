@@ -94,6 +94,14 @@ extern "C" spx_status spx__cuda_enable_peer(int device, int peer)
     return SPX_OK;
 }
 
+extern "C" int spx__cuda_peer_on(int device, int peer)
+{
+    if (device == peer) return 1;
+    std::lock_guard<std::mutex> hold(peer_lock);
+    return device >= 0 && peer >= 0 && device < SPX__PEER_MAX && peer < SPX__PEER_MAX &&
+           peer_enabled[device][peer];
+}
+
 extern "C" spx_status spx__cuda_pci_bus_id(int device, char *id, int len)
 {
     MULTI_CHECK(cudaDeviceGetPCIBusId(id, len, device));

@@ -10,7 +10,8 @@
  * - copy_peer: bytes from src on src_device to dst on dst_device, on stream;
  * - enable_peer: let device reach peer's memory directly (NVLink or PCIe
  *   peer to peer) where the two can, so that peer copies need no staging;
- *   a no-op where they cannot or already do;
+ *   a no-op where they cannot or already do; peer_on: whether device
+ *   reaches peer's memory so (enabled by SpX), so that its kernels may read it;
  * - pci_bus_id: the device's PCI address ("0000:1b:00.0"), len bytes at most;
  * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float);
  * - partial_sum: pcsc's parts on one GPU, table[0..parts) (device memory):
@@ -55,6 +56,7 @@ typedef struct spx__cuda_partial {
     S(spx__cuda_copy_peer,                                                                      \
       (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream)) \
     S(spx__cuda_enable_peer, (int device, int peer))                                            \
+    Q(int, spx__cuda_peer_on, (int device, int peer), 0)                                        \
     S(spx__cuda_pci_bus_id, (int device, char *id, int len))                                    \
     S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))     \
     S(spx__cuda_partial_sum, (void *y, double beta, const void *table, int parts, int in_y,     \
