@@ -13,7 +13,9 @@
  *    cols) slots, rounded up to a power of two);
  * 3. the counts' prefix sum gives C's row offsets and its exact size;
  * 4. numeric: rows binned again by their exact count, tables of keys and
- *    sums (atomicAdd), shared memory up to 2048 entries a row; each row's
+ *    sums (atomicAdd), shared memory up to 2048 entries a row (a bin of few
+ *    rows of many products each takes a block of 256 threads a row where a
+ *    warp would: rows_run.cu, wide_rows); each row's
  *    table is sorted (bitonic, empty keys last) and its first nnz entries
  *    written: columns sorted. Longer rows: the bitmap and a dense row of
  *    sums (in shared memory when it fits, else one row of cols sums per

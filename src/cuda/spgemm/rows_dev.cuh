@@ -48,9 +48,11 @@ struct hash_job {
     void *gvals;
 };
 
-/* Bins 1..8 with shared tables (numeric: 1..7); the global tables. */
+/* Bins 1..8 with shared tables (numeric: 1..7; wide: a block of 256
+ * threads a row where a warp would take it); the global tables. */
 spx_status symbolic_shared(int bin, const hash_job &J, cudaStream_t s);
-spx_status numeric_shared(int bin, const hash_job &J, spx_type precision, cudaStream_t s);
+spx_status numeric_shared(int bin, const hash_job &J, bool wide, spx_type precision,
+                          cudaStream_t s);
 spx_status symbolic_global(const hash_job &J, cudaStream_t s);
 spx_status numeric_global(const hash_job &J, spx_type precision, cudaStream_t s);
 

@@ -155,11 +155,13 @@ static spx_status launch(const hash_job &J, int64_t T, int limit, cudaStream_t s
     return launched(NUMERIC ? "gpu-rows numeric kernel" : "gpu-rows symbolic kernel");
 }
 
-/* Threads a row for a shared table of T slots: a warp up to 512, then a
- * quarter of the slots (at most 1024). */
+/* Threads a row for a shared table of T slots: a warp up to 512 (wide: 256
+ * threads), then a quarter of the slots (at most 1024). */
 template <bool NUMERIC, typename V>
-static spx_status launch_shared(int64_t T, int limit, const hash_job &J, cudaStream_t s)
+static spx_status launch_shared(int64_t T, int limit, const hash_job &J, cudaStream_t s,
+                                bool wide = false)
 {
+    if (T <= 512 && wide) return launch<256, NUMERIC, false, V>(J, T, limit, s);
     if (T <= 512) return launch<32, NUMERIC, false, V>(J, T, limit, s);
     if (T == 1024) return launch<256, NUMERIC, false, V>(J, T, limit, s);
     if (T == 2048) return launch<512, NUMERIC, false, V>(J, T, limit, s);
@@ -172,10 +174,12 @@ spx_status symbolic_shared(int bin, const hash_job &J, cudaStream_t s)
     return launch_shared<false, float>(bin_slots(bin), INT_MAX, J, s);
 }
 
-spx_status numeric_shared(int bin, const hash_job &J, spx_type precision, cudaStream_t s)
+spx_status numeric_shared(int bin, const hash_job &J, bool wide, spx_type precision,
+                          cudaStream_t s)
 {
-    if (precision == SPX_F32) return launch_shared<true, float>(bin_slots(bin), INT_MAX, J, s);
-    return launch_shared<true, double>(bin_slots(bin), INT_MAX, J, s);
+    if (precision == SPX_F32)
+        return launch_shared<true, float>(bin_slots(bin), INT_MAX, J, s, wide);
+    return launch_shared<true, double>(bin_slots(bin), INT_MAX, J, s, wide);
 }
 
 spx_status symbolic_global(const hash_job &J, cudaStream_t s)

@@ -37,12 +37,13 @@ static __device__ __forceinline__ uint8_t bin_of(int64_t b)
 }
 
 /* For rows first + i, i < m: bin[i] of key[first + i], index[i] = first + i,
- * count[k] += rows of bin k. */
-__global__ void bin_rows(int64_t first, int64_t m, const int64_t *__restrict__ key, uint8_t *bin,
-                         int32_t *index, unsigned long long *count)
+ * count[k] += rows of bin k, count[BINS + k] += their products f. */
+__global__ void bin_rows(int64_t first, int64_t m, const int64_t *__restrict__ key,
+                         const int64_t *__restrict__ f, uint8_t *bin, int32_t *index,
+                         unsigned long long *count)
 {
-    __shared__ unsigned long long local[BINS];
-    if (threadIdx.x < BINS) local[threadIdx.x] = 0;
+    __shared__ unsigned long long local[2 * BINS];
+    if (threadIdx.x < 2 * BINS) local[threadIdx.x] = 0;
     __syncthreads();
     const int64_t stride = (int64_t)gridDim.x * BLOCK;
     for (int64_t i = (int64_t)blockIdx.x * BLOCK + threadIdx.x; i < m; i += stride) {
@@ -50,9 +51,11 @@ __global__ void bin_rows(int64_t first, int64_t m, const int64_t *__restrict__ k
         bin[i] = k;
         index[i] = (int32_t)(first + i);
         atomicAdd(&local[k], 1ull);
+        atomicAdd(&local[BINS + k], (unsigned long long)f[first + i]);
     }
     __syncthreads();
-    if (threadIdx.x < BINS && local[threadIdx.x]) atomicAdd(&count[threadIdx.x], local[threadIdx.x]);
+    if (threadIdx.x < 2 * BINS && local[threadIdx.x])
+        atomicAdd(&count[threadIdx.x], local[threadIdx.x]);
 }
 
 /* Slots of the global table of each listed row: the smallest power of two
@@ -69,19 +72,21 @@ __global__ void table_sizes(int64_t n, const int32_t *__restrict__ rows,
     }
 }
 
-/* Rows of A sorted by bin: rows[start[k] .. start[k + 1]) are bin k. */
+/* Rows of A sorted by bin: rows[start[k] .. start[k + 1]) are bin k, and
+ * products[k] the sum of their products. */
 struct binned {
     int32_t *rows;
     int64_t start[BINS + 1];
+    int64_t products[BINS];
 };
 
-/* Rows first .. first + m - 1 of A by their key. */
-static spx_status bin_by(const int64_t *key, int64_t first, int64_t m, cudaStream_t s,
-                         binned *out)
+/* Rows first .. first + m - 1 of A by their key (f: their products). */
+static spx_status bin_by(const int64_t *key, const int64_t *f, int64_t first, int64_t m,
+                         cudaStream_t s, binned *out)
 {
     uint8_t *bin = NULL, *bin_sorted = NULL;
     int32_t *index = NULL;
-    unsigned long long *count = NULL, host[BINS];
+    unsigned long long *count = NULL, host[2 * BINS];
     void *tmp = NULL;
     size_t bytes = 0;
     spx_status st;
@@ -89,13 +94,16 @@ static spx_status bin_by(const int64_t *key, int64_t first, int64_t m, cudaStrea
     SPX_TRY(dev_alloc_n(&bin_sorted, m, "gpu-rows bins", s));
     SPX_TRY(dev_alloc_n(&index, m, "gpu-rows row list", s));
     SPX_TRY(dev_alloc_n(&out->rows, m, "gpu-rows row list", s));
-    SPX_TRY(dev_alloc_n(&count, BINS, "gpu-rows bin counts", s));
-    SPX_TRY(cuda_ok(cudaMemsetAsync(count, 0, BINS * sizeof *count, s), "gpu-rows bins"));
-    bin_rows<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(first, m, key, bin, index, count);
+    SPX_TRY(dev_alloc_n(&count, 2 * BINS, "gpu-rows bin counts", s));
+    SPX_TRY(cuda_ok(cudaMemsetAsync(count, 0, sizeof host, s), "gpu-rows bins"));
+    bin_rows<<<blocks_for(m, BLOCK), BLOCK, 0, s>>>(first, m, key, f, bin, index, count);
     SPX_TRY(launched("gpu-rows bin kernel"));
     SPX_TRY(download(host, count, sizeof host, s));
     out->start[0] = 0;
-    for (int k = 0; k < BINS; k++) out->start[k + 1] = out->start[k] + (int64_t)host[k];
+    for (int k = 0; k < BINS; k++) {
+        out->start[k + 1] = out->start[k] + (int64_t)host[k];
+        out->products[k] = (int64_t)host[BINS + k];
+    }
     SPX_TRY(cuda_ok(cub::DeviceRadixSort::SortPairs(NULL, bytes, bin, bin_sorted, index, out->rows,
                                                     m, 0, 4, s),
                     "gpu-rows bin sort"));
@@ -193,7 +201,7 @@ static spx_status symbolic(product *x)
     unsigned long long n_over = 0;
     spx_status st;
     hash_job J = job_of(x);
-    SPX_TRY(bin_by(x->f, 0, x->m, x->s, &b));
+    SPX_TRY(bin_by(x->f, x->f, 0, x->m, x->s, &b));
     trace("rows: symbolic binning", x->s);
     SPX_TRY(cuda_ok(cudaMemsetAsync(x->cnt, 0, (size_t)x->m * sizeof *x->cnt, x->s), "gpu-rows"));
     SPX_TRY(dev_alloc_n(&x->over, b.start[BINS] - b.start[BIG], "gpu-rows long rows", x->s));
@@ -217,6 +225,27 @@ cleanup:
     return st;
 }
 
+/* Whether a numeric bin of n rows and `products` products in all takes a
+ * block of threads a row instead of a warp (rows_hash.cu): when its rows
+ * average more than WIDE_PRODUCTS products and are too few for WIDE_ROWS
+ * warps an SM. bcsstk28 squared (run AK, H100): 4410 rows of 2560 products
+ * on average but 135 entries of C, so a warp a row (bins 3 and 4, 1480 and
+ * 2816 rows) left 5 warps a scheduler, each running 80 rounds of products
+ * and a 512-slot sort: 417 and 540 us of a 0.93 ms numeric phase. */
+#define WIDE_PRODUCTS 512
+#define WIDE_ROWS 64
+static bool wide_rows(int64_t n, int64_t products)
+{
+    static int sms = 0;
+    if (sms == 0) {
+        int dev = 0, v = 0;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev);
+        sms = v > 0 ? v : 1;
+    }
+    return n > 0 && products > WIDE_PRODUCTS * n && n < (int64_t)WIDE_ROWS * sms;
+}
+
 /* C's columns and values of rows [r0, r1) into ccol and cval from entry
  * cbase = rowptr[r0] on: bins 1..7 in shared memory, bin 8 with dense
  * accumulators where B's columns fit them, else in global tables. Bins 6
@@ -229,12 +258,13 @@ static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
     spx_status st;
     hash_job J = job_of(x);
     J.cbase = cbase;
-    SPX_TRY(bin_by(x->cnt, r0, r1 - r0, x->s, &b));
+    SPX_TRY(bin_by(x->cnt, x->f, r0, r1 - r0, x->s, &b));
     trace("rows: numeric binning", x->s);
     for (int k = 1; k < BINS; k++) {
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
-        if (k < BIG) SPX_TRY(numeric_shared(k, J, x->p->precision, x->s));
+        if (k < BIG) SPX_TRY(numeric_shared(k, J, wide_rows(J.nrows, b.products[k]),
+                                            x->p->precision, x->s));
         else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
     }
