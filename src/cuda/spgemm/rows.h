@@ -62,6 +62,7 @@ typedef struct spx__cuda_rows_plan {
     int long_rows;      /* SPX__ROWS_LONG_*: how bin 8 (rows of 2048+) accumulates */
     int prefault;       /* touch C's host pages while the numeric phase runs (step 5) */
     int64_t panel_nnz;  /* most entries of C a row panel holds on the device; 0: from the memory */
+    int wide;           /* numeric bins of few long rows: a block a row (rows_run.cu, wide_rows) */
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
