@@ -50,6 +50,10 @@ extern "C" {
  * B's columns allow them (auto), always (dense: SPX_ERR_UNSUPPORTED past
  * them), or with hash tables (hash). */
 enum { SPX__ROWS_LONG_AUTO, SPX__ROWS_LONG_DENSE, SPX__ROWS_LONG_HASH };
+/* Parameter wide=off|on|dense: numeric bins of few rows of many products
+ * take a warp a row like the others, a block a row, or dense accumulators
+ * (where B's columns allow them; else a block a row). */
+enum { SPX__ROWS_WIDE_OFF, SPX__ROWS_WIDE_ON, SPX__ROWS_WIDE_DENSE };
 
 typedef struct spx__cuda_rows_plan {
     spx__cuda_csr A;    /* device, values of the precision: held's arrays, or a device
@@ -62,7 +66,7 @@ typedef struct spx__cuda_rows_plan {
     int long_rows;      /* SPX__ROWS_LONG_*: how bin 8 (rows of 2048+) accumulates */
     int prefault;       /* touch C's host pages while the numeric phase runs (step 5) */
     int64_t panel_nnz;  /* most entries of C a row panel holds on the device; 0: from the memory */
-    int wide;           /* numeric bins of few long rows: a block a row (rows_run.cu, wide_rows) */
+    int wide;           /* SPX__ROWS_WIDE_*: numeric bins of few long rows (rows_run.cu) */
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;

@@ -263,8 +263,10 @@ static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
     for (int k = 1; k < BINS; k++) {
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
-        const bool wide = x->p->wide && wide_rows(J.nrows, b.products[k]);
-        if (k < BIG) SPX_TRY(numeric_shared(k, J, wide, x->p->precision, x->s));
+        const bool wide = x->p->wide != SPX__ROWS_WIDE_OFF && wide_rows(J.nrows, b.products[k]);
+        if (k < BIG && wide && x->p->wide == SPX__ROWS_WIDE_DENSE && x->dense)
+            SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
+        else if (k < BIG) SPX_TRY(numeric_shared(k, J, wide, x->p->precision, x->s));
         else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
     }
