@@ -14,8 +14,9 @@
  * 3. the counts' prefix sum gives C's row offsets and its exact size;
  * 4. numeric: rows binned again by their exact count, tables of keys and
  *    sums (atomicAdd), shared memory up to 2048 entries a row (a bin of few
- *    rows of many products each takes a block of 256 threads a row where a
- *    warp would: rows_run.cu, wide_rows); each row's
+ *    rows of many products each takes, where a warp a row would leave the
+ *    GPU idle, the dense accumulators below when B has at most 8192
+ *    columns, else a block of 256 threads a row: rows_run.cu); each row's
  *    table is sorted (bitonic, empty keys last) and its first nnz entries
  *    written: columns sorted. Longer rows: the bitmap and a dense row of
  *    sums (in shared memory when it fits, else one row of cols sums per
@@ -50,10 +51,11 @@ extern "C" {
  * B's columns allow them (auto), always (dense: SPX_ERR_UNSUPPORTED past
  * them), or with hash tables (hash). */
 enum { SPX__ROWS_LONG_AUTO, SPX__ROWS_LONG_DENSE, SPX__ROWS_LONG_HASH };
-/* Parameter wide=off|on|dense: numeric bins of few rows of many products
- * take a warp a row like the others, a block a row, or dense accumulators
- * (where B's columns allow them; else a block a row). */
-enum { SPX__ROWS_WIDE_OFF, SPX__ROWS_WIDE_ON, SPX__ROWS_WIDE_DENSE };
+/* Parameter wide=auto|off|on|dense: numeric bins of few rows of many
+ * products take dense accumulators where B has at most 8192 columns, else a
+ * block a row (auto); a warp a row like the others; always a block a row; or
+ * dense accumulators wherever B's columns allow them (rows_run.cu). */
+enum { SPX__ROWS_WIDE_OFF, SPX__ROWS_WIDE_ON, SPX__ROWS_WIDE_DENSE, SPX__ROWS_WIDE_AUTO };
 
 typedef struct spx__cuda_rows_plan {
     spx__cuda_csr A;    /* device, values of the precision: held's arrays, or a device

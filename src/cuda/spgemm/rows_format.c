@@ -9,9 +9,9 @@
  * (C's host pages touched while the GPU computes, the default, or left to
  * the copy: for measuring it) and panel_nnz=N (at most N entries of C on the
  * device at once: row panels, as when C does not fit it) and
- * wide=on|off|dense (numeric bins of few rows of many products: a block of
- * threads a row, the default, a warp as for the others, or the dense
- * accumulators of the long rows where B's columns allow: rows_run.cu). fp32 declines a product whose terms could pass
+ * wide=auto|on|off|dense (numeric bins of few rows of many products: by B's
+ * columns, the default; a block of threads a row; a warp as for the others;
+ * or the long rows' dense accumulators where B's columns allow: rows_run.cu). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
  * up to 3.2e28) came out as infinities in every entry.
  * Device operands (spx_matrix_wrap_device), f64 only: a device A is read in
@@ -50,7 +50,7 @@ typedef struct rows_params {
     int long_rows;     /* SPX__ROWS_LONG_* */
     int prefault;      /* prefault=on|off */
     long panel_nnz;    /* panel_nnz=N, 0: from the free memory */
-    int wide;          /* wide=on|off|dense: SPX__ROWS_WIDE_* */
+    int wide;          /* wide=auto|on|off|dense: SPX__ROWS_WIDE_* */
 } rows_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -59,13 +59,13 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     static const char *const modes[] = {"auto", "dense", "hash"};
     if (strcmp(key, "prefault") == 0) return spx__param_on_off(key, value, &prm->prefault);
     if (strcmp(key, "wide") == 0) {
-        static const char *const wide[] = {"off", "on", "dense"};
-        for (int k = 0; k < 3; k++)
+        static const char *const wide[] = {"off", "on", "dense", "auto"};
+        for (int k = 0; k < 4; k++)
             if (strcmp(value, wide[k]) == 0) {
                 prm->wide = k;
                 return SPX_OK;
             }
-        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: wide=%s; on, off or dense", value);
+        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: wide=%s; auto, on, off or dense", value);
     }
     if (strcmp(key, "panel_nnz") == 0)
         return spx__param_int(key, value, 1, LONG_MAX, &prm->panel_nnz);
@@ -137,7 +137,7 @@ cleanup:
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_ON};
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));

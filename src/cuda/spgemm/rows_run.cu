@@ -231,7 +231,11 @@ cleanup:
  * warps an SM. bcsstk28 squared (run AK, H100): 4410 rows of 2560 products
  * on average but 135 entries of C, so a warp a row (bins 3 and 4, 1480 and
  * 2816 rows) left 5 warps a scheduler, each running 80 rounds of products
- * and a 512-slot sort: 417 and 540 us of a 0.93 ms numeric phase. */
+ * and a 512-slot sort: 417 and 540 us of a 0.93 ms numeric phase. A block a
+ * row, device to device (run AM, one process, run_ms): bcsstk28 1.445 ->
+ * 1.01-1.11 ms, cavity19 0.92 -> 0.78-0.79, xenon1 2.32 -> 1.94-1.96,
+ * TSOPF_RS_b39_c30 1.40 -> 1.23-1.25; less than the 5x I had predicted from
+ * the occupancy: the kernel issues 18 instructions a product and lane. */
 #define WIDE_PRODUCTS 512
 #define WIDE_ROWS 64
 static bool wide_rows(int64_t n, int64_t products)
@@ -244,6 +248,22 @@ static bool wide_rows(int64_t n, int64_t products)
         sms = v > 0 ? v : 1;
     }
     return n > 0 && products > WIDE_PRODUCTS * n && n < (int64_t)WIDE_ROWS * sms;
+}
+
+/* Whether such a bin takes the dense accumulators (rows_dense.cu): where
+ * B's columns allow them and wide=dense, or wide=auto and B has at most
+ * WIDE_DENSE_COLS columns. Device to device on the H100, run_ms against a
+ * block a row (run AM, one process): bcsstk28 (4410 columns) 0.722 ms
+ * against 1.01-1.11, cavity19 (4562) 0.688 against 0.78-0.79; but sinc18
+ * (16428) 4.16 against 4.00, xenon1 (48600) 2.23 against 1.94-1.96,
+ * TSOPF_RS_b39_c30 (60098) 1.48 against 1.23-1.25: a row's pass over the
+ * bitmap and its sums in shared memory grow with B's columns. */
+#define WIDE_DENSE_COLS 8192
+static bool wide_dense(const product *x)
+{
+    if (!x->dense) return false;
+    if (x->p->wide == SPX__ROWS_WIDE_DENSE) return true;
+    return x->p->wide == SPX__ROWS_WIDE_AUTO && x->cols <= WIDE_DENSE_COLS;
 }
 
 /* C's columns and values of rows [r0, r1) into ccol and cval from entry
@@ -264,7 +284,7 @@ static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
         J.rows = b.rows + b.start[k];
         J.nrows = b.start[k + 1] - b.start[k];
         const bool wide = x->p->wide != SPX__ROWS_WIDE_OFF && wide_rows(J.nrows, b.products[k]);
-        if (k < BIG && wide && x->p->wide == SPX__ROWS_WIDE_DENSE && x->dense)
+        if (k < BIG && wide && wide_dense(x))
             SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
         else if (k < BIG) SPX_TRY(numeric_shared(k, J, wide, x->p->precision, x->s));
         else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
