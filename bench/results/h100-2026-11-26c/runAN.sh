@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Device run AN (1 GPU), HEAD 57ed3ae: gpu-rows wide=auto. SpGEMM tests + memcheck, then the
+# device-to-device SpGEMM table (13 products) against device-only cuSPARSE, as run Y.
+mkdir -p /tmp/m && tar -C /tmp/m -xJf .matrices/matrices.tar.xz
+export SPX_MATRICES=/tmp/m/matrices
+O=$OUT/an; mkdir -p $O/small
+for m in west0067 pores_1 rajat01; do cp $SPX_MATRICES/$m.mtx $O/small/; done
+nvidia-smi --query-gpu=name --format=csv,noheader
+{ cmake -S . -B b -DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release -DSPX_WERROR=OFF && cmake --build b -j16 --target spx_cli test_gpu_spgemm_device test_gpu_spgemm; } > $O/build.log 2>&1 || { tail -30 $O/build.log; exit 1; }
+echo "built at ${SECONDS}s"
+( cd b/tests && SPX_TEST_QUICK=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 ./test_gpu_spgemm > $O/memcheck-spgemm.log 2>&1; echo "memcheck spgemm rc=$?" >> $O/san.txt ) &
+( cd b && SPX_MATRICES=$O/small timeout 240 ctest --output-on-failure -R '^(test_gpu_spgemm_device|test_gpu_spgemm)$' ) > $O/ctest.log 2>&1; echo "ctest rc=$? at ${SECONDS}s"; grep -E "tests passed|\*\*\*|Failed|passed, " $O/ctest.log | head
+wait; cat $O/san.txt; tail -n 2 $O/memcheck-spgemm.log; echo "sanitizer done at ${SECONDS}s"
+for m in bcsstk28 cavity19 delaunay_n16 bfly cage11 NotreDame_www TSOPF_RS_b39_c30 c-62 sinc18 xenon1 gen:lap3d27:40 gen:banded:n=100000,bw=25 gen:rmat:scale=16; do
+  ((SECONDS > 480)) && { echo "skipped $m"; continue; }
+  f=$m; [[ $m == gen:* ]] || f=$SPX_MATRICES/$m.mtx
+  n=$(echo $m | tr -c 'a-zA-Z0-9_\n-' '_')
+  timeout 60 b/spx bench $f --op spgemm --device cuda --precision f64 --peers --format gpu-rows,auto,peer-cusparse-spgemm,peer-cusparse-spgemm-host --resident --batches 5 > $O/resident-$n.txt 2>&1; echo "$n rc=$? at ${SECONDS}s"
+  grep -E "^(gpu-rows|auto|peer)" $O/resident-$n.txt | awk '{print $1, $7, $NF}'
+done
+echo "end at ${SECONDS}s"
+rm -rf $O/small; cd $OUT && tar czf an.tar.gz an && rm -rf an
