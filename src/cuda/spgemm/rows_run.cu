@@ -240,14 +240,10 @@ cleanup:
 #define WIDE_ROWS 64
 static bool wide_rows(int64_t n, int64_t products)
 {
-    static int sms = 0;
-    if (sms == 0) {
-        int dev = 0, v = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev);
-        sms = v > 0 ? v : 1;
-    }
-    return n > 0 && products > WIDE_PRODUCTS * n && n < (int64_t)WIDE_ROWS * sms;
+    int dev = 0, sms = 0; /* the current device's (products may run on several) */
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    return n > 0 && products > WIDE_PRODUCTS * n && n < (int64_t)WIDE_ROWS * (sms > 0 ? sms : 1);
 }
 
 /* Whether such a bin takes the dense accumulators (rows_dense.cu): where
