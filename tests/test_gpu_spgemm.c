@@ -3,7 +3,8 @@
  * one): 0x0, empty rows, one dense row, rectangular A*B with B != A, random
  * and generated products, the shared matrices, tsparse in small row panels
  * (params panel_rows=), gpu-rows' long rows (dense and hash accumulators,
- * long=) and row panels (panel_nnz=), C copied back in staged chunks, one plan for several
+ * long=) and row panels (panel_nnz=), the sort of a row's filled slots or
+ * whole table (sort=), C copied back in staged chunks, one plan for several
  * B, AUTO's pick, the declines,
  * and with SPX_TEST_LARGE=1 a product of more than 2^31 intermediate
  * products. SPX_TEST_QUICK=1 (compute-sanitizer) keeps the small products;
@@ -432,6 +433,36 @@ static void test_row_panels(void)
     }
 }
 
+/* gpu-rows' numeric rows sort only their filled slots (the default,
+ * sort=filled) or their whole hash table (sort=table): both against the
+ * reference, on rows of the shared-table bins and (long=hash, rows of more
+ * than 2048 entries) the global tables. */
+static void test_sort_modes(void)
+{
+    static const char *const cases[][2] = {
+        {"lap3d27:10", "lap3d27:10"},
+        {"random:m=300,n=2000,nnz=9000,seed=41", "random:m=2000,n=30000,nnz=200000,seed=42"},
+    };
+    static const char *const params[] = {"sort=filled", "sort=table", "sort=filled,long=hash",
+                                         "sort=table,long=hash"};
+    for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
+        spx_matrix *A = generated(cases[t][0]), *B = generated(cases[t][1]);
+        product_case pc;
+        if (A && B && case_prepare(&pc, A, B)) {
+            for (int q = 0; q < 4; q++) run_variants(&pc, params[q], "gpu-rows", params[q]);
+            case_free(&pc);
+        }
+        spx_matrix_destroy(A);
+        spx_matrix_destroy(B);
+    }
+    spx_matrix *A = generated("random:m=4,n=8,nnz=20,seed=27"), *C = NULL;
+    spx_plan_opts o = cuda_opts("gpu-rows", SPX_F64, "sort=keys");
+    if (A && CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_ERR_BAD_PARAM))
+        CHECK(strstr(spx_last_error(), "filled or table") != NULL);
+    spx_matrix_destroy(C);
+    spx_matrix_destroy(A);
+}
+
 /* C's arrays of more than one 16 MB chunk through the staged copy to the
  * host (the threshold, a test hook, lowered to 1 MB). */
 static void test_staged_copy(void)
@@ -588,6 +619,7 @@ int main(void)
     test_panels();
     test_long_rows();
     test_row_panels();
+    test_sort_modes();
     if (!quick) test_staged_copy();
     test_plan_reuse();
     test_auto();

@@ -17,8 +17,8 @@
  *    rows of many products each takes, where a warp a row would leave the
  *    GPU idle, the dense accumulators below when B has at most 8192
  *    columns, else a block of 256 threads a row: rows_run.cu); each row's
- *    table is sorted (bitonic, empty keys last) and its first nnz entries
- *    written: columns sorted. Longer rows: the bitmap and a dense row of
+ *    filled slots are moved to the table's front, sorted (bitonic over the
+ *    next power of two) and written: columns sorted. Longer rows: the bitmap and a dense row of
  *    sums (in shared memory when it fits, else one row of cols sums per
  *    thread block in global memory), read out in column order, no sort;
  *    above 2^20 columns, hash tables in global memory;
@@ -69,6 +69,8 @@ typedef struct spx__cuda_rows_plan {
     int prefault;       /* touch C's host pages while the numeric phase runs (step 5) */
     int64_t panel_nnz;  /* most entries of C a row panel holds on the device; 0: from the memory */
     int wide;           /* SPX__ROWS_WIDE_*: numeric bins of few long rows (rows_run.cu) */
+    int sort_table;     /* sort=table: a numeric row sorts its whole hash table, not only
+                           its filled slots (rows_hash.cu; for measuring) */
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;

@@ -46,6 +46,7 @@ struct hash_job {
     int64_t tbase;
     int32_t *gkeys;
     void *gvals;
+    int sort_table; /* numeric: sort the whole table (sort=table), not its filled slots */
 };
 
 /* Bins 1..8 with shared tables (numeric: 1..7; wide: a block of 256

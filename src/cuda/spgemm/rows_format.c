@@ -11,7 +11,9 @@
  * device at once: row panels, as when C does not fit it) and
  * wide=auto|on|off|dense (numeric bins of few rows of many products: by B's
  * columns, the default; a block of threads a row; a warp as for the others;
- * or the long rows' dense accumulators where B's columns allow: rows_run.cu). fp32 declines a product whose terms could pass
+ * or the long rows' dense accumulators where B's columns allow: rows_run.cu)
+ * and sort=filled|table (a numeric row's filled slots sorted, the default,
+ * or its whole table as before: rows_hash.cu). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
  * up to 3.2e28) came out as infinities in every entry.
  * Device operands (spx_matrix_wrap_device), f64 only: a device A is read in
@@ -51,6 +53,7 @@ typedef struct rows_params {
     int prefault;      /* prefault=on|off */
     long panel_nnz;    /* panel_nnz=N, 0: from the free memory */
     int wide;          /* wide=auto|on|off|dense: SPX__ROWS_WIDE_* */
+    int sort_table;    /* sort=table (1) or filled (0) */
 } rows_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -67,11 +70,18 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
             }
         return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: wide=%s; auto, on, off or dense", value);
     }
+    if (strcmp(key, "sort") == 0) {
+        if (strcmp(value, "filled") == 0 || strcmp(value, "table") == 0) {
+            prm->sort_table = strcmp(value, "table") == 0;
+            return SPX_OK;
+        }
+        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: sort=%s; filled or table", value);
+    }
     if (strcmp(key, "panel_nnz") == 0)
         return spx__param_int(key, value, 1, LONG_MAX, &prm->panel_nnz);
     if (strcmp(key, "long") != 0)
         return spx__error(SPX_ERR_BAD_PARAM,
-                          "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide)",
+                          "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide, sort)",
                           key);
     for (int k = 0; k < 3; k++)
         if (strcmp(value, modes[k]) == 0) {
@@ -137,7 +147,7 @@ cleanup:
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO};
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -152,6 +162,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->prefault = prm.prefault;
     p->panel_nnz = prm.panel_nnz;
     p->wide = prm.wide;
+    p->sort_table = prm.sort_table;
     p->stream = o->stream;
     p->max_abs_a = o->precision == SPX_F32 && !A->dev.on ? max_abs(A) : 0.0;
     SPX_TRY(prepare_a(A, o->precision, p));

@@ -26,7 +26,8 @@ template <int GROUP, typename V> struct scratch {
     int64_t bs[GROUP];  /* its B row's first entry */
     V a[GROUP];         /* its value */
     int64_t warp_sums[32];
-    int64_t total;      /* products of the chunk; dense write-out: entries of a pass */
+    int64_t total;      /* products of the chunk; dense write-out: entries of a pass;
+                           compaction: filled slots of a chunk */
     int count;          /* symbolic: columns found; hash: past the limit, gave up */
 };
 

@@ -188,6 +188,7 @@ static hash_job job_of(const product *x)
     J.rowptr = x->rowptr;
     J.ccol = x->ccol;
     J.cval = x->cval;
+    J.sort_table = x->p->sort_table;
     return J;
 }
 
