@@ -123,6 +123,7 @@ int spx_bench_print_warnings(FILE *f, const spx_bench_record *r, int n, int thre
 typedef struct spx_bench_spgemm_record {
     const char *format, *params, *chosen; /* as in spx_bench_record */
     char detail[64]; /* a peer's choice ("alg=ALG3"), or "" */
+    char label[96];  /* resident rows: "PARAMS,resident" (params points here) */
     spx_device device;
     spx_type precision;
     int64_t nnz_a, nnz_b, nnz_c; /* nnz_c: this result's entries (-1: none) */

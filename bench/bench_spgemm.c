@@ -165,8 +165,8 @@ cleanup:
 }
 
 /* One case: the SpX format `format` (variant: its bench parameters, else the
- * run's), or the peer; resident: A and B are device matrices (row label
- * F[resident], the run's parameters). */
+ * run's), or the peer; resident: A and B are device matrices (the run's
+ * parameters; row label F[resident], or F[PARAMS,resident] with a set). */
 static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device d, spx_type t,
                             const spx_bench_opts *o, const char *format, const char *variant,
                             const spx_bench_peer *peer, int resident, const bench_spgemm_ref *ref,
@@ -190,6 +190,10 @@ static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device
     clear_record(r, ref);
     r->format = peer ? peer->name : format;
     r->params = resident ? "resident" : variant;
+    if (resident && o->params && *o->params) {
+        snprintf(r->label, sizeof r->label, "%s,resident", o->params);
+        r->params = r->label;
+    }
     r->device = d;
     r->precision = t;
     spx_matrix_dims(A, NULL, NULL, &r->nnz_a);

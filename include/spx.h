@@ -406,8 +406,13 @@ int spx_device_available(spx_device d);
  * A device C is allocated whole once its size is known: when it does not
  * fit the device (or passes gpu-rows' panel_nnz=N), SPX_ERR_OOM says so (a
  * host B gets C in row panels instead). The call returns once C is
- * complete (the plan's stream waited for). The product's temporaries come
- * from CUDA's stream-ordered pool; C's arrays from cudaMalloc. */
+ * complete (the plan's stream waited for). The product's temporaries and a
+ * device C's arrays come from a stream-ordered pool SpX keeps on each device
+ * (it holds up to 64 MB unused between products, so that small products do
+ * not map memory again after every host wait; spx_matrix_destroy of a device
+ * C waits for its device, as cudaFree would, and gives the arrays back to
+ * that pool); gpu-rows' pool=release takes CUDA's default pool and
+ * cudaMalloc instead. */
 spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan */
                           const spx_matrix *B,     /* in */
                           spx_matrix **C);         /* out: owned by the caller */

@@ -444,7 +444,7 @@ static void test_sort_modes(void)
         {"random:m=300,n=2000,nnz=9000,seed=41", "random:m=2000,n=30000,nnz=200000,seed=42"},
     };
     static const char *const params[] = {"sort=filled", "sort=table", "sort=filled,long=hash",
-                                         "sort=table,long=hash"};
+                                         "sort=table,long=hash,pool=release"};
     for (size_t t = 0; t < sizeof cases / sizeof *cases; t++) {
         spx_matrix *A = generated(cases[t][0]), *B = generated(cases[t][1]);
         product_case pc;
@@ -459,6 +459,9 @@ static void test_sort_modes(void)
     spx_plan_opts o = cuda_opts("gpu-rows", SPX_F64, "sort=keys");
     if (A && CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_ERR_BAD_PARAM))
         CHECK(strstr(spx_last_error(), "filled or table") != NULL);
+    o.params = "pool=never";
+    if (A && CHECK_STATUS(spx_spgemm(A, A, &o, &C), SPX_ERR_BAD_PARAM))
+        CHECK(strstr(spx_last_error(), "keep or release") != NULL);
     spx_matrix_destroy(C);
     spx_matrix_destroy(A);
 }

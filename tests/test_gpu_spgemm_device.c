@@ -8,9 +8,11 @@
  * pick, 0 x 0, no entries, m x 0 times 0 x n, rectangular products, the
  * declines (tsparse, CPU plans, f32, dimensions: SPX_ERR_UNSUPPORTED naming
  * gpu-rows or f64, SPX_ERR_NO_FORMAT for auto in f32, the mismatch), C
- * past panel_nnz (SPX_ERR_OOM: a device C is allocated whole), and that
- * spx_matrix_destroy gives a device C's memory back (the device's free
- * bytes; compute-sanitizer --leak-check full too). SPX_TEST_QUICK=1
+ * past panel_nnz (SPX_ERR_OOM: a device C is allocated whole), C's arrays
+ * from SpX's pool (the default) and from cudaMalloc (pool=release), and
+ * that spx_matrix_destroy gives a device C's memory back (the device's free
+ * bytes, less the 64 MB SpX's pool may keep; compute-sanitizer --leak-check
+ * full too). SPX_TEST_QUICK=1
  * (compute-sanitizer) runs fewer and smaller products. SKIP (77) without a
  * GPU.
  *
@@ -230,6 +232,7 @@ static void test_generated(void)
             device_product(A, B, 64, SPX_F64, "gpu-rows", NULL, name);
             device_product(A, B, 32, SPX_F64, "auto", NULL, name);
             if (t < 2) device_product(A, B, 32, SPX_F32, "gpu-rows", NULL, name);
+            if (t < 3) device_product(A, B, 64, SPX_F64, "gpu-rows", "pool=release", name);
             if (t == last) device_product(A, B, 64, SPX_F64, "gpu-rows", "long=hash", name);
         }
         spx_matrix_destroy(A);

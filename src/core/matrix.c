@@ -78,9 +78,12 @@ void spx_matrix_destroy(spx_matrix *A)
     spx__free(A->owned_col32);
     if (A->rowptr32) spx__free(A->rowptr); /* the widened copy, if one was made */
     if (A->dev.on && A->dev.owned) {
-        spx__cuda_free((void *)A->dev.rowptr);
-        spx__cuda_free((void *)A->dev.col32);
-        spx__cuda_free((void *)A->dev.values);
+        void *a[] = {(void *)A->dev.rowptr, (void *)A->dev.col32, (void *)A->dev.values};
+        for (int k = 0; k < 3; k++)
+            if (A->dev.owned == 2)
+                spx__cuda_free_pooled(a[k]);
+            else
+                spx__cuda_free(a[k]);
     }
     if (A->owns_arrays) {
         spx__free(A->rowptr);

@@ -48,9 +48,10 @@ struct spx_matrix_s {
     int iso_state;
     double iso_value;
     /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
-     * for every other matrix. owned: SpX allocated them (spx__cuda_alloc, a
-     * product's C: spx__matrix_device_adopt) and spx_matrix_destroy frees
-     * them (spx__cuda_free). */
+     * for every other matrix. owned: SpX allocated them (a product's C:
+     * spx__matrix_device_adopt) and spx_matrix_destroy frees them: 1 with
+     * spx__cuda_alloc (cudaMalloc; spx__cuda_free), 2 from a stream-ordered
+     * pool (spx__cuda_free_pooled). */
     struct {
         int on;
         int owned;
@@ -64,11 +65,13 @@ struct spx_matrix_s {
 enum { SPX__ISO_UNKNOWN = 0, SPX__ISO_YES = 1, SPX__ISO_NO = 2 };
 
 /* A device matrix that owns its arrays: rows+1 64-bit row offsets, nnz
- * 32-bit columns and values of vtype, all allocated with spx__cuda_alloc
- * (cudaMalloc) on the current device. Takes them whatever happens: on
- * failure (the header's allocation) they are freed. (core/wrap_device.c) */
+ * 32-bit columns and values of vtype, all allocated on the current device
+ * with spx__cuda_alloc (cudaMalloc; pooled 0) or from a stream-ordered pool
+ * (pooled 1). Takes them whatever happens: on failure (the header's
+ * allocation) they are freed. (core/wrap_device.c) */
 spx_status spx__matrix_device_adopt(int64_t rows, int64_t cols, int64_t nnz, int64_t *rowptr,
-                                    int32_t *col32, void *values, spx_type vtype, spx_matrix **A);
+                                    int32_t *col32, void *values, spx_type vtype, int pooled,
+                                    spx_matrix **A);
 
 /* Check a handle on entry to a path that reads A's arrays on the host:
  * SPX_ERR_BAD_HANDLE for NULL or a bad magic, SPX_ERR_UNSUPPORTED naming

@@ -99,19 +99,23 @@ cleanup:
 }
 
 spx_status spx__matrix_device_adopt(int64_t rows, int64_t cols, int64_t nnz, int64_t *rowptr,
-                                    int32_t *col32, void *values, spx_type vtype, spx_matrix **A)
+                                    int32_t *col32, void *values, spx_type vtype, int pooled,
+                                    spx_matrix **A)
 {
     spx_matrix *M = NULL;
     spx_status st = spx__calloc((void **)&M, 1, sizeof *M, "device matrix header");
     *A = NULL;
     if (st != SPX_OK) {
-        spx__cuda_free(rowptr);
-        spx__cuda_free(col32);
-        spx__cuda_free(values);
+        void *a[] = {rowptr, col32, values};
+        for (int k = 0; k < 3; k++)
+            if (pooled)
+                spx__cuda_free_pooled(a[k]);
+            else
+                spx__cuda_free(a[k]);
         return st;
     }
     fill_header(M, rows, cols, nnz, rowptr, 64, col32, values, vtype);
-    M->dev.owned = 1;
+    M->dev.owned = pooled ? 2 : 1;
     *A = M;
     return SPX_OK;
 }

@@ -66,12 +66,16 @@ typedef struct spx__cuda_csr {
  *   device, else SPX_ERR_INVALID_ARG naming `what` (spx_matrix_wrap_device);
  * - offsets_to_host: n row offsets of `bits` (32 or 64) from the device into
  *   the host's dst, widened to int64;
- * - widen_offsets: *dptr = a new device array of n int64 from n device int32. */
+ * - widen_offsets: *dptr = a new device array of n int64 from n device int32;
+ * - free_pooled: memory of a stream-ordered pool (a device C of gpu-rows,
+ *   spgemm_dev.cuh) back to its pool, after a wait for its device, as
+ *   cudaFree waits. */
 #define SPX__CUDA_RUNTIME_API(S, Q, V)                                                          \
     Q(int, spx__cuda_compiled, (void), 0)                                                       \
     Q(int, spx__cuda_device_count, (void), 0)                                                   \
     S(spx__cuda_alloc, (void **dptr, size_t bytes, const char *what))                           \
     V(spx__cuda_free, (void *dptr))                                                             \
+    V(spx__cuda_free_pooled, (void *dptr))                                                      \
     S(spx__cuda_copy, (void *dst, const void *src, size_t bytes, int to_device))                \
     S(spx__cuda_sync, (void *stream))                                                           \
     S(spx__cuda_device_info, (char *name, size_t name_len, int *sm_count, size_t *l2_bytes))    \

@@ -56,6 +56,21 @@ extern "C" void spx__cuda_free(void *dptr)
     if (dptr) cudaFree(dptr);
 }
 
+extern "C" void spx__cuda_free_pooled(void *dptr)
+{
+    if (!dptr) return;
+    int here = -1;
+    cudaPointerAttributes a = {};
+    cudaGetDevice(&here);
+    const bool other = cudaPointerGetAttributes(&a, dptr) == cudaSuccess && a.device >= 0 &&
+                       a.device != here;
+    if (other) cudaSetDevice(a.device);
+    cudaDeviceSynchronize();
+    cudaFreeAsync(dptr, 0);
+    if (other) cudaSetDevice(here);
+    cudaGetLastError();
+}
+
 extern "C" spx_status spx__cuda_copy(void *dst, const void *src, size_t bytes, int to_device)
 {
     if (bytes == 0) return SPX_OK;

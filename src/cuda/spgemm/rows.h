@@ -71,6 +71,9 @@ typedef struct spx__cuda_rows_plan {
     int wide;           /* SPX__ROWS_WIDE_*: numeric bins of few long rows (rows_run.cu) */
     int sort_table;     /* sort=table: a numeric row sorts its whole hash table, not only
                            its filled slots (rows_hash.cu; for measuring) */
+    int pool_keep;      /* pool=keep (1): scratch and a device C from SpX's pool, which
+                           keeps memory across host waits; release (0): the default pool
+                           and cudaMalloc, as before (spgemm_dev.cuh; for measuring) */
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;

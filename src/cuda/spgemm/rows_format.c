@@ -13,7 +13,10 @@
  * columns, the default; a block of threads a row; a warp as for the others;
  * or the long rows' dense accumulators where B's columns allow: rows_run.cu)
  * and sort=filled|table (a numeric row's filled slots sorted, the default,
- * or its whole table as before: rows_hash.cu). fp32 declines a product whose terms could pass
+ * or its whole table as before: rows_hash.cu) and pool=keep|release
+ * (scratch and a device C from SpX's stream-ordered pool, which keeps 64
+ * MB across host waits, the default; or the device's default pool and
+ * cudaMalloc, as before: spgemm_dev.cuh). fp32 declines a product whose terms could pass
  * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
  * up to 3.2e28) came out as infinities in every entry.
  * Device operands (spx_matrix_wrap_device), f64 only: a device A is read in
@@ -54,6 +57,7 @@ typedef struct rows_params {
     long panel_nnz;    /* panel_nnz=N, 0: from the free memory */
     int wide;          /* wide=auto|on|off|dense: SPX__ROWS_WIDE_* */
     int sort_table;    /* sort=table (1) or filled (0) */
+    int pool_keep;     /* pool=keep (1) or release (0) */
 } rows_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -77,11 +81,18 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         }
         return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: sort=%s; filled or table", value);
     }
+    if (strcmp(key, "pool") == 0) {
+        if (strcmp(value, "keep") == 0 || strcmp(value, "release") == 0) {
+            prm->pool_keep = strcmp(value, "keep") == 0;
+            return SPX_OK;
+        }
+        return spx__error(SPX_ERR_BAD_PARAM, "gpu-rows: pool=%s; keep or release", value);
+    }
     if (strcmp(key, "panel_nnz") == 0)
         return spx__param_int(key, value, 1, LONG_MAX, &prm->panel_nnz);
     if (strcmp(key, "long") != 0)
         return spx__error(SPX_ERR_BAD_PARAM,
-                          "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide, sort)",
+                          "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide, sort, pool)",
                           key);
     for (int k = 0; k < 3; k++)
         if (strcmp(value, modes[k]) == 0) {
@@ -147,7 +158,7 @@ cleanup:
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0};
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0, 1};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -163,6 +174,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->panel_nnz = prm.panel_nnz;
     p->wide = prm.wide;
     p->sort_table = prm.sort_table;
+    p->pool_keep = prm.pool_keep;
     p->stream = o->stream;
     p->max_abs_a = o->precision == SPX_F32 && !A->dev.on ? max_abs(A) : 0.0;
     SPX_TRY(prepare_a(A, o->precision, p));

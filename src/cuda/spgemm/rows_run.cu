@@ -167,6 +167,7 @@ struct product {
     const spx__cuda_rows_plan *p;
     spx__cuda_csr B;     /* B on the device: uploaded, or a device B's view */
     bool device_c;       /* B a device matrix: C stays on the device (multiply_device) */
+    bool pooled;         /* a device C's arrays from SpX's pool (pool=keep), else cudaMalloc */
     int64_t m, cols;
     bool dense; /* bin 8 with dense accumulators (rows_dense.cu) */
     int64_t *f, *cnt, *rowptr;
@@ -322,20 +323,24 @@ static int64_t largest_panel(const int64_t *rowptr, int64_t m, int64_t cap)
     return most;
 }
 
+/* C's array of n entries of T: a device C's from SpX's pool (pool=keep) or
+ * cudaMalloc (they become C's), a host C's device buffer from the pool. */
+template <typename T> static spx_status c_alloc(const product *x, T **a, int64_t n, const char *what)
+{
+    if (x->device_c && !x->pooled)
+        return spx__cuda_alloc((void **)a, (size_t)(n > 0 ? n : 1) * sizeof(T), what);
+    return dev_alloc_n(a, n, what, x->s);
+}
+
 /* Steps 1-3: row products, symbolic phase, C's row offsets in x->rowptr
- * and its size in *nnz. A device C's offsets come from cudaMalloc (they
- * become C's), a host C's from the stream-ordered pool. */
+ * (c_alloc) and its size in *nnz. */
 static spx_status count(product *x, int64_t *nnz)
 {
     const spx__cuda_csr *A = &x->p->A;
     spx_status st;
     SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
     SPX_TRY(dev_alloc_n(&x->cnt, x->m, "gpu-rows row counts", x->s));
-    if (x->device_c)
-        SPX_TRY(spx__cuda_alloc((void **)&x->rowptr, ((size_t)x->m + 1) * sizeof *x->rowptr,
-                                "gpu-rows C row offsets"));
-    else
-        SPX_TRY(dev_alloc_n(&x->rowptr, x->m + 1, "gpu-rows row offsets", x->s));
+    SPX_TRY(c_alloc(x, &x->rowptr, x->m + 1, "gpu-rows C row offsets"));
     row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
         x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
     SPX_TRY(launched("gpu-rows row products"));
@@ -358,17 +363,16 @@ static spx_status c_does_not_fit(int64_t nnz, const char *why, long long limit)
                       (long long)nnz, (double)nnz * 12e-9, why, limit);
 }
 
-/* C's columns and values at their full size (cudaMalloc: they become C's). */
+/* C's columns and values at their full size (c_alloc: they become C's). */
 static spx_status device_c_alloc(product *x, int64_t nnz)
 {
     spx_status st;
     if (x->p->panel_nnz > 0 && nnz > x->p->panel_nnz)
         return c_does_not_fit(nnz, "the entries panel_nnz lets on the device", x->p->panel_nnz);
-    st = spx__cuda_alloc((void **)&x->ccol, (size_t)nnz * sizeof *x->ccol, "gpu-rows C columns");
-    if (st == SPX_OK)
-        st = spx__cuda_alloc((void **)&x->cval, (size_t)nnz * sizeof *x->cval, "gpu-rows C values");
+    st = c_alloc(x, &x->ccol, nnz, "gpu-rows C columns");
+    if (st == SPX_OK) st = c_alloc(x, &x->cval, nnz, "gpu-rows C values");
     if (st == SPX_ERR_OOM)
-        return c_does_not_fit(nnz, "what cudaMalloc could give (bytes free now)",
+        return c_does_not_fit(nnz, "what the device could give (bytes free now)",
                               (long long)free_bytes());
     return st;
 }
@@ -387,7 +391,8 @@ static spx_status multiply_device(product *x, spx_matrix **C)
     SPX_TRY(cuda_ok(cudaStreamSynchronize(x->s), "gpu-rows product"));
     trace("rows: numeric, C on the device", x->s);
     __atomic_store_n(&((spx__cuda_rows_plan *)x->p)->last_panels, 1, __ATOMIC_RELAXED);
-    st = spx__matrix_device_adopt(x->m, x->cols, nnz, x->rowptr, x->ccol, x->cval, SPX_F64, C);
+    st = spx__matrix_device_adopt(x->m, x->cols, nnz, x->rowptr, x->ccol, x->cval, SPX_F64,
+                                  x->pooled, C);
     x->rowptr = NULL; /* C's now, or freed with it */
     x->ccol = NULL;
     x->cval = NULL;
@@ -439,13 +444,12 @@ cleanup:
 
 using namespace spx_rows;
 
-/* A device C's arrays (cudaMalloc'd) or a host C's device buffers (the
- * pool's), whichever x holds. */
+/* C's arrays or buffers that x still holds (c_alloc's). */
 static void free_c_buffers(product *x)
 {
     void *c[] = {x->rowptr, x->ccol, x->cval};
     for (void *a : c)
-        if (x->device_c) spx__cuda_free(a);
+        if (x->device_c && !x->pooled) spx__cuda_free(a);
         else dev_free(a, x->s);
 }
 
@@ -460,6 +464,7 @@ extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, cons
     x.m = p->A.rows;
     x.cols = B->cols;
     x.device_c = Bdev != NULL;
+    x.pooled = p->pool_keep;
     x.dense = p->long_rows != SPX__ROWS_LONG_HASH && dense_fits(x.cols);
     if (p->long_rows == SPX__ROWS_LONG_DENSE && !x.dense)
         return spx__error(SPX_ERR_UNSUPPORTED,
@@ -467,6 +472,7 @@ extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, cons
                           (long long)x.cols, (long long)DENSE_MAX_COLS);
     if (x.device_c && x.cols > INT32_MAX)
         return spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
+    const bool kept = pool_keep(p->pool_keep); /* this thread's, back as it was at the end */
     trace_start();
     if (x.device_c) {
         x.B = *Bdev; /* the caller's (rows_format.c), read in place */
@@ -493,6 +499,7 @@ cleanup:
     }
     if (!x.device_c) spx__cuda_csr_free(&x.B);
     trace("rows: frees", x.s);
+    pool_keep(kept);
     return st;
 }
 

@@ -11,6 +11,7 @@
  * threshold is low because the pair is kept: a 1 MiB array costs one pinned
  * copy at the link's rate and one parallel memcpy. */
 #include <cub/device/device_scan.cuh>
+#include <mutex>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -27,10 +28,57 @@ extern "C" {
 
 namespace spgemm_dev {
 
+/* Bytes SpX's pools keep unused across synchronisations: a product of a few
+ * million entries (C and its scratch) runs in memory the one before it
+ * mapped. */
+#define POOL_KEEP ((uint64_t)64 << 20)
+#define POOL_DEVICES 64
+
+static thread_local bool keep_on = true;
+
+bool pool_keep(bool on)
+{
+    const bool was = keep_on;
+    keep_on = on;
+    return was;
+}
+
+bool pool_kept(void) { return keep_on; }
+
+/* SpX's pool of device d (created once; NULL where it cannot be: then the
+ * default pool). */
+static cudaMemPool_t pool_of(int d)
+{
+    static std::mutex lock;
+    static cudaMemPool_t pools[POOL_DEVICES];
+    static bool tried[POOL_DEVICES];
+    if (d < 0 || d >= POOL_DEVICES) return NULL;
+    std::lock_guard<std::mutex> hold(lock);
+    if (!tried[d]) {
+        tried[d] = true;
+        cudaMemPoolProps props = {};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = d;
+        uint64_t keep = POOL_KEEP;
+        if (cudaMemPoolCreate(&pools[d], &props) != cudaSuccess ||
+            cudaMemPoolSetAttribute(pools[d], cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+            if (pools[d]) cudaMemPoolDestroy(pools[d]);
+            pools[d] = NULL;
+            cudaGetLastError();
+        }
+    }
+    return pools[d];
+}
+
 spx_status dev_alloc(void **p, size_t bytes, const char *what, cudaStream_t s)
 {
+    int d = -1;
+    cudaMemPool_t pool = NULL;
     *p = NULL;
-    cudaError_t e = cudaMallocAsync(p, bytes ? bytes : 1, s);
+    if (keep_on && cudaGetDevice(&d) == cudaSuccess) pool = pool_of(d);
+    cudaError_t e = pool ? cudaMallocFromPoolAsync(p, bytes ? bytes : 1, pool, s)
+                         : cudaMallocAsync(p, bytes ? bytes : 1, s);
     if (e == cudaSuccess) return SPX_OK;
     cudaGetLastError();
     *p = NULL;

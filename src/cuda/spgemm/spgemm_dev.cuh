@@ -21,6 +21,14 @@ namespace spgemm_dev {
 constexpr unsigned FULL = 0xffffffffu; /* every lane of a warp */
 
 spx_status dev_alloc(void **p, size_t bytes, const char *what, cudaStream_t s);
+/* Which pool dev_alloc takes from on the calling thread: SpX's own pool of
+ * the current device, which keeps up to POOL_KEEP bytes it holds unused
+ * across synchronisations (on, the default), or the device's default pool,
+ * whose release threshold of 0 gives every unused byte back at each host
+ * wait, so that the next allocation maps memory again (off: gpu-rows'
+ * pool=release, for measuring). Returns the previous setting. */
+bool pool_keep(bool on);
+bool pool_kept(void);
 template <typename T> spx_status dev_alloc_n(T **p, int64_t n, const char *what, cudaStream_t s)
 {
     return dev_alloc((void **)p, (size_t)(n > 0 ? n : 1) * sizeof(T), what, s);
