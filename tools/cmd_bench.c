@@ -523,6 +523,8 @@ static spx_status run_spgemm_sets(bench_args *a, const spx_matrix *A, const spx_
                 part[i].params = a->sets[s];
         }
         if (st == SPX_OK) st = append_n((void **)r, n, part, m, sizeof *part);
+        for (int i = 0; st == SPX_OK && i < m; i++) /* a label held in the record moved too */
+            if (part[i].params == part[i].label) (*r)[*n - m + i].params = (*r)[*n - m + i].label;
         free(part);
     }
     return st;
