@@ -31,6 +31,16 @@
  * (nothing for a part without nonzeros). The shifted row indices are a copy
  * the part owns: 4 bytes a nonzero of A (8 where a span passes 2^31 - 1
  * rows); offsets and values stay borrowed from the CSC.
+ * pcsc's alone rows (plans whose parts share one device): the rows of a
+ * part's span that no other part's span reaches, [alone_lo, alone_hi) (the
+ * longest such run; set where it is at least half the span), are a plan of
+ * their own, its two ends two more (pieces 0 and 2, either may be empty).
+ * A resident call writes the alone rows straight into y with the caller's
+ * beta, as the merge would have (beta*y plus one partial), and merges only
+ * the other lines (P->runs): on a banded matrix cut in column blocks, the
+ * merge of about 2n entries becomes one of the overlaps. The pieces' CSRs
+ * are copies (rows, shifted columns and values: 12 bytes a nonzero). Host
+ * vector calls write all three into the part's output as one span.
  * Sums in a fixed order and per-part plans that repeat their bits: for a
  * fixed part count, y is the same bits every call.
  *
@@ -70,6 +80,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuda/multi/multi_cuda.h" /* spx__multi_run */
 #include "multi/partition.h"
 
 #define SPX__MULTI_MAGIC 0x5350584d554c5449ull /* "SPXMULTI" */
@@ -86,8 +97,14 @@ typedef struct spx__multi_part {
     spx_plan *plan;          /* the part's plan (split: of its lines but the first) */
     spx_plan *ghost;         /* split: the plan of its piece of its first line */
     spx_matrix *split_view[2]; /* split: the CSRs of plan and ghost, owned */
-    spx_matrix *span_view;     /* pcsc with nonzeros: its CSR, columns shifted by -span_lo, owned */
+    spx_matrix *span_view;     /* pcsc with nonzeros: its CSR, columns shifted by -span_lo, owned
+                                  (with alone rows: piece 1's, columns shifted by -alone_lo) */
     void *span_cols;           /* and those columns (32-bit, 64 past 2^31 - 1), owned */
+    int64_t alone_lo, alone_hi; /* pcsc on one device: the rows only its span reaches (multi.h;
+                                   none: equal); plan is then piece 1's */
+    spx_plan *end_plan[2];      /* pieces 0 and 2: rows [span_lo, alone_lo), [alone_hi, span_hi)
+                                   (NULL without nonzeros) */
+    spx_matrix *end_view[2];    /* their CSRs, owned */
     void *slot;              /* split, resident calls: its ghost, in its group's slots */
     void *stream;            /* CUDA: the part's stream */
     int64_t x_begin, x_len;  /* the entries of x it reads */
@@ -125,6 +142,7 @@ typedef struct spx__multi_group {
     int ghosts;              /* its split parts (resident calls) */
     void *slots;             /* their ghosts, in part order, on its device */
     void *partials;          /* pcsc on one GPU: spx__cuda_partial per part, device memory */
+    void *runs;              /* and P->runs there */
     spx__multi_halo *halo;   /* several devices: what its parts read from other groups */
     int halos;
 } spx__multi_group;
@@ -176,6 +194,8 @@ struct spx_multi_plan_s {
     spx__multi_graph graph;  /* GPUs, resident calls: the last call recorded (multi_graph.c) */
     const char *pcsc_format[2]; /* pcsc with format auto, op N: AUTO's pick for A as a whole,
                                    for CPU [0] and CUDA [1] parts (NULL: AUTO per part) */
+    spx__multi_run *runs;       /* pcsc on one device: the lines the merge sums, owned */
+    int nruns;
     spx_multi_timing times;
 };
 
@@ -186,9 +206,14 @@ spx_status spx__multi_failure(const spx_multi_plan *P, const char *step);
 
 /* Plan time, on the calling thread: which parts are split (multi_groups.c). */
 void spx__multi_mark_splits(spx_multi_plan *P, const spx_matrix *M);
-/* Plan time, in part i's thread: boundaries, view, stream, plan, buffers. */
-spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M,
-                                  const spx_plan_opts *o, int i);
+/* Plan time, in part i's thread: boundaries, view, span, stream (start);
+ * then, once every part's span is known and the alone rows set
+ * (spx__multi_alone_rows, on the calling thread), its plans and buffers
+ * (finish). */
+spx_status spx__multi_part_start(spx_multi_plan *P, const spx_matrix *M, int i);
+spx_status spx__multi_part_finish(spx_multi_plan *P, const spx_plan_opts *o, int i);
+/* pcsc with one device group: each part's alone rows and P->runs. */
+spx_status spx__multi_alone_rows(spx_multi_plan *P);
 /* Plan time, on the calling thread after every part: leaders' x buffers. */
 spx_status spx__multi_leaders(spx_multi_plan *P);
 void spx__multi_part_destroy(spx_multi_plan *P, int i);
@@ -199,9 +224,12 @@ spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const vo
                                 double beta, void *first, void *rest);
 
 /* pcsc part p's product into y[span_lo, span_hi), out pointing at row
- * span_lo; nothing for a part without nonzeros (its span is empty). */
-spx_status spx__multi_pcsc_spmv(const spx__multi_part *p, double alpha, const void *x, double beta,
-                                void *out);
+ * span_lo, b = beta; with alone non-NULL (a resident call on one device)
+ * its alone rows go there instead (row alone_lo first), b = alone_beta.
+ * Nothing for a part without nonzeros (its span is empty). */
+spx_status spx__multi_pcsc_spmv(const spx_multi_plan *P, const spx__multi_part *p, double alpha,
+                                const void *x, double beta, void *out, void *alone,
+                                double alone_beta);
 
 /* Call time, in part i's thread. */
 spx_status spx__multi_distribute_x(spx_multi_plan *P, int i, const void *x);

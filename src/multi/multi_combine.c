@@ -5,7 +5,8 @@
  *              with a shared first line is split on one device); on a GPU
  *              each split part adds its own on its stream instead
  *              (multi_resident.c);
- *   pcsc       for each line r of owner q:
+ *   pcsc       for each line r of owner q but the parts' alone rows (final
+ *              in y already: multi_alone.c; P->runs lists the others):
  *                y[r] = s + v_i[r] for i in part order, where part i's rows
  *                reach r, s = beta*y[r] (rounded once to the vectors' type),
  *                or with beta == 0, s = v_q[r] and q skipped;
@@ -14,7 +15,7 @@
  *              only (out[r - y_begin]; part 0's in y is written over its
  *              span, the rest holding the old y, never read).
  * pcsc on a GPU: one kernel on the first part's stream (multi_cuda.h); on
- * the CPU loops, pcsc's owners in parallel (a line is summed whole by one
+ * the CPU loops, pcsc's runs in parallel (a line is summed whole by one
  * thread, so the thread count does not change the bits). Against a buffer
  * per part, pcsc pays here one pass over the lines of every owner but part
  * 0 (its partial is in its own buffer, not in y's) and the parts' spans:
@@ -90,10 +91,11 @@ static void sort_cuts(int64_t *cut, int64_t b, int64_t e)
                             cut[c + 1], y);                                                        \
         }                                                                                          \
     }                                                                                              \
-    static void partials_##T(const spx_multi_plan *P, int q, double beta, T *y)                    \
+    static void partials_##T(const spx_multi_plan *P, const spx__multi_run *run, double beta,      \
+                             T *y)                                                                 \
     {                                                                                              \
-        int64_t b, e;                                                                              \
-        spx__multi_own(P, q, &b, &e);                                                              \
+        const int q = run->owner;                                                                  \
+        const int64_t b = run->lo, e = run->hi;                                                    \
         start_##T(P, q, beta, b, e, y);                                                            \
         for (int i = beta == 0.0 ? 1 : 0; i < P->parts; i++) {                                     \
             const spx__multi_part *p = &P->part[i];                                                \
@@ -116,22 +118,19 @@ static void combine_host(const spx_multi_plan *P, double beta, void *y)
         return;
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(P->parts)
-    for (int q = 0; q < P->parts; q++)
+    for (int k = 0; k < P->nruns; k++)
         if (P->vtype == SPX_F64)
-            partials_double(P, q, beta, y);
+            partials_double(P, &P->runs[k], beta, y);
         else
-            partials_float(P, q, beta, y);
+            partials_float(P, &P->runs[k], beta, y);
 }
 
-/* The most lines a part owns: the combine kernel's grid. */
-static int64_t longest_own(const spx_multi_plan *P)
+/* The longest run of lines merged: the combine kernel's grid. */
+static int64_t longest_run(const spx_multi_plan *P)
 {
     int64_t most = 0;
-    for (int q = 0; q < P->parts; q++) {
-        int64_t b, e;
-        spx__multi_own(P, q, &b, &e);
-        most = e - b > most ? e - b : most;
-    }
+    for (int k = 0; k < P->nruns; k++)
+        if (P->runs[k].hi - P->runs[k].lo > most) most = P->runs[k].hi - P->runs[k].lo;
     return most;
 }
 
@@ -149,6 +148,6 @@ spx_status spx__multi_combine(const spx_multi_plan *P, double beta, spx_multi_ve
         combine_host(P, beta, y0);
         return SPX_OK;
     }
-    return spx__cuda_partial_sum(y0, beta, G->partials, P->parts, in_y, longest_own(P), P->vtype,
-                                 P->part[0].stream);
+    return spx__cuda_partial_sum(y0, beta, G->partials, P->parts, G->runs, P->nruns, in_y,
+                                 longest_run(P), P->vtype, P->part[0].stream);
 }

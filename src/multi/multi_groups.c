@@ -78,7 +78,8 @@ static spx_status make_slots(spx_multi_plan *P, int g)
     return SPX_OK;
 }
 
-/* One GPU, pcsc: where each part's partial y is and what it covers. */
+/* One GPU, pcsc: where each part's partial y is and what it covers, and the
+ * lines the merge sums. */
 static spx_status make_partials(spx_multi_plan *P)
 {
     spx__cuda_partial t[SPX_MULTI_MAX_PARTS];
@@ -89,12 +90,15 @@ static spx_status make_partials(spx_multi_plan *P)
         t[i].base = p->y_begin;
         t[i].span_lo = p->span_lo;
         t[i].span_hi = p->span_hi;
-        spx__multi_own(P, i, &t[i].own_lo, &t[i].own_hi);
     }
     spx_status st = spx__cuda_set_device(P->group[0].device);
-    if (st != SPX_OK) return st;
-    return spx__cuda_upload(&P->group[0].partials, t, (size_t)P->parts * sizeof *t,
-                            "pcsc partials");
+    if (st == SPX_OK)
+        st = spx__cuda_upload(&P->group[0].partials, t, (size_t)P->parts * sizeof *t,
+                              "pcsc partials");
+    if (st == SPX_OK && P->nruns > 0)
+        st = spx__cuda_upload(&P->group[0].runs, P->runs, (size_t)P->nruns * sizeof *P->runs,
+                              "pcsc merge runs");
+    return st;
 }
 
 /* The entries of x part i reads, [*lo, *hi): the span of its columns for row
@@ -202,6 +206,7 @@ void spx__multi_groups_destroy(spx_multi_plan *P)
             spx__cuda_set_device(G->device);
             spx__cuda_free(G->slots);
             spx__cuda_free(G->partials);
+            spx__cuda_free(G->runs);
         }
         spx__free(G->halo);
     }

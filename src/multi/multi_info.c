@@ -107,8 +107,16 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
     info->shared_first = p->part.shared_first;
     info->shared_last = p->part.shared_last;
     info->bytes = spx_plan_bytes(p->plan) + (p->ghost ? spx_plan_bytes(p->ghost) : 0);
-    if (p->span_view) /* pcsc: its plan's matrix's shifted row indices */
+    if (p->span_view && p->alone_hi <= p->alone_lo) /* pcsc: its plan's matrix's shifted rows */
         info->bytes += (size_t)p->span_view->nnz * (size_t)(p->span_view->col_bits / 8);
+    const spx_matrix *piece[3] = {p->end_view[0], p->alone_hi > p->alone_lo ? p->span_view : NULL,
+                                  p->end_view[1]};
+    for (int k = 0; k < 3; k++) /* pcsc with alone rows: its pieces' plans and copies */
+        if (piece[k])
+            info->bytes += (k == 1 ? 0 : spx_plan_bytes(p->end_plan[k / 2])) +
+                           (size_t)piece[k]->nnz * (size_t)(piece[k]->col_bits / 8 +
+                                                            (piece[k]->vtype == SPX_F64 ? 8 : 4)) +
+                           ((size_t)piece[k]->rows + 1) * sizeof(int64_t);
     info->numa_node = p->numa_node;
     return SPX_OK;
 }

@@ -1,8 +1,9 @@
 /* One part of a multi-device plan (multi.h), at plan time in its own thread:
- * its view (boundaries are set before, spx__multi_mark_splits), then on its
- * device a stream and events, its plan (a split part's two) and its output
- * buffer; the leaders' x buffers once every part exists; its product; and
- * its release. */
+ * its view (boundaries are set before, spx__multi_mark_splits), its span, on
+ * its device a stream and events (start); then its plan (a split part's two,
+ * a pcsc part with alone rows three pieces) and its output buffer (finish);
+ * the leaders' x buffers once every part exists; its product; and its
+ * release. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -203,10 +204,74 @@ cleanup:
     return st;
 }
 
+/* A pcsc part's plan of v: in the format AUTO picked for A (pcsc_formats in
+ * multi_plan.c) unless that format declines v (then AUTO for v). */
+static spx_status pcsc_plan(const spx_multi_plan *P, const spx__multi_part *p,
+                            const spx_plan_opts *po, const spx_matrix *v, spx_plan **out)
+{
+    const char *whole = P->pcsc_format[p->device >= 0];
+    if (!whole) return spx_plan_create(v, SPX_OP_SPMV, po, out);
+    spx_plan_opts wo = *po;
+    wo.format = whole;
+    spx_status st = spx_plan_create(v, SPX_OP_SPMV, &wo, out);
+    return st == SPX_ERR_UNSUPPORTED ? spx_plan_create(v, SPX_OP_SPMV, po, out) : st;
+}
+
+/* pcsc: the part's CSR restricted to its entries of A's rows [lo, hi), those
+ * rows (its columns) shifted by -lo and hi - lo of them; a copy (offsets,
+ * columns, values), every one of the part's rows kept. */
+static spx_status make_piece(const spx_matrix *v, int64_t lo, int64_t hi, spx_matrix **out)
+{
+    const int64_t base = spx__row_off(v, 0);
+    const size_t es = v->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
+    int64_t nnz = 0, q = 0;
+    spx_matrix *w = NULL;
+    spx_status st;
+    for (int64_t k = 0; k < v->nnz; k++)
+        nnz += spx__col(v, k) >= lo && spx__col(v, k) < hi;
+    SPX_TRY(spx__matrix_alloc(v->rows, hi - lo, nnz, v->vtype, &w));
+    for (int64_t r = 0; r < v->rows; r++) {
+        for (int64_t k = spx__row_off(v, r) - base; k < spx__row_off(v, r + 1) - base; k++) {
+            int64_t j = spx__col(v, k);
+            if (j < lo || j >= hi) continue;
+            if (w->col_bits == 32)
+                w->col32[q] = (int32_t)(j - lo);
+            else
+                w->col64[q] = j - lo;
+            memcpy((char *)w->values + (size_t)q * es, (const char *)v->values + (size_t)k * es,
+                   es);
+            q++;
+        }
+        w->rowptr[r + 1] = q;
+    }
+    *out = w;
+    return SPX_OK;
+cleanup:
+    spx_matrix_destroy(w);
+    return st;
+}
+
+/* pcsc with alone rows (multi.h): pieces 0, 1 and 2 of its span, each with
+ * a plan (piece 1's is p->plan, its view p->span_view); an empty end has
+ * none. Every row of a piece is written by its plan, entries or not. */
+static spx_status make_pieces(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *po)
+{
+    const int64_t cut[4] = {p->span_lo, p->alone_lo, p->alone_hi, p->span_hi};
+    spx_matrix **view[3] = {&p->end_view[0], &p->span_view, &p->end_view[1]};
+    spx_plan **plan[3] = {&p->end_plan[0], &p->plan, &p->end_plan[1]};
+    spx_status st = SPX_OK;
+    for (int k = 0; k < 3; k++) {
+        if (cut[k + 1] <= cut[k]) continue;
+        SPX_TRY(make_piece(p->part.view, cut[k], cut[k + 1], view[k]));
+        SPX_TRY(pcsc_plan(P, p, po, *view[k], plan[k]));
+    }
+cleanup:
+    return st;
+}
+
 /* The part's plan: o's format, precision and params; pcsc parts are CSC
- * views, i.e. CSRs of the transposed block, planned with op T, in the
- * format AUTO picked for A (pcsc_formats in multi_plan.c) unless that format
- * declines the part (then AUTO for the part). */
+ * views, i.e. CSRs of the transposed block, planned with op T (pcsc_plan),
+ * in pieces where it has alone rows. */
 static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *o)
 {
     spx_plan_opts po = *o;
@@ -214,19 +279,20 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
     po.device = p->device >= 0 ? SPX_DEV_CUDA : SPX_DEV_CPU;
     po.stream = p->stream;
     spx_status st = SPX_OK;
-    if (P->kind == SPX_PART_PCSC && p->span_hi > p->span_lo) st = make_span_view(p);
-    const spx_matrix *v = p->span_view ? p->span_view : p->part.view;
-    const char *whole = P->pcsc_format[p->device >= 0];
-    if (st == SPX_OK && whole && !p->split) {
-        spx_plan_opts wo = po;
-        wo.format = whole;
-        st = spx_plan_create(v, SPX_OP_SPMV, &wo, &p->plan);
-        if (st == SPX_ERR_UNSUPPORTED) st = spx_plan_create(v, SPX_OP_SPMV, &po, &p->plan);
-    } else if (st == SPX_OK) {
-        st = p->split ? make_split(p, &po) : spx_plan_create(v, SPX_OP_SPMV, &po, &p->plan);
+    if (P->kind != SPX_PART_PCSC) {
+        st = p->split ? make_split(p, &po)
+                      : spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
+    } else if (p->alone_hi > p->alone_lo) {
+        st = make_pieces(P, p, &po);
+    } else {
+        if (p->span_hi > p->span_lo) st = make_span_view(p);
+        if (st == SPX_OK)
+            st = pcsc_plan(P, p, &po, p->span_view ? p->span_view : p->part.view, &p->plan);
     }
     if (st == SPX_OK) st = check_x_type(P, p->plan);
     if (st == SPX_OK) st = check_x_type(P, p->ghost);
+    for (int k = 0; k < 2; k++)
+        if (st == SPX_OK) st = check_x_type(P, p->end_plan[k]);
     return st;
 }
 
@@ -238,14 +304,27 @@ spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const vo
     return st == SPX_OK ? spx_spmv(p->plan, alpha, x, beta, rest) : st;
 }
 
-spx_status spx__multi_pcsc_spmv(const spx__multi_part *p, double alpha, const void *x, double beta,
-                                void *out)
+spx_status spx__multi_pcsc_spmv(const spx_multi_plan *P, const spx__multi_part *p, double alpha,
+                                const void *x, double beta, void *out, void *alone,
+                                double alone_beta)
 {
-    return p->span_view ? spx_spmv(p->plan, alpha, x, beta, out) : SPX_OK;
+    if (!p->span_view) return SPX_OK;
+    if (p->alone_hi <= p->alone_lo) return spx_spmv(p->plan, alpha, x, beta, out);
+    char *o = out;
+    spx_status st = SPX_OK;
+    if (p->end_plan[0]) SPX_TRY(spx_spmv(p->end_plan[0], alpha, x, beta, o));
+    if (alone)
+        SPX_TRY(spx_spmv(p->plan, alpha, x, alone_beta, alone));
+    else
+        SPX_TRY(spx_spmv(p->plan, alpha, x, beta, o + (size_t)(p->alone_lo - p->span_lo) * P->es));
+    if (p->end_plan[1])
+        SPX_TRY(spx_spmv(p->end_plan[1], alpha, x, beta,
+                         o + (size_t)(p->alone_hi - p->span_lo) * P->es));
+cleanup:
+    return st;
 }
 
-spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o,
-                                  int i)
+spx_status spx__multi_part_start(spx_multi_plan *P, const spx_matrix *M, int i)
 {
     spx__multi_part *p = &P->part[i];
     spx_status st;
@@ -259,9 +338,23 @@ spx_status spx__multi_part_create(spx_multi_plan *P, const spx_matrix *M, const 
     set_span(p);
     set_ranges(P, p, i);
     if (p->device >= 0) SPX_TRY(cuda_setup(p, i));
+    p->prepare_ms = spx__multi_now_ms() - t1;
+cleanup:
+    spx__numa_leave(&numa);
+    return st;
+}
+
+spx_status spx__multi_part_finish(spx_multi_plan *P, const spx_plan_opts *o, int i)
+{
+    spx__multi_part *p = &P->part[i];
+    spx_status st;
+    spx__numa_saved numa;
+    double t0 = spx__multi_now_ms();
+    spx__numa_enter(p->numa_node, &numa);
+    if (p->device >= 0) SPX_TRY(spx__cuda_set_device(p->device));
     SPX_TRY(make_plan(P, p, o));
     SPX_TRY(alloc_output(P, p, i));
-    p->prepare_ms = spx__multi_now_ms() - t1;
+    p->prepare_ms += spx__multi_now_ms() - t0;
 cleanup:
     spx__numa_leave(&numa);
     return st;
@@ -306,6 +399,10 @@ void spx__multi_part_destroy(spx_multi_plan *P, int i)
     if (p->device >= 0) spx__cuda_set_device(p->device);
     spx_plan_destroy(p->plan);
     spx_plan_destroy(p->ghost);
+    for (int k = 0; k < 2; k++) {
+        spx_plan_destroy(p->end_plan[k]);
+        spx_matrix_destroy(p->end_view[k]);
+    }
     for (int v = 0; v < 2; v++) spx_matrix_destroy(p->split_view[v]);
     spx_matrix_destroy(p->span_view);
     spx__free(p->span_cols);

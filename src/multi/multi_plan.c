@@ -132,14 +132,22 @@ static void pcsc_formats(spx_multi_plan *P, const spx_matrix *A, const spx_plan_
     spx__clear_error();
 }
 
-/* Every part in a thread of its own, its boundaries and split set before;
- * the slowest part's phases are the plan's. */
+/* Every part in a thread of its own, its boundaries and split set before:
+ * views and spans, then (pcsc's alone rows known) plans; the slowest part's
+ * phases are the plan's. */
 static spx_status make_parts(spx_multi_plan *P, const spx_matrix *M, const spx_plan_opts *o)
 {
     spx__multi_mark_splits(P, M);
 #pragma omp parallel for schedule(static, 1) num_threads(P->parts)
-    for (int i = 0; i < P->parts; i++) spx__multi_note(&P->part[i], spx__multi_part_create(P, M, o, i));
+    for (int i = 0; i < P->parts; i++)
+        spx__multi_note(&P->part[i], spx__multi_part_start(P, M, i));
     spx_status st = spx__multi_failure(P, "plan");
+    if (st == SPX_OK) st = spx__multi_alone_rows(P);
+    if (st != SPX_OK) return st;
+#pragma omp parallel for schedule(static, 1) num_threads(P->parts)
+    for (int i = 0; i < P->parts; i++)
+        spx__multi_note(&P->part[i], spx__multi_part_finish(P, o, i));
+    st = spx__multi_failure(P, "plan");
     if (st != SPX_OK) return st;
     for (int i = 0; i < P->parts; i++) {
         if (P->part[i].partition_ms > P->times.partition_ms)
@@ -203,6 +211,7 @@ void spx_multi_plan_destroy(spx_multi_plan *P)
     spx__free(P->part);
     spx_matrix_destroy(P->source);
     spx__free(P->coo_lines);
+    spx__free(P->runs);
     P->magic = 0;
     spx__free(P);
 }

@@ -54,15 +54,18 @@ void *spx__multi_partial_at(const spx_multi_plan *P, int i, const spx_multi_vect
 /* Row kinds write their lines into y's buffer (a split part its own lines,
  * its ghost into its slot; a shared first line starts from 0, its beta share
  * being its owner's); pcsc writes its partial y where spx__multi_partial_in_y
- * says (its span, rows span_lo..), the owners applying beta in the merge. */
+ * says (its span, rows span_lo..), the owners applying beta in the merge,
+ * but its alone rows (one device group: multi_alone.c) into y's buffer with
+ * beta, final. */
 spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
                               const spx_multi_vector *x, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *p = &P->part[i];
     spx_status st = SPX_OK;
     if (P->kind == SPX_PART_PCSC) {
-        return spx__multi_pcsc_spmv(p, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0,
-                                    spx__multi_partial_at(P, i, y, beta, p->span_lo));
+        void *alone = p->alone_hi > p->alone_lo ? spx__multi_vector_at(y, i, p->alone_lo) : NULL;
+        return spx__multi_pcsc_spmv(P, p, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0,
+                                    spx__multi_partial_at(P, i, y, beta, p->span_lo), alone, beta);
     }
     int64_t k = p->part.line_begin;
     void *first = p->split ? p->slot : spx__multi_vector_at(y, i, k);

@@ -55,8 +55,8 @@ static void copy_back_host(const spx_multi_plan *P, spx__multi_part *p, void *y)
 static spx_status pcsc_product(const spx_multi_plan *P, const spx__multi_part *p, double alpha,
                                const void *x, double b, void *buf)
 {
-    spx_status st =
-        spx__multi_pcsc_spmv(p, alpha, x, b, entry(buf, p->span_lo - p->y_begin, P->es));
+    spx_status st = spx__multi_pcsc_spmv(P, p, alpha, x, b,
+                                         entry(buf, p->span_lo - p->y_begin, P->es), NULL, 0.0);
     if (st != SPX_OK || !p->beta_share) return st;
     return spx__multi_scale_outside(P, buf, 0, P->rows, p->span_lo, p->span_hi, b, p->stream);
 }

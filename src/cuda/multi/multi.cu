@@ -141,18 +141,19 @@ static __device__ bool reaches(const spx__cuda_partial *t, int i, int64_t r)
     return t[i].span_lo <= r && r < t[i].span_hi;
 }
 
-/* Blocks of row blockIdx.y cover the lines part q = blockIdx.y owns. Each
+/* Blocks of row blockIdx.y cover run blockIdx.y's lines, of owner q. Each
  * partial is read only over its span (outside it there is nothing, or with
  * in_y what y held before). The sum per line is sequential in part order:
  * the same bits as scaling y, then adding the partial vectors one after
  * another (__dmul_rn: beta*y is never fused with the first add). */
 template <typename T>
 __global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *__restrict__ t,
-                                   int parts, int in_y)
+                                   int parts, const spx__multi_run *__restrict__ runs, int in_y)
 {
-    const int q = blockIdx.y;
+    const spx__multi_run run = runs[blockIdx.y];
+    const int q = run.owner;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t r = t[q].own_lo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < t[q].own_hi;
+    for (int64_t r = run.lo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < run.hi;
          r += stride) {
         T acc = beta != 0.0        ? (T)__dmul_rn(beta, (double)y[r])
                 : reaches(t, q, r) ? partial_at(t, q, in_y, y, r)
@@ -164,18 +165,20 @@ __global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *_
 }
 
 extern "C" spx_status spx__cuda_partial_sum(void *y, double beta, const void *table, int parts,
-                                            int in_y, int64_t longest, spx_type t, void *stream)
+                                            const void *runs, int nruns, int in_y, int64_t longest,
+                                            spx_type t, void *stream)
 {
-    if (parts <= 0 || longest <= 0) return SPX_OK;
+    if (parts <= 0 || nruns <= 0 || longest <= 0) return SPX_OK;
     int64_t want = (longest + 255) / 256;
-    dim3 grid((unsigned)(want < 1024 ? want : 1024), (unsigned)parts);
+    dim3 grid((unsigned)(want < 1024 ? want : 1024), (unsigned)nruns);
     const spx__cuda_partial *tab = (const spx__cuda_partial *)table;
+    const spx__multi_run *run = (const spx__multi_run *)runs;
     if (t == SPX_F64)
         partial_sum_kernel<double><<<grid, 256, 0, (cudaStream_t)stream>>>((double *)y, beta, tab,
-                                                                           parts, in_y);
+                                                                           parts, run, in_y);
     else
         partial_sum_kernel<float><<<grid, 256, 0, (cudaStream_t)stream>>>((float *)y, beta, tab,
-                                                                          parts, in_y);
+                                                                          parts, run, in_y);
     MULTI_CHECK(cudaGetLastError());
     return SPX_OK;
 }

@@ -14,13 +14,13 @@
  *   reaches peer's memory so (enabled by SpX), so that its kernels may read it;
  * - pci_bus_id: the device's PCI address ("0000:1b:00.0"), len bytes at most;
  * - vector_add: y[i] += x[i], n entries of t (SPX_F64 double, else float);
- * - partial_sum: pcsc's parts on one GPU, table[0..parts) (device memory):
- *   for every line r, its owner q (own_lo <= r < own_hi),
+ * - partial_sum: pcsc's parts on one GPU, table[0..parts) and runs[0..nruns)
+ *   (spx__multi_run, device memory): for every line r of a run, its owner q,
  *     y[r] = s + sum over i in part order of v_i[r] where span_lo <= r < span_hi,
  *   s = beta*y[r] (rounded once to t) and every i, or with beta == 0, v_q[r]
  *   (0 outside q's span) and every i but q; part in_y's partial is y itself
  *   (-1: none), written over its span only, read there before its line is
- *   written; longest: the most lines a part owns;
+ *   written; longest: the most lines of a run;
  * - capture_begin: work queued from this host thread on stream (and on the
  *   streams that wait for its events) is recorded, not run, until
  *   capture_end, which makes it an executable graph (*exec; NULL and an
@@ -39,31 +39,38 @@
 extern "C" {
 #endif
 
+/* pcsc on one device: lines [lo, hi) that owner merges (its own lines but
+ * every part's alone rows: src/multi/multi_alone.c). */
+typedef struct spx__multi_run {
+    int64_t lo, hi;
+    int owner;
+} spx__multi_run;
+
 /* One pcsc part's partial y as partial_sum reads it. */
 typedef struct spx__cuda_partial {
     const void *v;             /* its partial y on the device: row r at v[r - base] */
     int64_t base;              /* the row of v[0] (its output's first) */
     int64_t span_lo, span_hi;  /* the lines it reaches */
-    int64_t own_lo, own_hi;    /* the lines it owns */
 } spx__cuda_partial;
 
-#define SPX__CUDA_MULTI_API(S, Q, V)                                                            \
-    S(spx__cuda_set_device, (int device))                                                       \
-    S(spx__cuda_get_device, (int *device))                                                      \
-    S(spx__cuda_stream_create, (void **stream))                                                 \
-    V(spx__cuda_stream_destroy, (void *stream))                                                 \
-    S(spx__cuda_stream_wait, (void *stream, void *event))                                       \
-    S(spx__cuda_copy_peer,                                                                      \
-      (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream)) \
-    S(spx__cuda_enable_peer, (int device, int peer))                                            \
-    Q(int, spx__cuda_peer_on, (int device, int peer), 0)                                        \
-    S(spx__cuda_pci_bus_id, (int device, char *id, int len))                                    \
-    S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))     \
-    S(spx__cuda_partial_sum, (void *y, double beta, const void *table, int parts, int in_y,     \
-                              int64_t longest, spx_type t, void *stream))                       \
-    S(spx__cuda_capture_begin, (void *stream))                                                  \
-    S(spx__cuda_capture_end, (void *stream, void **exec))                                       \
-    S(spx__cuda_graph_launch, (void *exec, void *stream))                                       \
+#define SPX__CUDA_MULTI_API(S, Q, V)                                                               \
+    S(spx__cuda_set_device, (int device))                                                          \
+    S(spx__cuda_get_device, (int *device))                                                         \
+    S(spx__cuda_stream_create, (void **stream))                                                    \
+    V(spx__cuda_stream_destroy, (void *stream))                                                    \
+    S(spx__cuda_stream_wait, (void *stream, void *event))                                          \
+    S(spx__cuda_copy_peer,                                                                         \
+      (void *dst, int dst_device, const void *src, int src_device, size_t bytes, void *stream))    \
+    S(spx__cuda_enable_peer, (int device, int peer))                                               \
+    Q(int, spx__cuda_peer_on, (int device, int peer), 0)                                           \
+    S(spx__cuda_pci_bus_id, (int device, char *id, int len))                                       \
+    S(spx__cuda_vector_add, (void *y, const void *x, int64_t n, spx_type t, void *stream))         \
+    S(spx__cuda_partial_sum,                                                                       \
+      (void *y, double beta, const void *table, int parts, const void *runs, int nruns, int in_y,  \
+       int64_t longest, spx_type t, void *stream))                                                 \
+    S(spx__cuda_capture_begin, (void *stream))                                                     \
+    S(spx__cuda_capture_end, (void *stream, void **exec))                                          \
+    S(spx__cuda_graph_launch, (void *exec, void *stream))                                          \
     V(spx__cuda_graph_destroy, (void *exec))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
