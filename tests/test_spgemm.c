@@ -1,8 +1,9 @@
 /* spx_spgemm on the CPU: hand-computed products, explicit zeros from
  * cancellation, empty and rectangular shapes, A*I == I*A == A, random matrices
  * against a naive dense product (pattern exact, values within 1e-13 of the sum
- * of |products|), both accumulators (acc=dense, acc=hash) and several thread
- * counts, fp32 input, a 2^31-1 column B, errors, every allocation failing in
+ * of |products|), both accumulators (acc=dense, acc=hash), rows of runs
+ * (bands, dense blocks, rows of B with and without gaps; runs=off) and
+ * several thread counts, fp32 input, a 2^31-1 column B, errors, every allocation failing in
  * turn, and (part "shared", tests/common.h) A*A of shared matrices against an
  * independent sequential sparse product written here (nnz and columns exact,
  * values within 1e-12 relative). */
@@ -13,8 +14,8 @@
 #include "common.h"
 #include "core/alloc.h"
 
-/* Accumulators and thread counts every product is run with. */
-static const char *const acc_params[] = {NULL, "acc=dense", "acc=hash"};
+/* Accumulators (and rows of runs off) and thread counts every product is run with. */
+static const char *const acc_params[] = {NULL, "acc=dense", "acc=hash", "runs=off"};
 static const int thread_counts[] = {1, 2, 4};
 
 static spx_plan_opts opts(const char *params, int threads)
@@ -222,6 +223,36 @@ static void test_parallel_split(void)
     check_all_ways(A, B, "parallel split");
     spx_matrix_destroy(A);
     spx_matrix_destroy(B);
+}
+
+/* Rows of runs: a band times itself (every row of B one run), in fp64 and
+ * fp32; a band times a B whose odd rows have a gap (rows of A mixing runs
+ * and not); a band times a shifted band (runs that touch but do not
+ * overlap); dense blocks. */
+static void test_runs(void)
+{
+    spx_matrix *A = NULL, *A32 = NULL, *G = NULL, *S = NULL;
+    if (!CHECK_STATUS(spx_generate("banded:n=300,bw=5", &A), SPX_OK)) return;
+    check_all_ways(A, A, "band x band");
+    CHECK_STATUS(spx_matrix_copy(A, SPX_F32, &A32), SPX_OK);
+    check_all_ways(A32, A32, "fp32 band x band");
+    int64_t len[300];
+    for (int64_t i = 0; i < 300; i++)
+        len[i] = 7;
+    uint64_t seed = 77;
+    G = spx_test_rows_matrix(300, 40, len, seed); /* random columns: gaps */
+    check_all_ways(A, G, "band x rows with gaps");
+    int64_t n = 0, ri[1200], ci[1200];
+    for (int64_t i = 0; i < 300; i++)
+        for (int64_t d = 0; d < 4; d++, n++)
+            ri[n] = i, ci[n] = (i / 4) * 4 + d; /* 4-wide blocks */
+    CHECK_STATUS(spx_matrix_from_coo(300, 300, n, ri, ci, NULL, &S), SPX_OK);
+    check_all_ways(A, S, "band x blocks");
+    check_all_ways(S, S, "blocks x blocks");
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(A32);
+    spx_matrix_destroy(G);
+    spx_matrix_destroy(S);
 }
 
 /* fp32 operands: computed in fp64 from the fp32 values, returned fp64. */
@@ -454,6 +485,7 @@ int main(void)
         test_identity();
         test_random();
         test_parallel_split();
+        test_runs();
         test_fp32();
         test_wide();
         test_errors();

@@ -25,6 +25,17 @@
  * phase from a bitmap of the row's columns (one bit a column, set when a
  * column is first met): a scan of its words between the smallest and largest
  * column, when that span is short next to n log2 n.
+ *
+ * Rows of runs (dense accumulator, rows whose products overlap heavily):
+ * where every row of B that row i of A takes is one run of columns (its
+ * last column - its first + 1 entries: a band, a dense block), C(i,:) is the
+ * union of those runs. The symbolic phase merges the runs (sorted by their
+ * first column) and adds their lengths instead of visiting every product;
+ * the numeric phase zeroes the union in the dense sums, adds each row of B
+ * into them as a contiguous x*B(k,:) (no stamp, no branch: the compiler
+ * vectorises it) and writes the union's columns in order (no sort). The
+ * sums are the same, in the same order (A's row order), as the gather's.
+ * The plan parameter "runs=off" takes the gather for them too (to measure).
  */
 #include <omp.h>
 #include <string.h>
@@ -84,6 +95,7 @@ typedef struct spgemm_ws {
     uint64_t *seen;
     double *val;
     int64_t *cols;
+    int64_t *runs; /* dense: 2 per entry of A's longest row, rows of runs' (first, last) */
     int64_t mask;
 } spgemm_ws;
 
@@ -91,8 +103,10 @@ typedef struct spgemm_job {
     csr_view a, b;
     int64_t m, p;
     int hash;            /* 1: hash accumulator, 0: dense */
+    int runs;            /* rows of runs take their own path (dense only; runs=on|off) */
     int threads;
     int64_t max_work;    /* largest f_i */
+    int64_t max_arow;    /* entries of A's longest row */
     int64_t *rowc;       /* m+1: work prefix, then C's row offsets */
     int64_t nchunks;
     int64_t *chunk;      /* nchunks+1 row bounds */
@@ -369,10 +383,100 @@ static int64_t dense_count(const spgemm_job *J, spgemm_ws *w, int64_t i)
     return n;
 }
 
+/* ------------------------------------------------------- rows of runs */
+
+/* (first, last) pairs r[0..2n) ordered by first (insertion: A's row order
+ * mostly gives them so). */
+static void sort_pairs(int64_t *r, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        int64_t f = r[2 * i], l = r[2 * i + 1], j = i;
+        for (; j > 0 && r[2 * (j - 1)] > f; j--) {
+            r[2 * j] = r[2 * (j - 1)];
+            r[2 * j + 1] = r[2 * (j - 1) + 1];
+        }
+        r[2 * j] = f;
+        r[2 * j + 1] = l;
+    }
+}
+
+/* Whether every non-empty row of B that row i takes is one run of columns;
+ * if so the union of those runs into w->runs as disjoint (first, last) pairs
+ * in column order, *n of them, and its column count returned; else -1. */
+static int64_t run_union(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t *n)
+{
+    csr_view a = J->a, b = J->b;
+    int64_t *r = w->runs, k = 0, count = 0;
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t row = view_col(&a, ka), beg = b.rp[row], end = b.rp[row + 1];
+        if (beg == end) continue;
+        int64_t first = view_col(&b, beg), last = view_col(&b, end - 1);
+        if (last - first + 1 != end - beg) return -1;
+        r[2 * k] = first;
+        r[2 * k + 1] = last;
+        k++;
+    }
+    sort_pairs(r, k);
+    *n = 0;
+    for (int64_t t = 0; t < k; t++) {
+        if (*n > 0 && r[2 * t] <= r[2 * *n - 1] + 1) {
+            if (r[2 * t + 1] > r[2 * *n - 1]) r[2 * *n - 1] = r[2 * t + 1];
+            continue;
+        }
+        r[2 * *n] = r[2 * t];
+        r[2 * *n + 1] = r[2 * t + 1];
+        (*n)++;
+    }
+    for (int64_t t = 0; t < *n; t++)
+        count += r[2 * t + 1] - r[2 * t] + 1;
+    return count;
+}
+
+/* Whether row i takes the rows-of-runs path (its count then in *count, its
+ * runs in w->runs, *n of them). */
+static int runs_row(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t *n, int64_t *count)
+{
+    if (J->hash || !J->runs || !overlapping(J, i)) return 0;
+    *count = run_union(J, w, i, n);
+    return *count >= 0;
+}
+
+/* C(i,:) of a row of runs: the union zeroed in the dense sums, each
+ * A(i,k) B(k,:) added over its run, the union written in column order. */
+static void runs_numeric(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t n)
+{
+    csr_view a = J->a, b = J->b;
+    double *restrict acc = w->val, *cv = J->C->values;
+    const int64_t *r = w->runs;
+    int64_t out = J->C->rowptr[i];
+    for (int64_t t = 0; t < n; t++)
+        memset(acc + r[2 * t], 0, (size_t)(r[2 * t + 1] - r[2 * t] + 1) * sizeof *acc);
+    for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
+        int64_t row = view_col(&a, ka), beg = b.rp[row], len = b.rp[row + 1] - beg;
+        if (len == 0) continue;
+        double x = view_val(&a, ka), *restrict s = acc + view_col(&b, beg);
+        if (b.v64) {
+            const double *restrict v = b.v64 + beg;
+            for (int64_t t = 0; t < len; t++)
+                s[t] += x * v[t];
+        } else {
+            for (int64_t t = 0; t < len; t++)
+                s[t] += x * (double)b.v32[beg + t];
+        }
+    }
+    for (int64_t t = 0; t < n; t++)
+        for (int64_t j = r[2 * t]; j <= r[2 * t + 1]; j++, out++) {
+            set_col(J->C, out, j);
+            cv[out] = acc[j];
+        }
+}
+
 static int64_t symbolic_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
 {
     csr_view a = J->a;
+    int64_t n, count;
     if (a.rp[i + 1] - a.rp[i] == 1) return row_work(J, i);
+    if (runs_row(J, w, i, &n, &count)) return count;
     if (J->hash || overlapping(J, i)) return gather(J, w, i, 0);
     return dense_count(J, w, i);
 }
@@ -380,8 +484,13 @@ static int64_t symbolic_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
 static void numeric_row(const spgemm_job *J, spgemm_ws *w, int64_t i)
 {
     csr_view a = J->a;
+    int64_t runs, count;
     if (a.rp[i + 1] - a.rp[i] == 1) {
         scaled_row(J, i);
+        return;
+    }
+    if (runs_row(J, w, i, &runs, &count)) {
+        runs_numeric(J, w, i, runs);
         return;
     }
     int64_t n = gather(J, w, i, 1), out = J->C->rowptr[i];
@@ -414,8 +523,10 @@ static spx_status work_prefix(spgemm_job *J)
         return spx__error(SPX_ERR_OVERFLOW, "intermediate products of one row overflow 64 bits");
     rowc[0] = 0;
     J->max_work = 0;
+    J->max_arow = 0;
     for (int64_t i = 0; i < m; i++) {
         if (rowc[i + 1] - 1 > J->max_work) J->max_work = rowc[i + 1] - 1;
+        if (J->a.rp[i + 1] - J->a.rp[i] > J->max_arow) J->max_arow = J->a.rp[i + 1] - J->a.rp[i];
         spx_status st = spx__add_i64(rowc[i], rowc[i + 1], &rowc[i + 1],
                                      "intermediate product count of A*B");
         if (st != SPX_OK) return st;
@@ -486,6 +597,7 @@ static void free_workspaces(spgemm_job *J)
         spx__free(J->ws[t].seen);
         spx__free(J->ws[t].val);
         spx__free(J->ws[t].cols);
+        spx__free(J->ws[t].runs);
     }
     spx__free(J->ws);
     J->ws = NULL;
@@ -506,6 +618,9 @@ static spx_status alloc_workspace(const spgemm_job *J, spgemm_ws *w)
     SPX_TRY(spx__alloc((void **)&w->val, (size_t)slots, sizeof *w->val,
                        "SpGEMM accumulator values"));
     SPX_TRY(spx__alloc((void **)&w->cols, (size_t)list, sizeof *w->cols, "SpGEMM row columns"));
+    if (J->runs)
+        SPX_TRY(spx__alloc((void **)&w->runs, 2 * (size_t)(J->max_arow > 0 ? J->max_arow : 1),
+                           sizeof *w->runs, "SpGEMM row runs"));
 cleanup:
     return st;
 }
@@ -521,22 +636,26 @@ static spx_status alloc_workspaces(spgemm_job *J)
 
 /* ------------------------------------------------------------- options */
 
-/* The plan: A (borrowed), the forced accumulator (-1 none, 0 dense, 1 hash)
- * and the thread option. */
+/* The plan: A (borrowed), the forced accumulator (-1 none, 0 dense, 1 hash),
+ * rows of runs on or off, and the thread option. */
 typedef struct gustavson_state {
     const spx_matrix *A;
     int forced;
+    int runs;
     int threads;
 } gustavson_state;
 
-static spx_status accumulator_param(void *ctx, const char *key, const char *value)
+static spx_status gustavson_param(void *ctx, const char *key, const char *value)
 {
-    int *hash = ctx;
+    gustavson_state *g = ctx;
+    if (strcmp(key, "runs") == 0) return spx__param_on_off(key, value, &g->runs);
     if (strcmp(key, "acc") != 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "gustavson has no parameter '%s' (it knows acc)",
-                          key);
-    if (strcmp(value, "dense") == 0) *hash = 0;
-    else if (strcmp(value, "hash") == 0) *hash = 1;
+        return spx__error(SPX_ERR_BAD_PARAM,
+                          "gustavson has no parameter '%s' (it knows acc and runs)", key);
+    if (strcmp(value, "dense") == 0)
+        g->forced = 0;
+    else if (strcmp(value, "hash") == 0)
+        g->forced = 1;
     else
         return spx__error(SPX_ERR_BAD_PARAM, "gustavson parameter acc=%s is not dense or hash",
                           value);
@@ -554,14 +673,11 @@ static int pick_threads(const spgemm_job *J, int threads)
 
 static spx_status gustavson_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    gustavson_state *g = NULL;
-    int forced = -1;
-    spx_status st = spx__params_each(o->params, accumulator_param, &forced);
+    gustavson_state *g = NULL, want = {A, -1, 1, o->threads};
+    spx_status st = spx__params_each(o->params, gustavson_param, &want);
     if (st != SPX_OK) return st;
     if ((st = spx__alloc((void **)&g, 1, sizeof *g, "gustavson plan")) != SPX_OK) return st;
-    g->A = A;
-    g->forced = forced;
-    g->threads = o->threads;
+    *g = want;
     *state = g;
     return SPX_OK;
 }
@@ -580,6 +696,7 @@ static spx_status gustavson_multiply(void *state, const spx_matrix *B, spx_matri
     SPX_TRY(work_prefix(&J));
     J.threads = pick_threads(&J, g->threads);
     J.hash = g->forced >= 0 ? g->forced : (double)J.p * J.threads > (double)SPX__SPGEMM_DENSE_MAX;
+    J.runs = g->runs && !J.hash;
     J.nchunks = J.m < (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD
                     ? J.m
                     : (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD;
