@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# GPU SpGEMM with A, B and C on the device (issue 13): AUTO and gpu-rows
+# (device operands, `--resident`) against cuSPARSE's cusparseSpGEMM with its
+# operands on the device (ALG1; ALG3 where ALG1 runs out of memory), one
+# process per matrix, every C checked against the bench's long-double
+# reference. Matrices: the shared ones with nnz >= 100k, lap3d27:40, a band
+# of mean row 51, R-MAT 16 (ef 16), R-MAT 18 (ef 4: 868M products, 495M
+# entries of C) and cage11 scaled 8 times: up to about 10^9 products.
+# The run stops starting matrices after BUDGET_S seconds (default 480) and
+# gives each at most PER_S (default 150).
+#
+# From the repository root, after the GPU build:
+#   cmake -S . -B build-gpu -DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release
+#   cmake --build build-gpu -j16 --target spx_cli
+#   bench/experiments/spgemm-device/run.sh     # writes to $OUT (or /tmp/spgemm-device)
+# Environment: SPX (default build-gpu/spx), SPX_MATRICES (default
+# ../shared/matrices), OUT, BUDGET_S, PER_S, BATCHES (default 5).
+# summary.md: per matrix cuSPARSE's run_ms, AUTO's and gpu-rows' (resident)
+# and their ratios; the geometric mean and the lowest.
+set -u
+cd "$(dirname "$0")/../../.."
+SPX=${SPX:-build-gpu/spx}
+MATRICES=${SPX_MATRICES:-../shared/matrices}
+OUTDIR=${OUT:-/tmp/spgemm-device}
+BATCHES=${BATCHES:-5}
+PER_S=${PER_S:-150}
+deadline=$((SECONDS + ${BUDGET_S:-480}))
+mkdir -p "$OUTDIR"
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
+    git rev-parse HEAD
+} > "$OUTDIR/machine.txt"
+
+inputs=()
+for m in NotreDame_www TSOPF_RS_b39_c30 bcsstk28 bfly c-62 cage11 cavity19 delaunay_n16 \
+         sinc18 xenon1; do
+    inputs+=("$MATRICES/$m.mtx")
+done
+inputs+=(gen:lap3d27:40 gen:banded:n=100000,bw=25 gen:rmat:scale=16
+         gen:rmat:scale=18,ef=4,sym=1 "gen:scale:file=$MATRICES/cage11.mtx,copies=8")
+
+n=0
+for src in "${inputs[@]}"; do
+    n=$((n + 1))
+    left=$((deadline - SECONDS))
+    if [ "$left" -le 0 ]; then
+        echo "$src: not run (time budget)" | tee -a "$OUTDIR/skipped.txt"
+        continue
+    fi
+    [ "$left" -gt "$PER_S" ] && left=$PER_S
+    echo "$src" > "$OUTDIR/r$n.label"
+    timeout "$left" "$SPX" bench "$src" --op spgemm --device cuda --precision f64 --peers \
+        --format gpu-rows,auto,peer-cusparse-spgemm --resident --batches "$BATCHES" \
+        --json "$OUTDIR/r$n.json" > "$OUTDIR/r$n.txt" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || echo "$src: spx bench exit $rc (124: past $left s; 3: a check failed)" |
+        tee -a "$OUTDIR/skipped.txt"
+done
+
+python3 bench/experiments/spgemm-device/summary.py "$OUTDIR" | tee "$OUTDIR/summary.md"
