@@ -51,8 +51,9 @@ typedef struct spx_bench_opts {
     int tune;                   /* nonzero: let formats tune (counted in prep_ms) */
     FILE *progress;             /* progress lines ("bench: csr f64 cpu ..."), or NULL */
     int progress_tty;           /* nonzero: rewrite one line with \r */
-    int resident;               /* SpGEMM: also rows `F[resident]` for CUDA f64: A and B
-                                   device matrices before timing, C left on the device */
+    int resident;               /* SpGEMM: also rows `F[resident]` for CUDA f64 and f16: A
+                                   and B device matrices before timing, C left on the device;
+                                   2: those rows (and peers) alone */
 } spx_bench_opts;
 
 /* Time per call over the timed batches, in milliseconds. */

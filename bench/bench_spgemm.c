@@ -16,7 +16,7 @@
  * SpX's C is a host matrix (spx_spgemm_run): for a CUDA format, B's upload
  * and C's download are in its times. The cuSPARSE peer's operands and C stay
  * on the device (peers/cusparse_spgemm.cu): its times have no transfers.
- * With opts.resident (spx bench --resident), CUDA f64 also runs rows
+ * With opts.resident (spx bench --resident), CUDA f64 and f16 also run rows
  * `F[resident]` for auto and each format that takes device matrices: A and
  * B uploaded and wrapped (spx_matrix_wrap_device) before any timing, as the
  * peer holds them, so the plan is made from the device A and each product
@@ -208,22 +208,26 @@ static int spgemm_format(const spx_format_info *f, spx_device d, spx_type t)
 }
 
 /* 1 when the CUDA f64 format takes the device matrix A (its plan is made). */
-static int takes_device(const spx_matrix *A, const char *format, const spx_bench_opts *o)
+static int takes_device(const spx_matrix *A, const char *format, spx_type t,
+                        const spx_bench_opts *o)
 {
     spx_plan_opts po = spx_plan_opts_default();
     spx_plan *P = NULL;
     po.format = format;
     po.device = SPX_DEV_CUDA;
+    po.precision = t;
     po.params = o->params;
     const int ok = spx_plan_create(A, SPX_OP_SPGEMM, &po, &P) == SPX_OK;
     spx_plan_destroy(P);
     return ok;
 }
 
-/* --resident: A and B on the device, then auto and every selected CUDA f64
- * format that takes them (an upload that fails: one row saying so). */
-static int run_resident(const spx_matrix *A, const spx_matrix *B, const spx_bench_opts *o,
-                        const bench_spgemm_ref *ref, spx_bench_spgemm_record *r)
+/* --resident: A and B on the device, then auto and every selected CUDA
+ * format of precision t (f64, f16) that takes them (an upload that fails:
+ * one row saying so). */
+static int run_resident(const spx_matrix *A, const spx_matrix *B, spx_type t,
+                        const spx_bench_opts *o, const bench_spgemm_ref *ref,
+                        spx_bench_spgemm_record *r)
 {
     bench_resident a = {0}, b = {0};
     int n = 0;
@@ -234,7 +238,7 @@ static int run_resident(const spx_matrix *A, const spx_matrix *B, const spx_benc
         r->format = "auto";
         r->params = "resident";
         r->device = SPX_DEV_CUDA;
-        r->precision = SPX_F64;
+        r->precision = t;
         r->status = st;
         snprintf(r->error, sizeof r->error, "%s", spx_bench_last_error());
         n = 1;
@@ -242,13 +246,13 @@ static int run_resident(const spx_matrix *A, const spx_matrix *B, const spx_benc
     const spx_matrix *dB = B != A ? b.M : a.M;
     for (int i = 0; st == SPX_OK && i < spx_format_count(); i++) {
         spx_format_info f;
-        if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, SPX_DEV_CUDA, SPX_F64) ||
-            !bench_selected(o, f.name) || !takes_device(a.M, f.name, o))
+        if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, SPX_DEV_CUDA, t) ||
+            !bench_selected(o, f.name) || !takes_device(a.M, f.name, t, o))
             continue;
-        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, SPX_F64, o, f.name, NULL, NULL, 1, ref, &r[n++]);
+        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, f.name, NULL, NULL, 1, ref, &r[n++]);
     }
     if (st == SPX_OK && (o->formats ? bench_selected(o, "auto") : !o->params))
-        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, SPX_F64, o, "auto", NULL, NULL, 1, ref, &r[n++]);
+        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, "auto", NULL, NULL, 1, ref, &r[n++]);
     bench_resident_free(&a);
     bench_resident_free(&b);
     return n;
@@ -264,15 +268,15 @@ static int run_group(const spx_matrix *A, const spx_matrix *B, spx_device d, spx
         spx_format_info f;
         if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, d, t)) continue;
         served = 1;
-        if (!bench_selected(o, f.name)) continue;
+        if (!bench_selected(o, f.name) || o->resident == 2) continue;
         spgemm_case_run(A, B, d, t, o, f.name, NULL, NULL, 0, ref, &r[n++]);
         for (const char *const *v = f.variants; v && *v && !o->params; v++)
             spgemm_case_run(A, B, d, t, o, f.name, *v, NULL, 0, ref, &r[n++]);
     }
-    if (served && (o->formats ? bench_selected(o, "auto") : !o->params))
+    if (served && o->resident != 2 && (o->formats ? bench_selected(o, "auto") : !o->params))
         spgemm_case_run(A, B, d, t, o, "auto", NULL, NULL, 0, ref, &r[n++]);
-    if (served && o->resident && d == SPX_DEV_CUDA && t == SPX_F64)
-        n += run_resident(A, B, o, ref, r + n);
+    if (served && o->resident && d == SPX_DEV_CUDA && (t == SPX_F64 || t == SPX_F16))
+        n += run_resident(A, B, t, o, ref, r + n);
     for (int i = 0; o->peers && spx_bench_peers[i]; i++) {
         const spx_bench_peer *p = spx_bench_peers[i];
         if (p->operation == SPX_OP_SPGEMM && (p->devices & (unsigned)d) &&
@@ -293,7 +297,8 @@ spx_status spx_bench_spgemm_run(const spx_matrix *A, const spx_matrix *B, const 
     if (!B) B = A;
     if (o->progress) fprintf(o->progress, "bench: reference product ...\n");
     BENCH_TRY(bench_spgemm_reference(A, B, &ref));
-    size_t most = bench_record_capacity() + (size_t)spx_format_count() + 1; /* resident */
+    size_t most = bench_record_capacity() + 2 * ((size_t)spx_format_count() + 1); /* resident:
+                                                                              f64 and f16 */
     BENCH_TRY(bench_calloc((void **)records, most, sizeof **records, "bench records"));
     for (size_t k = 0; k < sizeof precisions / sizeof precisions[0]; k++)
         for (size_t j = 0; j < sizeof devices / sizeof devices[0]; j++)

@@ -398,13 +398,13 @@ int spx_device_available(spx_device d);
  * with spx_matrix_device_csr). A host B gives a host C, whatever A is. A
  * may be a host or a device matrix; a device A is read in place (32-bit row
  * offsets widened, fp32 values converted, into arrays of the plan; the
- * caller's arrays must outlive the plan). Device operands take the format
- * gpu-rows (auto picks it for a device A) in precision f64: tsparse and the
- * CPU formats return SPX_ERR_UNSUPPORTED naming gpu-rows, f32 plans
- * SPX_ERR_UNSUPPORTED (gpu-rows) or SPX_ERR_NO_FORMAT (auto). A plan of a
- * host A meant for device B names gpu-rows (auto may pick tsparse for A).
- * A device C is allocated whole once its size is known: when it does not
- * fit the device (or passes gpu-rows' panel_nnz=N), SPX_ERR_OOM says so (a
+ * caller's arrays must outlive the plan). Device operands take the CUDA
+ * formats gpu-rows (precision f64; auto picks it for a device A in f64) and
+ * tsparse (f64 and f16; its checks of the values run on the device); the
+ * CPU formats return SPX_ERR_UNSUPPORTED naming them, gpu-rows f32 plans
+ * SPX_ERR_UNSUPPORTED, auto f32 SPX_ERR_NO_FORMAT.
+ * A device C is made whole once its size is known: when it does not fit
+ * the device (or passes gpu-rows' panel_nnz=N), SPX_ERR_OOM says so (a
  * host B gets C in row panels instead). The call returns once C is
  * complete (the plan's stream waited for). The product's temporaries and a
  * device C's arrays come from a stream-ordered pool SpX keeps on each device

@@ -336,8 +336,8 @@ static void test_refusals(void)
     check_refused(plan_of(d.A, SPX_OP_SPMV, SPX_DEV_CPU, "auto", SPX_F64, SPX_OP_N, NULL),
                   "CPU auto");
     check_refused(plan_of(d.A, SPX_OP_SPMV, SPX_DEV_CUDA, "csr", SPX_F64, SPX_OP_T, NULL), "op T");
-    check_refused(plan_of(d.A, SPX_OP_SPGEMM, SPX_DEV_CUDA, "tsparse", SPX_F64, SPX_OP_N, NULL),
-                  "CUDA SpGEMM");
+    check_refused(plan_of(d.A, SPX_OP_SPGEMM, SPX_DEV_CPU, "auto", SPX_F64, SPX_OP_N, NULL),
+                  "CPU SpGEMM");
     check_refused(plan_of(d.A, SPX_OP_SPMV, SPX_DEV_CUDA, "csr", SPX_F64, SPX_OP_N, "reorder=rcm"),
                   "reorder=rcm");
     check_refused(plan_of(d.A, SPX_OP_SPMV, SPX_DEV_CUDA, "csr", SPX_F16, SPX_OP_N, NULL),

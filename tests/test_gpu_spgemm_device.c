@@ -6,13 +6,15 @@
  * (gustavson) of the host matrices. Also: a host A with a device B (device
  * C), a device A with a host B (host C), one plan for several B, AUTO's
  * pick, 0 x 0, no entries, m x 0 times 0 x n, rectangular products, the
- * declines (tsparse, CPU plans, f32, dimensions: SPX_ERR_UNSUPPORTED naming
+ * declines (CPU plans, f32, dimensions: SPX_ERR_UNSUPPORTED naming
  * gpu-rows or f64, SPX_ERR_NO_FORMAT for auto in f32, the mismatch), C
  * past panel_nnz (SPX_ERR_OOM: a device C is allocated whole), C's arrays
  * from SpX's pool (the default) and from cudaMalloc (pool=release), and
  * that spx_matrix_destroy gives a device C's memory back (the device's free
  * bytes, less the 64 MB SpX's pool may keep; compute-sanitizer --leak-check
- * full too). SPX_TEST_QUICK=1
+ * full too). tsparse (f64, f16) with device operands: the same bits as its
+ * product of the host matrices, and its declines found by the device's scan
+ * of the values (f16 beyond half's range, infinities). SPX_TEST_QUICK=1
  * (compute-sanitizer) runs fewer and smaller products. SKIP (77) without a
  * GPU.
  *
@@ -326,12 +328,9 @@ static void test_declines(void)
     spx_plan *P = NULL;
     on_device a = {0}, b = {0};
     if (!A || !B || !upload(A, 64, SPX_F64, &a) || !upload(B, 64, SPX_F64, &b)) goto done;
-    spx_plan_opts ts = f64_on_gpu("tsparse", NULL), f32 = f64_on_gpu("gpu-rows", NULL);
+    spx_plan_opts f32 = f64_on_gpu("gpu-rows", NULL);
     f32.precision = SPX_F32;
     spx_plan_opts cpu = spx_plan_opts_default(), tiny = f64_on_gpu("gpu-rows", "panel_nnz=10");
-    check_error(spx_spgemm(a.M, b.M, &ts, &C), SPX_ERR_UNSUPPORTED, "gpu-rows",
-                "tsparse, device A");
-    check_error(spx_spgemm(A, b.M, &ts, &C), SPX_ERR_UNSUPPORTED, "gpu-rows", "tsparse, device B");
     check_error(spx_spgemm(A, b.M, &cpu, &C), SPX_ERR_UNSUPPORTED, "gpu-rows", "CPU, device B");
     check_error(spx_spgemm(a.M, B, &cpu, &C), SPX_ERR_UNSUPPORTED, "device matrix",
                 "CPU, device A");
@@ -360,6 +359,112 @@ done:
     spx_plan_destroy(P);
     on_device_free(&a), on_device_free(&b);
     spx_matrix_destroy(A), spx_matrix_destroy(B);
+}
+
+/* X and Y the same matrix, bit for bit (host matrices, fp64). */
+static int same_bits(const spx_matrix *X, const spx_matrix *Y, const char *name)
+{
+    const int64_t *xr, *yr;
+    const void *xc, *yc, *xv, *yv;
+    int64_t xm, xn, xz, ym, yn, yz;
+    spx_matrix_dims(X, &xm, &xn, &xz);
+    spx_matrix_dims(Y, &ym, &yn, &yz);
+    if (!CHECK(xm == ym && xn == yn && xz == yz)) return 0;
+    spx_matrix_csr(X, &xr, &xc, NULL, &xv, NULL);
+    spx_matrix_csr(Y, &yr, &yc, NULL, &yv, NULL);
+    const int same = memcmp(xr, yr, ((size_t)xm + 1) * sizeof *xr) == 0 &&
+                     memcmp(xc, yc, (size_t)xz * sizeof(int32_t)) == 0 &&
+                     memcmp(xv, yv, (size_t)xz * sizeof(double)) == 0;
+    printf("%-44s nnz(C) %lld, %s\n", name, (long long)xz, same ? "same bits" : "DIFFERENT");
+    return CHECK(same);
+}
+
+/* tsparse of precision t with device operands (offsets of rp_bits, values
+ * of vt): device A * device B (a device C) and device A * host B (a host C)
+ * against the same plan's product of the host matrices, bit for bit (the
+ * same tiles, tasks and mma; the host product itself is checked against the
+ * reference in test_gpu_spgemm). */
+static void tsparse_product(const spx_matrix *A, const spx_matrix *B, int rp_bits, spx_type vt,
+                            spx_type t, const char *name)
+{
+    spx_matrix *Ah = valued(A, vt, 0), *Bh = valued(B, vt, 0), *R = NULL, *C = NULL, *H = NULL,
+               *C2 = NULL;
+    spx_plan_opts o = f64_on_gpu("tsparse", NULL);
+    on_device a = {0}, b = {0};
+    char label[128];
+    o.precision = t;
+    snprintf(label, sizeof label, "tsparse %s, %s, %d-bit offsets, %s",
+             t == SPX_F16 ? "f16" : "f64", name, rp_bits,
+             vt == SPX_F32 ? "f32 values" : "f64 values");
+    if (Ah && Bh && CHECK_STATUS(spx_spgemm(Ah, Bh, &o, &R), SPX_OK) &&
+        upload(A, rp_bits, vt, &a) && upload(B, rp_bits, vt, &b)) {
+        if (CHECK_STATUS(spx_spgemm(a.M, b.M, &o, &C), SPX_OK) && (H = download(C)))
+            same_bits(R, H, label);
+        if (CHECK_STATUS(spx_spgemm(a.M, Bh, &o, &C2), SPX_OK))
+            same_bits(R, C2, "  device A, host B");
+    } else {
+        fprintf(stderr, "  %s: %s\n", label, spx_last_error());
+    }
+    spx_matrix_destroy(Ah), spx_matrix_destroy(Bh), spx_matrix_destroy(R);
+    spx_matrix_destroy(C), spx_matrix_destroy(H), spx_matrix_destroy(C2);
+    on_device_free(&a), on_device_free(&b);
+}
+
+/* An m x n matrix of two entries: v at (0, 0) and 1 at (m-1, n-1). */
+static spx_matrix *two_entries(int64_t m, int64_t n, double v)
+{
+    int64_t ri[2] = {0, m - 1}, ci[2] = {0, n - 1};
+    double vals[2] = {v, 1.0};
+    spx_matrix *M = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(m, n, 2, ri, ci, vals, &M), SPX_OK);
+    return M;
+}
+
+static void test_tsparse(void)
+{
+    static const char *const pairs[][2] = {
+        {"random:m=417,n=150,nnz=3500,seed=41", "random:m=150,n=611,nnz=4200,seed=42"},
+        {"lap3d27:11", "lap3d27:11"},
+        {"banded:n=2800,bw=60", "banded:n=2800,bw=60"},
+        {"rmat:scale=12,ef=6,values=random", "rmat:scale=12,ef=6,values=random"},
+    };
+    for (size_t p = 0; p < (quick ? 2 : sizeof pairs / sizeof *pairs); p++) {
+        spx_matrix *A = gen(pairs[p][0]), *B = gen(pairs[p][1]);
+        char name[40];
+        snprintf(name, sizeof name, "%.30s", pairs[p][0]);
+        if (A && B) {
+            tsparse_product(A, B, 64, SPX_F64, SPX_F64, name);
+            tsparse_product(A, B, 32, SPX_F64, SPX_F16, name);
+            if (p < 2) tsparse_product(A, B, 32, SPX_F32, SPX_F64, name);
+            if (p < 2) tsparse_product(A, B, 64, SPX_F32, SPX_F16, name);
+        }
+        spx_matrix_destroy(A), spx_matrix_destroy(B);
+    }
+    spx_matrix *E = NULL, *F = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(0, 0, 0, NULL, NULL, NULL, &E), SPX_OK);
+    CHECK_STATUS(spx_matrix_from_coo(9, 5, 0, NULL, NULL, NULL, &F), SPX_OK);
+    spx_matrix *G = gen("random:m=5,n=13,nnz=20,seed=7");
+    if (E) tsparse_product(E, E, 64, SPX_F64, SPX_F64, "0x0");
+    if (F && G) tsparse_product(F, G, 32, SPX_F64, SPX_F16, "9x5 (no entries) * 5x13");
+    spx_matrix_destroy(E), spx_matrix_destroy(F), spx_matrix_destroy(G);
+
+    /* declines, the device's scan of the values: f16 beyond half's range, an infinity */
+    spx_matrix *A = gen("random:m=60,n=40,nnz=300,seed=3"), *wide = two_entries(40, 30, 1e-12),
+               *inf = two_entries(40, 30, INFINITY), *C = NULL;
+    spx_plan_opts h = f64_on_gpu("tsparse", NULL), d = f64_on_gpu("tsparse", NULL);
+    h.precision = SPX_F16;
+    on_device w = {0}, f = {0};
+    if (A && wide && inf && upload(wide, 64, SPX_F64, &w) && upload(inf, 32, SPX_F64, &f)) {
+        check_error(spx_spgemm(A, w.M, &h, &C), SPX_ERR_UNSUPPORTED, "half's normal range",
+                    "tsparse f16, device B of values 1e-12 to 1");
+        check_error(spx_spgemm(A, f.M, &d, &C), SPX_ERR_UNSUPPORTED, "not finite",
+                    "tsparse f64, device B holding an infinity");
+        check_error(spx_spgemm(f.M, wide, &d, &C), SPX_ERR_UNSUPPORTED, "not finite",
+                    "tsparse f64, device A holding an infinity");
+        CHECK(C == NULL);
+    }
+    on_device_free(&w), on_device_free(&f);
+    spx_matrix_destroy(A), spx_matrix_destroy(wide), spx_matrix_destroy(inf);
 }
 
 /* spx_matrix_destroy frees a device C: products whose C are destroyed leave
@@ -420,6 +525,7 @@ int main(void)
     test_empty();
     test_mixed();
     test_declines();
+    test_tsparse();
     test_destroy_frees();
     return spx_test_finish();
 }

@@ -15,7 +15,7 @@ static const char usage[] =
     "                 [--device cpu|cuda|all] [--precision f64|f32|f16|all[,...]]\n"
     "                 [--json FILE|-] [--calls N] [--batches N] [--peers] [--threads T]\n"
     "                 [--param k=v,...[;k=v,...]] [--tune] [--stream] [--gather]\n"
-    "                 [--resident]\n"
+    "                 [--resident] [--resident-only]\n"
     "       spx bench --list-peers\n"
     "       spx bench --copy [--device cpu|cuda|all]\n"
     "       spx bench M --multi N [--device cpu|cuda] [--spread] [--no-graph]\n"
@@ -47,7 +47,7 @@ static const char usage[] =
     "products and gflops = 2 * products / time. --stream and --gather are SpMV's.\n"
     "SpX's CUDA rows take B from the host and give C on the host (their times\n"
     "hold both copies); peer-cusparse-spgemm keeps A, B and C on the device.\n"
-    "--resident adds rows F[resident] (cuda f64, auto and the formats that take\n"
+    "--resident adds rows F[resident] (cuda f64 and f16, auto and the formats that take\n"
     "device matrices): A and B on the device before timing, C left there.\n\n"
     "  --op O            spmv (default) or spgemm\n"
     "  --b B             SpGEMM: the right operand (file or gen:SPEC; default M)\n"
@@ -75,9 +75,11 @@ static const char usage[] =
     "                    model over that time, the SpMV's rate if only the\n"
     "                    gather cost anything\n"
     "  --resident        --op spgemm: also SpX device to device (rows F[resident],\n"
-    "                    cuda f64): A and B wrapped device matrices, uploaded\n"
+    "                    cuda f64 and f16): A and B wrapped device matrices, uploaded\n"
     "                    before timing, C a device matrix freed in each timed\n"
     "                    call, as peer-cusparse-spgemm; the first C checked\n"
+    "  --resident-only   the same without SpX's host-boundary rows (products whose\n"
+    "                    C is too large to bring to the host in time)\n"
     "  --list-peers      print the peers compiled in: name, operation, devices,\n"
     "                    precisions, one per line, and exit\n"
     "  --copy            print the copy bandwidth of each device asked and exit:\n"
@@ -103,7 +105,7 @@ enum { MAX_PARAM_SETS = 8 };
 typedef struct bench_args {
     const char *matrix, *formats, *device, *precision, *json, *calls, *threads;
     const char *op_name, *b, *batches;
-    int peers, tune, stream, gather, list_peers, copy;
+    int peers, tune, stream, gather, list_peers, copy, resident_only;
     spx_operation op;
     spx_bench_opts o;
     char pbuf[1024];                  /* --param, split at ';' into sets */
@@ -280,6 +282,7 @@ static int parse_op(bench_args *a)
     if (a->b && a->op != SPX_OP_SPGEMM) return cli_usage_error("bench", "--b needs --op spgemm");
     if (a->op == SPX_OP_SPGEMM && (a->stream || a->gather))
         return cli_usage_error("bench", "--stream and --gather are for --op spmv");
+    if (a->resident_only) a->o.resident = 2;
     if (a->o.resident && a->op != SPX_OP_SPGEMM)
         return cli_usage_error("bench", "--resident needs --op spgemm");
     return CLI_PARSED;
@@ -300,6 +303,7 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
                             {"--stream", NULL, &a->stream},
                             {"--gather", NULL, &a->gather},
                             {"--resident", NULL, &a->o.resident},
+                            {"--resident-only", NULL, &a->resident_only},
                             {"--op", &a->op_name, NULL},
                             {"--b", &a->b, NULL},
                             {"--batches", &a->batches, NULL},

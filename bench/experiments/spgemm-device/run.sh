@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# GPU SpGEMM with A, B and C on the device (issue 13): AUTO and gpu-rows
-# (device operands, `--resident`) against cuSPARSE's cusparseSpGEMM with its
+# GPU SpGEMM with A, B and C on the device (issue 13): AUTO, gpu-rows and
+# tsparse (device operands, `--resident-only`: no host-boundary rows; tsparse
+# also in f16 against cuSPARSE f32) against cuSPARSE's cusparseSpGEMM with its
 # operands on the device (ALG1; ALG3 where ALG1 runs out of memory), one
 # process per matrix, every C checked against the bench's long-double
 # reference. Matrices: the shared ones with nnz >= 100k, lap3d27:40, a band
@@ -15,8 +16,8 @@
 #   bench/experiments/spgemm-device/run.sh     # writes to $OUT (or /tmp/spgemm-device)
 # Environment: SPX (default build-gpu/spx), SPX_MATRICES (default
 # ../shared/matrices), OUT, BUDGET_S, PER_S, BATCHES (default 5).
-# summary.md: per matrix cuSPARSE's run_ms, AUTO's and gpu-rows' (resident)
-# and their ratios; the geometric mean and the lowest.
+# summary.md (summary.py): per matrix cuSPARSE's run_ms, each SpX format's
+# (resident) and their ratios; geometric means and the lowest.
 set -u
 cd "$(dirname "$0")/../../.."
 SPX=${SPX:-build-gpu/spx}
@@ -49,8 +50,14 @@ for src in "${inputs[@]}"; do
     fi
     [ "$left" -gt "$PER_S" ] && left=$PER_S
     echo "$src" > "$OUTDIR/r$n.label"
-    timeout "$left" "$SPX" bench "$src" --op spgemm --device cuda --precision f64 --peers \
-        --format gpu-rows,auto,peer-cusparse-spgemm --resident --batches "$BATCHES" \
+    # tsparse (f64, and f16 against cuSPARSE f32) on the products of up to
+    # 10^8; the two largest in f64 with gpu-rows and AUTO alone
+    formats=gpu-rows,tsparse,auto,peer-cusparse-spgemm precisions=f64,f32,f16
+    case "$src" in
+    *scale=18*|*copies=8*) formats=gpu-rows,auto,peer-cusparse-spgemm precisions=f64 ;;
+    esac
+    timeout "$left" "$SPX" bench "$src" --op spgemm --device cuda --precision "$precisions" \
+        --peers --format "$formats" --resident-only --batches "$BATCHES" \
         --json "$OUTDIR/r$n.json" > "$OUTDIR/r$n.txt" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || echo "$src: spx bench exit $rc (124: past $left s; 3: a check failed)" |

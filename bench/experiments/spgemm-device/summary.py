@@ -1,7 +1,12 @@
-"""Device-to-device SpGEMM table of a spgemm-device/run.sh folder: per matrix
-cuSPARSE's run_ms (operands on the device), AUTO's and gpu-rows' resident
-run_ms and cuSPARSE's over each; the geometric means and the lowest. A
-matrix missing a row is listed as incomplete."""
+"""Device-to-device SpGEMM tables of a spgemm-device/run.sh folder.
+
+f64: per matrix cuSPARSE's run_ms (operands and C on the device), AUTO's,
+gpu-rows' and tsparse's resident run_ms and cuSPARSE's over each; then the
+same ratios over the whole product (whole_ms: plan, product and frees, as a
+user calls one; the peer's whole includes its own preparation). f16:
+tsparse f16 (half in, fp32 sums) resident against cuSPARSE fp32, the issue's
+pairing. Geometric means and the lowest. A matrix missing a row is listed as
+incomplete; a format that declined the matrix as "declined"."""
 import math
 import sys
 
@@ -9,34 +14,66 @@ sys.path.insert(0, "bench/experiments/axt-cuda")
 from runs import load_runs  # noqa: E402
 
 
-def resident(recs, fmt):
+def resident(recs, fmt, prec):
+    """The resident row of fmt in prec: the record, "declined", or None."""
     for r in recs:
-        if r.get("format") == fmt and "resident" in (r.get("params") or "") and r.get("ok"):
-            return r["run_ms"]
+        if (r.get("format") == fmt and "resident" in (r.get("params") or "")
+                and r.get("precision") == prec):
+            return r if r.get("ok") else "declined"
     return None
 
 
-def main(d):
-    ratios = {"auto": [], "gpu-rows": []}
-    print("| product | products | cuSPARSE ms | auto ms | gpu-rows ms | auto x | gpu-rows x |")
-    print("|---|---|---|---|---|---|---|")
-    for label, recs in load_runs(d):
+def peer(recs, prec):
+    for r in recs:
+        if r.get("format") == "peer-cusparse-spgemm" and r.get("precision") == prec and r.get("ok"):
+            return r
+    return None
+
+
+def geo(v):
+    return math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+
+
+def cell(r, key):
+    return "%.3f" % r[key] if isinstance(r, dict) else (r or "-")
+
+
+def table(runs, prec, peer_prec, fmts, what):
+    ratios = {(f, k): [] for f in fmts for k in ("run_ms", "whole_ms")}
+    print("\n### %s against cuSPARSE %s, device to device (run_ms)\n" % (what, peer_prec))
+    print("| product | products | cuSPARSE ms | " + " | ".join("%s ms" % f for f in fmts) + " | " +
+          " | ".join("%s x" % f for f in fmts) + " |")
+    print("|---|---|---|" + "---|" * (2 * len(fmts)))
+    for label, recs in runs:
         name = label.split("/")[-1]
-        peer = [r for r in recs if r.get("format") == "peer-cusparse-spgemm" and r.get("ok")]
-        a, g = resident(recs, "auto"), resident(recs, "gpu-rows")
-        if not peer or a is None or g is None:
-            print("| %s | incomplete | | | | | |" % name)
+        p = peer(recs, peer_prec)
+        rows = [resident(recs, f, prec) for f in fmts]
+        if not p or all(not isinstance(r, dict) for r in rows):
+            print("| %s | incomplete |%s" % (name, " |" * (1 + 2 * len(fmts))))
             continue
-        c = peer[0]["run_ms"]
-        ratios["auto"].append(c / a)
-        ratios["gpu-rows"].append(c / g)
-        print("| %s | %d | %.3f%s | %.3f | %.3f | %.2f | %.2f |" % (
-            name, peer[0].get("products", 0), c,
-            " (%s)" % peer[0]["detail"] if peer[0].get("detail") else "", a, g, c / a, c / g))
-    for k, v in ratios.items():
+        xs = []
+        for f, r in zip(fmts, rows):
+            if isinstance(r, dict):
+                for k in ("run_ms", "whole_ms"):
+                    if r.get(k) and p.get(k):
+                        ratios[(f, k)].append(p[k] / r[k])
+                xs.append("%.2f" % (p["run_ms"] / r["run_ms"]))
+            else:
+                xs.append("-")
+        print("| %s | %d | %.3f%s | %s | %s |" % (
+            name, p.get("products", 0), p["run_ms"], " (%s)" % p["detail"] if p.get("detail") else "",
+            " | ".join(cell(r, "run_ms") for r in rows), " | ".join(xs)))
+    print()
+    for (f, k), v in ratios.items():
         if v:
-            gm = math.exp(sum(map(math.log, v)) / len(v))
-            print("\n%s: geometric mean %.2fx over %d, lowest %.2fx" % (k, gm, len(v), min(v)))
+            print("- %s %s (%s): geometric mean %.2fx over %d, lowest %.2fx" %
+                  (f, prec, k, geo(v), len(v), min(v)))
+
+
+def main(d):
+    runs = load_runs(d)
+    table(runs, "f64", "f64", ["auto", "gpu-rows", "tsparse"], "f64")
+    table(runs, "f16", "f32", ["tsparse"], "tsparse f16 (half in, fp32 sums)")
 
 
 if __name__ == "__main__":

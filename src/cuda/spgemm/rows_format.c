@@ -32,6 +32,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "cuda/spgemm/device_view.h"
 #include "cuda/spgemm/rows.h"
 #include "plan/format.h"
 
@@ -114,31 +115,6 @@ static spx_status check_device_precision(spx_type precision, const char *which)
                       which);
 }
 
-/* A device matrix's arrays as the kernels read them, 64-bit row offsets and
- * fp64 values, in *view: M's own in place where they are so, else 32-bit
- * offsets widened and fp32 values converted into held's arrays (free with
- * spx__cuda_csr_free; held's sizes are M's, NULL arrays where none is
- * made). */
-static spx_status device_view(const spx_matrix *M, spx__cuda_csr *view, spx__cuda_csr *held)
-{
-    spx_status st = SPX_OK;
-    const spx__cuda_csr sizes = {M->rows, M->cols, M->nnz, NULL, NULL, NULL, SPX_F64};
-    *held = sizes;
-    if (M->dev.rowptr_bits == 32)
-        SPX_TRY(spx__cuda_widen_offsets(&held->rowptr, M->dev.rowptr, M->rows + 1));
-    if (M->vtype != SPX_F64 && M->nnz > 0)
-        SPX_TRY(spx__cuda_convert_values(&held->values, M->dev.values, M->vtype, M->nnz, SPX_F64,
-                                         "gpu-rows: device values as fp64"));
-    *view = sizes;
-    view->rowptr = held->rowptr ? held->rowptr : (int64_t *)M->dev.rowptr;
-    view->colidx = (int32_t *)M->dev.col32; /* read only, as every operand */
-    view->values = held->values ? held->values : (void *)M->dev.values;
-    return SPX_OK;
-cleanup:
-    spx__cuda_csr_free(held);
-    return st;
-}
-
 /* A on the device: uploaded into held (a host A), or read in place. */
 static spx_status prepare_a(const spx_matrix *A, spx_type precision, spx__cuda_rows_plan *p)
 {
@@ -150,7 +126,7 @@ static spx_status prepare_a(const spx_matrix *A, spx_type precision, spx__cuda_r
     }
     SPX_TRY(check_device_precision(precision, "A"));
     p->a_device = 1;
-    SPX_TRY(device_view(A, &p->A, &p->held));
+    SPX_TRY(spx__cuda_device_view(A, "gpu-rows", &p->A, &p->held));
 cleanup:
     return st;
 }
@@ -193,7 +169,7 @@ static spx_status multiply_device_b(const spx__cuda_rows_plan *p, const spx_matr
     spx__cuda_csr view, held;
     spx_status st = check_device_precision(p->precision, "B");
     if (st != SPX_OK) return st;
-    if ((st = device_view(B, &view, &held)) != SPX_OK) return st;
+    if ((st = spx__cuda_device_view(B, "gpu-rows", &view, &held)) != SPX_OK) return st;
     st = spx__cuda_rows_multiply(p, B, &view, C);
     spx__cuda_csr_free(&held);
     return st;

@@ -68,16 +68,24 @@ typedef struct spx__cuda_tsparse_plan {
  * - tiles: T = M's tiles on the device, values converted to precision (F16:
  *   half of 2^e v, the caller having checked that it fits; F64 double, e
  *   ignored); M has 32-bit columns, fewer than 2^31 tiles and tile rows
- *   (SPX_ERR_UNSUPPORTED otherwise); nothing stays allocated on failure;
+ *   (SPX_ERR_UNSUPPORTED otherwise); nothing stays allocated on failure; a
+ *   device matrix M (spx_matrix_wrap_device, a GPU SpGEMM's C) is read in
+ *   place;
+ * - range: of a device matrix's values, the largest |v| that is finite, the
+ *   smallest nonzero |v| (+infinity: none) and the first entry that is not
+ *   finite (-1: none), for the checks the host makes of a host matrix;
  * - tiles_free: releases T's arrays and zeroes *T;
  * - multiply: *C = A*B as a host CSR matrix (fp64, sorted columns, exact
  *   zeros dropped; F16: B's values scaled by 2^b_exp, C's sums by
- *   2^-(a_exp + b_exp)); *panels the panels it took. */
-#define SPX__CUDA_TSPARSE_API(S, Q, V)                                                        \
-    S(spx__cuda_tsparse_tiles,                                                                \
-      (const spx_matrix *M, spx_type precision, int e, void *stream, spx__cuda_tiles *T))           \
-    V(spx__cuda_tsparse_tiles_free, (spx__cuda_tiles * T))                                    \
-    S(spx__cuda_tsparse_multiply, (const spx__cuda_tsparse_plan *p, const spx_matrix *B,      \
+ *   2^-(a_exp + b_exp)); *panels the panels it took. A device B gives a
+ *   device C (64-bit offsets, fp64 values, arrays from SpX's pool), made in
+ *   one panel: SPX_ERR_OOM when that does not fit. */
+#define SPX__CUDA_TSPARSE_API(S, Q, V)                                                             \
+    S(spx__cuda_tsparse_tiles,                                                                     \
+      (const spx_matrix *M, spx_type precision, int e, void *stream, spx__cuda_tiles *T))          \
+    V(spx__cuda_tsparse_tiles_free, (spx__cuda_tiles * T))                                         \
+    S(spx__cuda_tsparse_range, (const spx_matrix *M, double *big, double *small, int64_t *bad))    \
+    S(spx__cuda_tsparse_multiply, (const spx__cuda_tsparse_plan *p, const spx_matrix *B,           \
                                    int b_exp, spx_matrix **C, int *panels))
 
 SPX__CUDA_DECLARE(SPX__CUDA_TSPARSE_API)

@@ -59,6 +59,11 @@ spx_status ctiles_multiply(const spx__cuda_tiles *A, const spx__cuda_tiles *B,
  * dropped (cols: C's columns). */
 spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows, int64_t cols,
                           spx_type precision, double unscale, cudaStream_t s, spx_matrix **piece);
+/* All rows of C (one panel) as a new device matrix D (64-bit offsets, fp64
+ * values, entries of value 0 dropped) whose arrays come from SpX's pool
+ * (pool_kept) or cudaMalloc; waits for s. */
+spx_status ctiles_to_device(const ctiles *C, int64_t rows, int64_t cols, spx_type precision,
+                            double unscale, cudaStream_t s, spx_matrix **D);
 void ctiles_free(ctiles *C, cudaStream_t s);
 
 } // namespace spx_tsparse

@@ -23,7 +23,12 @@
  * (TSOPF_RS_b39_c30, values 2.5e-14 to 646, on the H200 before this
  * decline: 349869 entries of C lost, error 1.0).
  * Params: panel_rows=N: a panel holds at most N rows of A (rounded up to a
- * multiple of 8); by default panels are cut by the free memory only. */
+ * multiple of 8); by default panels are cut by the free memory only.
+ * Device operands (spx_matrix_wrap_device), f64 and f16: a device A or B is
+ * read in place (its values' range checked by a scan on the device), and a
+ * device B gives a device C, made in one panel (SPX_ERR_OOM, saying so,
+ * where that does not fit). AUTO does not sample a device A's tiles: it
+ * answers for it only as the one f16 format. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -47,55 +52,65 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
 #define HALF_MAX 65504.0
 #define HALF_MIN_NORMAL 0x1p-14 /* 6.1e-05 */
 
-/* The first value that is not finite, or -1. */
-static int64_t first_infinite(const spx_matrix *M)
+/* What the checks need of M's values: the first entry that is not finite
+ * (-1: none), the largest finite |v| and the smallest nonzero |v| (+infinity:
+ * none), the value at the first bad entry (host matrices; NaN for a device
+ * matrix, whose range is found on the device). */
+typedef struct value_facts {
+    int64_t bad;
+    double big, small, bad_value;
+} value_facts;
+
+static spx_status facts_of(const spx_matrix *M, value_facts *f)
 {
-    for (int64_t k = 0; k < M->nnz; k++)
-        if (!isfinite(spx__val(M, k))) return k;
-    return -1;
+    f->bad = -1;
+    f->big = 0.0;
+    f->small = INFINITY;
+    f->bad_value = NAN;
+    if (M->dev.on) return spx__cuda_tsparse_range(M, &f->big, &f->small, &f->bad);
+    for (int64_t k = 0; k < M->nnz; k++) {
+        const double v = spx__val(M, k), a = fabs(v);
+        if (!isfinite(v)) {
+            f->bad = k, f->bad_value = v;
+            return SPX_OK;
+        }
+        if (a > f->big) f->big = a;
+        if (a != 0.0 && a < f->small) f->small = a;
+    }
+    return SPX_OK;
 }
 
-/* fp16: *e = the power of two that takes M's largest |value| just under
- * HALF_MAX; *k_small = the first nonzero value that 2^*e leaves below
- * HALF_MIN_NORMAL, or -1 (M's values finite). */
-static void half_scale(const spx_matrix *M, int *e, int64_t *k_small)
+/* fp16: the power of two that takes the largest |value| just under
+ * HALF_MAX (0 for a matrix of zeros). */
+static int half_exponent(double big)
 {
-    double big = 0.0, small = INFINITY;
-    int64_t k_min = -1;
-    for (int64_t k = 0; k < M->nnz; k++) {
-        const double a = fabs(spx__val(M, k));
-        if (a > big) big = a;
-        if (a != 0.0 && a < small) small = a, k_min = k;
-    }
-    *e = 0;
-    *k_small = -1;
-    if (big == 0.0) return;
     int eb;
+    if (big == 0.0) return 0;
     frexp(HALF_MAX / big, &eb); /* HALF_MAX / big in [2^(eb-1), 2^eb) */
-    *e = eb - 1;
-    if (ldexp(small, *e) < HALF_MIN_NORMAL) *k_small = k_min;
+    return eb - 1;
 }
 
 /* Whether tsparse can multiply M in precision t (see the declines above),
  * and in fp16 M's power of two (*e; 0 otherwise). */
 static spx_status check_values(const spx_matrix *M, spx_type t, const char *which, int *e)
 {
-    const int64_t k = first_infinite(M);
-    int64_t k_small = -1;
+    value_facts f;
+    spx_status st = facts_of(M, &f);
     *e = 0;
-    if (k >= 0)
+    if (st != SPX_OK) return st;
+    if (f.bad >= 0)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "tsparse: value %g (entry %lld of %s) is not finite; a tile's empty "
                           "slots would turn it into NaN",
-                          spx__val(M, k), (long long)k, which);
+                          f.bad_value, (long long)f.bad, which);
     if (t != SPX_F16) return SPX_OK;
-    half_scale(M, e, &k_small);
-    if (k_small < 0) return SPX_OK;
+    *e = half_exponent(f.big);
+    if (f.small == INFINITY || ldexp(f.small, *e) >= HALF_MIN_NORMAL) return SPX_OK;
     return spx__error(SPX_ERR_UNSUPPORTED,
                       "tsparse f16: the values of %s span more than half's normal range "
-                      "(2^-14 to 65504): scaled by 2^%d for its largest, value %g (entry %lld) "
-                      "would keep fewer than 11 bits; use f64",
-                      which, *e, spx__val(M, k_small), (long long)k_small);
+                      "(2^-14 to 65504): scaled by 2^%d for its largest, value %g would keep "
+                      "fewer than 11 bits; use f64",
+                      which, *e, f.small);
 }
 
 static void tsparse_destroy(void *state)
@@ -211,6 +226,7 @@ static double tsparse_suits(const spx_matrix *A, const spx__auto_facts *f)
         spx__clear_error();
         return 0.0;
     }
+    if (A->dev.on) return ONLY_CHOICE; /* no host rows to sample */
     return f->nnz <= MAX_NNZ && sampled_tile_density(A) >= MIN_TILE_DENSITY ? EXPECTED_GAIN
                                                                               : ONLY_CHOICE;
 }
@@ -226,4 +242,5 @@ const spx_format_ops spx__format_tsparse = {
     .describe = tsparse_describe,
     .borrows_matrix = 0,
     .suits = tsparse_suits,
+    .device_matrix = 1, /* device A and B; a device B gives a device C */
 };

@@ -15,6 +15,9 @@
 #include <cuda_fp16.h>
 #include <string.h>
 
+extern "C" {
+#include "cuda/spgemm/device_view.h"
+}
 #include "cuda/spgemm/tsparse_dev.cuh"
 
 namespace spx_tsparse {
@@ -42,6 +45,7 @@ struct product {
     int64_t *rowtask;  /* host, A.trows + 1 */
     int64_t cols;      /* of C */
     double unscale;    /* F16: 2^-(a_exp + b_exp); F64: 1 */
+    bool device_c;     /* B a device matrix: C a device matrix, one panel */
     cudaStream_t s;
 };
 
@@ -63,9 +67,12 @@ static spx_status run_panel(const product *x, int64_t I0, int64_t I1, spx_matrix
     SPX_TRY(ctiles_multiply(A, &x->B, &P, x->p->precision, x->s, &C));
     trace("tsparse: panel multiply", x->s);
     tasks_free(&P, x->s);
-    SPX_TRY(ctiles_to_host(&C, I0, I1, A->rows, x->cols, x->p->precision, x->unscale, x->s,
-                           piece));
-    trace("tsparse: panel C CSR to the host", x->s);
+    if (x->device_c)
+        SPX_TRY(ctiles_to_device(&C, A->rows, x->cols, x->p->precision, x->unscale, x->s, piece));
+    else
+        SPX_TRY(ctiles_to_host(&C, I0, I1, A->rows, x->cols, x->p->precision, x->unscale, x->s,
+                               piece));
+    trace("tsparse: panel C CSR", x->s);
 cleanup:
     tasks_free(&P, x->s);
     ctiles_free(&C, x->s);
@@ -106,6 +113,25 @@ static spx_status join(spx_matrix **pieces, int n, int64_t rows, int64_t cols, s
     }
     *C = M;
 cleanup:
+    return st;
+}
+
+/* SPX_ERR_OOM for a device C whose product does not fit the device whole. */
+static spx_status device_c_does_not_fit(const product *x)
+{
+    return spx__error(SPX_ERR_OOM,
+                      "tsparse: the product's %lld tasks and C's tiles do not fit the device "
+                      "(%.3g GB free); a device C (B a device matrix) is made in one panel: "
+                      "multiply by a host B for C on the host in row panels",
+                      (long long)x->rowtask[x->p->A.trows], (double)free_bytes() * 1e-9);
+}
+
+/* A device C: one panel of every tile row. */
+static spx_status run_one_panel(product *x, spx_matrix **C, int *panels)
+{
+    spx_status st = run_panel(x, 0, x->p->A.trows, C);
+    if (st == SPX_ERR_OOM) return device_c_does_not_fit(x);
+    if (st == SPX_OK) *panels = 1;
     return st;
 }
 
@@ -154,23 +180,99 @@ __global__ void scaled_half(int64_t n, const double *__restrict__ in, int e, __h
         out[k] = __double2half(ldexp(in[k], e));
 }
 
+/* *h = half of 2^e v for the n fp64 values v (a new device array; on s). */
+static spx_status half_copy(const void *v, int64_t n, int e, cudaStream_t s, void **h)
+{
+    spx_status st;
+    SPX_TRY(spx__cuda_alloc(h, (size_t)n * sizeof(__half), "tsparse scaled values"));
+    if (n > 0) {
+        scaled_half<<<blocks_for(n, 256), 256, 0, s>>>(n, (const double *)v, e, (__half *)*h);
+        SPX_TRY(launched("tsparse value scaling"));
+    }
+cleanup:
+    return st;
+}
+
 /* d's values (fp64) replaced by half of 2^e v. */
 static spx_status to_scaled_half(spx__cuda_csr *d, int e)
 {
     void *h = NULL;
     spx_status st;
-    SPX_TRY(spx__cuda_alloc(&h, (size_t)d->nnz * sizeof(__half), "tsparse scaled values"));
-    if (d->nnz > 0) {
-        scaled_half<<<blocks_for(d->nnz, 256), 256>>>(d->nnz, (const double *)d->values, e,
-                                                       (__half *)h);
-        SPX_TRY(launched("tsparse value scaling"));
-    }
+    SPX_TRY(half_copy(d->values, d->nnz, e, NULL, &h));
     spx__cuda_free(d->values);
     d->values = h;
     d->vtype = SPX_F16;
     h = NULL;
 cleanup:
     spx__cuda_free(h);
+    return st;
+}
+
+/* T = the tiles of a device matrix M, read in place (or widened and
+ * converted: device_view.h), its values rounded to half of 2^e v for F16. */
+static spx_status device_tiles(const spx_matrix *M, spx_type precision, int e, cudaStream_t s,
+                               spx__cuda_tiles *T)
+{
+    spx__cuda_csr view, held, d;
+    void *h = NULL;
+    spx_status st;
+    SPX_TRY(spx__cuda_device_view(M, "tsparse", &view, &held));
+    d = view;
+    if (precision == SPX_F16) {
+        SPX_TRY(half_copy(view.values, view.nnz, e, s, &h));
+        d.values = h;
+        d.vtype = SPX_F16;
+    }
+    SPX_TRY(tiles_build(&d, s, T));
+    SPX_TRY(cuda_ok(cudaStreamSynchronize(s), "tsparse tiles"));
+cleanup:
+    spx__cuda_csr_free(&held);
+    spx__cuda_free(h);
+    if (st != SPX_OK) tiles_free(T, s);
+    return st;
+}
+
+/* The largest |v|, the smallest nonzero |v| and the first entry not finite
+ * of n values: atomics on the bits of |v|, whose order is the order of the
+ * values (non-negative doubles); lo starts at +infinity, bad at 2^63 - 1. */
+template <typename V>
+__global__ void value_range(int64_t n, const V *__restrict__ v, unsigned long long *hi,
+                            unsigned long long *lo, unsigned long long *bad)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    unsigned long long h = 0, l = 0x7ff0000000000000ull;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+        const double a = fabs((double)v[k]);
+        if (!isfinite(a)) atomicMin(bad, (unsigned long long)k);
+        const unsigned long long b = (unsigned long long)__double_as_longlong(a);
+        if (isfinite(a) && b > h) h = b;
+        if (a != 0.0 && b < l) l = b;
+    }
+    atomicMax(hi, h);
+    atomicMin(lo, l);
+}
+
+extern "C" spx_status spx__cuda_tsparse_range(const spx_matrix *M, double *big, double *small,
+                                              int64_t *bad)
+{
+    unsigned long long *r = NULL, h[3] = {0, 0x7ff0000000000000ull, 0x7fffffffffffffffull};
+    spx_status st;
+    const unsigned grid = blocks_for(M->nnz, 256) < 1024 ? blocks_for(M->nnz, 256) : 1024;
+    SPX_TRY(spx__cuda_alloc((void **)&r, sizeof h, "tsparse value range"));
+    SPX_TRY(cuda_ok(cudaMemcpy(r, h, sizeof h, cudaMemcpyHostToDevice), "tsparse value range"));
+    if (M->nnz > 0) {
+        if (M->vtype == SPX_F32)
+            value_range<<<grid, 256>>>(M->nnz, (const float *)M->dev.values, r, r + 1, r + 2);
+        else
+            value_range<<<grid, 256>>>(M->nnz, (const double *)M->dev.values, r, r + 1, r + 2);
+        SPX_TRY(launched("tsparse value range"));
+    }
+    SPX_TRY(cuda_ok(cudaMemcpy(h, r, sizeof h, cudaMemcpyDeviceToHost), "tsparse value range"));
+    memcpy(big, &h[0], sizeof *big);
+    memcpy(small, &h[1], sizeof *small);
+    *bad = h[2] == 0x7fffffffffffffffull ? -1 : (int64_t)h[2];
+cleanup:
+    spx__cuda_free(r);
     return st;
 }
 
@@ -181,6 +283,7 @@ extern "C" spx_status spx__cuda_tsparse_tiles(const spx_matrix *M, spx_type prec
     const bool scaled = precision == SPX_F16 && e != 0;
     spx_status st;
     *T = spx__cuda_tiles{};
+    if (M->dev.on) return device_tiles(M, precision, e, (cudaStream_t)stream, T);
     SPX_TRY(spx__cuda_csr_upload(M, precision == SPX_F16 && !scaled ? SPX_F16 : SPX_F64, &d));
     if (scaled) SPX_TRY(to_scaled_half(&d, e));
     /* the upload's copies and the scaling run on the default stream and may
@@ -213,6 +316,11 @@ extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p
     x.s = (cudaStream_t)p->stream;
     x.cols = B->cols;
     x.unscale = p->precision == SPX_F16 ? ldexp(1.0, -(p->a_exp + b_exp)) : 1.0;
+    x.device_c = B->dev.on;
+    if (p->A.trows == 0 && x.device_c) { /* A has no rows: C has none, on the device */
+        const ctiles none = {};
+        return ctiles_to_device(&none, 0, B->cols, p->precision, 1.0, x.s, C);
+    }
     if (p->A.trows == 0) { /* A has no rows */
         SPX_TRY(spx__matrix_alloc(0, B->cols, 0, SPX_F64, C));
         (*C)->rowptr[0] = 0;
@@ -233,7 +341,7 @@ extern "C" spx_status spx__cuda_tsparse_multiply(const spx__cuda_tsparse_plan *p
     dev_free(rowtask_dev, x.s);
     rowtask_dev = NULL;
     trace("tsparse: task offsets", x.s);
-    SPX_TRY(run_panels(&x, C, panels));
+    SPX_TRY(x.device_c ? run_one_panel(&x, C, panels) : run_panels(&x, C, panels));
 cleanup:
     dev_free(rowtask_dev, x.s);
     dev_free(x.offset, x.s);

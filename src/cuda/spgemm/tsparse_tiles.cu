@@ -240,40 +240,75 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
+/* The rows of a panel of C: tile rows [I0, I0 + ntr), rows [8 I0, 8 I0 +
+ * nrows). */
+struct c_rows {
+    int64_t I0, ntr, nrows;
+    int64_t *first; /* ntr + 1: each tile row's first tile of C */
+};
+
+static c_rows rows_of(int64_t I0, int64_t I1, int64_t rows)
+{
+    const int64_t r0 = 8 * I0;
+    return c_rows{I0, I1 - I0, (8 * I1 < rows ? 8 * I1 : rows) - r0, NULL};
+}
+
+/* R's tile rows' first tiles, its row offsets into rowptr (nrows + 1) and
+ * their total in *nnz (waits). */
+static spx_status c_offsets(const ctiles *C, c_rows *R, int64_t *rowptr, int64_t *nnz,
+                            cudaStream_t s)
+{
+    int64_t *count = NULL;
+    spx_status st;
+    SPX_TRY(dev_alloc_n(&R->first, R->ntr + 1, "tsparse C tile rows", s));
+    SPX_TRY(dev_alloc_n(&count, R->nrows, "tsparse C row counts", s));
+    c_row_starts<<<blocks_for(R->ntr + 1, BLOCK), BLOCK, 0, s>>>(C->n, C->row, R->I0, R->ntr,
+                                                                  R->first);
+    SPX_TRY(launched("tsparse C tile rows"));
+    if (R->nrows > 0) {
+        c_row_counts<<<blocks_for(R->ntr * 32, BLOCK), BLOCK, 0, s>>>(R->ntr, R->nrows, R->first,
+                                                                      C->nz, count);
+        SPX_TRY(launched("tsparse C row counts"));
+    }
+    SPX_TRY(exclusive_sum(count, rowptr, R->nrows, s));
+    SPX_TRY(fetch_i64(rowptr + R->nrows, nnz, s));
+cleanup:
+    dev_free(count, s);
+    return st;
+}
+
+/* R's columns and values (times unscale) at their offsets rowptr (queued). */
+static spx_status c_entries(const ctiles *C, const c_rows *R, const int64_t *rowptr,
+                            spx_type precision, double unscale, int32_t *ocol, double *oval,
+                            cudaStream_t s)
+{
+    const unsigned grid = blocks_for(R->ntr * 32, BLOCK);
+    if (R->nrows == 0) return SPX_OK;
+    if (precision == SPX_F16)
+        c_fill<float><<<grid, BLOCK, 0, s>>>(R->ntr, R->nrows, R->first, *C, rowptr, unscale,
+                                              ocol, oval);
+    else
+        c_fill<double><<<grid, BLOCK, 0, s>>>(R->ntr, R->nrows, R->first, *C, rowptr, unscale,
+                                               ocol, oval);
+    return launched("tsparse C to CSR");
+}
+
 spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows, int64_t cols,
                           spx_type precision, double unscale, cudaStream_t s, spx_matrix **piece)
 {
-    const int64_t ntr = I1 - I0, r0 = 8 * I0, nrows = (8 * I1 < rows ? 8 * I1 : rows) - r0;
-    const unsigned grid = blocks_for(ntr * 32, BLOCK);
-    int64_t *first = NULL, *count = NULL, *rowptr = NULL, nnz = 0;
+    c_rows R = rows_of(I0, I1, rows);
+    int64_t *rowptr = NULL, nnz = 0;
     int32_t *ocol = NULL;
     double *oval = NULL;
     spx_matrix *H = NULL;
     spx_status st;
     *piece = NULL;
-    SPX_TRY(dev_alloc_n(&first, ntr + 1, "tsparse C tile rows", s));
-    SPX_TRY(dev_alloc_n(&count, nrows, "tsparse C row counts", s));
-    SPX_TRY(dev_alloc_n(&rowptr, nrows + 1, "tsparse C row offsets", s));
-    c_row_starts<<<blocks_for(ntr + 1, BLOCK), BLOCK, 0, s>>>(C->n, C->row, I0, ntr, first);
-    SPX_TRY(launched("tsparse C tile rows"));
-    if (nrows > 0) {
-        c_row_counts<<<grid, BLOCK, 0, s>>>(ntr, nrows, first, C->nz, count);
-        SPX_TRY(launched("tsparse C row counts"));
-    }
-    SPX_TRY(exclusive_sum(count, rowptr, nrows, s));
-    SPX_TRY(fetch_i64(rowptr + nrows, &nnz, s));
-    SPX_TRY(host_csr_alloc(nrows, cols, nnz, &H));
+    SPX_TRY(dev_alloc_n(&rowptr, R.nrows + 1, "tsparse C row offsets", s));
+    SPX_TRY(c_offsets(C, &R, rowptr, &nnz, s));
+    SPX_TRY(host_csr_alloc(R.nrows, cols, nnz, &H));
     SPX_TRY(dev_alloc_n(&ocol, nnz, "tsparse C columns", s));
     SPX_TRY(dev_alloc_n(&oval, nnz, "tsparse C values", s));
-    if (nrows > 0) {
-        if (precision == SPX_F16)
-            c_fill<float>
-                <<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, unscale, ocol, oval);
-        else
-            c_fill<double>
-                <<<grid, BLOCK, 0, s>>>(ntr, nrows, first, *C, rowptr, unscale, ocol, oval);
-        SPX_TRY(launched("tsparse C to CSR"));
-    }
+    SPX_TRY(c_entries(C, &R, rowptr, precision, unscale, ocol, oval, s));
     host_csr_touch(H); /* while c_fill runs */
     trace("tsparse: panel C tiles to CSR", s);
     SPX_TRY(csr_download(H, rowptr, ocol, oval, s));
@@ -281,11 +316,54 @@ spx_status ctiles_to_host(const ctiles *C, int64_t I0, int64_t I1, int64_t rows,
     H = NULL;
 cleanup:
     spx_matrix_destroy(H);
-    dev_free(first, s);
-    dev_free(count, s);
+    dev_free(R.first, s);
     dev_free(rowptr, s);
     dev_free(ocol, s);
     dev_free(oval, s);
+    return st;
+}
+
+/* n entries of T that become a device C's: from SpX's pool (pooled) or
+ * cudaMalloc. */
+template <typename T> static spx_status c_array(T **a, int64_t n, bool pooled, const char *what,
+                                                cudaStream_t s)
+{
+    if (pooled) return dev_alloc_n(a, n, what, s);
+    return spx__cuda_alloc((void **)a, (size_t)(n > 0 ? n : 1) * sizeof(T), what);
+}
+
+static void c_array_free(void *a, bool pooled, cudaStream_t s)
+{
+    if (pooled) dev_free(a, s);
+    else spx__cuda_free(a);
+}
+
+spx_status ctiles_to_device(const ctiles *C, int64_t rows, int64_t cols, spx_type precision,
+                            double unscale, cudaStream_t s, spx_matrix **D)
+{
+    const bool pooled = pool_kept();
+    c_rows R = rows_of(0, (rows + 7) / 8, rows);
+    int64_t *rowptr = NULL, nnz = 0;
+    int32_t *ocol = NULL;
+    double *oval = NULL;
+    spx_status st;
+    *D = NULL;
+    SPX_TRY(c_array(&rowptr, rows + 1, pooled, "tsparse device C row offsets", s));
+    SPX_TRY(c_offsets(C, &R, rowptr, &nnz, s));
+    SPX_TRY(c_array(&ocol, nnz, pooled, "tsparse device C columns", s));
+    SPX_TRY(c_array(&oval, nnz, pooled, "tsparse device C values", s));
+    SPX_TRY(c_entries(C, &R, rowptr, precision, unscale, ocol, oval, s));
+    SPX_TRY(cuda_ok(cudaStreamSynchronize(s), "tsparse device C"));
+    trace("tsparse: C tiles to CSR on the device", s);
+    st = spx__matrix_device_adopt(rows, cols, nnz, rowptr, ocol, oval, SPX_F64, pooled, D);
+    rowptr = NULL; /* D's now, or freed by the adoption's failure */
+    ocol = NULL;
+    oval = NULL;
+cleanup:
+    dev_free(R.first, s);
+    c_array_free(rowptr, pooled, s);
+    c_array_free(ocol, pooled, s);
+    c_array_free(oval, pooled, s);
     return st;
 }
 
