@@ -13,8 +13,9 @@
  * that spx_matrix_destroy gives a device C's memory back (the device's free
  * bytes, less the 64 MB SpX's pool may keep; compute-sanitizer --leak-check
  * full too). tsparse (f64, f16) with device operands: the same bits as its
- * product of the host matrices, and its declines found by the device's scan
- * of the values (f16 beyond half's range, infinities). SPX_TEST_QUICK=1
+ * product of the host matrices, AUTO's pick for a device A by its tiles
+ * (sampled on the device), and its declines found by the device's scan of
+ * the values (f16 beyond half's range, infinities). SPX_TEST_QUICK=1
  * (compute-sanitizer) runs fewer and smaller products. SKIP (77) without a
  * GPU.
  *
@@ -447,6 +448,23 @@ static void test_tsparse(void)
     if (E) tsparse_product(E, E, 64, SPX_F64, SPX_F64, "0x0");
     if (F && G) tsparse_product(F, G, 32, SPX_F64, SPX_F16, "9x5 (no entries) * 5x13");
     spx_matrix_destroy(E), spx_matrix_destroy(F), spx_matrix_destroy(G);
+
+    /* AUTO for a device A: tsparse from 40 entries a tile (sampled on the device) */
+    spx_matrix *band = gen("banded:n=2800,bw=60"), *sparse = gen("random:m=900,nnz=9000,seed=5");
+    spx_plan_opts au = f64_on_gpu("auto", NULL);
+    on_device db = {0}, ds = {0};
+    spx_plan *P = NULL;
+    if (band && sparse && upload(band, 32, SPX_F64, &db) && upload(sparse, 64, SPX_F64, &ds)) {
+        if (CHECK_STATUS(spx_plan_create(db.M, SPX_OP_SPGEMM, &au, &P), SPX_OK))
+            CHECK(strcmp(spx_plan_format(P), "tsparse") == 0);
+        spx_plan_destroy(P);
+        P = NULL;
+        if (CHECK_STATUS(spx_plan_create(ds.M, SPX_OP_SPGEMM, &au, &P), SPX_OK))
+            CHECK(strcmp(spx_plan_format(P), "gpu-rows") == 0);
+        spx_plan_destroy(P);
+    }
+    on_device_free(&db), on_device_free(&ds);
+    spx_matrix_destroy(band), spx_matrix_destroy(sparse);
 
     /* declines, the device's scan of the values: f16 beyond half's range, an infinity */
     spx_matrix *A = gen("random:m=60,n=40,nnz=300,seed=3"), *wide = two_entries(40, 30, 1e-12),

@@ -96,6 +96,10 @@ extern const spx_format_ops *const spx__formats[];
  * precision t. */
 const spx_format_ops *spx__format_find(const char *name, spx_operation op, spx_device d,
                                        spx_type t);
+/* The first format computing op on d in t (and, device_matrix nonzero,
+ * taking a device matrix), or NULL. */
+const spx_format_ops *spx__format_find_any(spx_operation op, spx_device d, spx_type t,
+                                           int device_matrix);
 
 /* AUTO: the format for A with o (device, precision, expected calls) that
  * answers best in its suits hook among those computing op; NULL when none

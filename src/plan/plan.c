@@ -129,6 +129,13 @@ static spx_status resolve_format(const spx_matrix *A, spx_operation op, const sp
     if (strcmp(name, "auto") == 0) {
         *ops = spx__auto_format(A, op, o);
         if (*ops) return SPX_OK;
+        const spx_format_ops *any = spx__format_find_any(op, o->device, o->precision, A->dev.on);
+        if (any)
+            return spx__error(SPX_ERR_NO_FORMAT,
+                              "auto: every format computing %s on %s in %s%s declines this "
+                              "matrix; name one (format '%s') for its reason",
+                              operation_name(op), dev, precision_name(o->precision),
+                              A->dev.on ? " for a device matrix" : "", any->name);
         return spx__error(SPX_ERR_NO_FORMAT, "no format computes %s on %s in %s%s yet",
                           operation_name(op), dev, precision_name(o->precision),
                           A->dev.on ? " for a device matrix" : "");

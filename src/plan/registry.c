@@ -57,14 +57,27 @@ unsigned spx__format_operations(const spx_format_ops *f)
            (f->spgemm ? SPX__OP_BIT(SPX_OP_SPGEMM) : 0u);
 }
 
+/* Whether f computes op on d in t (for a device matrix: and takes one). */
+static int computes(const spx_format_ops *f, spx_operation op, spx_device d, spx_type t,
+                    int device_matrix)
+{
+    return (f->devices & (unsigned)d) && (f->precisions & SPX__TYPE_BIT(t)) &&
+           (spx__format_operations(f) & SPX__OP_BIT(op)) && (!device_matrix || f->device_matrix);
+}
+
 const spx_format_ops *spx__format_find(const char *name, spx_operation op, spx_device d,
                                        spx_type t)
 {
-    for (int i = 0; spx__formats[i]; i++) {
-        const spx_format_ops *f = spx__formats[i];
-        if (strcmp(f->name, name) == 0 && (f->devices & (unsigned)d) &&
-            (f->precisions & SPX__TYPE_BIT(t)) && (spx__format_operations(f) & SPX__OP_BIT(op)))
-            return f;
-    }
+    for (int i = 0; spx__formats[i]; i++)
+        if (strcmp(spx__formats[i]->name, name) == 0 && computes(spx__formats[i], op, d, t, 0))
+            return spx__formats[i];
+    return NULL;
+}
+
+const spx_format_ops *spx__format_find_any(spx_operation op, spx_device d, spx_type t,
+                                           int device_matrix)
+{
+    for (int i = 0; spx__formats[i]; i++)
+        if (computes(spx__formats[i], op, d, t, device_matrix)) return spx__formats[i];
     return NULL;
 }

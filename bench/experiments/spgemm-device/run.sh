@@ -15,7 +15,8 @@
 #   cmake --build build-gpu -j16 --target spx_cli
 #   bench/experiments/spgemm-device/run.sh     # writes to $OUT (or /tmp/spgemm-device)
 # Environment: SPX (default build-gpu/spx), SPX_MATRICES (default
-# ../shared/matrices), OUT, BUDGET_S, PER_S, BATCHES (default 5).
+# ../shared/matrices), OUT, BUDGET_S, PER_S, BATCHES (default 5), SET (all,
+# small: without the two largest, large: those two alone).
 # summary.md (summary.py): per matrix cuSPARSE's run_ms, each SpX format's
 # (resident) and their ratios; geometric means and the lowest.
 set -u
@@ -37,8 +38,13 @@ for m in NotreDame_www TSOPF_RS_b39_c30 bcsstk28 bfly c-62 cage11 cavity19 delau
          sinc18 xenon1; do
     inputs+=("$MATRICES/$m.mtx")
 done
-inputs+=(gen:lap3d27:40 gen:banded:n=100000,bw=25 gen:rmat:scale=16
-         gen:rmat:scale=18,ef=4,sym=1 "gen:scale:file=$MATRICES/cage11.mtx,copies=8")
+inputs+=(gen:lap3d27:40 gen:banded:n=100000,bw=25 gen:rmat:scale=16)
+large=(gen:rmat:scale=18,ef=4,sym=1 "gen:scale:file=$MATRICES/cage11.mtx,copies=8")
+case "${SET:-all}" in
+small) ;;
+large) inputs=("${large[@]}") ;;
+*) inputs+=("${large[@]}") ;;
+esac
 
 n=0
 for src in "${inputs[@]}"; do

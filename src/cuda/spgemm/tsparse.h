@@ -74,6 +74,8 @@ typedef struct spx__cuda_tsparse_plan {
  * - range: of a device matrix's values, the largest |v| that is finite, the
  *   smallest nonzero |v| (+infinity: none) and the first entry that is not
  *   finite (-1: none), for the checks the host makes of a host matrix;
+ * - sampled_density: of a device matrix, the mean entries a non-empty 8x8
+ *   tile over `samples` blocks of 8 rows evenly spaced (AUTO);
  * - tiles_free: releases T's arrays and zeroes *T;
  * - multiply: *C = A*B as a host CSR matrix (fp64, sorted columns, exact
  *   zeros dropped; F16: B's values scaled by 2^b_exp, C's sums by
@@ -85,6 +87,7 @@ typedef struct spx__cuda_tsparse_plan {
       (const spx_matrix *M, spx_type precision, int e, void *stream, spx__cuda_tiles *T))          \
     V(spx__cuda_tsparse_tiles_free, (spx__cuda_tiles * T))                                         \
     S(spx__cuda_tsparse_range, (const spx_matrix *M, double *big, double *small, int64_t *bad))    \
+    S(spx__cuda_tsparse_sampled_density, (const spx_matrix *M, int64_t samples, double *density))  \
     S(spx__cuda_tsparse_multiply, (const spx__cuda_tsparse_plan *p, const spx_matrix *B,           \
                                    int b_exp, spx_matrix **C, int *panels))
 

@@ -27,8 +27,7 @@
  * Device operands (spx_matrix_wrap_device), f64 and f16: a device A or B is
  * read in place (its values' range checked by a scan on the device), and a
  * device B gives a device C, made in one panel (SPX_ERR_OOM, saying so,
- * where that does not fit). AUTO does not sample a device A's tiles: it
- * answers for it only as the one f16 format. */
+ * where that does not fit). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -195,10 +194,18 @@ static void tsparse_describe(const void *state, char *buf, size_t len)
  * never for values it would decline. The rule is fitted to these 13
  * products. The density is sampled: DENSITY_SAMPLE blocks of 8 rows evenly
  * spaced, their tiles counted by merging the rows' sorted columns
- * (spx__block_tiles8), so that
+ * (spx__block_tiles8; for a device A the same merge on the device), so that
  * AUTO's cost stays small beside a product of 2 ms (a first version sorting
- * 512 blocks' tiles with qsort added 4-6 ms to bcsstk28 and cavity19). */
+ * 512 blocks' tiles with qsort added 4-6 ms to bcsstk28 and cavity19).
+ * Device to device (A, B and C on the GPU: no B upload, no C download,
+ * where tsparse's share of the time is larger) the same 13 products gave
+ * gpu-rows the lead at 16-30 entries a tile (TSOPF 0.80 against 1.26 ms,
+ * bcsstk28 0.51 against 0.86, cavity19 0.43 against 0.64) and tsparse the
+ * lead only on the band of 45 a tile (2.76 against 7.61 ms; run BA,
+ * bench/results/h100-2026-11-26e.md): for a device A tsparse answers above
+ * gpu-rows from MIN_DEVICE_TILE_DENSITY entries a tile, whatever its size. */
 #define MIN_TILE_DENSITY 16.0
+#define MIN_DEVICE_TILE_DENSITY 40.0
 #define MAX_NNZ 2000000
 #define DENSITY_SAMPLE 64
 #define EXPECTED_GAIN 1.5
@@ -219,6 +226,17 @@ static double sampled_tile_density(const spx_matrix *A)
     return tiles ? (double)entries / (double)tiles : 0.0;
 }
 
+/* A device A's sampled density (tsparse_run.cu), 0 when the scan fails. */
+static double device_density(const spx_matrix *A)
+{
+    double d = 0.0;
+    if (spx__cuda_tsparse_sampled_density(A, DENSITY_SAMPLE, &d) != SPX_OK) {
+        spx__clear_error();
+        return 0.0;
+    }
+    return d;
+}
+
 static double tsparse_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
     int e;
@@ -226,7 +244,8 @@ static double tsparse_suits(const spx_matrix *A, const spx__auto_facts *f)
         spx__clear_error();
         return 0.0;
     }
-    if (A->dev.on) return ONLY_CHOICE; /* no host rows to sample */
+    if (A->dev.on)
+        return device_density(A) >= MIN_DEVICE_TILE_DENSITY ? EXPECTED_GAIN : ONLY_CHOICE;
     return f->nnz <= MAX_NNZ && sampled_tile_density(A) >= MIN_TILE_DENSITY ? EXPECTED_GAIN
                                                                               : ONLY_CHOICE;
 }

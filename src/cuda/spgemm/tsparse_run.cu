@@ -276,6 +276,56 @@ cleanup:
     return st;
 }
 
+/* Sampled block b (of n evenly spaced blocks of 8 rows, step apart): its
+ * entries and its non-empty 8x8 tiles (a merge of its rows' sorted columns
+ * by tile column, as spx__block_tiles8 on the host), one thread a block. */
+template <typename O>
+__global__ void sampled_tiles(int64_t rows, int64_t n, int64_t step, const O *__restrict__ rp,
+                              const int32_t *__restrict__ col, unsigned long long *sums)
+{
+    const int64_t b = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= n) return;
+    const int64_t r0 = 8 * b * step, nr = r0 + 8 < rows ? 8 : rows - r0;
+    int64_t pos[8], end[8], tiles = 0;
+    for (int r = 0; r < nr; r++) pos[r] = (int64_t)rp[r0 + r], end[r] = (int64_t)rp[r0 + r + 1];
+    for (;;) {
+        int32_t t = INT32_MAX;
+        for (int r = 0; r < nr; r++)
+            if (pos[r] < end[r] && (col[pos[r]] >> 3) < t) t = col[pos[r]] >> 3;
+        if (t == INT32_MAX) break;
+        tiles++;
+        for (int r = 0; r < nr; r++)
+            while (pos[r] < end[r] && (col[pos[r]] >> 3) == t) pos[r]++;
+    }
+    atomicAdd(&sums[0], (unsigned long long)((int64_t)rp[r0 + nr] - (int64_t)rp[r0]));
+    atomicAdd(&sums[1], (unsigned long long)tiles);
+}
+
+extern "C" spx_status spx__cuda_tsparse_sampled_density(const spx_matrix *M, int64_t samples,
+                                                        double *density)
+{
+    const int64_t blocks = (M->rows + 7) / 8, step = blocks > samples ? blocks / samples : 1;
+    const int64_t n = (blocks + step - 1) / step;
+    unsigned long long *d = NULL, h[2] = {0, 0};
+    spx_status st;
+    *density = 0.0;
+    if (n == 0) return SPX_OK;
+    SPX_TRY(spx__cuda_alloc((void **)&d, sizeof h, "tsparse sampled tiles"));
+    SPX_TRY(cuda_ok(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice), "tsparse sampled tiles"));
+    if (M->dev.rowptr_bits == 32)
+        sampled_tiles<<<blocks_for(n, 64), 64>>>(M->rows, n, step, (const int32_t *)M->dev.rowptr,
+                                                 M->dev.col32, d);
+    else
+        sampled_tiles<<<blocks_for(n, 64), 64>>>(M->rows, n, step, (const int64_t *)M->dev.rowptr,
+                                                 M->dev.col32, d);
+    SPX_TRY(launched("tsparse sampled tiles"));
+    SPX_TRY(cuda_ok(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), "tsparse sampled tiles"));
+    *density = h[1] ? (double)h[0] / (double)h[1] : 0.0;
+cleanup:
+    spx__cuda_free(d);
+    return st;
+}
+
 extern "C" spx_status spx__cuda_tsparse_tiles(const spx_matrix *M, spx_type precision, int e,
                                               void *stream, spx__cuda_tiles *T)
 {
