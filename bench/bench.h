@@ -54,6 +54,8 @@ typedef struct spx_bench_opts {
     int resident;               /* SpGEMM: also rows `F[resident]` for CUDA f64 and f16: A
                                    and B device matrices before timing, C left on the device;
                                    2: those rows (and peers) alone */
+    int numeric;                /* SpGEMM with resident: also rows `F[numeric]`, timing
+                                   spx_spgemm_numeric (repeated products, one pattern) */
 } spx_bench_opts;
 
 /* Time per call over the timed batches, in milliseconds. */

@@ -22,7 +22,12 @@
  * peer holds them, so the plan is made from the device A and each product
  * leaves C on the device (a device matrix SpX owns), freed in the timed call
  * (spx_matrix_destroy: cudaFree) as the peer frees its last C in each
- * product; the first C is copied back for the check, outside the timing. */
+ * product; the first C is copied back for the check, outside the timing.
+ * With opts.numeric (--numeric), each such row has a twin `F[numeric]`: the
+ * plan and one spx_spgemm_run make C in prep_ms, first_ms is the first
+ * spx_spgemm_numeric (the check of C's pattern), run times
+ * spx_spgemm_numeric into that C, whole is plan, product, numeric and frees;
+ * its peer is peer-cusparse-spgemm-reuse (cusparseSpGEMMreuse_compute). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +46,8 @@ typedef struct spgemm_case {
     spx_bench_peer_opts peer_o;
     void *state;                 /* its prepared state */
     int resident;                /* A and B device matrices: C a device matrix */
+    int numeric;                 /* resident, and each call spx_spgemm_numeric into C */
+    spx_matrix *C;               /* numeric: the C made in prepare */
 } spgemm_case;
 
 /* C = A*B on the prepared plan or state, C freed (bench_call_fn). */
@@ -49,6 +56,7 @@ static spx_status run_call(void *ctx)
     spgemm_case *c = ctx;
     spx_matrix *C = NULL;
     if (c->peer) return c->peer->spgemm(c->state);
+    if (c->numeric) return bench_lib(spx_spgemm_numeric(c->plan, c->B, c->C));
     spx_status st = bench_lib(spx_spgemm_run(c->plan, c->B, &C));
     spx_matrix_destroy(C);
     return st;
@@ -70,6 +78,7 @@ static spx_status whole_call(void *ctx)
     spx_matrix *C = NULL;
     st = spx_plan_create(c->A, SPX_OP_SPGEMM, &c->po, &P);
     if (st == SPX_OK) st = spx_spgemm_run(P, c->B, &C);
+    if (st == SPX_OK && c->numeric) st = spx_spgemm_numeric(P, c->B, C);
     spx_matrix_destroy(C);
     spx_plan_destroy(P);
     return bench_lib(st);
@@ -87,7 +96,8 @@ static spx_status prepare(spgemm_case *c, spx_bench_spgemm_record *r)
     }
     st = bench_lib(spx_plan_create(c->A, SPX_OP_SPGEMM, &c->po, &c->plan));
     if (st != SPX_OK) return st;
-    r->prep_ms = spx_plan_prep_ms(c->plan);
+    if (c->numeric && (st = bench_lib(spx_spgemm_run(c->plan, c->B, &c->C))) != SPX_OK) return st;
+    r->prep_ms = c->numeric ? 1e3 * (spx_bench_now() - t0) : spx_plan_prep_ms(c->plan);
     r->bytes = spx_plan_bytes(c->plan);
     if (strcmp(c->po.format, "auto") == 0) r->chosen = spx_plan_format(c->plan);
     return SPX_OK;
@@ -105,6 +115,10 @@ static spx_status first_product(spgemm_case *c, const bench_spgemm_ref *ref,
         r->first_ms = 1e3 * (spx_bench_now() - t0);
         BENCH_TRY(c->peer->result(c->state, &C));
         if (c->peer->describe) c->peer->describe(c->state, r->detail, sizeof r->detail);
+    } else if (c->numeric) { /* the first call checks C's pattern */
+        BENCH_TRY(bench_lib(spx_spgemm_numeric(c->plan, c->B, c->C)));
+        r->first_ms = 1e3 * (spx_bench_now() - t0);
+        BENCH_TRY(bench_resident_to_host(c->C, &C));
     } else {
         BENCH_TRY(bench_lib(spx_spgemm_run(c->plan, c->B, &C)));
         r->first_ms = 1e3 * (spx_bench_now() - t0);
@@ -158,15 +172,18 @@ cleanup:
         r->ok = 0;
         snprintf(r->error, sizeof r->error, "%s", spx_bench_last_error());
     }
+    spx_matrix_destroy(c->C);
     spx_plan_destroy(c->plan);
     if (c->state) c->peer->destroy(c->state);
+    c->C = NULL;
     c->plan = NULL;
     c->state = NULL;
 }
 
 /* One case: the SpX format `format` (variant: its bench parameters, else the
  * run's), or the peer; resident: A and B are device matrices (the run's
- * parameters; row label F[resident], or F[PARAMS,resident] with a set). */
+ * parameters; row label F[resident], or F[PARAMS,resident] with a set); 2:
+ * the same, timing spx_spgemm_numeric (F[numeric]). */
 static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device d, spx_type t,
                             const spx_bench_opts *o, const char *format, const char *variant,
                             const spx_bench_peer *peer, int resident, const bench_spgemm_ref *ref,
@@ -186,12 +203,13 @@ static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device
     c.peer = peer;
     c.peer_o.precision = t;
     c.peer_o.threads = o->threads;
-    c.resident = resident;
+    c.resident = resident != 0;
+    c.numeric = resident == 2;
     clear_record(r, ref);
     r->format = peer ? peer->name : format;
-    r->params = resident ? "resident" : variant;
+    r->params = c.numeric ? "numeric" : resident ? "resident" : variant;
     if (resident && o->params && *o->params) {
-        snprintf(r->label, sizeof r->label, "%s,resident", o->params);
+        snprintf(r->label, sizeof r->label, "%s,%s", o->params, r->params);
         r->params = r->label;
     }
     r->device = d;
@@ -249,10 +267,12 @@ static int run_resident(const spx_matrix *A, const spx_matrix *B, spx_type t,
         if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, SPX_DEV_CUDA, t) ||
             !bench_selected(o, f.name) || !takes_device(a.M, f.name, t, o))
             continue;
-        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, f.name, NULL, NULL, 1, ref, &r[n++]);
+        for (int mode = 1; mode <= (o->numeric ? 2 : 1); mode++)
+            spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, f.name, NULL, NULL, mode, ref, &r[n++]);
     }
-    if (st == SPX_OK && (o->formats ? bench_selected(o, "auto") : !o->params))
-        spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, "auto", NULL, NULL, 1, ref, &r[n++]);
+    for (int mode = 1; mode <= (o->numeric ? 2 : 1); mode++)
+        if (st == SPX_OK && (o->formats ? bench_selected(o, "auto") : !o->params))
+            spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, "auto", NULL, NULL, mode, ref, &r[n++]);
     bench_resident_free(&a);
     bench_resident_free(&b);
     return n;
@@ -297,8 +317,8 @@ spx_status spx_bench_spgemm_run(const spx_matrix *A, const spx_matrix *B, const 
     if (!B) B = A;
     if (o->progress) fprintf(o->progress, "bench: reference product ...\n");
     BENCH_TRY(bench_spgemm_reference(A, B, &ref));
-    size_t most = bench_record_capacity() + 2 * ((size_t)spx_format_count() + 1); /* resident:
-                                                                              f64 and f16 */
+    /* resident: f64 and f16, twice with numeric rows */
+    size_t most = bench_record_capacity() + 4 * ((size_t)spx_format_count() + 1);
     BENCH_TRY(bench_calloc((void **)records, most, sizeof **records, "bench records"));
     for (size_t k = 0; k < sizeof precisions / sizeof precisions[0]; k++)
         for (size_t j = 0; j < sizeof devices / sizeof devices[0]; j++)

@@ -17,8 +17,8 @@ extern const spx_bench_peer spx_peer_eigen, spx_peer_eigen_spgemm;
 #endif
 #ifdef SPX_PEER_CUSPARSE
 extern const spx_bench_peer spx_peer_cusparse_csr, spx_peer_cusparse_csr2, spx_peer_cusparse_bsr,
-    spx_peer_cusparse_csr_h, spx_peer_cusparse_spgemm,
-    spx_peer_cusparse_spgemm_host;
+    spx_peer_cusparse_csr_h, spx_peer_cusparse_spgemm, spx_peer_cusparse_spgemm_host,
+    spx_peer_cusparse_spgemm_reuse;
 #endif
 
 const spx_bench_peer *const spx_bench_peers[] = {
@@ -40,6 +40,7 @@ const spx_bench_peer *const spx_bench_peers[] = {
 #ifdef SPX_PEER_CUSPARSE
     &spx_peer_cusparse_spgemm,
     &spx_peer_cusparse_spgemm_host,
+    &spx_peer_cusparse_spgemm_reuse,
 #endif
 #ifdef SPX_PEER_RSB
     &spx_peer_rsb_spgemm,

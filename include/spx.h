@@ -417,6 +417,27 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
                           const spx_matrix *B,     /* in */
                           spx_matrix **C);         /* out: owned by the caller */
 
+/* C = A*B again into C's own arrays, for repeated products with one pattern
+ * (the numeric phase alone): C came from spx_spgemm_run(P, B0, &C) and B has
+ * B0's pattern (rows, columns, entries), its values may differ; A's values
+ * are the plan's (a host A was copied when P was made; a device A of fp64
+ * values and 64-bit offsets is read in place, as it is now). B and C are
+ * both host or both device matrices; C's values are overwritten.
+ * gpu-rows with a device B and C runs the numeric phase alone, into C's
+ * arrays: no allocation, no copy. The first call on a C for a B pattern
+ * checks it (a symbolic phase whose row counts must equal C's, compared on
+ * the device); C then keeps the plan and a 64-bit hash of B's pattern, and
+ * later calls with that pattern hash B (one pass over its offsets and
+ * columns) instead. Every other format and operand place runs the whole
+ * product into a new C', checks that C' has C's pattern, copies its values
+ * into C and frees C'. A B whose product has rows of other lengths than C's
+ * (or, by the whole product, any other pattern, such as a tsparse product
+ * whose exact zeros fell elsewhere) gives SPX_ERR_INVALID_ARG and leaves C
+ * as it was; C is otherwise A*B, columns included. */
+spx_status spx_spgemm_numeric(const spx_plan *P,   /* in: an SPX_OP_SPGEMM plan */
+                              const spx_matrix *B, /* in: B0's pattern */
+                              spx_matrix *C);      /* in/out: values written */
+
 /* One call: plan A for SpGEMM with o (NULL: defaults, format auto), C = A*B,
  * destroy the plan. */
 spx_status spx_spgemm(const spx_matrix *A, const spx_matrix *B, const spx_plan_opts *o,

@@ -15,7 +15,11 @@
  * full too). tsparse (f64, f16) with device operands: the same bits as its
  * product of the host matrices, AUTO's pick for a device A by its tiles
  * (sampled on the device), and its declines found by the device's scan of
- * the values (f16 beyond half's range, infinities). SPX_TEST_QUICK=1
+ * the values (f16 beyond half's range, infinities). spx_spgemm_numeric:
+ * gpu-rows' numeric phase alone into a device C (the pattern checked the
+ * first time, C's key after), a B of another pattern refused with C kept,
+ * and the whole-product path (tsparse with a device C: the same bits as its
+ * new product; gpu-rows with host operands). SPX_TEST_QUICK=1
  * (compute-sanitizer) runs fewer and smaller products. SKIP (77) without a
  * GPU.
  *
@@ -485,6 +489,127 @@ static void test_tsparse(void)
     spx_matrix_destroy(A), spx_matrix_destroy(wide), spx_matrix_destroy(inf);
 }
 
+/* M's pattern with values v_k * scale + 1 (fp64). */
+static spx_matrix *revalued(const spx_matrix *M, double scale)
+{
+    const int64_t *rp;
+    const void *ci, *cv;
+    int64_t m, n, nnz;
+    spx_matrix *X = NULL;
+    spx_matrix_dims(M, &m, &n, &nnz);
+    spx_matrix_csr(M, &rp, &ci, NULL, &cv, NULL);
+    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
+    for (int64_t q = 0; q < nnz; q++)
+        v[q] = ((const double *)cv)[q] * scale + 1.0;
+    CHECK_STATUS(spx_matrix_create_csr(m, n, rp, ci, v, &X), SPX_OK);
+    free(v);
+    return X;
+}
+
+/* spx_spgemm_numeric with gpu-rows device to device (params): C of A*B, then
+ * its values again for B2 (B's pattern, other values; offsets of rp_bits):
+ * the first call checks C's pattern, the second (B again) takes C's key;
+ * each C against the reference. Then a B of another pattern (random, half
+ * B's entries: rows of C of other lengths) refused, C unchanged, and a host
+ * B refused for a device C. */
+static void numeric_device(const spx_matrix *A, const spx_matrix *B, int rp_bits,
+                           const char *params, const char *name)
+{
+    spx_matrix *B2 = revalued(B, -0.75), *B3 = NULL, *C = NULL, *H = NULL, *before = NULL,
+               *after = NULL;
+    spx_plan_opts o = f64_on_gpu("gpu-rows", params);
+    spx_plan *P = NULL;
+    on_device a = {0}, b = {0}, b2 = {0}, b3 = {0};
+    char label[128];
+    snprintf(label, sizeof label, "numeric %s, %d-bit offsets%s%s", name, rp_bits,
+             params ? ", " : "", params ? params : "");
+    if (!upload(A, 64, SPX_F64, &a) || !upload(B, rp_bits, SPX_F64, &b) ||
+        !upload(B2, rp_bits, SPX_F64, &b2) ||
+        !CHECK_STATUS(spx_plan_create(a.M, SPX_OP_SPGEMM, &o, &P), SPX_OK) ||
+        !CHECK_STATUS(spx_spgemm_run(P, b.M, &C), SPX_OK))
+        goto done;
+    if (CHECK_STATUS(spx_spgemm_numeric(P, b2.M, C), SPX_OK) && (H = download(C)))
+        matches(A, B2, SPX_F64, H, label);
+    spx_matrix_destroy(H);
+    H = NULL;
+    if (CHECK_STATUS(spx_spgemm_numeric(P, b.M, C), SPX_OK) && (H = download(C)))
+        matches(A, B, SPX_F64, H, "  again, B's values (C's key)");
+    int64_t bm, bn, bnz;
+    char spec[96];
+    spx_matrix_dims(B, &bm, &bn, &bnz);
+    snprintf(spec, sizeof spec, "random:m=%lld,n=%lld,nnz=%lld,seed=99", (long long)bm,
+             (long long)bn, (long long)(bnz / 2 + 1));
+    if (bm > 0 && bn > 0 && (B3 = gen(spec)) && upload(B3, 64, SPX_F64, &b3) &&
+        (before = download(C))) {
+        if (CHECK_STATUS(spx_spgemm_numeric(P, b3.M, C), SPX_ERR_INVALID_ARG))
+            CHECK(strstr(spx_last_error(), "not the one that made C") != NULL);
+        if ((after = download(C))) same_bits(before, after, "  another pattern refused, C kept");
+    }
+    CHECK_STATUS(spx_spgemm_numeric(P, B2, C), SPX_ERR_INVALID_ARG);
+done:
+    spx_plan_destroy(P);
+    spx_matrix_destroy(B2), spx_matrix_destroy(B3), spx_matrix_destroy(C);
+    spx_matrix_destroy(H), spx_matrix_destroy(before), spx_matrix_destroy(after);
+    on_device_free(&a), on_device_free(&b), on_device_free(&b2), on_device_free(&b3);
+}
+
+/* spx_spgemm_numeric by the whole product (plan/spgemm_numeric.c): tsparse
+ * with a device C, the same bits as tsparse's new product of B2; gpu-rows
+ * with host operands, against the reference. */
+static void numeric_whole(const spx_matrix *A, const spx_matrix *B, const char *name)
+{
+    spx_matrix *B2 = revalued(B, 2.5), *C = NULL, *R = NULL, *H = NULL, *HR = NULL, *Ch = NULL;
+    spx_plan_opts t = f64_on_gpu("tsparse", NULL), g = f64_on_gpu("gpu-rows", NULL);
+    spx_plan *P = NULL, *Q = NULL;
+    on_device a = {0}, b = {0}, b2 = {0};
+    char label[128];
+    if (!upload(A, 64, SPX_F64, &a) || !upload(B, 64, SPX_F64, &b) || !upload(B2, 64, SPX_F64, &b2))
+        goto done;
+    snprintf(label, sizeof label, "numeric tsparse, device C, %s", name);
+    if (CHECK_STATUS(spx_plan_create(a.M, SPX_OP_SPGEMM, &t, &P), SPX_OK) &&
+        CHECK_STATUS(spx_spgemm_run(P, b.M, &C), SPX_OK) &&
+        CHECK_STATUS(spx_spgemm_run(P, b2.M, &R), SPX_OK) &&
+        CHECK_STATUS(spx_spgemm_numeric(P, b2.M, C), SPX_OK) && (H = download(C)) &&
+        (HR = download(R)))
+        same_bits(HR, H, label);
+    snprintf(label, sizeof label, "numeric gpu-rows, host C, %s", name);
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &g, &Q), SPX_OK) &&
+        CHECK_STATUS(spx_spgemm_run(Q, B, &Ch), SPX_OK) &&
+        CHECK_STATUS(spx_spgemm_numeric(Q, B2, Ch), SPX_OK))
+        matches(A, B2, SPX_F64, Ch, label);
+done:
+    spx_plan_destroy(P), spx_plan_destroy(Q);
+    spx_matrix_destroy(B2), spx_matrix_destroy(C), spx_matrix_destroy(R);
+    spx_matrix_destroy(H), spx_matrix_destroy(HR), spx_matrix_destroy(Ch);
+    on_device_free(&a), on_device_free(&b), on_device_free(&b2);
+}
+
+static void test_numeric(void)
+{
+    static const char *const pairs[][2] = {
+        {"random:m=417,n=150,nnz=3500,seed=41", "random:m=150,n=611,nnz=4200,seed=42"},
+        {"rmat:scale=12,ef=6,values=random", "rmat:scale=12,ef=6,values=random"},
+        {"banded:n=2800,bw=60", "banded:n=2800,bw=60"},
+        /* rows of C of about 5000 entries: the numeric phase's long rows */
+        {"random:m=40,n=500,density=0.5,seed=49", "random:m=500,n=5000,nnz=50000,seed=50"},
+    };
+    for (size_t t = 0; t < (quick ? 2 : sizeof pairs / sizeof *pairs); t++) {
+        spx_matrix *A = gen(pairs[t][0]), *B = gen(pairs[t][1]);
+        char name[40];
+        snprintf(name, sizeof name, "%.30s", pairs[t][0]);
+        if (A && B) {
+            numeric_device(A, B, 64, NULL, name);
+            if (t == 1) numeric_device(A, B, 32, "long=hash", name);
+            if (t < 3) numeric_whole(A, B, name);
+        }
+        spx_matrix_destroy(A), spx_matrix_destroy(B);
+    }
+    spx_matrix *E = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(0, 0, 0, NULL, NULL, NULL, &E), SPX_OK);
+    if (E) numeric_device(E, E, 64, NULL, "0x0");
+    spx_matrix_destroy(E);
+}
+
 /* spx_matrix_destroy frees a device C: products whose C are destroyed leave
  * the free bytes where they were; C kept alive take them. */
 static void test_destroy_frees(void)
@@ -544,6 +669,7 @@ int main(void)
     test_mixed();
     test_declines();
     test_tsparse();
+    test_numeric();
     test_destroy_frees();
     return spx_test_finish();
 }

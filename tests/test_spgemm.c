@@ -376,6 +376,60 @@ static void test_plan(void)
     spx_matrix_destroy(A);
 }
 
+/* B's pattern with values v_k * scale + k (k the entry's place). */
+static spx_matrix *revalued(const spx_matrix *B, double scale)
+{
+    int64_t m, n, nnz;
+    spx_matrix_dims(B, &m, &n, &nnz);
+    int64_t *ri = malloc(sizeof *ri * (size_t)(2 * nnz + 2)), *cj = ri + nnz + 1;
+    double *v = malloc(sizeof *v * (size_t)(nnz + 1));
+    spx_matrix *R = NULL;
+    spx_matrix_to_coo(B, ri, cj, v);
+    for (int64_t k = 0; k < nnz; k++)
+        v[k] = v[k] * scale + (double)k;
+    CHECK_STATUS(spx_matrix_from_coo(m, n, nnz, ri, cj, v, &R), SPX_OK);
+    free(ri);
+    free(v);
+    return R;
+}
+
+/* spx_spgemm_numeric on the CPU (the whole product, then C's values): the
+ * same C as a new product of the revalued B; a B of another pattern, a C of
+ * another shape or place refused, C left as it was. */
+static void test_numeric(void)
+{
+    uint64_t seed = 41;
+    spx_matrix *A = random_matrix(30, 20, 0.2, &seed), *B = random_matrix(20, 25, 0.3, &seed);
+    spx_matrix *B2 = revalued(B, -1.5), *other = random_matrix(20, 25, 0.3, &seed);
+    spx_matrix *C = NULL, *C2 = NULL, *before = NULL;
+    spx_plan *P = NULL, *S = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_OK)) goto done;
+    if (!CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK)) goto done;
+    CHECK_STATUS(spx_spgemm_run(P, B2, &C2), SPX_OK);
+    if (CHECK_STATUS(spx_spgemm_numeric(P, B2, C), SPX_OK)) CHECK(same_matrix(C, C2));
+    CHECK_STATUS(spx_matrix_copy(C, SPX_F64, &before), SPX_OK);
+    if (CHECK_STATUS(spx_spgemm_numeric(P, other, C), SPX_ERR_INVALID_ARG))
+        CHECK(strstr(spx_last_error(), "another pattern") != NULL);
+    CHECK(same_matrix(C, before));
+    CHECK_STATUS(spx_spgemm_numeric(P, B2, A), SPX_ERR_DIM_MISMATCH);
+    CHECK_STATUS(spx_spgemm_numeric(P, A, C), SPX_ERR_DIM_MISMATCH);
+    CHECK_STATUS(spx_spgemm_numeric(P, B2, NULL), SPX_ERR_BAD_HANDLE);
+    CHECK_STATUS(spx_spgemm_numeric(NULL, B2, C), SPX_ERR_BAD_HANDLE);
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &S), SPX_OK))
+        CHECK_STATUS(spx_spgemm_numeric(S, B2, C), SPX_ERR_INVALID_ARG);
+done:
+    spx_plan_destroy(P);
+    spx_plan_destroy(S);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
+    spx_matrix_destroy(B2);
+    spx_matrix_destroy(other);
+    spx_matrix_destroy(C);
+    spx_matrix_destroy(C2);
+    spx_matrix_destroy(before);
+}
+
 static void test_alloc_failure(void)
 {
     uint64_t seed = 13;
@@ -490,6 +544,7 @@ int main(void)
         test_wide();
         test_errors();
         test_plan();
+        test_numeric();
         test_alloc_failure();
     }
     return spx_test_finish();

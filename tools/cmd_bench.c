@@ -15,7 +15,7 @@ static const char usage[] =
     "                 [--device cpu|cuda|all] [--precision f64|f32|f16|all[,...]]\n"
     "                 [--json FILE|-] [--calls N] [--batches N] [--peers] [--threads T]\n"
     "                 [--param k=v,...[;k=v,...]] [--tune] [--stream] [--gather]\n"
-    "                 [--resident] [--resident-only]\n"
+    "                 [--resident] [--resident-only] [--numeric]\n"
     "       spx bench --list-peers\n"
     "       spx bench --copy [--device cpu|cuda|all]\n"
     "       spx bench M --multi N [--device cpu|cuda] [--spread] [--no-graph]\n"
@@ -80,6 +80,10 @@ static const char usage[] =
     "                    call, as peer-cusparse-spgemm; the first C checked\n"
     "  --resident-only   the same without SpX's host-boundary rows (products whose\n"
     "                    C is too large to bring to the host in time)\n"
+    "  --numeric         with --resident: also rows F[numeric], repeated products\n"
+    "                    with one pattern: spx_spgemm_numeric into the C of one\n"
+    "                    product made in prep (first_ms: the first call, which\n"
+    "                    checks C's pattern); peer: peer-cusparse-spgemm-reuse\n"
     "  --list-peers      print the peers compiled in: name, operation, devices,\n"
     "                    precisions, one per line, and exit\n"
     "  --copy            print the copy bandwidth of each device asked and exit:\n"
@@ -285,6 +289,8 @@ static int parse_op(bench_args *a)
     if (a->resident_only) a->o.resident = 2;
     if (a->o.resident && a->op != SPX_OP_SPGEMM)
         return cli_usage_error("bench", "--resident needs --op spgemm");
+    if (a->o.numeric && !a->o.resident)
+        return cli_usage_error("bench", "--numeric needs --resident or --resident-only");
     return CLI_PARSED;
 }
 
@@ -304,6 +310,7 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
                             {"--gather", NULL, &a->gather},
                             {"--resident", NULL, &a->o.resident},
                             {"--resident-only", NULL, &a->resident_only},
+                            {"--numeric", NULL, &a->o.numeric},
                             {"--op", &a->op_name, NULL},
                             {"--b", &a->b, NULL},
                             {"--batches", &a->batches, NULL},

@@ -49,6 +49,8 @@ struct spgemm_peer {
     size_t bytes;
     bool host_io;  /* peer-cusparse-spgemm-host: B up, C down in each product */
     bench_csr b;   /* B's host view (host_io) */
+    cusparseSpGEMMDescr_t reuse; /* peer-cusparse-spgemm-reuse: C's pattern made once */
+    void *rb4, *rb5;             /* the buffers its compute reads */
 };
 
 void free_b(spgemm_peer *p)
@@ -77,6 +79,9 @@ void peer_destroy(void *state)
     if (!p) return;
     free_c(p);
     free_b(p);
+    if (p->reuse) cusparseSpGEMM_destroyDescr(p->reuse);
+    cusparse_peer_free(p->rb4);
+    cusparse_peer_free(p->rb5);
     if (p->A) cusparseDestroySpMat(p->A);
     if (p->h) cusparseDestroy(p->h);
     void *arrays[] = {p->arp, p->aci, p->aval, p->crp};
@@ -159,14 +164,19 @@ cleanup:
     return st;
 }
 
+/* alpha = 1 or beta = 0 in the peer's value type (static storage). */
+const void *scalar(const spgemm_peer *p, int one)
+{
+    static const double d[2] = {0.0, 1.0};
+    static const float f[2] = {0.0f, 1.0f};
+    return p->vt == CUDA_R_64F ? (const void *)&d[one] : (const void *)&f[one];
+}
+
 /* One product with p->alg into a new C. */
 spx_status product(spgemm_peer *p)
 {
     const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
-    double one64 = 1.0, zero64 = 0.0;
-    float one32 = 1.0f, zero32 = 0.0f;
-    const void *one = p->vt == CUDA_R_64F ? (const void *)&one64 : (const void *)&one32;
-    const void *zero = p->vt == CUDA_R_64F ? (const void *)&zero64 : (const void *)&zero32;
+    const void *one = scalar(p, 1), *zero = scalar(p, 0);
     cusparseSpGEMMDescr_t d = NULL;
     void *b1 = NULL, *b2 = NULL;
     size_t size1 = 0, size2 = 0;
@@ -283,6 +293,81 @@ cleanup:
     return st;
 }
 
+/* peer-cusparse-spgemm-reuse: cuSPARSE's SpGEMM for repeated products with
+ * one pattern, the peer of spx_spgemm_numeric. prepare: A and B on the
+ * device, then C's pattern as cusparseSpGEMMreuse makes it, once (work
+ * estimation, nnz, C's arrays, copy; buffers 1-3 freed, 4 and 5 kept);
+ * spgemm: cusparseSpGEMMreuse_compute alone (C's values), then a device
+ * sync. Its whole product (prepare, one compute, destroy) is the peer of
+ * SpX's plan, spx_spgemm_run and spx_spgemm_numeric. */
+spx_status reuse_pattern(spgemm_peer *p)
+{
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseSpGEMMAlg_t alg = CUSPARSE_SPGEMM_DEFAULT;
+    void *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
+    int64_t rows = 0, cols = 0;
+    spx_status st = SPX_OK;
+    SP_TRY(cusparseCreateCsr(&p->C, p->m, p->n, 0, p->crp, NULL, NULL, CUSPARSE_INDEX_32I,
+                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, p->vt));
+    SP_TRY(cusparseSpGEMM_createDescr(&p->reuse));
+    SP_TRY(cusparseSpGEMMreuse_workEstimation(p->h, N, N, p->A, p->B, p->C, alg, p->reuse, &s1,
+                                              NULL));
+    BENCH_TRY(cusparse_peer_alloc(&b1, s1, "SpGEMM reuse buffer 1"));
+    SP_TRY(cusparseSpGEMMreuse_workEstimation(p->h, N, N, p->A, p->B, p->C, alg, p->reuse, &s1,
+                                              b1));
+    SP_TRY(cusparseSpGEMMreuse_nnz(p->h, N, N, p->A, p->B, p->C, alg, p->reuse, &s2, NULL, &s3,
+                                   NULL, &s4, NULL));
+    BENCH_TRY(cusparse_peer_alloc(&b2, s2, "SpGEMM reuse buffer 2"));
+    BENCH_TRY(cusparse_peer_alloc(&b3, s3, "SpGEMM reuse buffer 3"));
+    BENCH_TRY(cusparse_peer_alloc(&p->rb4, s4, "SpGEMM reuse buffer 4"));
+    SP_TRY(cusparseSpGEMMreuse_nnz(p->h, N, N, p->A, p->B, p->C, alg, p->reuse, &s2, b2, &s3, b3,
+                                   &s4, p->rb4));
+    SP_TRY(cusparseSpMatGetSize(p->C, &rows, &cols, &p->c_nnz));
+    BENCH_TRY(cusparse_peer_alloc(&p->cci, (size_t)p->c_nnz * 4, "C columns"));
+    BENCH_TRY(cusparse_peer_alloc(&p->cval, (size_t)p->c_nnz * cusparse_peer_value_bytes(p->prec),
+                                  "C values"));
+    SP_TRY(cusparseCsrSetPointers(p->C, p->crp, p->cci, p->cval));
+    SP_TRY(cusparseSpGEMMreuse_copy(p->h, N, N, p->A, p->B, p->C, alg, p->reuse, &s5, NULL));
+    BENCH_TRY(cusparse_peer_alloc(&p->rb5, s5, "SpGEMM reuse buffer 5"));
+    SP_TRY(cusparseSpGEMMreuse_copy(p->h, N, N, p->A, p->B, p->C, alg, p->reuse, &s5, p->rb5));
+    CU_TRY(cudaDeviceSynchronize());
+cleanup:
+    cusparse_peer_free(b1);
+    cusparse_peer_free(b2);
+    cusparse_peer_free(b3);
+    return st;
+}
+
+spx_status peer_prepare_reuse(const spx_matrix *A, const spx_matrix *B,
+                              const spx_bench_peer_opts *o, void **state)
+{
+    spx_status st = prepare(A, B, o, false, state);
+    if (st != SPX_OK) return st;
+    spgemm_peer *p = (spgemm_peer *)*state;
+    if ((st = reuse_pattern(p)) == SPX_ERR_OOM)
+        st = bench_fail(SPX_ERR_UNSUPPORTED, "cuSPARSE SpGEMM reuse declines: out of memory (%s)",
+                        spx_bench_last_error());
+    if (st != SPX_OK) {
+        peer_destroy(p);
+        *state = NULL;
+    }
+    return st;
+}
+
+spx_status peer_spgemm_reuse(void *state)
+{
+    spgemm_peer *p = (spgemm_peer *)state;
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const void *one = scalar(p, 1), *zero = scalar(p, 0);
+    spx_status st = SPX_OK;
+    SP_TRY(cusparseSpGEMMreuse_compute(p->h, N, N, one, p->A, p->B, zero, p->C, p->vt,
+                                       CUSPARSE_SPGEMM_DEFAULT, p->reuse));
+    CU_TRY(cudaDeviceSynchronize());
+cleanup:
+    return st;
+}
+
 size_t peer_bytes(const void *state)
 {
     return ((const spgemm_peer *)state)->bytes;
@@ -291,6 +376,10 @@ size_t peer_bytes(const void *state)
 void peer_describe(const void *state, char *buf, size_t len)
 {
     const spgemm_peer *p = (const spgemm_peer *)state;
+    if (p->reuse) {
+        snprintf(buf, len, "reuse: C's pattern made once, compute alone");
+        return;
+    }
     snprintf(buf, len, "%s", p->alg == CUSPARSE_SPGEMM_ALG3 ? "alg=ALG3 (ALG1 out of memory)"
                                                             : "alg=ALG1");
 }
@@ -307,4 +396,11 @@ extern "C" const spx_bench_peer spx_peer_cusparse_spgemm_host = {
     "peer-cusparse-spgemm-host", SPX_OP_SPGEMM, SPX_DEV_CUDA,
     BENCH_TYPE_BIT(SPX_F64) | BENCH_TYPE_BIT(SPX_F32),
     peer_prepare_host, NULL, peer_spgemm, peer_result, peer_bytes, peer_destroy, peer_describe,
+};
+
+extern "C" const spx_bench_peer spx_peer_cusparse_spgemm_reuse = {
+    "peer-cusparse-spgemm-reuse", SPX_OP_SPGEMM, SPX_DEV_CUDA,
+    BENCH_TYPE_BIT(SPX_F64) | BENCH_TYPE_BIT(SPX_F32),
+    peer_prepare_reuse, NULL, peer_spgemm_reuse, peer_result, peer_bytes, peer_destroy,
+    peer_describe,
 };

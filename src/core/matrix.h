@@ -47,6 +47,9 @@ struct spx_matrix_s {
      * so concurrent plans of one matrix may ask. */
     int iso_state;
     double iso_value;
+    /* A device C of gpu-rows: the product (plan serial and B's pattern hash)
+     * whose pattern spx_spgemm_numeric found it to have; 0: none yet. */
+    uint64_t product_key;
     /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
      * for every other matrix. owned: SpX allocated them (a product's C:
      * spx__matrix_device_adopt) and spx_matrix_destroy frees them: 1 with

@@ -11,6 +11,7 @@
 #include "cuda/hbp/hbp_kernels.h"
 #include "cuda/multi/multi_cuda.h"
 #include "cuda/sell/sell_kernels.h"
+#include "cuda/spgemm/numeric.h"
 #include "cuda/spgemm/rows.h"
 #include "cuda/spgemm/tsparse.h"
 
@@ -40,3 +41,4 @@ STUBS(SPX__CUDA_BLAS1_API)
 STUBS(SPX__CUDA_MULTI_API)
 STUBS(SPX__CUDA_TSPARSE_API)
 STUBS(SPX__CUDA_ROWS_API)
+STUBS(SPX__CUDA_SPGEMM_NUMERIC_API)

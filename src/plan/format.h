@@ -55,6 +55,12 @@ typedef struct spx_format_ops {
      * values. spgemm must not change the state (one plan, several threads). */
     spx_status (*spgemm_analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
     spx_status (*spgemm)(void *state, const spx_matrix *B, spx_matrix **C);
+    /* Optional, spx_spgemm_numeric: C's values again for a B of the pattern
+     * that made C (the plan layer has checked the shapes and that B and C
+     * live in one place); a format without it, or one that calls
+     * spx__spgemm_refill for the cases it does not take, runs the whole
+     * product instead. Must leave C as it was when it fails. */
+    spx_status (*spgemm_numeric)(void *state, const spx_matrix *B, spx_matrix *C);
     /* Optional, AUTO: how well this format suits A for the request, as the
      * speed it expects relative to the device's baseline format (CPU and CUDA
      * csr, CPU gustavson: 1), counting its preparation against the expected
@@ -106,6 +112,12 @@ const spx_format_ops *spx__format_find_any(spx_operation op, spx_device d, spx_t
  * does (no format of that operation on that device and precision). */
 const spx_format_ops *spx__auto_format(const spx_matrix *A, spx_operation op,
                                        const spx_plan_opts *o);
+
+/* spx_spgemm_numeric by the whole product (plan/spgemm_numeric.c): C' =
+ * A*B with f's spgemm, then C's values from C' when C' has C's pattern
+ * (SPX_ERR_INVALID_ARG and C untouched otherwise); C' freed. */
+spx_status spx__spgemm_refill(const spx_format_ops *f, void *state, const spx_matrix *B,
+                              spx_matrix *C);
 
 /* Parse "key=value,key=value" params: calls fn for each pair; stops and returns
  * fn's error. Keys and values are NUL-terminated copies valid during the call. */

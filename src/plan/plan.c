@@ -336,12 +336,12 @@ static spx_status check_device_b(const spx_plan *P, const spx_matrix *B)
                       P->ops->name, device_matrix_formats(SPX_OP_SPGEMM, names, sizeof names));
 }
 
-spx_status spx_spgemm_run(const spx_plan *P, const spx_matrix *B, spx_matrix **C)
+/* The plan and B of an SpGEMM call: a plan for SpGEMM, B a matrix its format
+ * takes, with as many rows as A has columns. */
+static spx_status check_spgemm_call(const spx_plan *P, const spx_matrix *B)
 {
     spx_status st = check_plan(P);
     if (st != SPX_OK) return st;
-    if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
-    *C = NULL;
     if ((st = spx__check_matrix_handle(B)) != SPX_OK) return st;
     if (P->operation != SPX_OP_SPGEMM)
         return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SpGEMM",
@@ -352,7 +352,44 @@ spx_status spx_spgemm_run(const spx_plan *P, const spx_matrix *B, spx_matrix **C
                           "A is %lld x %lld but B has %lld rows (A*B needs %lld)",
                           (long long)P->out_len, (long long)P->in_len, (long long)B->rows,
                           (long long)P->in_len);
+    return SPX_OK;
+}
+
+spx_status spx_spgemm_run(const spx_plan *P, const spx_matrix *B, spx_matrix **C)
+{
+    if (!C) return spx__error(SPX_ERR_INVALID_ARG, "output matrix pointer is NULL");
+    *C = NULL;
+    spx_status st = check_spgemm_call(P, B);
+    if (st != SPX_OK) return st;
     if ((st = P->ops->spgemm(P->state, B, C)) == SPX_OK) spx__clear_error();
+    return st;
+}
+
+/* C of an spx_spgemm_numeric call: A*B's shape, where B lives. */
+static spx_status check_numeric_c(const spx_plan *P, const spx_matrix *B, const spx_matrix *C)
+{
+    spx_status st = spx__check_matrix_handle(C);
+    if (st != SPX_OK) return st;
+    if (C->rows != P->out_len || C->cols != B->cols)
+        return spx__error(
+            SPX_ERR_DIM_MISMATCH, "spx_spgemm_numeric: C is %lld x %lld but A*B is %lld x %lld",
+            (long long)C->rows, (long long)C->cols, (long long)P->out_len, (long long)B->cols);
+    if (!C->dev.on != !B->dev.on)
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "spx_spgemm_numeric: C is a %s matrix but B a %s one (a device B "
+                          "gives a device C, a host B a host C)",
+                          C->dev.on ? "device" : "host", B->dev.on ? "device" : "host");
+    return SPX_OK;
+}
+
+spx_status spx_spgemm_numeric(const spx_plan *P, const spx_matrix *B, spx_matrix *C)
+{
+    spx_status st = check_spgemm_call(P, B);
+    if (st == SPX_OK) st = check_numeric_c(P, B, C);
+    if (st != SPX_OK) return st;
+    st = P->ops->spgemm_numeric ? P->ops->spgemm_numeric(P->state, B, C)
+                                : spx__spgemm_refill(P->ops, P->state, B, C);
+    if (st == SPX_OK) spx__clear_error();
     return st;
 }
 

@@ -16,7 +16,9 @@
 #   bench/experiments/spgemm-device/run.sh     # writes to $OUT (or /tmp/spgemm-device)
 # Environment: SPX (default build-gpu/spx), SPX_MATRICES (default
 # ../shared/matrices), OUT, BUDGET_S, PER_S, BATCHES (default 5), SET (all,
-# small: without the two largest, large: those two alone).
+# small: without the two largest, large: those two alone), NUMERIC=1 (f64
+# alone, gpu-rows and AUTO with rows F[numeric] too: spx_spgemm_numeric,
+# repeated products with one pattern, against peer-cusparse-spgemm-reuse).
 # summary.md (summary.py): per matrix cuSPARSE's run_ms, each SpX format's
 # (resident) and their ratios; geometric means and the lowest.
 set -u
@@ -62,8 +64,13 @@ for src in "${inputs[@]}"; do
     case "$src" in
     *scale=18*|*copies=8*) formats=gpu-rows,auto,peer-cusparse-spgemm precisions=f64 ;;
     esac
+    numeric=()
+    if [ "${NUMERIC:-0}" = 1 ]; then
+        formats=gpu-rows,auto,peer-cusparse-spgemm,peer-cusparse-spgemm-reuse precisions=f64
+        numeric=(--numeric)
+    fi
     timeout "$left" "$SPX" bench "$src" --op spgemm --device cuda --precision "$precisions" \
-        --peers --format "$formats" --resident-only --batches "$BATCHES" \
+        --peers --format "$formats" --resident-only "${numeric[@]}" --batches "$BATCHES" \
         --json "$OUTDIR/r$n.json" > "$OUTDIR/r$n.txt" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || echo "$src: spx bench exit $rc (124: past $left s; 3: a check failed)" |

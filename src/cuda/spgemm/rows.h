@@ -75,6 +75,8 @@ typedef struct spx__cuda_rows_plan {
                            keeps memory across host waits; release (0): the default pool
                            and cudaMalloc, as before (spgemm_dev.cuh; for measuring) */
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
+    uint64_t serial;    /* this plan among every gpu-rows plan of the process (a device C
+                           keyed for spx_spgemm_numeric names it) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_rows_plan;
 
@@ -85,10 +87,15 @@ typedef struct spx__cuda_rows_plan {
  * uploaded, and C a host matrix; else Bdev is B's arrays on the device
  * (rows_format.c: a device B read in place) and C a device matrix SpX owns
  * (spx__matrix_device_adopt), allocated whole (SPX_ERR_OOM when it does not
- * fit, or passes panel_nnz). */
-#define SPX__CUDA_ROWS_API(S, Q, V)                                                           \
-    S(spx__cuda_rows_multiply, (const spx__cuda_rows_plan *p, const spx_matrix *B,          \
-                                const spx__cuda_csr *Bdev, spx_matrix **C))               \
+ * fit, or passes panel_nnz); numeric: C's values again for a device B
+ * (Bdev) of the pattern that made the device C (spx_spgemm_numeric: the
+ * numeric phase into C's arrays, after a symbolic check of C's pattern the
+ * first time C meets this plan and B pattern). */
+#define SPX__CUDA_ROWS_API(S, Q, V)                                                                \
+    S(spx__cuda_rows_multiply, (const spx__cuda_rows_plan *p, const spx_matrix *B,                 \
+                                const spx__cuda_csr *Bdev, spx_matrix **C))                        \
+    S(spx__cuda_rows_numeric,                                                                      \
+      (const spx__cuda_rows_plan *p, const spx__cuda_csr *Bdev, spx_matrix *C))                    \
     Q(size_t, spx__cuda_rows_free_bytes, (void), 0)
 
 SPX__CUDA_DECLARE(SPX__CUDA_ROWS_API)

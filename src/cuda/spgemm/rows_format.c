@@ -36,6 +36,8 @@
 #include "cuda/spgemm/rows.h"
 #include "plan/format.h"
 
+extern const spx_format_ops spx__format_gpu_rows;
+
 static void rows_destroy(void *state)
 {
     spx__cuda_rows_plan *p = state;
@@ -131,6 +133,9 @@ cleanup:
     return st;
 }
 
+/* gpu-rows plans made so far in this process (their serials). */
+static uint64_t plans_made;
+
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
@@ -152,6 +157,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->sort_table = prm.sort_table;
     p->pool_keep = prm.pool_keep;
     p->stream = o->stream;
+    p->serial = __atomic_add_fetch(&plans_made, 1, __ATOMIC_RELAXED);
     p->max_abs_a = o->precision == SPX_F32 && !A->dev.on ? max_abs(A) : 0.0;
     SPX_TRY(prepare_a(A, o->precision, p));
     *state = p;
@@ -188,6 +194,25 @@ static spx_status rows_multiply(void *state, const spx_matrix *B, spx_matrix **C
                               p->max_abs_a, b);
     }
     return spx__cuda_rows_multiply(state, B, NULL, C);
+}
+
+/* spx_spgemm_numeric: the numeric phase alone for a device B (and C);
+ * the whole product again for a host B. */
+static spx_status rows_numeric(void *state, const spx_matrix *B, spx_matrix *C)
+{
+    const spx__cuda_rows_plan *p = state;
+    spx__cuda_csr view, held;
+    if (!B->dev.on) return spx__spgemm_refill(&spx__format_gpu_rows, state, B, C);
+    spx_status st = check_device_precision(p->precision, "B");
+    if (st != SPX_OK) return st;
+    if (C->dev.rowptr_bits != 64 || C->vtype != SPX_F64)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "gpu-rows: a device C of spx_spgemm_numeric has 64-bit row offsets "
+                          "and fp64 values, as spx_spgemm_run makes it");
+    if ((st = spx__cuda_device_view(B, "gpu-rows", &view, &held)) != SPX_OK) return st;
+    st = spx__cuda_rows_numeric(p, &view, C);
+    spx__cuda_csr_free(&held);
+    return st;
 }
 
 /* The device arrays the plan owns (a device A's own are the caller's). */
@@ -230,6 +255,7 @@ const spx_format_ops spx__format_gpu_rows = {
     .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
     .spgemm_analyze = rows_analyze,
     .spgemm = rows_multiply,
+    .spgemm_numeric = rows_numeric,
     .bytes = rows_bytes,
     .destroy = rows_destroy,
     .describe = rows_describe,

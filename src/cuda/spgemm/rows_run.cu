@@ -440,6 +440,57 @@ cleanup:
     return st;
 }
 
+/* The key C holds once its pattern is found to be A*B's for this B pattern
+ * (spx_spgemm_numeric): the plan's serial and the hash of B's pattern (never
+ * 0, C's "none yet"). */
+static spx_status product_key(const product *x, uint64_t *key)
+{
+    uint64_t h = 0;
+    spx_status st = pattern_hash(x->B.rowptr, x->B.colidx, x->B.rows, x->B.nnz, x->s, &h);
+    *key = (h + x->p->serial * 0x9e3779b97f4a7c15ull) | 1u;
+    return st;
+}
+
+/* C's values again, C's pattern kept (spx_spgemm_numeric): C's row offsets
+ * give the rows' counts, except on a C not yet keyed for this B pattern,
+ * where the symbolic phase counts them and they must equal C's (else
+ * SPX_ERR_INVALID_ARG, C untouched); then the numeric phase into C's
+ * arrays. x->rowptr, ccol and cval are C's: the caller clears them. */
+static spx_status multiply_again(product *x, spx_matrix *C)
+{
+    const spx__cuda_csr *A = &x->p->A;
+    uint64_t key = 0;
+    bool match = true;
+    spx_status st;
+    SPX_TRY(product_key(x, &key));
+    trace("rows again: B's pattern hash", x->s);
+    x->rowptr = (int64_t *)C->dev.rowptr;
+    x->ccol = (int32_t *)C->dev.col32;
+    x->cval = (double *)C->dev.values;
+    SPX_TRY(dev_alloc_n(&x->f, x->m, "gpu-rows row products", x->s));
+    SPX_TRY(dev_alloc_n(&x->cnt, x->m, "gpu-rows row counts", x->s));
+    row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
+        x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
+    SPX_TRY(launched("gpu-rows row products"));
+    if (C->product_key == key) {
+        SPX_TRY(row_counts(x->rowptr, x->m, x->cnt, x->s));
+    } else {
+        SPX_TRY(symbolic(x));
+        SPX_TRY(counts_match(x->cnt, x->rowptr, x->m, x->s, &match));
+        trace("rows again: symbolic check of C's pattern", x->s);
+    }
+    if (!match)
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "gpu-rows: A*B has rows of other lengths than C's: B's pattern is not "
+                          "the one that made C (spx_spgemm_numeric)");
+    if (C->nnz > 0) SPX_TRY(numeric(x, 0, x->m, 0));
+    SPX_TRY(cuda_ok(cudaStreamSynchronize(x->s), "gpu-rows product"));
+    trace("rows again: numeric into C", x->s);
+    C->product_key = key;
+cleanup:
+    return st;
+}
+
 } // namespace spx_rows
 
 using namespace spx_rows;
@@ -453,25 +504,44 @@ static void free_c_buffers(product *x)
         else dev_free(a, x->s);
 }
 
+/* x for a product of p by a B of `cols` columns; device_c: B a device
+ * matrix, C one too. */
+static spx_status product_setup(product *x, const spx__cuda_rows_plan *p, int64_t cols,
+                                bool device_c)
+{
+    x->p = p;
+    x->s = (cudaStream_t)p->stream;
+    x->m = p->A.rows;
+    x->cols = cols;
+    x->device_c = device_c;
+    x->pooled = p->pool_keep;
+    x->dense = p->long_rows != SPX__ROWS_LONG_HASH && dense_fits(cols);
+    if (p->long_rows == SPX__ROWS_LONG_DENSE && !x->dense)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "gpu-rows long=dense: B's %lld columns pass the dense bitmap's %lld",
+                          (long long)cols, (long long)DENSE_MAX_COLS);
+    if (device_c && cols > INT32_MAX)
+        return spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
+    return SPX_OK;
+}
+
+/* The product's scratch back to the pool (and C's buffers that x holds). */
+static void product_free(product *x)
+{
+    dev_free(x->f, x->s);
+    dev_free(x->cnt, x->s);
+    free_c_buffers(x);
+    dev_free(x->over, x->s);
+    dev_free(x->n_over, x->s);
+}
+
 extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, const spx_matrix *B,
                                               const spx__cuda_csr *Bdev, spx_matrix **C)
 {
     product x = {};
     spx_status st;
     *C = NULL;
-    x.p = p;
-    x.s = (cudaStream_t)p->stream;
-    x.m = p->A.rows;
-    x.cols = B->cols;
-    x.device_c = Bdev != NULL;
-    x.pooled = p->pool_keep;
-    x.dense = p->long_rows != SPX__ROWS_LONG_HASH && dense_fits(x.cols);
-    if (p->long_rows == SPX__ROWS_LONG_DENSE && !x.dense)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "gpu-rows long=dense: B's %lld columns pass the dense bitmap's %lld",
-                          (long long)x.cols, (long long)DENSE_MAX_COLS);
-    if (x.device_c && x.cols > INT32_MAX)
-        return spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM on cuda: C needs 32-bit columns");
+    if ((st = product_setup(&x, p, B->cols, Bdev != NULL)) != SPX_OK) return st;
     const bool kept = pool_keep(p->pool_keep); /* this thread's, back as it was at the end */
     trace_start();
     if (x.device_c) {
@@ -487,11 +557,7 @@ extern "C" spx_status spx__cuda_rows_multiply(const spx__cuda_rows_plan *p, cons
     }
     SPX_TRY(x.device_c ? multiply_device(&x, C) : multiply(&x, C));
 cleanup:
-    dev_free(x.f, x.s);
-    dev_free(x.cnt, x.s);
-    free_c_buffers(&x);
-    dev_free(x.over, x.s);
-    dev_free(x.n_over, x.s);
+    product_free(&x);
     if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "gpu-rows product");
     if (st != SPX_OK) {
         spx_matrix_destroy(*C); /* the final wait failed */
@@ -499,6 +565,25 @@ cleanup:
     }
     if (!x.device_c) spx__cuda_csr_free(&x.B);
     trace("rows: frees", x.s);
+    pool_keep(kept);
+    return st;
+}
+
+extern "C" spx_status spx__cuda_rows_numeric(const spx__cuda_rows_plan *p,
+                                             const spx__cuda_csr *Bdev, spx_matrix *C)
+{
+    product x = {};
+    spx_status st;
+    if ((st = product_setup(&x, p, Bdev->cols, true)) != SPX_OK) return st;
+    const bool kept = pool_keep(p->pool_keep);
+    trace_start();
+    x.B = *Bdev;
+    st = multiply_again(&x, C);
+    x.rowptr = NULL; /* C's */
+    x.ccol = NULL;
+    x.cval = NULL;
+    product_free(&x);
+    if (st == SPX_OK) st = cuda_ok(cudaStreamSynchronize(x.s), "gpu-rows product");
     pool_keep(kept);
     return st;
 }

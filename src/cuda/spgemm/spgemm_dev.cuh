@@ -67,6 +67,18 @@ spx_status csr_download(spx_matrix *C, const int64_t *rowptr, const int32_t *col
  * (kernels loop past it). */
 unsigned blocks_for(int64_t n, int block);
 
+/* Patterns of repeated products (numeric.cu), each waiting for s:
+ * pattern_hash: a 64-bit hash of a CSR pattern (rows + 1 offsets, nnz
+ * columns): the sum over every offset and column of a mix of its position
+ * and value, so blocks may add their parts in any order;
+ * counts_match: whether cnt[i] == rowptr[i + 1] - rowptr[i] for every row;
+ * row_counts: cnt[i] = rowptr[i + 1] - rowptr[i] (no wait). */
+spx_status pattern_hash(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
+                        cudaStream_t s, uint64_t *hash);
+spx_status counts_match(const int64_t *cnt, const int64_t *rowptr, int64_t rows, cudaStream_t s,
+                        bool *match);
+spx_status row_counts(const int64_t *rowptr, int64_t rows, int64_t *cnt, cudaStream_t s);
+
 /* Bytes of device memory free now. */
 size_t free_bytes(void);
 
