@@ -423,17 +423,25 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
  * are the plan's (a host A was copied when P was made; a device A of fp64
  * values and 64-bit offsets is read in place, as it is now). B and C are
  * both host or both device matrices; C's values are overwritten.
- * gpu-rows with a device B and C runs the numeric phase alone, into C's
- * arrays: no allocation, no copy. The first call on a C for a B pattern
- * checks it (a symbolic phase whose row counts must equal C's, compared on
- * the device); C then keeps the plan and a 64-bit hash of B's pattern, and
- * later calls with that pattern hash B (one pass over its offsets and
- * columns) instead. Every other format and operand place runs the whole
- * product into a new C', checks that C' has C's pattern, copies its values
- * into C and frees C'. A B whose product has rows of other lengths than C's
- * (or, by the whole product, any other pattern, such as a tsparse product
- * whose exact zeros fell elsewhere) gives SPX_ERR_INVALID_ARG and leaves C
- * as it was; C is otherwise A*B, columns included. */
+ * gpu-rows with a device B and C (f64) computes C's values from a memo of
+ * C's products: the first call on a C for a plan and a B pattern lists, for
+ * each entry of C, the entries of A and B whose products it sums (8 bytes
+ * a product, 4 an entry of C, held by C and freed with it; checking on the
+ * way that A*B has C's pattern), and every call then sums those lists in a
+ * fixed order (C's values the same bits from call to call), after hashing
+ * B's pattern on the device (one pass over its offsets and columns) to
+ * check it is still the memo's. Where the memo would pass 2^32 products or
+ * 60% of the free device memory (or with the parameter memo=off), the
+ * first call checks C's row counts with a symbolic phase, and every call
+ * runs gpu-rows' numeric phase into C's arrays (no allocation of C, no
+ * copy; C keeps the plan and B's pattern hash, so later calls skip the
+ * check). Every other format and operand place runs the whole product into
+ * a new C', checks that C' has C's pattern, copies its values into C and
+ * frees C'. A B whose product has another pattern than C's (memo=off: rows
+ * of other lengths; a tsparse product whose exact zeros fell elsewhere)
+ * gives SPX_ERR_INVALID_ARG and leaves C as it was (memo=off: a B with C's
+ * row lengths but other columns writes its columns into C, which is then
+ * A*B). */
 spx_status spx_spgemm_numeric(const spx_plan *P,   /* in: an SPX_OP_SPGEMM plan */
                               const spx_matrix *B, /* in: B0's pattern */
                               spx_matrix *C);      /* in/out: values written */

@@ -47,9 +47,17 @@ struct spx_matrix_s {
      * so concurrent plans of one matrix may ask. */
     int iso_state;
     double iso_value;
-    /* A device C of gpu-rows: the product (plan serial and B's pattern hash)
-     * whose pattern spx_spgemm_numeric found it to have; 0: none yet. */
-    uint64_t product_key;
+    /* spx_spgemm_numeric on a device C of gpu-rows (cuda/spgemm/rows_memo.cu):
+     * the product whose pattern C was found to have, as the plan's serial
+     * (0: none yet) and the hash of B's pattern; and the memo of that
+     * product, device memory listing each entry's products (one cudaMalloc
+     * of memo_bytes, NULL where none was built), freed with C. */
+    struct {
+        uint64_t serial, hash;
+        void *memo;
+        size_t memo_bytes;
+        int64_t products, n_long; /* the memo's products and entries of many */
+    } numeric;
     /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
      * for every other matrix. owned: SpX allocated them (a product's C:
      * spx__matrix_device_adopt) and spx_matrix_destroy frees them: 1 with

@@ -89,15 +89,22 @@ struct device_flag {
     }
 };
 
+spx_status pattern_hash_queue(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
+                              unsigned long long *sum, cudaStream_t s)
+{
+    spx_status st = cuda_ok(cudaMemsetAsync(sum, 0, sizeof *sum, s), "SpGEMM pattern hash");
+    if (st != SPX_OK) return st;
+    hash_terms<<<helper_grid(rows + 1 + nnz), HELPER_BLOCK, 0, s>>>(rowptr, col, rows, nnz, sum);
+    return launched("SpGEMM pattern hash");
+}
+
 spx_status pattern_hash(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
                         cudaStream_t s, uint64_t *hash)
 {
     unsigned long long *sum = NULL, h = 0;
     spx_status st;
     SPX_TRY(dev_alloc_n(&sum, 1, "SpGEMM pattern hash", s));
-    SPX_TRY(cuda_ok(cudaMemsetAsync(sum, 0, sizeof *sum, s), "SpGEMM pattern hash"));
-    hash_terms<<<helper_grid(rows + 1 + nnz), HELPER_BLOCK, 0, s>>>(rowptr, col, rows, nnz, sum);
-    SPX_TRY(launched("SpGEMM pattern hash"));
+    SPX_TRY(pattern_hash_queue(rowptr, col, rows, nnz, sum, s));
     SPX_TRY(download(&h, sum, sizeof h, s));
     *hash = (uint64_t)h;
 cleanup:

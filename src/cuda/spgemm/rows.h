@@ -75,6 +75,8 @@ typedef struct spx__cuda_rows_plan {
                            keeps memory across host waits; release (0): the default pool
                            and cudaMalloc, as before (spgemm_dev.cuh; for measuring) */
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
+    int memo;           /* memo=on (1): spx_spgemm_numeric from a list of C's products
+                           (rows_memo.cu); off (0): the numeric phase (for measuring) */
     uint64_t serial;    /* this plan among every gpu-rows plan of the process (a device C
                            keyed for spx_spgemm_numeric names it) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */

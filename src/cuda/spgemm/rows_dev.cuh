@@ -65,6 +65,17 @@ bool dense_fits(int64_t cols);
 spx_status symbolic_dense(const hash_job &J, int64_t cols, cudaStream_t s);
 spx_status numeric_dense(const hash_job &J, int64_t cols, spx_type precision, cudaStream_t s);
 
+/* spx_spgemm_numeric's memo of a device C (rows_memo.cu). build: the list
+ * of each entry's products for A*B, checking on the way that C's pattern
+ * is A*B's (*match), held by C; *built false (nothing done) where the memo
+ * would pass 2^32 products or entries or the memory it may take. run: C's
+ * values from the memo, B's pattern hashed on the device first (*hash);
+ * *same false, C untouched, where that is not the memo's hash. */
+spx_status memo_build(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_matrix *C,
+                      cudaStream_t s, bool *built, bool *match);
+spx_status memo_run(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_matrix *C,
+                    cudaStream_t s, bool *same, uint64_t *hash);
+
 } // namespace spx_rows
 
 #endif

@@ -61,6 +61,7 @@ typedef struct rows_params {
     int wide;          /* wide=auto|on|off|dense: SPX__ROWS_WIDE_* */
     int sort_table;    /* sort=table (1) or filled (0) */
     int pool_keep;     /* pool=keep (1) or release (0) */
+    int memo;          /* memo=on|off */
 } rows_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -68,6 +69,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     rows_params *prm = ctx;
     static const char *const modes[] = {"auto", "dense", "hash"};
     if (strcmp(key, "prefault") == 0) return spx__param_on_off(key, value, &prm->prefault);
+    if (strcmp(key, "memo") == 0) return spx__param_on_off(key, value, &prm->memo);
     if (strcmp(key, "wide") == 0) {
         static const char *const wide[] = {"off", "on", "dense", "auto"};
         for (int k = 0; k < 4; k++)
@@ -94,9 +96,11 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     if (strcmp(key, "panel_nnz") == 0)
         return spx__param_int(key, value, 1, LONG_MAX, &prm->panel_nnz);
     if (strcmp(key, "long") != 0)
-        return spx__error(SPX_ERR_BAD_PARAM,
-                          "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide, sort, pool)",
-                          key);
+        return spx__error(
+            SPX_ERR_BAD_PARAM,
+            "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide, sort, pool, "
+            "memo)",
+            key);
     for (int k = 0; k < 3; k++)
         if (strcmp(value, modes[k]) == 0) {
             prm->long_rows = k;
@@ -139,7 +143,7 @@ static uint64_t plans_made;
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0, 1};
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0, 1, 1};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -156,6 +160,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->wide = prm.wide;
     p->sort_table = prm.sort_table;
     p->pool_keep = prm.pool_keep;
+    p->memo = prm.memo;
     p->stream = o->stream;
     p->serial = __atomic_add_fetch(&plans_made, 1, __ATOMIC_RELAXED);
     p->max_abs_a = o->precision == SPX_F32 && !A->dev.on ? max_abs(A) : 0.0;

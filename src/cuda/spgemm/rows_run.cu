@@ -440,30 +440,25 @@ cleanup:
     return st;
 }
 
-/* The key C holds once its pattern is found to be A*B's for this B pattern
- * (spx_spgemm_numeric): the plan's serial and the hash of B's pattern (never
- * 0, C's "none yet"). */
-static spx_status product_key(const product *x, uint64_t *key)
+/* B's pattern does not make C's (spx_spgemm_numeric). */
+static spx_status pattern_differs(void)
 {
-    uint64_t h = 0;
-    spx_status st = pattern_hash(x->B.rowptr, x->B.colidx, x->B.rows, x->B.nnz, x->s, &h);
-    *key = (h + x->p->serial * 0x9e3779b97f4a7c15ull) | 1u;
-    return st;
+    return spx__error(SPX_ERR_INVALID_ARG,
+                      "gpu-rows: A*B has another pattern than C's: B's pattern is not the one "
+                      "that made C (spx_spgemm_numeric)");
 }
 
-/* C's values again, C's pattern kept (spx_spgemm_numeric): C's row offsets
- * give the rows' counts, except on a C not yet keyed for this B pattern,
- * where the symbolic phase counts them and they must equal C's (else
- * SPX_ERR_INVALID_ARG, C untouched); then the numeric phase into C's
- * arrays. x->rowptr, ccol and cval are C's: the caller clears them. */
-static spx_status multiply_again(product *x, spx_matrix *C)
+/* C's values again, C's pattern kept (spx_spgemm_numeric), without the
+ * memo: C's row offsets give the rows' counts, except on a C not yet found
+ * to be this plan's product for B's pattern (hash), where the symbolic
+ * phase counts them and they must equal C's (else SPX_ERR_INVALID_ARG, C
+ * untouched); then the numeric phase into C's arrays. x->rowptr, ccol and
+ * cval are C's: the caller clears them. */
+static spx_status multiply_again(product *x, spx_matrix *C, uint64_t hash)
 {
     const spx__cuda_csr *A = &x->p->A;
-    uint64_t key = 0;
     bool match = true;
     spx_status st;
-    SPX_TRY(product_key(x, &key));
-    trace("rows again: B's pattern hash", x->s);
     x->rowptr = (int64_t *)C->dev.rowptr;
     x->ccol = (int32_t *)C->dev.col32;
     x->cval = (double *)C->dev.values;
@@ -472,21 +467,50 @@ static spx_status multiply_again(product *x, spx_matrix *C)
     row_products<<<blocks_for(x->m, BLOCK), BLOCK, 0, x->s>>>(
         x->m, csr_in{A->rowptr, A->colidx, A->values}, x->B.rowptr, x->f);
     SPX_TRY(launched("gpu-rows row products"));
-    if (C->product_key == key) {
+    if (C->numeric.serial == x->p->serial && C->numeric.hash == hash) {
         SPX_TRY(row_counts(x->rowptr, x->m, x->cnt, x->s));
     } else {
         SPX_TRY(symbolic(x));
         SPX_TRY(counts_match(x->cnt, x->rowptr, x->m, x->s, &match));
         trace("rows again: symbolic check of C's pattern", x->s);
     }
-    if (!match)
-        return spx__error(SPX_ERR_INVALID_ARG,
-                          "gpu-rows: A*B has rows of other lengths than C's: B's pattern is not "
-                          "the one that made C (spx_spgemm_numeric)");
+    if (!match) return pattern_differs();
     if (C->nnz > 0) SPX_TRY(numeric(x, 0, x->m, 0));
     SPX_TRY(cuda_ok(cudaStreamSynchronize(x->s), "gpu-rows product"));
     trace("rows again: numeric into C", x->s);
-    C->product_key = key;
+    C->numeric.serial = x->p->serial;
+    C->numeric.hash = hash;
+cleanup:
+    return st;
+}
+
+/* spx_spgemm_numeric (rows.h): from C's memo where it is this plan's and
+ * B's pattern hashes to its own; else B's hash, and a memo built for it
+ * (which checks C's pattern) unless memo=off or it would not fit; else
+ * multiply_again. */
+static spx_status numeric_again(product *x, spx_matrix *C)
+{
+    const spx__cuda_csr &A = x->p->A;
+    bool same = false, built = false, match = false;
+    uint64_t hash = 0;
+    spx_status st;
+    if (C->numeric.memo && C->numeric.serial == x->p->serial) {
+        SPX_TRY(memo_run(A, x->B, C, x->s, &same, &hash));
+        trace("rows again: from the memo", x->s);
+        if (same) return SPX_OK;
+    } else {
+        SPX_TRY(pattern_hash(x->B.rowptr, x->B.colidx, x->B.rows, x->B.nnz, x->s, &hash));
+    }
+    if (x->p->memo) {
+        SPX_TRY(memo_build(A, x->B, C, x->s, &built, &match));
+        trace("rows again: memo built", x->s);
+        if (built && !match) return pattern_differs();
+    }
+    if (!built) return multiply_again(x, C, hash);
+    C->numeric.serial = x->p->serial;
+    C->numeric.hash = hash;
+    SPX_TRY(memo_run(A, x->B, C, x->s, &same, &hash));
+    if (!same) st = spx__error(SPX_ERR_DEVICE, "gpu-rows: B changed during spx_spgemm_numeric");
 cleanup:
     return st;
 }
@@ -578,7 +602,7 @@ extern "C" spx_status spx__cuda_rows_numeric(const spx__cuda_rows_plan *p,
     const bool kept = pool_keep(p->pool_keep);
     trace_start();
     x.B = *Bdev;
-    st = multiply_again(&x, C);
+    st = numeric_again(&x, C);
     x.rowptr = NULL; /* C's */
     x.ccol = NULL;
     x.cval = NULL;
