@@ -57,7 +57,6 @@ struct spx_matrix_s {
         void *memo;
         size_t memo_bytes;
         int64_t products, n_long; /* the memo's products and entries of many */
-        int lanes;                /* threads an entry of C sums its products with */
     } numeric;
     /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
      * for every other matrix. owned: SpX allocated them (a product's C:

@@ -24,9 +24,8 @@
  * runs its numeric phase (rows_run.cu).
  *
  * Each call: B's pattern hashed into the slot, then c_e = sum over the
- * entry's products of a[pa] * b[pb] (a group of lanes an entry, as many as
- * the mean products an entry up to a warp; a warp for the entries of more
- * than LONG; the lanes' sums added by a fixed tree), in a fixed order: C's
+ * entry's products of a[pa] * b[pb] (a thread an entry; a warp for the long
+ * ones, its lanes' sums added in a fixed order), in a fixed order: C's
  * values come out the same, bit for bit, from call to call. The kernels
  * read the slot first and write nothing when the hash is not the memo's
  * (B of another pattern); the host reads it after them (the one wait). */
@@ -67,15 +66,6 @@ static memo_view view_of(void *memo, int64_t nnz_c, int64_t products)
 static size_t memo_bytes(int64_t nnz_c, int64_t products, int64_t n_long)
 {
     return sizeof(unsigned long long) + sizeof(uint32_t) * (size_t)(nnz_c + 1 + 2 * products + n_long);
-}
-
-/* Lanes a group for a mean of `mean` products an entry: the power of two
- * at or above it, 1 to 32. */
-static int lanes_for(double mean)
-{
-    int L = 1;
-    while (L < 32 && L < mean) L *= 2;
-    return L;
 }
 
 /* blen[q] = nnz(B(col(a_q), :)). */
@@ -161,35 +151,22 @@ __global__ void list_long(int64_t nnz_c, const uint32_t *__restrict__ poff, uint
         }
 }
 
-/* c_e, a group of L lanes an entry (L a power of two up to 32, from the
- * mean products an entry: the group's loads of pa and pb are contiguous):
- * lane l sums the entry's products l, l + L, ..., then the group adds its
- * lanes' sums by a fixed tree. Entries of more than LONG products are left
- * to sum_long when L < 32. Nothing when *slot (B's pattern hash) is not
- * `expect`. */
-template <int L>
-__global__ void sum_groups(int64_t nnz_c, const uint32_t *__restrict__ poff,
-                           const uint32_t *__restrict__ pa, const uint32_t *__restrict__ pb,
-                           const double *__restrict__ av, const double *__restrict__ bv,
-                           double *cv, const unsigned long long *slot, unsigned long long expect)
+/* c_e for the entries of at most LONG products, a thread each; nothing
+ * when *slot (B's pattern hash) is not `expect`. */
+__global__ void sum_short(int64_t nnz_c, const uint32_t *__restrict__ poff,
+                          const uint32_t *__restrict__ pa, const uint32_t *__restrict__ pb,
+                          const double *__restrict__ av, const double *__restrict__ bv,
+                          double *cv, const unsigned long long *slot, unsigned long long expect)
 {
     if (*slot != expect) return;
-    const int lane = threadIdx.x % L;
-    const int64_t groups = (int64_t)gridDim.x * (blockDim.x / L);
-    /* every lane of a warp takes each round (the shuffles), its group's
-     * entry or none */
-    const int64_t first = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / L;
-    const int64_t rounds = (nnz_c + groups - 1) / groups;
-    for (int64_t r = 0, e = first; r < rounds; r++, e += groups) {
-        const uint32_t t0 = e < nnz_c ? poff[e] : 0, t1 = e < nnz_c ? poff[e + 1] : 0;
-        const bool mine = e < nnz_c && (L == 32 || t1 - t0 <= LONG);
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz_c; e += stride) {
+        const uint32_t t0 = poff[e], t1 = poff[e + 1];
+        if (t1 - t0 > LONG) continue;
         double sum = 0.0;
-        if (mine)
-            for (uint32_t t = t0 + lane; t < t1; t += L)
-                sum += av[pa[t]] * bv[pb[t]];
-        for (int d = L / 2; d > 0; d /= 2)
-            sum += __shfl_down_sync(FULL, sum, d, L);
-        if (lane == 0 && mine) cv[e] = sum;
+        for (uint32_t t = t0; t < t1; t++)
+            sum += av[pa[t]] * bv[pb[t]];
+        cv[e] = sum;
     }
 }
 
@@ -354,7 +331,6 @@ static spx_status fill_memo(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_
     C->numeric.memo_bytes = memo_bytes(nnz_c, products, (int64_t)n_long);
     C->numeric.products = products;
     C->numeric.n_long = (int64_t)n_long;
-    C->numeric.lanes = lanes_for(nnz_c > 0 ? (double)products / (double)nnz_c : 1.0);
     memo = NULL;
 cleanup:
     spx__cuda_free(memo);
@@ -385,30 +361,6 @@ cleanup:
     return st;
 }
 
-/* sum_groups for every entry, L lanes an entry. */
-static spx_status sum_entries(int L, int64_t nnz_c, const memo_view &v, const double *av,
-                              const double *bv, double *cv, unsigned long long expect,
-                              cudaStream_t s)
-{
-    const unsigned g = memo_grid(nnz_c, MEMO_BLOCK / L);
-#define SUM_GROUPS(n)                                                                             \
-    case n:                                                                                       \
-        sum_groups<n><<<g, MEMO_BLOCK, 0, s>>>(nnz_c, v.poff, v.pa, v.pb, av, bv, cv, v.slot,     \
-                                                expect);                                          \
-        break;
-    switch (L) {
-        SUM_GROUPS(1)
-        SUM_GROUPS(2)
-        SUM_GROUPS(4)
-        SUM_GROUPS(8)
-        SUM_GROUPS(16)
-    default:
-        SUM_GROUPS(32)
-    }
-#undef SUM_GROUPS
-    return launched("gpu-rows numeric from the memo");
-}
-
 spx_status memo_run(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_matrix *C,
                     cudaStream_t s, bool *same, uint64_t *hash)
 {
@@ -419,8 +371,12 @@ spx_status memo_run(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_matrix *
     unsigned long long h = 0;
     spx_status st;
     SPX_TRY(pattern_hash_queue(B.rowptr, B.colidx, B.rows, B.nnz, v.slot, s));
-    if (C->nnz > 0) SPX_TRY(sum_entries(C->numeric.lanes, C->nnz, v, av, bv, cv, expect, s));
-    if (C->numeric.n_long > 0 && C->numeric.lanes < 32) {
+    if (C->nnz > 0) {
+        sum_short<<<memo_grid(C->nnz, MEMO_BLOCK), MEMO_BLOCK, 0, s>>>(C->nnz, v.poff, v.pa, v.pb,
+                                                                       av, bv, cv, v.slot, expect);
+        SPX_TRY(launched("gpu-rows numeric from the memo"));
+    }
+    if (C->numeric.n_long > 0) {
         sum_long<<<memo_grid(C->numeric.n_long, MEMO_BLOCK / 32), MEMO_BLOCK, 0, s>>>(
             C->numeric.n_long, v.longs, v.poff, v.pa, v.pb, av, bv, cv, v.slot, expect);
         SPX_TRY(launched("gpu-rows numeric from the memo"));
