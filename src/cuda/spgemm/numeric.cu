@@ -31,16 +31,28 @@ static __device__ __forceinline__ uint64_t term(uint64_t array, int64_t k, uint6
     return mix64(((uint64_t)k * 2 + array) * 0x9e3779b97f4a7c15ull ^ mix64(v));
 }
 
-/* *sum += the terms of rowptr[0..rows] (array 0) and col[0..nnz) (array 1). */
+/* work[0] = the sum of the terms of rowptr[0..rows] (array 0) and
+ * col[0..nnz) (array 1). work[1] and work[2] (the blocks' running sum and
+ * the count of blocks done) are 0 on entry and again on exit: the last
+ * block to finish takes the sum and clears them, so a kernel alone hashes
+ * again into the same words (no memset between calls). */
 __global__ void hash_terms(const int64_t *__restrict__ rowptr, const int32_t *__restrict__ col,
-                           int64_t rows, int64_t nnz, unsigned long long *sum)
+                           int64_t rows, int64_t nnz, unsigned long long *work)
 {
     uint64_t h = 0;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k <= rows + nnz; k += stride)
         h += k <= rows ? term(0, k, (uint64_t)rowptr[k]) : term(1, k - rows - 1, (uint32_t)col[k - rows - 1]);
     for (int d = 16; d > 0; d /= 2) h += __shfl_down_sync(FULL, h, d);
-    if ((threadIdx.x & 31) == 0) atomicAdd(sum, (unsigned long long)h);
+    if ((threadIdx.x & 31) == 0) atomicAdd(&work[1], (unsigned long long)h);
+    __syncthreads(); /* the block's sums added */
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&work[2], 1ull) == gridDim.x - 1) { /* every block's sums are in */
+            work[0] = atomicExch(&work[1], 0ull);
+            atomicExch(&work[2], 0ull);
+        }
+    }
 }
 
 /* *differ = 1 where some cnt[i] is not rowptr[i + 1] - rowptr[i]. */
@@ -90,25 +102,24 @@ struct device_flag {
 };
 
 spx_status pattern_hash_queue(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
-                              unsigned long long *sum, cudaStream_t s)
+                              unsigned long long *work, cudaStream_t s)
 {
-    spx_status st = cuda_ok(cudaMemsetAsync(sum, 0, sizeof *sum, s), "SpGEMM pattern hash");
-    if (st != SPX_OK) return st;
-    hash_terms<<<helper_grid(rows + 1 + nnz), HELPER_BLOCK, 0, s>>>(rowptr, col, rows, nnz, sum);
+    hash_terms<<<helper_grid(rows + 1 + nnz), HELPER_BLOCK, 0, s>>>(rowptr, col, rows, nnz, work);
     return launched("SpGEMM pattern hash");
 }
 
 spx_status pattern_hash(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
                         cudaStream_t s, uint64_t *hash)
 {
-    unsigned long long *sum = NULL, h = 0;
+    unsigned long long *work = NULL, h = 0;
     spx_status st;
-    SPX_TRY(dev_alloc_n(&sum, 1, "SpGEMM pattern hash", s));
-    SPX_TRY(pattern_hash_queue(rowptr, col, rows, nnz, sum, s));
-    SPX_TRY(download(&h, sum, sizeof h, s));
+    SPX_TRY(dev_alloc_n(&work, HASH_WORDS, "SpGEMM pattern hash", s));
+    SPX_TRY(cuda_ok(cudaMemsetAsync(work, 0, HASH_WORDS * sizeof *work, s), "SpGEMM pattern hash"));
+    SPX_TRY(pattern_hash_queue(rowptr, col, rows, nnz, work, s));
+    SPX_TRY(download(&h, work, sizeof h, s));
     *hash = (uint64_t)h;
 cleanup:
-    dev_free(sum, s);
+    dev_free(work, s);
     return st;
 }
 

@@ -46,7 +46,8 @@ static unsigned memo_grid(int64_t n, int per_block)
     return (unsigned)(b < 1 ? 1 : b > MEMO_GRID ? MEMO_GRID : b);
 }
 
-/* The memo's arrays within its allocation (8-byte slot, then uint32s). */
+/* The memo's arrays within its allocation (the hash's HASH_WORDS words,
+ * slot[0] its result, then uint32s). */
 struct memo_view {
     unsigned long long *slot;
     uint32_t *poff, *pa, *pb, *longs;
@@ -56,7 +57,7 @@ static memo_view view_of(void *memo, int64_t nnz_c, int64_t products)
 {
     memo_view v;
     v.slot = (unsigned long long *)memo;
-    v.poff = (uint32_t *)(v.slot + 1);
+    v.poff = (uint32_t *)(v.slot + HASH_WORDS);
     v.pa = v.poff + nnz_c + 1;
     v.pb = v.pa + products;
     v.longs = v.pb + products;
@@ -65,7 +66,8 @@ static memo_view view_of(void *memo, int64_t nnz_c, int64_t products)
 
 static size_t memo_bytes(int64_t nnz_c, int64_t products, int64_t n_long)
 {
-    return sizeof(unsigned long long) + sizeof(uint32_t) * (size_t)(nnz_c + 1 + 2 * products + n_long);
+    return HASH_WORDS * sizeof(unsigned long long) +
+           sizeof(uint32_t) * (size_t)(nnz_c + 1 + 2 * products + n_long);
 }
 
 /* blen[q] = nnz(B(col(a_q), :)). */
@@ -151,37 +153,34 @@ __global__ void list_long(int64_t nnz_c, const uint32_t *__restrict__ poff, uint
         }
 }
 
-/* c_e for the entries of at most LONG products, a thread each; nothing
- * when *slot (B's pattern hash) is not `expect`. */
-__global__ void sum_short(int64_t nnz_c, const uint32_t *__restrict__ poff,
-                          const uint32_t *__restrict__ pa, const uint32_t *__restrict__ pb,
-                          const double *__restrict__ av, const double *__restrict__ bv,
-                          double *cv, const unsigned long long *slot, unsigned long long expect)
+/* c_e = sum over the entry's products of a[pa] * b[pb], in list order:
+ * blocks [0, short_blocks) take the entries of at most LONG products, a
+ * thread each; the blocks past them the n_long listed ones, a warp each
+ * (lane l sums products l, l + 32, ..., the lanes' sums then added by a
+ * fixed tree). Nothing when *slot (B's pattern hash) is not `expect`. */
+__global__ void sum_products(int64_t nnz_c, int64_t n_long, unsigned short_blocks,
+                             const uint32_t *__restrict__ poff, const uint32_t *__restrict__ longs,
+                             const uint32_t *__restrict__ pa, const uint32_t *__restrict__ pb,
+                             const double *__restrict__ av, const double *__restrict__ bv,
+                             double *cv, const unsigned long long *slot, unsigned long long expect)
 {
     if (*slot != expect) return;
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz_c; e += stride) {
-        const uint32_t t0 = poff[e], t1 = poff[e + 1];
-        if (t1 - t0 > LONG) continue;
-        double sum = 0.0;
-        for (uint32_t t = t0; t < t1; t++)
-            sum += av[pa[t]] * bv[pb[t]];
-        cv[e] = sum;
+    if (blockIdx.x < short_blocks) {
+        const int64_t stride = (int64_t)short_blocks * blockDim.x;
+        for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz_c; e += stride) {
+            const uint32_t t0 = poff[e], t1 = poff[e + 1];
+            if (t1 - t0 > LONG) continue;
+            double sum = 0.0;
+            for (uint32_t t = t0; t < t1; t++)
+                sum += av[pa[t]] * bv[pb[t]];
+            cv[e] = sum;
+        }
+        return;
     }
-}
-
-/* c_e for the long entries, a warp each: lane l sums products l, l + 32,
- * ..., then the lanes' sums are added by a fixed tree. */
-__global__ void sum_long(int64_t n_long, const uint32_t *__restrict__ longs,
-                         const uint32_t *__restrict__ poff, const uint32_t *__restrict__ pa,
-                         const uint32_t *__restrict__ pb, const double *__restrict__ av,
-                         const double *__restrict__ bv, double *cv,
-                         const unsigned long long *slot, unsigned long long expect)
-{
-    if (*slot != expect) return;
     const int lane = threadIdx.x & 31;
-    const int64_t warps = (int64_t)gridDim.x * (blockDim.x / 32);
-    for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w < n_long; w += warps) {
+    const int64_t warps = (int64_t)(gridDim.x - short_blocks) * (blockDim.x / 32);
+    for (int64_t w = ((int64_t)(blockIdx.x - short_blocks) * blockDim.x + threadIdx.x) / 32;
+         w < n_long; w += warps) {
         const uint32_t e = longs[w];
         double sum = 0.0;
         for (uint32_t t = poff[e] + lane; t < poff[e + 1]; t += 32)
@@ -312,6 +311,8 @@ static spx_status fill_memo(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_
                             "gpu-rows memo of C's products"));
     {
         const memo_view v = view_of(memo, nnz_c, products);
+        SPX_TRY(cuda_ok(cudaMemsetAsync(v.slot, 0, HASH_WORDS * sizeof *v.slot, w.s),
+                        "gpu-rows memo"));
         SPX_TRY(cuda_ok(w.poff ? cudaMemcpyAsync(v.poff, w.poff,
                                                  sizeof(uint32_t) * (size_t)(nnz_c + 1),
                                                  cudaMemcpyDeviceToDevice, w.s)
@@ -366,19 +367,17 @@ spx_status memo_run(const spx__cuda_csr &A, const spx__cuda_csr &B, spx_matrix *
 {
     const memo_view v = view_of(C->numeric.memo, C->nnz, C->numeric.products);
     const unsigned long long expect = C->numeric.hash;
+    const int64_t n_long = C->numeric.n_long;
     const double *av = (const double *)A.values, *bv = (const double *)B.values;
     double *cv = (double *)C->dev.values;
     unsigned long long h = 0;
     spx_status st;
     SPX_TRY(pattern_hash_queue(B.rowptr, B.colidx, B.rows, B.nnz, v.slot, s));
     if (C->nnz > 0) {
-        sum_short<<<memo_grid(C->nnz, MEMO_BLOCK), MEMO_BLOCK, 0, s>>>(C->nnz, v.poff, v.pa, v.pb,
-                                                                       av, bv, cv, v.slot, expect);
-        SPX_TRY(launched("gpu-rows numeric from the memo"));
-    }
-    if (C->numeric.n_long > 0) {
-        sum_long<<<memo_grid(C->numeric.n_long, MEMO_BLOCK / 32), MEMO_BLOCK, 0, s>>>(
-            C->numeric.n_long, v.longs, v.poff, v.pa, v.pb, av, bv, cv, v.slot, expect);
+        const unsigned short_blocks = memo_grid(C->nnz, MEMO_BLOCK),
+                       long_blocks = n_long ? memo_grid(n_long, MEMO_BLOCK / 32) : 0;
+        sum_products<<<short_blocks + long_blocks, MEMO_BLOCK, 0, s>>>(
+            C->nnz, n_long, short_blocks, v.poff, v.longs, v.pa, v.pb, av, bv, cv, v.slot, expect);
         SPX_TRY(launched("gpu-rows numeric from the memo"));
     }
     SPX_TRY(download(&h, v.slot, sizeof h, s));

@@ -75,9 +75,11 @@ unsigned blocks_for(int64_t n, int block);
  * row_counts: cnt[i] = rowptr[i + 1] - rowptr[i] (no wait). */
 spx_status pattern_hash(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
                         cudaStream_t s, uint64_t *hash);
-/* The same hash into the device's *sum, queued on s (no wait). */
+/* The same hash into work[0], queued on s (no wait): work holds HASH_WORDS
+ * words, the last two 0 before (zero them once) and after. */
+constexpr int HASH_WORDS = 3;
 spx_status pattern_hash_queue(const int64_t *rowptr, const int32_t *col, int64_t rows, int64_t nnz,
-                              unsigned long long *sum, cudaStream_t s);
+                              unsigned long long *work, cudaStream_t s);
 spx_status counts_match(const int64_t *cnt, const int64_t *rowptr, int64_t rows, cudaStream_t s,
                         bool *match);
 spx_status row_counts(const int64_t *rowptr, int64_t rows, int64_t *cnt, cudaStream_t s);
