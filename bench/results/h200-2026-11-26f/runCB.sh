@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Device run CB (1 GPU): spx_spgemm_numeric from gpu-rows' memo of C's products. Build; the
+# SpGEMM device test full; memcheck (leaks) of it quick; then spgemm-device/run.sh NUMERIC=1
+# SET=small (memo on, the default), and the same with --param memo=off for the products up to
+# c-62 (numeric phase alone, run CA's path), both against cusparseSpGEMMreuse_compute.
+mkdir -p /tmp/m && tar -C /tmp/m -xJf .matrices/matrices.tar.xz
+export SPX_MATRICES=/tmp/m/matrices
+O=$OUT/cb; mkdir -p $O
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $O/gpu.txt
+{ cmake -S . -B b -DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release -DSPX_WERROR=OFF && cmake --build b -j16 --target spx_cli test_gpu_spgemm_device; } > $O/build.log 2>&1 || { tail -30 $O/build.log; cd $OUT && tar czf cb.tar.gz cb; exit 1; }
+echo "built at ${SECONDS}s"
+timeout 150 b/tests/test_gpu_spgemm_device > $O/test_gpu_spgemm_device.log 2>&1; echo "test_gpu_spgemm_device rc=$? at ${SECONDS}s"; tail -1 $O/test_gpu_spgemm_device.log
+grep -E "numeric|again|refused|DIFFERENT|FAIL|failed" $O/test_gpu_spgemm_device.log | head -50
+SPX_TEST_QUICK=1 timeout 150 compute-sanitizer --leak-check full --error-exitcode 9 b/tests/test_gpu_spgemm_device > $O/memcheck.log 2>&1; echo "memcheck rc=$? at ${SECONDS}s"; tail -3 $O/memcheck.log
+left=$((585 - SECONDS))
+SPX=b/spx OUT=$O/dev NUMERIC=1 SET=small BUDGET_S=$((left - 100)) PER_S=60 bash bench/experiments/spgemm-device/run.sh > $O/dev.log 2>&1
+echo "spgemm-device at ${SECONDS}s"; sed -n '/numeric phase alone/,$p' $O/dev/summary.md; cat $O/dev/skipped.txt 2>/dev/null
+for m in NotreDame_www bfly cage11 c-62; do
+  timeout 40 b/spx bench $SPX_MATRICES/$m.mtx --op spgemm --device cuda --precision f64 --peers --format gpu-rows,peer-cusparse-spgemm-reuse --resident-only --numeric --param memo=off --batches 5 > $O/memo-off-$m.txt 2>&1; echo "memo=off $m rc=$? at ${SECONDS}s"
+  grep -E "numeric|reuse" $O/memo-off-$m.txt | head -4
+done
+echo "end at ${SECONDS}s"
+cd $OUT && tar czf cb.tar.gz cb && rm -rf cb
