@@ -43,10 +43,13 @@ __global__ void hash_terms(const int64_t *__restrict__ rowptr, const int32_t *__
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k <= rows + nnz; k += stride)
         h += k <= rows ? term(0, k, (uint64_t)rowptr[k]) : term(1, k - rows - 1, (uint32_t)col[k - rows - 1]);
+    __shared__ uint64_t warp_sums[HELPER_BLOCK / 32];
     for (int d = 16; d > 0; d /= 2) h += __shfl_down_sync(FULL, h, d);
-    if ((threadIdx.x & 31) == 0) atomicAdd(&work[1], (unsigned long long)h);
-    __syncthreads(); /* the block's sums added */
-    if (threadIdx.x == 0) {
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x / 32] = h;
+    __syncthreads();
+    if (threadIdx.x == 0) { /* one atomic a block: adds to one word are serialised */
+        for (int w = 1; w < HELPER_BLOCK / 32; w++) h += warp_sums[w];
+        atomicAdd(&work[1], (unsigned long long)h);
         __threadfence();
         if (atomicAdd(&work[2], 1ull) == gridDim.x - 1) { /* every block's sums are in */
             work[0] = atomicExch(&work[1], 0ull);
