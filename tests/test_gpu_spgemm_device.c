@@ -21,8 +21,8 @@
  * its numeric phase alone into C (the pattern checked the first time, C's
  * key after), a B of another pattern refused with C kept,
  * and the whole-product path (tsparse with a device C: the same bits as its
- * new product; gpu-rows with host operands; SPX_TEST_PART=numeric runs
- * these alone). SPX_TEST_QUICK=1
+ * new product; gpu-rows with host operands). SPX_TEST_PART=rows, tsparse
+ * or numeric runs one part alone. SPX_TEST_QUICK=1
  * (compute-sanitizer) runs fewer and smaller products. SKIP (77) without a
  * GPU.
  *
@@ -675,16 +675,16 @@ int main(void)
     }
     const char *q = getenv("SPX_TEST_QUICK");
     quick = q && strcmp(q, "1") == 0;
-    if (spx_test_part(NULL)) {
+    /* SPX_TEST_PART=rows, tsparse or numeric: one part alone (a racecheck in pieces) */
+    const int all = spx_test_part(NULL);
+    if (all || spx_test_part("rows")) {
         test_generated();
         test_empty();
         test_mixed();
         test_declines();
-        test_tsparse();
-        test_numeric();
-        test_destroy_frees();
-    } else if (spx_test_part("numeric")) { /* SPX_TEST_PART=numeric: racecheck of these alone */
-        test_numeric();
     }
+    if (all || spx_test_part("tsparse")) test_tsparse();
+    if (all || spx_test_part("numeric")) test_numeric();
+    if (all || spx_test_part("rows")) test_destroy_frees();
     return spx_test_finish();
 }
