@@ -27,7 +27,9 @@
  * plan and one spx_spgemm_run make C in prep_ms, first_ms is the first
  * spx_spgemm_numeric (the check of C's pattern), run times
  * spx_spgemm_numeric into that C, whole is plan, product, numeric and frees;
- * its peer is peer-cusparse-spgemm-reuse (cusparseSpGEMMreuse_compute). */
+ * its peer is peer-cusparse-spgemm-reuse (cusparseSpGEMMreuse_compute).
+ * On the CPU, --numeric adds the same row `F[numeric]` beside each format's
+ * row, host operands (no peer has a numeric phase of its own). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +120,10 @@ static spx_status first_product(spgemm_case *c, const bench_spgemm_ref *ref,
     } else if (c->numeric) { /* the first call checks C's pattern */
         BENCH_TRY(bench_lib(spx_spgemm_numeric(c->plan, c->B, c->C)));
         r->first_ms = 1e3 * (spx_bench_now() - t0);
-        BENCH_TRY(bench_resident_to_host(c->C, &C));
+        if (c->resident)
+            BENCH_TRY(bench_resident_to_host(c->C, &C));
+        else
+            BENCH_TRY(bench_lib(spx_matrix_copy(c->C, SPX_F64, &C))); /* c->C stays */
     } else {
         BENCH_TRY(bench_lib(spx_spgemm_run(c->plan, c->B, &C)));
         r->first_ms = 1e3 * (spx_bench_now() - t0);
@@ -180,13 +185,16 @@ cleanup:
     c->state = NULL;
 }
 
+/* How a case calls SpX: a host product, device operands (the run's
+ * parameters; row label F[resident], or F[PARAMS,resident] with a set), or
+ * spx_spgemm_numeric into one C (F[numeric]) with device or host operands. */
+enum { CASE_HOST, CASE_RESIDENT, CASE_RESIDENT_NUMERIC, CASE_HOST_NUMERIC };
+
 /* One case: the SpX format `format` (variant: its bench parameters, else the
- * run's), or the peer; resident: A and B are device matrices (the run's
- * parameters; row label F[resident], or F[PARAMS,resident] with a set); 2:
- * the same, timing spx_spgemm_numeric (F[numeric]). */
+ * run's), or the peer, called as `mode` says. */
 static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device d, spx_type t,
                             const spx_bench_opts *o, const char *format, const char *variant,
-                            const spx_bench_peer *peer, int resident, const bench_spgemm_ref *ref,
+                            const spx_bench_peer *peer, int mode, const bench_spgemm_ref *ref,
                             spx_bench_spgemm_record *r)
 {
     spgemm_case c;
@@ -203,12 +211,12 @@ static void spgemm_case_run(const spx_matrix *A, const spx_matrix *B, spx_device
     c.peer = peer;
     c.peer_o.precision = t;
     c.peer_o.threads = o->threads;
-    c.resident = resident != 0;
-    c.numeric = resident == 2;
+    c.resident = mode == CASE_RESIDENT || mode == CASE_RESIDENT_NUMERIC;
+    c.numeric = mode == CASE_RESIDENT_NUMERIC || mode == CASE_HOST_NUMERIC;
     clear_record(r, ref);
     r->format = peer ? peer->name : format;
-    r->params = c.numeric ? "numeric" : resident ? "resident" : variant;
-    if (resident && o->params && *o->params) {
+    r->params = c.numeric ? "numeric" : c.resident ? "resident" : variant;
+    if (mode != CASE_HOST && o->params && *o->params) {
         snprintf(r->label, sizeof r->label, "%s,%s", o->params, r->params);
         r->params = r->label;
     }
@@ -267,10 +275,12 @@ static int run_resident(const spx_matrix *A, const spx_matrix *B, spx_type t,
         if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, SPX_DEV_CUDA, t) ||
             !bench_selected(o, f.name) || !takes_device(a.M, f.name, t, o))
             continue;
-        for (int mode = 1; mode <= (o->numeric ? 2 : 1); mode++)
+        for (int mode = CASE_RESIDENT; mode <= (o->numeric ? CASE_RESIDENT_NUMERIC : CASE_RESIDENT);
+             mode++)
             spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, f.name, NULL, NULL, mode, ref, &r[n++]);
     }
-    for (int mode = 1; mode <= (o->numeric ? 2 : 1); mode++)
+    for (int mode = CASE_RESIDENT; mode <= (o->numeric ? CASE_RESIDENT_NUMERIC : CASE_RESIDENT);
+         mode++)
         if (st == SPX_OK && (o->formats ? bench_selected(o, "auto") : !o->params))
             spgemm_case_run(a.M, dB, SPX_DEV_CUDA, t, o, "auto", NULL, NULL, mode, ref, &r[n++]);
     bench_resident_free(&a);
@@ -289,19 +299,21 @@ static int run_group(const spx_matrix *A, const spx_matrix *B, spx_device d, spx
         if (spx_format_get(i, &f) != SPX_OK || !spgemm_format(&f, d, t)) continue;
         served = 1;
         if (!bench_selected(o, f.name) || o->resident == 2) continue;
-        spgemm_case_run(A, B, d, t, o, f.name, NULL, NULL, 0, ref, &r[n++]);
+        spgemm_case_run(A, B, d, t, o, f.name, NULL, NULL, CASE_HOST, ref, &r[n++]);
+        if (o->numeric && d == SPX_DEV_CPU)
+            spgemm_case_run(A, B, d, t, o, f.name, NULL, NULL, CASE_HOST_NUMERIC, ref, &r[n++]);
         for (const char *const *v = f.variants; v && *v && !o->params; v++)
-            spgemm_case_run(A, B, d, t, o, f.name, *v, NULL, 0, ref, &r[n++]);
+            spgemm_case_run(A, B, d, t, o, f.name, *v, NULL, CASE_HOST, ref, &r[n++]);
     }
     if (served && o->resident != 2 && (o->formats ? bench_selected(o, "auto") : !o->params))
-        spgemm_case_run(A, B, d, t, o, "auto", NULL, NULL, 0, ref, &r[n++]);
+        spgemm_case_run(A, B, d, t, o, "auto", NULL, NULL, CASE_HOST, ref, &r[n++]);
     if (served && o->resident && d == SPX_DEV_CUDA && (t == SPX_F64 || t == SPX_F16))
         n += run_resident(A, B, t, o, ref, r + n);
     for (int i = 0; o->peers && spx_bench_peers[i]; i++) {
         const spx_bench_peer *p = spx_bench_peers[i];
         if (p->operation == SPX_OP_SPGEMM && (p->devices & (unsigned)d) &&
             (p->precisions & BENCH_TYPE_BIT(t)) && bench_selected(o, p->name))
-            spgemm_case_run(A, B, d, t, o, NULL, NULL, p, 0, ref, &r[n++]);
+            spgemm_case_run(A, B, d, t, o, NULL, NULL, p, CASE_HOST, ref, &r[n++]);
     }
     return n;
 }
@@ -317,8 +329,8 @@ spx_status spx_bench_spgemm_run(const spx_matrix *A, const spx_matrix *B, const 
     if (!B) B = A;
     if (o->progress) fprintf(o->progress, "bench: reference product ...\n");
     BENCH_TRY(bench_spgemm_reference(A, B, &ref));
-    /* resident: f64 and f16, twice with numeric rows */
-    size_t most = bench_record_capacity() + 4 * ((size_t)spx_format_count() + 1);
+    /* resident: f64 and f16, twice with numeric rows; numeric rows on the CPU */
+    size_t most = bench_record_capacity() + 7 * ((size_t)spx_format_count() + 1);
     BENCH_TRY(bench_calloc((void **)records, most, sizeof **records, "bench records"));
     for (size_t k = 0; k < sizeof precisions / sizeof precisions[0]; k++)
         for (size_t j = 0; j < sizeof devices / sizeof devices[0]; j++)

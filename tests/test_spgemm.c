@@ -393,41 +393,60 @@ static spx_matrix *revalued(const spx_matrix *B, double scale)
     return R;
 }
 
-/* spx_spgemm_numeric on the CPU (the whole product, then C's values): the
- * same C as a new product of the revalued B; a B of another pattern, a C of
- * another shape or place refused, C left as it was. */
-static void test_numeric(void)
+/* spx_spgemm_numeric on the CPU with params (gustavson's numeric phase
+ * alone): the same bits as a new product of the revalued B; a B of another
+ * pattern, a C of another shape or place refused, C left as it was. */
+static void numeric_case(const char *params, int threads, const char *a_spec, const char *b_spec)
 {
-    uint64_t seed = 41;
-    spx_matrix *A = random_matrix(30, 20, 0.2, &seed), *B = random_matrix(20, 25, 0.3, &seed);
-    spx_matrix *B2 = revalued(B, -1.5), *other = random_matrix(20, 25, 0.3, &seed);
-    spx_matrix *C = NULL, *C2 = NULL, *before = NULL;
+    spx_matrix *A = NULL, *B = NULL, *B2 = NULL, *other = NULL;
+    spx_matrix *C = NULL, *C2 = NULL, *before = NULL, *tiny = NULL;
     spx_plan *P = NULL, *S = NULL;
-    spx_plan_opts o = spx_plan_opts_default();
-    if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_OK)) goto done;
-    if (!CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK)) goto done;
+    spx_plan_opts o = opts(params, threads);
+    if (!CHECK_STATUS(spx_generate(a_spec, &A), SPX_OK) ||
+        !CHECK_STATUS(spx_generate(b_spec, &B), SPX_OK))
+        goto done;
+    int64_t bm, bn, bnz;
+    char spec[96];
+    spx_matrix_dims(B, &bm, &bn, &bnz);
+    snprintf(spec, sizeof spec, "random:m=%lld,n=%lld,nnz=%lld,seed=99", (long long)bm,
+             (long long)bn, (long long)(bnz / 2 + 1));
+    B2 = revalued(B, -1.5);
+    if (!CHECK_STATUS(spx_generate(spec, &other), SPX_OK) ||
+        !CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_OK) ||
+        !CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK))
+        goto done;
     CHECK_STATUS(spx_spgemm_run(P, B2, &C2), SPX_OK);
-    if (CHECK_STATUS(spx_spgemm_numeric(P, B2, C), SPX_OK)) CHECK(same_matrix(C, C2));
+    if (CHECK_STATUS(spx_spgemm_numeric(P, B2, C), SPX_OK) && !CHECK(same_matrix(C, C2)))
+        fprintf(stderr, "  numeric %s x %s, %s, %d threads\n", a_spec, b_spec,
+                params ? params : "default", threads);
     CHECK_STATUS(spx_matrix_copy(C, SPX_F64, &before), SPX_OK);
     if (CHECK_STATUS(spx_spgemm_numeric(P, other, C), SPX_ERR_INVALID_ARG))
         CHECK(strstr(spx_last_error(), "another pattern") != NULL);
     CHECK(same_matrix(C, before));
-    CHECK_STATUS(spx_spgemm_numeric(P, B2, A), SPX_ERR_DIM_MISMATCH);
-    CHECK_STATUS(spx_spgemm_numeric(P, A, C), SPX_ERR_DIM_MISMATCH);
+    if (CHECK_STATUS(spx_generate("random:m=1,n=1,nnz=1,seed=1", &tiny), SPX_OK))
+        CHECK_STATUS(spx_spgemm_numeric(P, B2, tiny), SPX_ERR_DIM_MISMATCH);
     CHECK_STATUS(spx_spgemm_numeric(P, B2, NULL), SPX_ERR_BAD_HANDLE);
     CHECK_STATUS(spx_spgemm_numeric(NULL, B2, C), SPX_ERR_BAD_HANDLE);
-    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &S), SPX_OK))
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, NULL, &S), SPX_OK))
         CHECK_STATUS(spx_spgemm_numeric(S, B2, C), SPX_ERR_INVALID_ARG);
 done:
     spx_plan_destroy(P);
     spx_plan_destroy(S);
-    spx_matrix_destroy(A);
-    spx_matrix_destroy(B);
-    spx_matrix_destroy(B2);
-    spx_matrix_destroy(other);
-    spx_matrix_destroy(C);
-    spx_matrix_destroy(C2);
-    spx_matrix_destroy(before);
+    spx_matrix_destroy(A), spx_matrix_destroy(B), spx_matrix_destroy(B2);
+    spx_matrix_destroy(other), spx_matrix_destroy(C), spx_matrix_destroy(C2);
+    spx_matrix_destroy(before), spx_matrix_destroy(tiny);
+}
+
+static void test_numeric(void)
+{
+    static const char *const pairs[][2] = {
+        {"random:m=30,n=20,nnz=120,seed=41", "random:m=20,n=25,nnz=150,seed=42"},
+        {"banded:n=400,bw=6", "banded:n=400,bw=6"}, /* rows of runs */
+        {"rmat:scale=10,ef=8,values=random", "rmat:scale=10,ef=8,values=random"},
+    };
+    for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++)
+        for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++)
+            numeric_case(acc_params[a], 1 + (int)(a % 2), pairs[p][0], pairs[p][1]);
 }
 
 static void test_alloc_failure(void)

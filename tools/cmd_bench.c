@@ -80,10 +80,11 @@ static const char usage[] =
     "                    call, as peer-cusparse-spgemm; the first C checked\n"
     "  --resident-only   the same without SpX's host-boundary rows (products whose\n"
     "                    C is too large to bring to the host in time)\n"
-    "  --numeric         with --resident: also rows F[numeric], repeated products\n"
-    "                    with one pattern: spx_spgemm_numeric into the C of one\n"
-    "                    product made in prep (first_ms: the first call, which\n"
-    "                    checks C's pattern); peer: peer-cusparse-spgemm-reuse\n"
+    "  --numeric         --op spgemm: also rows F[numeric], repeated products with\n"
+    "                    one pattern: spx_spgemm_numeric into the C of one product\n"
+    "                    made in prep (first_ms: the first call, which checks C's\n"
+    "                    pattern); cpu formats with host operands, cuda ones with\n"
+    "                    --resident (peer: peer-cusparse-spgemm-reuse)\n"
     "  --list-peers      print the peers compiled in: name, operation, devices,\n"
     "                    precisions, one per line, and exit\n"
     "  --copy            print the copy bandwidth of each device asked and exit:\n"
@@ -289,8 +290,8 @@ static int parse_op(bench_args *a)
     if (a->resident_only) a->o.resident = 2;
     if (a->o.resident && a->op != SPX_OP_SPGEMM)
         return cli_usage_error("bench", "--resident needs --op spgemm");
-    if (a->o.numeric && !a->o.resident)
-        return cli_usage_error("bench", "--numeric needs --resident or --resident-only");
+    if (a->o.numeric && a->op != SPX_OP_SPGEMM)
+        return cli_usage_error("bench", "--numeric needs --op spgemm");
     return CLI_PARSED;
 }
 

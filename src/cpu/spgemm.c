@@ -36,6 +36,13 @@
  * vectorises it) and writes the union's columns in order (no sort). The
  * sums are the same, in the same order (A's row order), as the gather's.
  * The plan parameter "runs=off" takes the gather for them too (to measure).
+ *
+ * spx_spgemm_numeric (gustavson_numeric): C's values again for a B of the
+ * pattern that made C, by the numeric phase alone: each row gathered as in
+ * step 3 (the same sums in the same order, so the same bits as a new
+ * product), read out at C's columns, no symbolic phase, no sort, no
+ * allocation of C; C's values are written only once every row had exactly
+ * C's columns.
  */
 #include <omp.h>
 #include <string.h>
@@ -441,14 +448,13 @@ static int runs_row(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t *n, in
     return *count >= 0;
 }
 
-/* C(i,:) of a row of runs: the union zeroed in the dense sums, each
- * A(i,k) B(k,:) added over its run, the union written in column order. */
-static void runs_numeric(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t n)
+/* The dense sums of a row of runs: the union (n runs) zeroed, each
+ * A(i,k) B(k,:) added over its run. */
+static void runs_sums(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t n)
 {
     csr_view a = J->a, b = J->b;
-    double *restrict acc = w->val, *cv = J->C->values;
+    double *restrict acc = w->val;
     const int64_t *r = w->runs;
-    int64_t out = J->C->rowptr[i];
     for (int64_t t = 0; t < n; t++)
         memset(acc + r[2 * t], 0, (size_t)(r[2 * t + 1] - r[2 * t] + 1) * sizeof *acc);
     for (int64_t ka = a.rp[i]; ka < a.rp[i + 1]; ka++) {
@@ -464,10 +470,19 @@ static void runs_numeric(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t n
                 s[t] += x * (double)b.v32[beg + t];
         }
     }
+}
+
+/* C(i,:) of a row of runs: its sums, the union written in column order. */
+static void runs_numeric(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t n)
+{
+    double *cv = J->C->values;
+    const int64_t *r = w->runs;
+    int64_t out = J->C->rowptr[i];
+    runs_sums(J, w, i, n);
     for (int64_t t = 0; t < n; t++)
         for (int64_t j = r[2 * t]; j <= r[2 * t + 1]; j++, out++) {
             set_col(J->C, out, j);
-            cv[out] = acc[j];
+            cv[out] = w->val[j];
         }
 }
 
@@ -682,28 +697,46 @@ static spx_status gustavson_analyze(const spx_matrix *A, const spx_plan_opts *o,
     return SPX_OK;
 }
 
+/* The job of A*B for plan g: views, the work prefix, threads, the
+ * accumulator, chunks of equal work and the threads' workspaces (freed by
+ * job_free whatever happens). */
+static spx_status job_setup(const gustavson_state *g, const spx_matrix *B, spgemm_job *J)
+{
+    spx_status st = SPX_OK;
+    SPX_TRY(view_of(g->A, &J->a));
+    SPX_TRY(view_of(B, &J->b));
+    J->m = g->A->rows;
+    J->p = B->cols;
+    SPX_TRY(spx__alloc((void **)&J->rowc, (size_t)J->m + 1, sizeof *J->rowc, "SpGEMM row counts"));
+    SPX_TRY(work_prefix(J));
+    J->threads = pick_threads(J, g->threads);
+    J->hash =
+        g->forced >= 0 ? g->forced : (double)J->p * J->threads > (double)SPX__SPGEMM_DENSE_MAX;
+    J->runs = g->runs && !J->hash;
+    J->nchunks = J->m < (int64_t)J->threads * SPX__SPGEMM_CHUNKS_PER_THREAD
+                     ? J->m
+                     : (int64_t)J->threads * SPX__SPGEMM_CHUNKS_PER_THREAD;
+    SPX_TRY(
+        spx__alloc((void **)&J->chunk, (size_t)J->nchunks + 1, sizeof *J->chunk, "SpGEMM chunks"));
+    split_chunks(J);
+    SPX_TRY(alloc_workspaces(J));
+cleanup:
+    return st;
+}
+
+static void job_free(spgemm_job *J)
+{
+    free_workspaces(J);
+    spx__free(J->chunk);
+    spx__free(J->rowc);
+}
+
 static spx_status gustavson_multiply(void *state, const spx_matrix *B, spx_matrix **C)
 {
     const gustavson_state *g = state;
-    const spx_matrix *A = g->A;
     spgemm_job J = {0};
     spx_status st = SPX_OK;
-    SPX_TRY(view_of(A, &J.a));
-    SPX_TRY(view_of(B, &J.b));
-    J.m = A->rows;
-    J.p = B->cols;
-    SPX_TRY(spx__alloc((void **)&J.rowc, (size_t)J.m + 1, sizeof *J.rowc, "SpGEMM row counts"));
-    SPX_TRY(work_prefix(&J));
-    J.threads = pick_threads(&J, g->threads);
-    J.hash = g->forced >= 0 ? g->forced : (double)J.p * J.threads > (double)SPX__SPGEMM_DENSE_MAX;
-    J.runs = g->runs && !J.hash;
-    J.nchunks = J.m < (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD
-                    ? J.m
-                    : (int64_t)J.threads * SPX__SPGEMM_CHUNKS_PER_THREAD;
-    SPX_TRY(spx__alloc((void **)&J.chunk, (size_t)J.nchunks + 1, sizeof *J.chunk,
-                       "SpGEMM chunks"));
-    split_chunks(&J);
-    SPX_TRY(alloc_workspaces(&J));
+    SPX_TRY(job_setup(g, B, &J));
     run_phase(&J, 0);
     SPX_TRY(count_prefix(&J));
     SPX_TRY(spx__matrix_alloc(J.m, J.p, J.rowc[J.m], SPX_F64, &J.C));
@@ -713,10 +746,105 @@ static spx_status gustavson_multiply(void *state, const spx_matrix *B, spx_matri
     J.C = NULL;
     spx__clear_error();
 cleanup:
-    free_workspaces(&J);
-    spx__free(J.chunk);
-    spx__free(J.rowc);
+    job_free(&J);
     spx_matrix_destroy(J.C);
+    return st;
+}
+
+/* spx_spgemm_numeric, a row of runs (n runs, count columns): its sums as
+ * runs_numeric's, read out when C's row is the runs' union in order. */
+static int refill_runs_row(const spgemm_job *J, spgemm_ws *w, int64_t i, int64_t n, int64_t count,
+                           const int64_t *crp, const spx_matrix *C, double *vals)
+{
+    const int64_t *r = w->runs;
+    int64_t k = crp[i];
+    if (count != crp[i + 1] - k) return 0;
+    for (int64_t t = 0; t < n; t++)
+        for (int64_t j = r[2 * t]; j <= r[2 * t + 1]; j++, k++)
+            if (spx__col(C, k) != j) return 0;
+    runs_sums(J, w, i, n);
+    k = crp[i];
+    for (int64_t t = 0; t < n; t++)
+        for (int64_t j = r[2 * t]; j <= r[2 * t + 1]; j++, k++)
+            vals[k] = w->val[j];
+    return 1;
+}
+
+/* spx_spgemm_numeric, row i: its sums gathered again (A's row order, as
+ * numeric_row's), read out at C's columns into vals; 0 when the row's
+ * distinct columns are not exactly C's. The dense bitmap left clear. */
+static int refill_row(const spgemm_job *J, spgemm_ws *w, int64_t i, const int64_t *crp,
+                      const spx_matrix *C, double *vals)
+{
+    int64_t runs, count;
+    if (runs_row(J, w, i, &runs, &count))
+        return refill_runs_row(J, w, i, runs, count, crp, C, vals);
+    const int64_t n = gather(J, w, i, 1), c0 = crp[i], c1 = crp[i + 1];
+    int ok = n == c1 - c0;
+    for (int64_t k = c0; k < c1 && ok; k++) {
+        const int64_t j = spx__col(C, k);
+        if (J->hash) {
+            const int64_t slot = hash_slot(w->stamp, w->mask, j);
+            ok = w->stamp[slot] == j;
+            vals[k] = w->val[slot];
+        } else {
+            ok = j >= 0 && j < J->p && w->stamp[j] == i;
+            vals[k] = w->val[j];
+        }
+    }
+    if (!J->hash)
+        for (int64_t t = 0; t < n; t++)
+            w->seen[w->cols[t] >> 6] = 0;
+    return ok;
+}
+
+/* Every row's sums into vals (C's order); 0 when some row's pattern is not C's. */
+static int refill_rows(spgemm_job *J, const int64_t *crp, const spx_matrix *C, double *vals)
+{
+    int ok = 1;
+#pragma omp parallel num_threads(J->threads) reduction(& : ok)
+    {
+        spgemm_ws *w = &J->ws[omp_get_thread_num()];
+        if (!J->hash)
+            for (int64_t j = 0; j < J->p; j++)
+                w->stamp[j] = -1;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < J->nchunks; c++)
+            for (int64_t i = J->chunk[c]; i < J->chunk[c + 1]; i++)
+                ok &= refill_row(J, w, i, crp, C, vals);
+    }
+    return ok;
+}
+
+/* spx_spgemm_numeric: the numeric phase alone, no symbolic phase, no sort:
+ * each row's sums gathered and read out at C's columns into a scratch array,
+ * which becomes C's values only when every row had exactly C's columns (so
+ * a B of another pattern leaves C as it was). */
+static spx_status gustavson_numeric(void *state, const spx_matrix *B, spx_matrix *C)
+{
+    const gustavson_state *g = state;
+    spgemm_job J = {0};
+    const int64_t *crp = NULL;
+    double *vals = NULL;
+    spx_status st = SPX_OK;
+    SPX_TRY(spx__check_matrix(C, "spx_spgemm_numeric (C)"));
+    SPX_TRY(spx__matrix_rowptr(C, &crp));
+    SPX_TRY(job_setup(g, B, &J));
+    SPX_TRY(spx__alloc((void **)&vals, (size_t)C->nnz + 1, sizeof *vals, "SpGEMM values"));
+    if (!refill_rows(&J, crp, C, vals)) {
+        st = spx__error(SPX_ERR_INVALID_ARG,
+                        "spx_spgemm_numeric: A*B has another pattern than C's: B's pattern is "
+                        "not the one that made C");
+        goto cleanup;
+    }
+    for (int64_t k = 0; k < C->nnz; k++)
+        if (C->vtype == SPX_F64)
+            ((double *)C->values)[k] = vals[k];
+        else
+            ((float *)C->values)[k] = (float)vals[k];
+cleanup:
+    job_free(&J);
+    spx__free(vals);
     return st;
 }
 
@@ -742,6 +870,7 @@ const spx_format_ops spx__format_gustavson = {
     .precisions = SPX__TYPE_BIT(SPX_F64),
     .spgemm_analyze = gustavson_analyze,
     .spgemm = gustavson_multiply,
+    .spgemm_numeric = gustavson_numeric,
     .bytes = gustavson_bytes,
     .destroy = gustavson_destroy,
     .borrows_matrix = 1,
