@@ -435,11 +435,13 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
  * first call checks C's row counts with a symbolic phase, and every call
  * runs gpu-rows' numeric phase into C's arrays (no allocation of C, no
  * copy; C keeps the plan and B's pattern hash, so later calls skip the
- * check). Every other format and operand place runs the whole product into
- * a new C', checks that C' has C's pattern, copies its values into C and
- * frees C'. A B whose product has another pattern than C's (memo=off: rows
+ * check). gustavson (CPU) runs its numeric phase alone: each row gathered
+ * as in the product (the same bits as a new product) and read out at C's
+ * columns, no symbolic phase, no sort. tsparse, and gpu-rows with host
+ * operands, run the whole product into a new C', check that C' has C's
+ * pattern, copy its values into C and free C'. A B whose product has another pattern than C's (memo=off: rows
  * of other lengths; a tsparse product whose exact zeros fell elsewhere)
- * gives SPX_ERR_INVALID_ARG and leaves C as it was (memo=off: a B with C's
+ * gives SPX_ERR_INVALID_ARG and leaves C as it was (gpu-rows memo=off: a B with C's
  * row lengths but other columns writes its columns into C, which is then
  * A*B). */
 spx_status spx_spgemm_numeric(const spx_plan *P,   /* in: an SPX_OP_SPGEMM plan */
