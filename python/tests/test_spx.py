@@ -122,6 +122,22 @@ def test_linear_operator_and_formats():
     assert "spgemm" in next(f for f in spx.formats() if f["name"] == "gustavson")["operations"]
 
 
+def test_spgemm_numeric_repeats_with_new_values():
+    a = sp.random(60, 40, density=0.1, format="csr", random_state=5)
+    b = sp.random(40, 50, density=0.1, format="csr", random_state=6)
+    P = spx.plan(a, operation="spgemm")
+    C = P.spgemm(b)
+    b2 = b.copy()
+    b2.data = b2.data * -2.0 + 1.0
+    P.spgemm_numeric(b2, C)
+    want = (a @ b2).toarray()
+    assert np.allclose(C.to_scipy().toarray(), want, rtol=1e-13, atol=1e-13)
+    other = sp.random(40, 50, density=0.05, format="csr", random_state=7)
+    with pytest.raises(spx.SpxError):
+        P.spgemm_numeric(other, C)
+    assert np.allclose(C.to_scipy().toarray(), want, rtol=1e-13, atol=1e-13)
+
+
 def test_spgemm_matches_scipy():
     a, b = random_csr(60, 40, 0.1, 6), random_csr(40, 50, 0.1, 7)
     c = spx.spgemm(a, b)

@@ -178,6 +178,16 @@ class Plan:
     def format(self):
         return self._p.info()["format"]
 
+    def spgemm(self, B):
+        """C = A*B as an spx.Matrix, for a plan made with operation="spgemm"."""
+        return Matrix(self._p.spgemm(_as_matrix(B)._m))
+
+    def spgemm_numeric(self, B, C):
+        """C's values again (in place) for a B of the pattern of the B that made C
+        (spx_spgemm_numeric: repeated products with one pattern); returns C."""
+        self._p.spgemm_numeric(_as_matrix(B)._m, C._m)
+        return C
+
     def info(self):
         """format, prep_ms, bytes, describe, device, rows, cols"""
         return self._p.info()

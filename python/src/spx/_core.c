@@ -442,6 +442,17 @@ static PyObject *plan_spgemm(PlanObject *p, PyObject *args)
     return (PyObject *)matrix_new(C);
 }
 
+/* spgemm_numeric(B, C): C's values again for B of the pattern that made C. */
+static PyObject *plan_spgemm_numeric(PlanObject *p, PyObject *args)
+{
+    MatrixObject *b, *c;
+    spx_status st;
+    if (!PyArg_ParseTuple(args, "O!O!", &MatrixType, &b, &MatrixType, &c)) return NULL;
+    Py_BEGIN_ALLOW_THREADS st = spx_spgemm_numeric(p->P, b->A, c->A);
+    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    Py_RETURN_NONE;
+}
+
 /* solve(kind, A, b, x, rtol, max_iters, jacobi) -> (status, iters, rel_residual, ms, history) */
 static PyObject *plan_solve(PlanObject *p, PyObject *args)
 {
@@ -509,6 +520,8 @@ static PyMethodDef plan_methods[] = {
     {"matvec", (PyCFunction)plan_matvec, METH_VARARGS, "y = alpha*A*x + beta*y"},
     {"info", (PyCFunction)plan_info, METH_NOARGS, "format, prep_ms, bytes, describe, ..."},
     {"spgemm", (PyCFunction)plan_spgemm, METH_VARARGS, "C = A*B"},
+    {"spgemm_numeric", (PyCFunction)plan_spgemm_numeric, METH_VARARGS,
+     "C's values again for B of C's pattern"},
     {"solve", (PyCFunction)plan_solve, METH_VARARGS, "cg or bicgstab"},
     {"device_arrays", (PyCFunction)plan_device_arrays, METH_NOARGS,
      "device addresses of the matrix arrays a CUDA csr plan reads (a test hook)"},
