@@ -393,13 +393,14 @@ static spx_matrix *revalued(const spx_matrix *B, double scale)
     return R;
 }
 
-/* spx_spgemm_numeric on the CPU with params (gustavson's numeric phase
- * alone): the same bits as a new product of the revalued B; a B of another
- * pattern, a C of another shape or place refused, C left as it was. */
+/* spx_spgemm_numeric on the CPU with params (gustavson from its memo, or
+ * with memo=off its numeric phase alone): the same bits as a new product of
+ * the revalued B, and of B again (the memo kept: B's pattern); a B of
+ * another pattern, a C of another shape or place refused, C left as it was. */
 static void numeric_case(const char *params, int threads, const char *a_spec, const char *b_spec)
 {
     spx_matrix *A = NULL, *B = NULL, *B2 = NULL, *other = NULL;
-    spx_matrix *C = NULL, *C2 = NULL, *before = NULL, *tiny = NULL;
+    spx_matrix *C = NULL, *C2 = NULL, *before = NULL, *tiny = NULL, *first = NULL;
     spx_plan *P = NULL, *S = NULL;
     spx_plan_opts o = opts(params, threads);
     if (!CHECK_STATUS(spx_generate(a_spec, &A), SPX_OK) ||
@@ -413,13 +414,17 @@ static void numeric_case(const char *params, int threads, const char *a_spec, co
     B2 = revalued(B, -1.5);
     if (!CHECK_STATUS(spx_generate(spec, &other), SPX_OK) ||
         !CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, &o, &P), SPX_OK) ||
-        !CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK))
+        !CHECK_STATUS(spx_spgemm_run(P, B, &C), SPX_OK) ||
+        !CHECK_STATUS(spx_matrix_copy(C, SPX_F64, &first), SPX_OK))
         goto done;
     CHECK_STATUS(spx_spgemm_run(P, B2, &C2), SPX_OK);
     if (CHECK_STATUS(spx_spgemm_numeric(P, B2, C), SPX_OK) && !CHECK(same_matrix(C, C2)))
         fprintf(stderr, "  numeric %s x %s, %s, %d threads\n", a_spec, b_spec,
                 params ? params : "default", threads);
     CHECK_STATUS(spx_matrix_copy(C, SPX_F64, &before), SPX_OK);
+    if (CHECK_STATUS(spx_spgemm_numeric(P, B, C), SPX_OK)) /* the memo again: B's pattern */
+        CHECK(same_matrix(C, first));
+    if (CHECK_STATUS(spx_spgemm_numeric(P, B2, C), SPX_OK)) CHECK(same_matrix(C, before));
     if (CHECK_STATUS(spx_spgemm_numeric(P, other, C), SPX_ERR_INVALID_ARG))
         CHECK(strstr(spx_last_error(), "another pattern") != NULL);
     CHECK(same_matrix(C, before));
@@ -434,19 +439,22 @@ done:
     spx_plan_destroy(S);
     spx_matrix_destroy(A), spx_matrix_destroy(B), spx_matrix_destroy(B2);
     spx_matrix_destroy(other), spx_matrix_destroy(C), spx_matrix_destroy(C2);
-    spx_matrix_destroy(before), spx_matrix_destroy(tiny);
+    spx_matrix_destroy(before), spx_matrix_destroy(tiny), spx_matrix_destroy(first);
 }
 
 static void test_numeric(void)
 {
     static const char *const pairs[][2] = {
         {"random:m=30,n=20,nnz=120,seed=41", "random:m=20,n=25,nnz=150,seed=42"},
-        {"banded:n=400,bw=6", "banded:n=400,bw=6"}, /* rows of runs */
+        {"banded:n=400,bw=6", "banded:n=400,bw=6"},   /* rows of runs, memo: 6.8 an entry */
+        {"banded:n=400,bw=20", "banded:n=400,bw=20"}, /* 20 an entry: no memo, the gather */
         {"rmat:scale=10,ef=8,values=random", "rmat:scale=10,ef=8,values=random"},
     };
+    static const char *const params[] = {NULL,       "acc=dense", "acc=hash",
+                                         "runs=off", "memo=off",  "acc=hash,memo=off"};
     for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++)
-        for (size_t a = 0; a < sizeof acc_params / sizeof *acc_params; a++)
-            numeric_case(acc_params[a], 1 + (int)(a % 2), pairs[p][0], pairs[p][1]);
+        for (size_t a = 0; a < sizeof params / sizeof *params; a++)
+            numeric_case(params[a], 1 + (int)(a % 2), pairs[p][0], pairs[p][1]);
 }
 
 static void test_alloc_failure(void)

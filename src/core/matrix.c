@@ -78,6 +78,7 @@ void spx_matrix_destroy(spx_matrix *A)
     spx__free(A->owned_col32);
     if (A->rowptr32) spx__free(A->rowptr); /* the widened copy, if one was made */
     spx__cuda_free(A->numeric.memo);
+    if (A->numeric.host_memo_free) A->numeric.host_memo_free(A->numeric.host_memo);
     if (A->dev.on && A->dev.owned) {
         void *a[] = {(void *)A->dev.rowptr, (void *)A->dev.col32, (void *)A->dev.values};
         for (int k = 0; k < 3; k++)

@@ -57,6 +57,8 @@ struct spx_matrix_s {
         void *memo;
         size_t memo_bytes;
         int64_t products, n_long; /* the memo's products and entries of many */
+        void *host_memo;          /* a host C's memo (cpu/spgemm_memo.c), or NULL */
+        void (*host_memo_free)(void *); /* and what frees it */
     } numeric;
     /* spx_matrix_wrap_device: the caller's arrays on the GPU, borrowed; on == 0
      * for every other matrix. owned: SpX allocated them (a product's C:

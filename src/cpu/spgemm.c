@@ -38,7 +38,9 @@
  * The plan parameter "runs=off" takes the gather for them too (to measure).
  *
  * spx_spgemm_numeric (gustavson_numeric): C's values again for a B of the
- * pattern that made C, by the numeric phase alone: each row gathered as in
+ * pattern that made C, from a memo of each entry's products (spgemm_memo.c;
+ * param memo=off, or where the memo cannot be had, as follows), or by the
+ * numeric phase alone: each row gathered as in
  * step 3 (the same sums in the same order, so the same bits as a new
  * product), read out at C's columns, no symbolic phase, no sort, no
  * allocation of C; C's values are written only once every row had exactly
@@ -50,6 +52,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "cpu/spgemm_memo.h"
 #include "plan/format.h"
 
 /* Columns times threads up to which the dense accumulator is used (16 bytes each). */
@@ -658,15 +661,18 @@ typedef struct gustavson_state {
     int forced;
     int runs;
     int threads;
+    int memo;        /* memo=on|off: spx_spgemm_numeric from a memo (spgemm_memo.c) */
+    uint64_t serial; /* this plan among the process's gustavson plans */
 } gustavson_state;
 
 static spx_status gustavson_param(void *ctx, const char *key, const char *value)
 {
     gustavson_state *g = ctx;
     if (strcmp(key, "runs") == 0) return spx__param_on_off(key, value, &g->runs);
+    if (strcmp(key, "memo") == 0) return spx__param_on_off(key, value, &g->memo);
     if (strcmp(key, "acc") != 0)
         return spx__error(SPX_ERR_BAD_PARAM,
-                          "gustavson has no parameter '%s' (it knows acc and runs)", key);
+                          "gustavson has no parameter '%s' (it knows acc, runs and memo)", key);
     if (strcmp(value, "dense") == 0)
         g->forced = 0;
     else if (strcmp(value, "hash") == 0)
@@ -688,10 +694,12 @@ static int pick_threads(const spgemm_job *J, int threads)
 
 static spx_status gustavson_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    gustavson_state *g = NULL, want = {A, -1, 1, o->threads};
+    static uint64_t plans_made;
+    gustavson_state *g = NULL, want = {A, -1, 1, o->threads, 1, 0};
     spx_status st = spx__params_each(o->params, gustavson_param, &want);
     if (st != SPX_OK) return st;
     if ((st = spx__alloc((void **)&g, 1, sizeof *g, "gustavson plan")) != SPX_OK) return st;
+    want.serial = __atomic_add_fetch(&plans_made, 1, __ATOMIC_RELAXED);
     *g = want;
     *state = g;
     return SPX_OK;
@@ -829,6 +837,11 @@ static spx_status gustavson_numeric(void *state, const spx_matrix *B, spx_matrix
     spx_status st = SPX_OK;
     SPX_TRY(spx__check_matrix(C, "spx_spgemm_numeric (C)"));
     SPX_TRY(spx__matrix_rowptr(C, &crp));
+    if (g->memo) {
+        int handled = 0;
+        SPX_TRY(spx__cpu_spgemm_memo(g->A, B, C, g->serial, g->threads, &handled));
+        if (handled) return SPX_OK;
+    }
     SPX_TRY(job_setup(g, B, &J));
     SPX_TRY(spx__alloc((void **)&vals, (size_t)C->nnz + 1, sizeof *vals, "SpGEMM values"));
     if (!refill_rows(&J, crp, C, vals)) {
