@@ -420,8 +420,9 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
 /* C = A*B again into C's own arrays, for repeated products with one pattern
  * (the numeric phase alone): C came from spx_spgemm_run(P, B0, &C) and B has
  * B0's pattern (rows, columns, entries), its values may differ; A's values
- * are the plan's (a host A was copied when P was made; a device A of fp64
- * values and 64-bit offsets is read in place, as it is now). B and C are
+ * are the plan's (a CUDA plan of a host A copied them when it was made;
+ * gustavson, and a CUDA plan of a device A of fp64 values and 64-bit
+ * offsets, read A in place, as it is now). B and C are
  * both host or both device matrices; C's values are overwritten.
  * gpu-rows with a device B and C (f64) computes C's values from a memo of
  * C's products: the first call on a C for a plan and a B pattern lists, for
@@ -435,9 +436,11 @@ spx_status spx_spgemm_run(const spx_plan *P,       /* in: an SPX_OP_SPGEMM plan 
  * first call checks C's row counts with a symbolic phase, and every call
  * runs gpu-rows' numeric phase into C's arrays (no allocation of C, no
  * copy; C keeps the plan and B's pattern hash, so later calls skip the
- * check). gustavson (CPU) runs its numeric phase alone: each row gathered
- * as in the product (the same bits as a new product) and read out at C's
- * columns, no symbolic phase, no sort. tsparse, and gpu-rows with host
+ * check). gustavson (CPU) keeps a memo the same way (built on the first
+ * call, held by C) where C's entries sum at most 8 products each, and
+ * otherwise runs its numeric phase alone (each row gathered as in the
+ * product, read out at C's columns, no symbolic phase, no sort); either way
+ * C's values are the same bits as a new product's. tsparse, and gpu-rows with host
  * operands, run the whole product into a new C', check that C' has C's
  * pattern, copy its values into C and free C'. A B whose product has another pattern than C's (memo=off: rows
  * of other lengths; a tsparse product whose exact zeros fell elsewhere)
