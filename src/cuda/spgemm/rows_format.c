@@ -22,7 +22,10 @@
  * Device operands (spx_matrix_wrap_device), f64 only: a device A is read in
  * place (its 32-bit row offsets widened, fp32 values converted, into arrays
  * of the plan), so is a device B in each product (the same, for the
- * product), and a device B gives a device C (rows_run.cu). */
+ * product), and a device B gives a device C (rows_run.cu).
+ * spx_spgemm_numeric with a device B and C: from a memo of C's products
+ * that C holds (rows_memo.cu), or with memo=off (for measuring) the
+ * numeric phase into C's arrays; a host B: the whole product again. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
