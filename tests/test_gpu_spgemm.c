@@ -346,29 +346,37 @@ static void test_panels(void)
 
 /* gpu-rows' long rows (more than 2048 products and entries of C): dense
  * accumulators with the sums in shared memory (6030 columns: an odd count of
- * bitmap words) and in global memory (40000 columns, fp64), against the hash
- * tables (long=hash); rows of 513-2048 entries (3011 columns: shared hash
- * tables either way); past 2^20 columns AUTO takes the hash tables and
- * long=dense declines. */
+ * bitmap words), summed in C through the bitmap's ranks (40000 columns, fp64,
+ * and the most columns the bitmap takes, 2^20) and in a global row of sums
+ * (rank=off), against the hash tables (long=hash); rows of 513-2048 entries
+ * (3011 columns: shared hash tables either way); past 2^20 columns AUTO
+ * takes the hash tables and long=dense declines. */
 static void test_long_rows(void)
 {
     static const struct {
-        const char *a, *b, *params[2];
+        const char *a, *b, *params[3];
     } cases[] = {
-        {"random:m=40,n=3000,density=0.5,seed=21", "random:m=3000,n=6030,nnz=60000,seed=22",
+        {"random:m=40,n=3000,density=0.5,seed=21",
+         "random:m=3000,n=6030,nnz=60000,seed=22",
          {"long=dense", "long=hash"}},
-        {"random:m=50,n=2000,nnz=2000,seed=29", "random:m=2000,n=3011,nnz=40000,seed=30",
+        {"random:m=50,n=2000,nnz=2000,seed=29",
+         "random:m=2000,n=3011,nnz=40000,seed=30",
          {"long=auto", "long=hash"}},
-        {"random:m=30,n=3000,density=0.5,seed=23", "random:m=3000,n=40000,nnz=150000,seed=24",
-         {"long=dense", "long=hash"}},
-        {"random:m=20,n=2000,density=0.5,seed=25", "random:m=2000,n=1048600,nnz=40000,seed=26",
+        {"random:m=30,n=3000,density=0.5,seed=23",
+         "random:m=3000,n=40000,nnz=150000,seed=24",
+         {"long=dense", "long=dense,rank=off", "long=hash"}},
+        {"random:m=12,n=2000,density=0.5,seed=31",
+         "random:m=2000,n=1048576,nnz=200000,seed=32",
+         {"long=dense", "long=dense,rank=off", "long=hash"}},
+        {"random:m=20,n=2000,density=0.5,seed=25",
+         "random:m=2000,n=1048600,nnz=40000,seed=26",
          {"long=auto", "long=hash"}},
     };
-    for (size_t t = 0; t < (quick ? 2 : sizeof cases / sizeof *cases); t++) {
+    for (size_t t = 0; t < (quick ? 3 : sizeof cases / sizeof *cases); t++) {
         spx_matrix *A = generated(cases[t].a), *B = generated(cases[t].b);
         product_case pc;
         if (A && B && case_prepare(&pc, A, B)) {
-            for (int q = 0; q < 2; q++) {
+            for (int q = 0; q < 3 && cases[t].params[q]; q++) {
                 char name[64];
                 snprintf(name, sizeof name, "%.18s %s", cases[t].b + 7, cases[t].params[q]);
                 run_variants(&pc, name, "gpu-rows", cases[t].params[q]);

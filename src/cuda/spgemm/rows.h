@@ -19,8 +19,10 @@
  *    columns, else a block of 256 threads a row: rows_run.cu); each row's
  *    filled slots are moved to the table's front, sorted (bitonic over the
  *    next power of two) and written: columns sorted. Longer rows: the bitmap and a dense row of
- *    sums (in shared memory when it fits, else one row of cols sums per
- *    thread block in global memory), read out in column order, no sort;
+ *    sums in shared memory when it fits, read out in column order, no sort;
+ *    else the bitmap read out first, C's columns written at its ranks, and
+ *    the products added into C's values at them (rows_rank.cu; rank=off:
+ *    one row of cols sums per thread block in global memory);
  *    above 2^20 columns, hash tables in global memory;
  * When C does not fit the device, steps 4 and 5 run in row panels of
  * PANEL_SHARE of the free memory (param panel_nnz caps a panel's entries).
@@ -77,6 +79,9 @@ typedef struct spx__cuda_rows_plan {
     int last_panels;    /* row panels of the last product (atomic: concurrent products) */
     int memo;           /* memo=on (1): spx_spgemm_numeric from a list of C's products
                            (rows_memo.cu); off (0): the numeric phase (for measuring) */
+    int rank;           /* rank=on (1): long rows whose dense sums pass shared memory are
+                           summed in C through a bitmap's ranks (rows_rank.cu); off (0):
+                           in a row of sums in global memory (rows_dense.cu; for measuring) */
     uint64_t serial;    /* this plan among every gpu-rows plan of the process (a device C
                            keyed for spx_spgemm_numeric names it) */
     void *stream;       /* cudaStream_t (NULL: the default stream) */

@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(DENSE_BLOCK)
     }
 }
 
-static int device_attribute(cudaDeviceAttr a)
+int device_attribute(cudaDeviceAttr a)
 {
     int dev = 0, v = 0;
     cudaGetDevice(&dev);
@@ -167,19 +167,25 @@ spx_status symbolic_dense(const hash_job &J, int64_t cols, cudaStream_t s)
     return launch_dense<false, false, float>(J, cols, s);
 }
 
-/* Sums in shared memory when they fit beside the bitmap. */
-template <typename V> static spx_status numeric_dense_as(const hash_job &J, int64_t cols, cudaStream_t s)
+/* Sums in shared memory when they fit beside the bitmap; else summed in C
+ * through the bitmap's ranks (rank, where they fit: rows_rank.cu) or in a
+ * global row of sums. */
+template <typename V>
+static spx_status numeric_dense_as(const hash_job &J, int64_t cols, bool rank, cudaStream_t s)
 {
     const size_t limit = (size_t)device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     if (dense_bytes<V>(cols, true) <= limit) return launch_dense<true, true, V>(J, cols, s);
+    if (rank && rank_fits(cols))
+        return numeric_rank(J, cols, sizeof(V) == sizeof(float) ? SPX_F32 : SPX_F64, s);
     return launch_dense<true, false, V>(J, cols, s);
 }
 
-spx_status numeric_dense(const hash_job &J, int64_t cols, spx_type precision, cudaStream_t s)
+spx_status numeric_dense(const hash_job &J, int64_t cols, spx_type precision, bool rank,
+                         cudaStream_t s)
 {
     if (J.nrows == 0) return SPX_OK;
-    if (precision == SPX_F32) return numeric_dense_as<float>(J, cols, s);
-    return numeric_dense_as<double>(J, cols, s);
+    if (precision == SPX_F32) return numeric_dense_as<float>(J, cols, rank, s);
+    return numeric_dense_as<double>(J, cols, rank, s);
 }
 
 } // namespace spx_rows

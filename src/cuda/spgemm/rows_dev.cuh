@@ -61,9 +61,19 @@ spx_status numeric_global(const hash_job &J, spx_type precision, cudaStream_t s)
  * at most DENSE_MAX_COLS columns whose bitmap fits a block's shared memory
  * (dense_fits). */
 constexpr int64_t DENSE_MAX_COLS = (int64_t)1 << 20;
+/* An attribute of the current device (rows_dense.cu). */
+int device_attribute(cudaDeviceAttr a);
 bool dense_fits(int64_t cols);
 spx_status symbolic_dense(const hash_job &J, int64_t cols, cudaStream_t s);
-spx_status numeric_dense(const hash_job &J, int64_t cols, spx_type precision, cudaStream_t s);
+spx_status numeric_dense(const hash_job &J, int64_t cols, spx_type precision, bool rank,
+                         cudaStream_t s);
+
+/* The long rows' numeric phase summed in C through a bitmap's ranks
+ * (rows_rank.cu), for B of at most DENSE_MAX_COLS columns whose bitmap and
+ * ranks fit a block's shared memory (rank_fits); numeric_dense takes it
+ * (rank) where its sums would not fit shared memory. */
+bool rank_fits(int64_t cols);
+spx_status numeric_rank(const hash_job &J, int64_t cols, spx_type precision, cudaStream_t s);
 
 /* spx_spgemm_numeric's memo of a device C (rows_memo.cu). build: the list
  * of each entry's products for A*B, checking on the way that C's pattern

@@ -16,16 +16,16 @@
  * or its whole table as before: rows_hash.cu) and pool=keep|release
  * (scratch and a device C from SpX's stream-ordered pool, which keeps 64
  * MB across host waits, the default; or the device's default pool and
- * cudaMalloc, as before: spgemm_dev.cuh). fp32 declines a product whose terms could pass
- * float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values
- * up to 3.2e28) came out as infinities in every entry.
- * Device operands (spx_matrix_wrap_device), f64 only: a device A is read in
- * place (its 32-bit row offsets widened, fp32 values converted, into arrays
- * of the plan), so is a device B in each product (the same, for the
- * product), and a device B gives a device C (rows_run.cu).
- * spx_spgemm_numeric with a device B and C: from a memo of C's products
- * that C holds (rows_memo.cu), or with memo=off (for measuring) the
- * numeric phase into C's arrays; a host B: the whole product again. */
+ * cudaMalloc, as before: spgemm_dev.cuh) and rank=on|off (long rows whose
+ * dense sums pass shared memory summed in C through a bitmap's ranks, the
+ * default, or in a global row of sums as before: rows_rank.cu). fp32 declines a product whose terms
+ * could pass float's range (max|A| max|B| > FLT_MAX): on the H100 xenon1 squared (values up
+ * to 3.2e28) came out as infinities in every entry. Device operands (spx_matrix_wrap_device), f64
+ * only: a device A is read in place (its 32-bit row offsets widened, fp32 values converted, into
+ * arrays of the plan), so is a device B in each product (the same, for the product), and a device B
+ * gives a device C (rows_run.cu). spx_spgemm_numeric with a device B and C: from a memo of C's
+ * products that C holds (rows_memo.cu), or with memo=off (for measuring) the numeric phase into C's
+ * arrays; a host B: the whole product again. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -65,6 +65,7 @@ typedef struct rows_params {
     int sort_table;    /* sort=table (1) or filled (0) */
     int pool_keep;     /* pool=keep (1) or release (0) */
     int memo;          /* memo=on|off */
+    int rank;          /* rank=on|off */
 } rows_params;
 
 static spx_status parse_param(void *ctx, const char *key, const char *value)
@@ -73,6 +74,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     static const char *const modes[] = {"auto", "dense", "hash"};
     if (strcmp(key, "prefault") == 0) return spx__param_on_off(key, value, &prm->prefault);
     if (strcmp(key, "memo") == 0) return spx__param_on_off(key, value, &prm->memo);
+    if (strcmp(key, "rank") == 0) return spx__param_on_off(key, value, &prm->rank);
     if (strcmp(key, "wide") == 0) {
         static const char *const wide[] = {"off", "on", "dense", "auto"};
         for (int k = 0; k < 4; k++)
@@ -102,7 +104,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return spx__error(
             SPX_ERR_BAD_PARAM,
             "gpu-rows: unknown parameter '%s' (long, prefault, panel_nnz, wide, sort, pool, "
-            "memo)",
+            "memo, rank)",
             key);
     for (int k = 0; k < 3; k++)
         if (strcmp(value, modes[k]) == 0) {
@@ -146,7 +148,7 @@ static uint64_t plans_made;
 static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_rows_plan *p = NULL;
-    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0, 1, 1};
+    rows_params prm = {SPX__ROWS_LONG_AUTO, 1, 0, SPX__ROWS_WIDE_AUTO, 0, 1, 1, 1};
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
@@ -164,6 +166,7 @@ static spx_status rows_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->sort_table = prm.sort_table;
     p->pool_keep = prm.pool_keep;
     p->memo = prm.memo;
+    p->rank = prm.rank;
     p->stream = o->stream;
     p->serial = __atomic_add_fetch(&plans_made, 1, __ATOMIC_RELAXED);
     p->max_abs_a = o->precision == SPX_F32 && !A->dev.on ? max_abs(A) : 0.0;

@@ -278,6 +278,17 @@ static bool wide_dense(const product *x)
  * and 7 dense too (3f39f4d, B of at most 2^17 columns) did not pay on the
  * H100: cage11 13% slower, sinc18 even, in one process (run T of
  * bench/results/h100-2026-11-26.md); reverted. */
+static const char *const numeric_bin_name[BINS] = {
+    "",
+    "rows: numeric bin 1 (<= 32)",
+    "rows: numeric bin 2 (<= 64)",
+    "rows: numeric bin 3 (<= 128)",
+    "rows: numeric bin 4 (<= 256)",
+    "rows: numeric bin 5 (<= 512)",
+    "rows: numeric bin 6 (<= 1024)",
+    "rows: numeric bin 7 (<= 2048)",
+    "rows: numeric bin 8 (long rows)",
+};
 static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
 {
     binned b = {};
@@ -291,10 +302,11 @@ static spx_status numeric(product *x, int64_t r0, int64_t r1, int64_t cbase)
         J.nrows = b.start[k + 1] - b.start[k];
         const bool wide = x->p->wide != SPX__ROWS_WIDE_OFF && wide_rows(J.nrows, b.products[k]);
         if (k < BIG && wide && wide_dense(x))
-            SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
+            SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->p->rank, x->s));
         else if (k < BIG) SPX_TRY(numeric_shared(k, J, wide, x->p->precision, x->s));
-        else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->s));
+        else if (x->dense) SPX_TRY(numeric_dense(J, x->cols, x->p->precision, x->p->rank, x->s));
         else if (J.nrows) SPX_TRY(run_global(J, x->cnt, x->cols, true, x->p->precision, x->s));
+        trace(numeric_bin_name[k], x->s);
     }
 cleanup:
     dev_free(b.rows, x->s);
