@@ -8,6 +8,7 @@
  * B, AUTO's pick, the declines,
  * and with SPX_TEST_LARGE=1 a product of more than 2^31 intermediate
  * products. SPX_TEST_QUICK=1 (compute-sanitizer) keeps the small products;
+ * SPX_TEST_PART=long runs the long rows alone (racecheck);
  * shared matrices missing from SPX_MATRICES are skipped with a line.
  *
  * Entry (i, j) of a result c against the reference r (gustavson in fp64, its
@@ -622,8 +623,12 @@ int main(void)
         printf("SKIP: no CUDA device: the CUDA SpGEMM formats are not run\n");
         return 77;
     }
-    const char *q = getenv("SPX_TEST_QUICK");
+    const char *q = getenv("SPX_TEST_QUICK"), *part = getenv("SPX_TEST_PART");
     quick = q && strcmp(q, "1") == 0;
+    if (part && strcmp(part, "long") == 0) { /* the long rows alone (racecheck) */
+        test_long_rows();
+        return spx_test_finish();
+    }
     test_edges();
     test_generated();
     test_shared();

@@ -6,7 +6,8 @@
 # process per matrix, every C checked against the bench's long-double
 # reference. Matrices: the shared ones with nnz >= 100k, lap3d27:40, a band
 # of mean row 51, R-MAT 16 (ef 16), R-MAT 18 (ef 4: 868M products, 495M
-# entries of C) and cage11 scaled 8 times: up to about 10^9 products.
+# entries of C), cage11 scaled 8 times, R-MAT 19 (ef 2: 640M products) and
+# R-MAT 20 (ef 1: 448M): up to about 10^9 products.
 # The run stops starting matrices after BUDGET_S seconds (default 480) and
 # gives each at most PER_S (default 150).
 #
@@ -16,7 +17,7 @@
 #   bench/experiments/spgemm-device/run.sh     # writes to $OUT (or /tmp/spgemm-device)
 # Environment: SPX (default build-gpu/spx), SPX_MATRICES (default
 # ../shared/matrices), OUT, BUDGET_S, PER_S, BATCHES (default 5), SET (all,
-# small: without the two largest, large: those two alone), NUMERIC=1 (f64
+# small: without the four largest, large: those four alone), NUMERIC=1 (f64
 # alone, gpu-rows and AUTO with rows F[numeric] too: spx_spgemm_numeric,
 # repeated products with one pattern, against peer-cusparse-spgemm-reuse).
 # summary.md (summary.py): per matrix cuSPARSE's run_ms, each SpX format's
@@ -41,7 +42,8 @@ for m in NotreDame_www TSOPF_RS_b39_c30 bcsstk28 bfly c-62 cage11 cavity19 delau
     inputs+=("$MATRICES/$m.mtx")
 done
 inputs+=(gen:lap3d27:40 gen:banded:n=100000,bw=25 gen:rmat:scale=16)
-large=(gen:rmat:scale=18,ef=4,sym=1 "gen:scale:file=$MATRICES/cage11.mtx,copies=8")
+large=(gen:rmat:scale=18,ef=4,sym=1 "gen:scale:file=$MATRICES/cage11.mtx,copies=8"
+       gen:rmat:scale=19,ef=2,sym=1 gen:rmat:scale=20,ef=1,sym=1)
 case "${SET:-all}" in
 small) ;;
 large) inputs=("${large[@]}") ;;
@@ -59,10 +61,10 @@ for src in "${inputs[@]}"; do
     [ "$left" -gt "$PER_S" ] && left=$PER_S
     echo "$src" > "$OUTDIR/r$n.label"
     # tsparse (f64, and f16 against cuSPARSE f32) on the products of up to
-    # 10^8; the two largest in f64 with gpu-rows and AUTO alone
+    # 10^8; the four largest in f64 with gpu-rows and AUTO alone
     formats=gpu-rows,tsparse,auto,peer-cusparse-spgemm precisions=f64,f32,f16
     case "$src" in
-    *scale=18*|*copies=8*) formats=gpu-rows,auto,peer-cusparse-spgemm precisions=f64 ;;
+    *scale=18*|*scale=19*|*scale=20*|*copies=8*) formats=gpu-rows,auto,peer-cusparse-spgemm precisions=f64 ;;
     esac
     numeric=()
     if [ "${NUMERIC:-0}" = 1 ]; then
