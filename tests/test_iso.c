@@ -11,13 +11,13 @@
  *    row long enough for csr's and sell's long-row passes, and the pattern
  *    file. Tolerance as in test_conformance: (16 + sqrt(rmax)) u_p, plus
  *    2^-10 for f16 (stored values rounded to half).
- *  - csr and sell (the formats with an iso path): AUTO takes it (describe
+ *  - csr and sell, and dasp and hbp on CUDA (the formats with an iso path): AUTO takes it (describe
  *    says values=iso, bytes drop by the values); values=iso gives the same
  *    bits as values=stored when v is a power of two (the iso sum runs in the
  *    stored sum's order and v scales exactly; for v < 0 but for the sign of
  *    a zero sum; other values round v * sum instead of sum v*x, and are held
- *    to the tolerance), and equal values (+0 and -0 alike) for v = 0; values=iso on a matrix that is not iso,
- *    stores nothing or overflows the plan's type is SPX_ERR_BAD_PARAM.
+ *    to the tolerance), and equal values (+0 and -0 alike) for v = 0; values=iso on a matrix that
+ * is not iso, stores nothing or overflows the plan's type is SPX_ERR_BAD_PARAM.
  *  - Borrowed values (CPU build, csr, spx_matrix_wrap_csr): after the caller
  *    changes the values, a stored-value plan of the matrix's precision sees
  *    the change; an iso plan (value folded), an fp32 plan (converted copy)
@@ -43,7 +43,11 @@
 #define ISO_DEVICE_NAME "cpu"
 #endif
 
-static const char *const iso_formats[] = {"csr", "sell"}; /* those with an iso path */
+#ifdef ISO_TEST_CUDA
+static const char *const iso_formats[] = {"csr", "sell", "dasp", "hbp"}; /* with an iso path */
+#else
+static const char *const iso_formats[] = {"csr", "sell"};
+#endif
 
 /* ---- matrices */
 
@@ -285,7 +289,8 @@ static void check_all_formats(const iso_case *c, const product *p, double *y, do
         spx_test_close(y, ref, scale, p->m, tol, "%s %s %s op=%c alpha=%g beta=%g", c->name, name,
                        type_name(p->t), p->op == SPX_OP_T ? 'T' : 'N', p->alpha, p->beta);
         const char *chosen = spx_plan_format(P);
-        if (is_auto && (strcmp(chosen, "csr") == 0 || strcmp(chosen, "sell") == 0))
+        if (is_auto && (strcmp(chosen, "csr") == 0 || strcmp(chosen, "sell") == 0 ||
+                        strcmp(chosen, "dasp") == 0))
             CHECK(strstr(spx_plan_describe(P), "values=iso") != NULL);
         spx_plan_destroy(P);
     }
@@ -389,15 +394,18 @@ static void check_bad_param(void)
         const char *fmt = iso_formats[f];
         spx_plan *P = NULL;
         spx_plan_opts o = options(fmt, "values=iso", &p);
+        if (!format_runs(fmt, SPX_F64)) continue;
         CHECK_STATUS(spx_plan_create(R, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         CHECK(strstr(spx_last_error(), "not iso-valued") != NULL);
         CHECK_STATUS(spx_plan_create(E, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         CHECK(strstr(spx_last_error(), "stores no values") != NULL);
         CHECK_STATUS(spx_plan_create(I, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         CHECK(strstr(spx_last_error(), "not finite") != NULL);
-        o.precision = SPX_F32;
-        CHECK_STATUS(spx_plan_create(H, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
-        CHECK(strstr(spx_last_error(), "overflows") != NULL);
+        if (format_runs(fmt, SPX_F32)) { /* dasp has no fp32 */
+            o.precision = SPX_F32;
+            CHECK_STATUS(spx_plan_create(H, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
+            CHECK(strstr(spx_last_error(), "overflows") != NULL);
+        }
         o.params = "values=sometimes";
         CHECK_STATUS(spx_plan_create(R, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
         o.params = NULL; /* auto: the stored path for each of them */

@@ -26,7 +26,7 @@ struct spx_plan_s {
     spx_matrix *transposed;   /* A^T for op T, kept while the state may borrow it */
     spx__reorder *reorder;    /* params reorder=: P and A' = P op(A) P^T, or NULL */
     double prep_ms;
-    char describe[256];
+    char describe[1024]; /* room for the longest format description (hbp: about 450) */
 };
 
 spx_plan_opts spx_plan_opts_default(void)

@@ -4,15 +4,15 @@
 #   cmake --build build-gpu -j16
 # About 2.5 minutes on an H100:
 #   copy    spx bench --copy --device cuda: the device-to-device bandwidth;
-#   bench   spx bench --device cuda --peers --precision f64 with csr, sell (each
-#           also with values=stored, their bench variant: the stored path in
-#           the same run), dasp, hbp, auto and cuSPARSE CSR, on the shared
+#   bench   spx bench --device cuda --peers --precision f64 with csr, sell, dasp
+#           and hbp (each also with values=stored, their bench variant: the
+#           stored path in the same run), auto and cuSPARSE CSR, on the shared
 #           pattern matrices (NotreDame_www, delaunay_n16, bfly, rajat01,
 #           can_1072, dwt_2680, blckhole), R-MAT scale 20 and 21 (values 1),
 #           and NotreDame_www scaled to 10.2M and 29.8M nonzeros (11 and 32
 #           copies); then f32 and f16 on R-MAT 20 and NotreDame x11;
 #   summary per matrix and precision: AUTO's pick and time against cuSPARSE,
-#           csr and sell iso against their stored path, the bytes a plan holds
+#           csr, sell, dasp and hbp iso against their stored path, the bytes a plan holds
 #           per nonzero, and the bytes a call moves per nonzero (plan bytes
 #           plus x and y, over nnz) with their rate; the geometric mean of
 #           AUTO over cuSPARSE in fp64 and the lowest ratio (the issue asks
@@ -71,9 +71,9 @@ copy = re.search(r"([0-9.]+) GB/s", open(out + "/copy.txt").read() or "")
 print("device-to-device copy:", copy.group(0) if copy else "?")
 print("moved/nnz: (plan bytes + x + y) / nnz; GB/s: that over the median time")
 ratios = []
-head = "%-22s %-4s %9s %-5s %9s %9s %6s %7s %7s %7s %7s %7s %7s %8s"
+head = "%-22s %-4s %9s %-5s %9s %9s %6s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %8s"
 print(head % ("matrix", "prec", "nnz", "auto", "auto_ms", "cusp_ms", "x", "csr_iso", "/stored",
-              "sell", "/stored", "B/nz", "cuspB/nz", "GB/s"))
+              "sell", "/stored", "dasp", "/stored", "hbp", "/stored", "B/nz", "cuspB/nz", "GB/s"))
 for f in sorted(glob.glob(out + "/bench-*.json"), key=lambda s: int(re.findall(r"(\d+)", s)[-1])):
     try:
         recs = json.load(open(f))
@@ -100,8 +100,10 @@ for f in sorted(glob.glob(out + "/bench-*.json"), key=lambda s: int(re.findall(r
                 if s and i else ("-", "-")
         ci, cg = gain("csr")
         si, sg = gain("sell")
+        di, dg = gain("dasp")
+        hi, hg = gain("hbp")
         print(head % (mat[:22], prec, a["nnz"], a.get("chosen", "?")[:5], "%.4f" % a["median_ms"],
-                      "%.4f" % c["median_ms"], "%.2f" % x, ci, cg, si, sg,
+                      "%.4f" % c["median_ms"], "%.2f" % x, ci, cg, si, sg, di, dg, hi, hg,
                       "%.1f" % (a["bytes"] / a["nnz"]), "%.1f" % (c["bytes"] / c["nnz"]),
                       "%.0f" % (moved * a["nnz"] / (a["median_ms"] * 1e6))))
 if ratios:

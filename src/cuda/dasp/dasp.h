@@ -67,6 +67,9 @@ typedef struct spx__dasp_host {
     int mma;          /* F64 chunks per mma: 4 (m8n8k4; 0 too), 8 (m16n8k8), 16 (m16n8k16) */
     int regs;         /* F64 m8n8k4 main kernel's registers: 0 auto, 54, 48 or 40 */
     int pdl;          /* launches may overlap the kernel before (cuda/pdl.cuh) */
+    int iso;          /* no values on the device: every entry's value is 1 (the
+                         format folds A's one value into alpha); padding still
+                         gives 0 through its column -1 */
     /* Segments of val/col, in chunks of 32 entries, then singletons, then the
      * medium rows' irregular entries. */
     int64_t n_chunks;               /* all 8x4 blocks of every class */
@@ -135,24 +138,26 @@ void spx__dasp_host_free(spx__dasp_host *h);
 typedef struct spx__dasp_dev spx__dasp_dev;
 
 /* The dasp method's gateway (cuda/gateway.h; dasp_fill.cu, dasp_kernels.cu):
- * - fill: val (n_entries doubles for SPX_F64, halves for SPX_F16) and col
- *   (n_entries), device arrays, from h->A's CSR uploaded once and scattered by
- *   h's row map, padding (column -1, value 0) elsewhere; on stream, finished
- *   on return; a value beyond half's range for SPX_F16 is SPX_ERR_UNSUPPORTED
- *   naming it;
+ * - fill: val (n_entries doubles for SPX_F64, halves for SPX_F16; NULL for
+ *   an iso packing, whose values are not read) and col (n_entries), device
+ *   arrays, from h->A's CSR uploaded once and scattered by h's row map,
+ *   padding (column -1, value 0) elsewhere; on stream, finished on return; a
+ *   value beyond half's range for SPX_F16 is SPX_ERR_UNSUPPORTED naming it;
  * - dev_alloc: device memory of the dasp layer (*p NULL for 0 bytes); failure
  *   is SPX_ERR_OOM with the bytes; dev_fail_at: test hook, the n-th dasp
  *   device allocation from now fails (n >= 1; 0 disables), returns the count
  *   made since the last call;
  * - upload: h for precision t (SPX_F64, or SPX_F16: IEEE half values, one
- *   beyond half's range a decline naming it) to run on stream (NULL: default);
+ *   beyond half's range a decline naming it; h->iso: no values at all) to run
+ *   on stream (NULL: default);
  * - spmv: y = alpha*A*x + beta*y with device vectors (double for F64, float
  *   for F16; x in IEEE half for F16 with x_half), asynchronous on the plan's
  *   stream; the long-row scratch is the plan's, so calls on one plan must not
  *   run concurrently on different streams;
  * - bytes, free: the device copy's memory;
- * - download: for tests, the device's val (8 or 2 bytes each) and col arrays
- *   into host buffers of *n entries (*n = the count held; NULL buffers: only *n). */
+ * - download: for tests, the device's val (8 or 2 bytes each; none for an iso
+ *   plan) and col arrays into host buffers of *n entries (*n = the count held;
+ *   NULL buffers: only *n). */
 #define SPX__CUDA_DASP_API(S, Q, V)                                                           \
     S(spx__dasp_fill,                                                                         \
       (const spx__dasp_host *h, spx_type t, void *stream, void *val, int32_t *col))           \

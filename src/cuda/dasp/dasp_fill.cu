@@ -12,7 +12,9 @@
  * F16 __double2half, round to nearest even like the host's conversion (and a
  * NaN as the host's gives it, 0x7fff, where the device's cvt gives another
  * NaN), and a finite value that becomes an infinity is recorded (the lowest
- * CSR index, by atomicMin) and declines the plan. The temporaries are freed on return. */
+ * CSR index, by atomicMin) and declines the plan. An iso packing (val NULL)
+ * gets its columns alone: A's values are neither uploaded nor converted. The
+ * temporaries are freed on return. */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -97,7 +99,7 @@ static __device__ __forceinline__ void scatter_row(const fill_args<C, V, O> &a, 
     for (int64_t s = s0; s < len; s += step) {
         int64_t e = spx__dasp_slot(slot, rest, reg, s);
         a.out_col[e] = (int32_t)a.col[beg + s];
-        store_value(a.out_val, e, (double)a.val[beg + s], a.bad, beg + s);
+        if (a.out_val) store_value(a.out_val, e, (double)a.val[beg + s], a.bad, beg + s);
     }
 }
 
@@ -159,7 +161,7 @@ static spx_status upload_csr(fill_tmp *t, const spx__dasp_host *h, cudaStream_t 
     SPX_TRY(upload((void **)&t->rowptr, rowptr, (rows + 1) * sizeof(int64_t), stream,
                    "dasp fill row offsets"));
     SPX_TRY(upload(&t->col, col, nnz * cb, stream, "dasp fill columns"));
-    SPX_TRY(upload(&t->val, A->values, nnz * vb, stream, "dasp fill values"));
+    if (!h->iso) SPX_TRY(upload(&t->val, A->values, nnz * vb, stream, "dasp fill values"));
     SPX_TRY(upload((void **)&t->slot, h->map_slot, rows * sizeof(int64_t), stream,
                    "dasp fill row map slots"));
     SPX_TRY(upload((void **)&t->rest, h->map_rest, rows * sizeof(int64_t), stream,
@@ -219,7 +221,7 @@ static spx_status set_padding(const spx__dasp_host *h, size_t vb, void *val, int
 {
     size_t n = (size_t)h->n_entries;
     cudaError_t e = cudaMemsetAsync(col, 0xff, n * sizeof(int32_t), stream);
-    if (e == cudaSuccess) e = cudaMemsetAsync(val, 0, n * vb, stream);
+    if (e == cudaSuccess && val) e = cudaMemsetAsync(val, 0, n * vb, stream);
     return e == cudaSuccess ? SPX_OK : cuda_error(e, "cudaMemsetAsync of the dasp padding");
 }
 
@@ -248,7 +250,7 @@ extern "C" spx_status spx__dasp_fill(const spx__dasp_host *h, spx_type t, void *
     if (h->n_entries == 0) return SPX_OK;
     SPX_TRY(set_padding(h, t == SPX_F16 ? sizeof(__half) : sizeof(double), val, col, s));
     SPX_TRY(upload_csr(&tmp, h, s));
-    if (t == SPX_F16) {
+    if (t == SPX_F16 && val) {
         SPX_TRY(spx__dasp_dev_alloc((void **)&tmp.bad, sizeof *tmp.bad, "dasp fp16 range flag"));
         e = cudaMemsetAsync(tmp.bad, 0xff, sizeof *tmp.bad, s);
         if (e != cudaSuccess) SPX_TRY(cuda_error(e, "cudaMemsetAsync of the dasp range flag"));
@@ -259,7 +261,7 @@ extern "C" spx_status spx__dasp_fill(const spx__dasp_host *h, spx_type t, void *
     e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (e != cudaSuccess) SPX_TRY(cuda_error(e, "the dasp fill kernels"));
-    if (t == SPX_F16) SPX_TRY(check_range(&tmp, h, s));
+    if (t == SPX_F16 && val) SPX_TRY(check_range(&tmp, h, s));
 cleanup:
     if (st != SPX_OK) cudaStreamSynchronize(s); /* nothing in flight uses tmp */
     free_tmp(&tmp);

@@ -31,12 +31,19 @@
  * before its first load (cuda/pdl.cuh).
  * xtype=float|half (F16): x as float (the default, split into two tf32 parts,
  * two mma per chunk) or as IEEE half (exact in tf32: one mma per chunk, and
- * 2 bytes a read instead of 4). */
+ * 2 bytes a read instead of 4).
+ * values=auto|stored|iso (core/iso.h; default auto): a matrix whose values
+ * are all one number v (spx_matrix_iso) is placed without values and
+ * multiplied as y = (alpha * v) * (pattern(A) x) + beta * y: every entry's
+ * A operand is 1 (a padding entry still gives 0, its x operand being 0), 8
+ * bytes a slot fewer in fp64, 2 in fp16; fp16 keeps v in float, so it need
+ * not fit half. With v = 1 the sums are the stored path's, bit for bit. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/iso.h"
 #include "core/matrix.h"
 #include "cuda/dasp/dasp.h"
 #include "cuda/gateway.h"
@@ -50,6 +57,7 @@ typedef struct dasp_params {
     int prep_host; /* prep=host */
     int pdl;       /* pdl=on|off */
     int x_half;    /* xtype=half */
+    spx__values_mode values;
 } dasp_params;
 
 typedef struct dasp_state {
@@ -58,6 +66,8 @@ typedef struct dasp_state {
     int prep_host;
     int x_half;    /* F16 with xtype=half: x in IEEE half */
     spx_type prec; /* SPX_F64 or SPX_F16 */
+    int iso;       /* values=iso: no values on the device */
+    double iso_value; /* A's one value, folded into alpha */
 } dasp_state;
 
 /* A power of two in [lo, hi]. */
@@ -89,6 +99,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     }
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
+    if (strcmp(key, "values") == 0) return spx__param_values("dasp", value, &p->values);
     if (strcmp(key, "mma") == 0) return param_pow2(key, value, 4, 16, &p->mma);
     if (strcmp(key, "regs") == 0) {
         if (strcmp(value, "auto") == 0) return p->regs = 0, SPX_OK;
@@ -110,13 +121,16 @@ static void dasp_destroy(void *state)
 
 static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    dasp_params prm = {75, 0, -1, 4, 0, 0, 1, 0};
+    dasp_params prm = {75, 0, -1, 4, 0, 0, 1, 0, SPX__VALUES_AUTO};
     spx__dasp_host *h = NULL;
     dasp_state *s = NULL;
+    int iso = 0;
+    double iso_value = 0.0;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "dasp"));
+    SPX_TRY(spx__values_choose(A, prm.values, o->precision, "dasp", &iso, &iso_value));
     if (prm.mma != 4 && (prm.regs == 48 || prm.regs == 40))
         SPX_TRY(spx__error(SPX_ERR_BAD_PARAM, "dasp: regs=%ld needs mma=4", prm.regs));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "dasp plan"));
@@ -127,12 +141,15 @@ static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     h->mma = (int)prm.mma;
     h->regs = (int)prm.regs;
     h->pdl = prm.pdl && spx__cuda_can_overlap_launches();
+    h->iso = iso;
     SPX_TRY(spx__dasp_upload(h, o->precision, o->stream, &s->dev));
     s->shape = *h;
     s->shape.A = NULL;
     s->prep_host = prm.prep_host;
     s->x_half = prm.x_half;
     s->prec = o->precision;
+    s->iso = iso;
+    s->iso_value = iso_value;
     *state = s;
     s = NULL;
 cleanup:
@@ -144,7 +161,7 @@ cleanup:
 static spx_status dasp_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     const dasp_state *s = state;
-    return spx__dasp_spmv(s->dev, alpha, x, beta, y, s->x_half);
+    return spx__dasp_spmv(s->dev, s->iso ? alpha * s->iso_value : alpha, x, beta, y, s->x_half);
 }
 
 static spx_type dasp_x_type(const void *state)
@@ -164,11 +181,13 @@ static void dasp_describe(const void *state, char *buf, size_t len)
     const dasp_state *s = state;
     const spx__dasp_host *h = &s->shape;
     double slots = (double)h->n_entries;
+    char values[48] = "values=stored";
+    if (s->iso) snprintf(values, sizeof values, "values=iso value=%.17g", s->iso_value);
     snprintf(buf, len,
              "long=%lld tasks=%lld medium=%lld rowblocks=%lld heavy=%lld htasks=%lld "
              "regular_blocks=%lld "
              "irregular_nnz=%lld loop=%d thr=%d pass2=%d short=%lld pieces13=%lld pieces22=%lld "
-             "rows4=%lld single=%lld empty=%lld fill=%.3f prep=%s%s",
+             "rows4=%lld single=%lld empty=%lld fill=%.3f prep=%s%s %s",
              (long long)h->n_long, (long long)h->n_tasks, (long long)h->n_medium,
              (long long)h->n_rowblocks, (long long)h->n_heavy, (long long)h->n_htasks,
              (long long)h->n_regular, (long long)h->n_irreg, h->loop_num, h->threshold, h->two_pass,
@@ -177,7 +196,7 @@ static void dasp_describe(const void *state, char *buf, size_t len)
              (long long)(h->n_len4 + h->n_len3 - (h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3)),
              (long long)h->n_single, (long long)h->n_empty,
              slots > 0 ? (double)h->nnz / slots : 1.0, s->prep_host ? "host" : "gpu",
-             s->x_half ? " xtype=half" : "");
+             s->x_half ? " xtype=half" : "", values);
 }
 
 /* AUTO: dasp for matrices of DASP_MIN_NNZ or more nonzeros with rows longer
@@ -209,6 +228,9 @@ static double dasp_suits(const spx_matrix *A, const spx__auto_facts *f)
     return DASP_EXPECTED_GAIN;
 }
 
+/* The stored path beside the iso default, measured in the same bench run. */
+static const char *const dasp_bench_variants[] = {"values=stored", NULL};
+
 const spx_format_ops spx__format_dasp = {
     .name = "dasp",
     .devices = SPX_DEV_CUDA,
@@ -220,5 +242,6 @@ const spx_format_ops spx__format_dasp = {
     .describe = dasp_describe,
     .borrows_matrix = 0,
     .x_type = dasp_x_type,
+    .bench_variants = dasp_bench_variants,
     .suits = dasp_suits,
 };

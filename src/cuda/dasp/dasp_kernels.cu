@@ -61,6 +61,7 @@ extern "C" {
 /* ------------------------------------------------------------ precisions */
 
 template <int K> struct F64 {
+    static constexpr bool iso = false; /* values read (Iso: none) */
     typedef double val_t; /* stored matrix value */
     typedef double vec_t; /* y */
     typedef double x_t;   /* x */
@@ -117,6 +118,7 @@ template <int K> struct F64 {
 };
 
 struct F16 {
+    static constexpr bool iso = false;
     typedef __half val_t;
     typedef float vec_t;
     typedef float x_t;
@@ -183,6 +185,22 @@ struct F16H : F16 {
     }
 };
 
+/* A precision's kernels for an iso plan: no value array; every entry's value
+ * is 1 (the plan folds the matrix's one value into alpha), a padding entry
+ * still gives 0 through its x operand (column -1: b = 0). */
+template <class T> struct Iso : T {
+    static constexpr bool iso = true;
+};
+
+/* Entry e's stored value, or 1 for an iso plan (val NULL, not read). */
+template <class T>
+static __device__ __forceinline__ typename T::val_t value_at(const typename T::val_t *val,
+                                                             int64_t e)
+{
+    if constexpr (T::iso) return typename T::val_t(1.0f);
+    else return __ldcs(val + e);
+}
+
 /* --------------------------------------------------------------- layout */
 
 struct layout {
@@ -215,6 +233,7 @@ struct spx__dasp_dev {
     size_t bytes;
     int64_t n_entries; /* slots of val and col */
     int pdl;           /* launches may overlap the kernel before */
+    int iso;           /* no values (val NULL): the Iso kernels */
 };
 
 /* ---------------------------------------------------------- warp pieces */
@@ -243,7 +262,7 @@ static __device__ __forceinline__ void load_entry(const typename T::val_t *val,
                                                   typename T::a_t &a, typename T::b_t &b)
 {
     int32_t j = __ldcs(col + e);
-    a = T::a_of(__ldcs(val + e));
+    a = T::a_of(value_at<T>(val, e));
     b = j >= 0 ? T::b_of(spx__ld_fresh(x + j)) : T::b_zero();
 }
 
@@ -374,7 +393,7 @@ static __device__ __forceinline__ void irr_load(const layout &L, const typename 
     for (int u = 0; u < IRR_PER_LANE; u++) {
         int64_t k = k0 + 4 * u;
         g.j[u] = k < k1 ? __ldcs(L.col + k) : -1;
-        g.v[u] = k < k1 ? __ldcs(val + k) : typename T::val_t(0);
+        g.v[u] = k < k1 ? value_at<T>(val, k) : typename T::val_t(0);
     }
 }
 
@@ -539,7 +558,7 @@ static __device__ void single_rows(const layout &L, const typename T::val_t *val
     if (s >= L.n_single) return;
     int64_t e = L.single0 + s;
     typename T::acc_t v =
-        T::scalar(__ldcs(val + e)) * (typename T::acc_t)spx__ld_fresh(x + __ldcs(L.col + e));
+        T::scalar(value_at<T>(val, e)) * (typename T::acc_t)spx__ld_fresh(x + __ldcs(L.col + e));
     store_y<T>(y, L.single_row[s], v, alpha, beta);
 }
 
@@ -734,12 +753,14 @@ static spx_status upload_values(spx__dasp_dev *d, const spx__dasp_host *h)
     d->n_entries = h->n_entries;
     if (!h->val || !h->col) {
         size_t vb = d->prec == SPX_F16 ? sizeof(__half) : sizeof(double);
-        SPX_TRY(dev_alloc(d, &d->val, (size_t)h->n_entries * vb, "dasp values"));
+        if (!h->iso) SPX_TRY(dev_alloc(d, &d->val, (size_t)h->n_entries * vb, "dasp values"));
         SPX_TRY(spx__dasp_fill(h, d->prec, d->stream, d->val, d->col));
         goto cleanup;
     }
     SPX_TRY(put_array(d->col, &at, h->col, h->n_entries, &cv));
-    if (d->prec == SPX_F16) {
+    if (h->iso) {
+        /* no values */
+    } else if (d->prec == SPX_F16) {
         SPX_TRY(upload_half(d, h));
     } else {
         const double *vv;
@@ -866,6 +887,7 @@ extern "C" spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void
     d->prec = t;
     d->stream = (cudaStream_t)stream;
     d->pdl = h->pdl;
+    d->iso = h->iso;
     set_counts(d->L, h);
     SPX_TRY(pick_regs(d->L, t));
     SPX_TRY(upload_values(d, h));
@@ -903,9 +925,23 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
     return e == cudaSuccess ? SPX_OK : cuda_error(e, "dasp kernel launch");
 }
 
+/* The iso kernels: the same choice among the precisions' kernels. */
+static spx_status spmv_iso(const spx__dasp_dev *d, double alpha, const void *x, double beta,
+                           void *y, int x_half)
+{
+    if (d->prec == SPX_F16 && x_half) return launch<Iso<F16H>, 0>(d, alpha, x, beta, y);
+    if (d->prec == SPX_F16) return launch<Iso<F16>, 0>(d, alpha, x, beta, y);
+    if (d->L.mma == 16) return launch<Iso<F64<16>>, 0>(d, alpha, x, beta, y);
+    if (d->L.mma == 8) return launch<Iso<F64<8>>, 0>(d, alpha, x, beta, y);
+    if (d->L.min_blocks == CAP_48) return launch<Iso<F64<4>>, CAP_48>(d, alpha, x, beta, y);
+    if (d->L.min_blocks == CAP_40) return launch<Iso<F64<4>>, CAP_40>(d, alpha, x, beta, y);
+    return launch<Iso<F64<4>>, 0>(d, alpha, x, beta, y);
+}
+
 extern "C" spx_status spx__dasp_spmv(const spx__dasp_dev *d, double alpha, const void *x,
                                      double beta, void *y, int x_half)
 {
+    if (d->iso) return spmv_iso(d, alpha, x, beta, y, x_half);
     if (d->prec == SPX_F16 && x_half) return launch<F16H, 0>(d, alpha, x, beta, y);
     if (d->prec == SPX_F16) return launch<F16, 0>(d, alpha, x, beta, y);
     if (d->L.mma == 16) return launch<F64<16>, 0>(d, alpha, x, beta, y);
@@ -923,7 +959,7 @@ extern "C" spx_status spx__dasp_download(const spx__dasp_dev *d, void *val, int3
     size_t vb = d->prec == SPX_F16 ? sizeof(__half) : sizeof(double);
     cudaError_t e = cudaStreamSynchronize(d->stream);
     *n = d->n_entries;
-    if (e == cudaSuccess && val && d->n_entries)
+    if (e == cudaSuccess && val && d->val && d->n_entries)
         e = cudaMemcpy(val, d->val, (size_t)d->n_entries * vb, cudaMemcpyDeviceToHost);
     if (e == cudaSuccess && col && d->n_entries)
         e = cudaMemcpy(col, d->col, (size_t)d->n_entries * sizeof(int32_t),

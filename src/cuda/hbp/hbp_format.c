@@ -40,6 +40,12 @@
  *    least M/2 entries when a warp's segment takes at most 16 KB (auto), for
  *    every block (on; segments of at most 48 KB), or never.
  *  - xtype=float|half (fp16 plans), pdl=on|off (default on, sm_90+).
+ *  - values=auto|stored|iso (core/iso.h; default auto): a matrix whose values
+ *    are all one number v (spx_matrix_iso) is multiplied as
+ *    y = (alpha * v) * (pattern(A) x) + beta * y by the kernels stamped with
+ *    no values; the build still places them (prep time), the plan then frees
+ *    them: 8 bytes a nonzero fewer held and read in fp64. fp16 keeps v in
+ *    float, so it need not fit half.
  * Declines (SPX_ERR_UNSUPPORTED) 64-bit columns, 2^31 rows or more, more
  * than 2^26 blocks, and fp16 values beyond half's range. */
 #include <stdio.h>
@@ -47,6 +53,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/iso.h"
 #include "core/matrix.h"
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/gateway.h"
@@ -66,6 +73,7 @@ enum { XSEG_AUTO, XSEG_ON, XSEG_OFF };
 typedef struct hbp_params {
     long rows, cols, tile, fixed; /* cols 0: all; tile -1: the default */
     int combine, prep, xseg, pdl, x_half;
+    spx__values_mode values;
 } hbp_params;
 
 /* One of the names in `names` (count n): its index into *out. */
@@ -114,6 +122,7 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
     if (strcmp(key, "xseg") == 0) return param_choice(key, value, xsegs, 3, &p->xseg);
     if (strcmp(key, "pdl") == 0) return spx__param_on_off(key, value, &p->pdl);
     if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, &p->x_half);
+    if (strcmp(key, "values") == 0) return spx__param_values("hbp (cuda)", value, &p->values);
     return spx__error(SPX_ERR_BAD_PARAM, "hbp (cuda): unknown parameter '%s'", key);
 }
 
@@ -262,14 +271,17 @@ cleanup:
 static spx_status hbp_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_hbp_plan *p = NULL;
-    hbp_params prm = {DEFAULT_ROWS, -1, -1, DEFAULT_FIXED, SPX__HBP_OWNER, PREP_HASH,
-                      XSEG_AUTO,    1,  0};
+    hbp_params prm = {DEFAULT_ROWS, -1, -1, DEFAULT_FIXED,   SPX__HBP_OWNER, PREP_HASH,
+                      XSEG_AUTO,    1,  0,  SPX__VALUES_AUTO};
     spx__hbp_opts bo;
+    int iso = 0;
+    double iso_value = 0.0;
     spx_status st;
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "hbp (cuda)"));
-    if (o->precision == SPX_F16) SPX_TRY(spx__cuda_check_half_range(A, "hbp (cuda)"));
+    SPX_TRY(spx__values_choose(A, prm.values, o->precision, "hbp (cuda)", &iso, &iso_value));
+    if (o->precision == SPX_F16 && !iso) SPX_TRY(spx__cuda_check_half_range(A, "hbp (cuda)"));
     SPX_TRY(build_opts(A, o, &prm, &bo));
     SPX_TRY(spx__hbp_check(A, &bo));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda hbp plan"));
@@ -279,6 +291,12 @@ static spx_status hbp_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     p->prep = prm.prep;
     SPX_TRY(make_layout(A, &bo, prm.prep, p));
+    if (iso) { /* the kernels read no values */
+        spx__cuda_free(p->H.values);
+        p->H.values = NULL;
+        p->iso = 1;
+        p->iso_value = iso_value;
+    }
     SPX_TRY(make_schedule(&prm, p));
     *state = p;
     return SPX_OK;
@@ -289,14 +307,15 @@ cleanup:
 
 static spx_status hbp_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
-    return spx__cuda_hbp_spmv(state, alpha, x, beta, y);
+    const spx__cuda_hbp_plan *p = state;
+    return spx__cuda_hbp_spmv(p, p->iso ? alpha * p->iso_value : alpha, x, beta, y);
 }
 
 static size_t hbp_bytes(const void *state)
 {
     const spx__cuda_hbp_plan *p = state;
     const spx__hbp *H = &p->H;
-    const size_t val = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    const size_t val = p->iso ? 0 : p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
     const size_t acc = p->precision == SPX_F64 ? 8 : 4;
     const size_t np = H->combine == SPX__HBP_PAPER ? (size_t)(H->n_blocks * H->N)
                                                    : (size_t)(SPX__HBP_W * H->n_tiles);
@@ -317,11 +336,13 @@ static void hbp_describe(const void *state, char *buf, size_t len)
     const spx__cuda_hbp_plan *p = state;
     const spx__hbp *H = &p->H;
     const int64_t fixed = p->fixed * p->warps;
+    char values[48] = "values=stored";
+    if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
     snprintf(buf, len,
              "blocks=%lldx%lld of %lldx%lld stored=%lld staged=%lld combine=%s groups=%lld "
              "tiles=%lld tile=%lld multi=%lld hash a=%d b=%d c=%d d=%d order=%s prep=%s "
              "sd=%.3f->%.3f warps=%lld fixed=%lld/warp (%lld tiles) competitive=%lld "
-             "prep_ms partition=%.3f order=%.3f layout=%.3f total=%.3f cols=%s pdl=%s%s",
+             "prep_ms partition=%.3f order=%.3f layout=%.3f total=%.3f cols=%s pdl=%s%s %s",
              (long long)H->R, (long long)H->C, (long long)H->N, (long long)H->M,
              (long long)H->n_blocks, (long long)H->n_staged, combine_name(H->combine),
              (long long)H->n_groups, (long long)H->n_tiles, (long long)H->T, (long long)H->n_multi,
@@ -330,7 +351,7 @@ static void hbp_describe(const void *state, char *buf, size_t len)
              (long long)p->warps, (long long)p->fixed, (long long)fixed,
              (long long)(H->n_tiles - fixed), p->times.partition_ms, p->times.order_ms,
              p->times.layout_ms, p->times.total_ms, H->col16 ? "u16" : "u32", p->pdl ? "on" : "off",
-             p->x_half ? " xtype=half" : "");
+             p->x_half ? " xtype=half" : "", values);
 }
 
 static spx_type hbp_x_type(const void *state)
@@ -350,6 +371,9 @@ static spx_type hbp_x_type(const void *state)
  * (circuit-like matrices of 4M+ entries) made AUTO pick it on the circuit
  * matrix and cost AUTO's fp64 mean 1.61x -> 1.53x, so it was removed. */
 
+/* The stored path beside the iso default, measured in the same bench run. */
+static const char *const hbp_bench_variants[] = {"values=stored", NULL};
+
 const spx_format_ops spx__format_cuda_hbp = {
     .name = "hbp",
     .devices = SPX_DEV_CUDA,
@@ -361,4 +385,5 @@ const spx_format_ops spx__format_cuda_hbp = {
     .describe = hbp_describe,
     .borrows_matrix = 0,
     .x_type = hbp_x_type,
+    .bench_variants = hbp_bench_variants,
 };

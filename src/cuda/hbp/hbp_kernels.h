@@ -172,6 +172,8 @@ typedef struct spx__cuda_hbp_plan {
     unsigned *ticket;     /* 2 counters: next competitive tile, warps done */
     void *stream;         /* cudaStream_t of the plan (NULL = default stream) */
     int prep;             /* 0 hash on the GPU, 1 sort on the GPU, 2 hash on the host */
+    int iso;              /* values=iso: H.values NULL, every entry 1 */
+    double iso_value;     /* A's one value, folded into alpha */
     spx__hbp_times times;
 } spx__cuda_hbp_plan;
 

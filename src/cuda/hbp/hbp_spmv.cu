@@ -14,7 +14,8 @@
  * thread block per row block, its blocks in column order into shared memory;
  * paper: a thread per row). Stamped out for the value type V, the sum and y
  * type T, the x type X (as csr_spmv.cu), the column type (uint16_t offsets
- * from the block's first column, or int32_t columns) and staging. Matrix
+ * from the block's first column, or int32_t columns) and staging; an iso
+ * plan's V is iso_one (no values read, each 1). Matrix
  * arrays are loaded with the streaming hint, x through L1 (spx__ld_fresh);
  * x, y, the partials and the ticket are touched after spx__pdl_after. */
 #include <cuda_fp16.h>
@@ -35,6 +36,19 @@ extern "C" {
  * warps, at most 85 registers (fp64 took 96 unbounded, 2 blocks). */
 #define TILE_MIN_BLOCKS 3
 #define FULL 0xffffffffu
+
+/* The value type of an iso plan: no value array; every entry reads as 1
+ * (the plan folds the matrix's one value into alpha). */
+struct iso_one {
+    template <typename T> __device__ __forceinline__ explicit operator T() const { return T(1); }
+};
+
+/* Entry i of the values (none read for an iso plan). */
+template <typename V> __device__ __forceinline__ V value_at(const V *val, int64_t i)
+{
+    return __ldcs(val + i);
+}
+__device__ __forceinline__ iso_one value_at(const iso_one *, int64_t) { return iso_one{}; }
 
 template <typename T> __device__ __forceinline__ T finish(T sum, T alpha, T beta, const T *y)
 {
@@ -87,7 +101,6 @@ __device__ __forceinline__ T lane_sum(const tile_in<V, T, X, COL> &a, const spx_
 {
     const int lane = threadIdx.x & 31;
     const COL *col = a.col + t.entry;
-    const V *val = a.val + t.entry;
     int base = 0;
     T sum = T(0);
     for (uint32_t k = t.s0; k < t.s1; k += STEPS) { /* the same k for the whole warp */
@@ -105,7 +118,7 @@ __device__ __forceinline__ T lane_sum(const tile_in<V, T, X, COL> &a, const spx_
         for (int u = 0; u < STEPS; u++)
             if (in[u]) {
                 c[u] = __ldcs(col + pos[u]);
-                v[u] = __ldcs(val + pos[u]);
+                v[u] = value_at(a.val, t.entry + pos[u]);
             }
         T g[STEPS];
 #pragma unroll
@@ -127,7 +140,6 @@ __device__ __forceinline__ T coop_sum(const tile_in<V, T, X, COL> &a, const spx_
     const int g = spx__hbp_coop_threads((uint32_t)rows), row = lane / g;
     const uint32_t steps = t.s1 - t.s0;
     const COL *col = a.col + t.entry + row;
-    const V *val = a.val + t.entry + row;
     T sum = T(0);
     if (lane < rows * g)
         for (uint32_t j = (uint32_t)(lane & (g - 1)); j < steps; j += (uint32_t)g * STEPS) {
@@ -140,7 +152,7 @@ __device__ __forceinline__ T coop_sum(const tile_in<V, T, X, COL> &a, const spx_
                 in[u] = jj < steps;
                 if (in[u]) {
                     c[u] = __ldcs(col + (int)jj * rows);
-                    v[u] = __ldcs(val + (int)jj * rows);
+                    v[u] = value_at(a.val, t.entry + row + (int64_t)jj * rows);
                 }
             }
             T x[STEPS];
@@ -445,6 +457,13 @@ struct typed {
 
 static typed typed_for(const spx__cuda_hbp_plan *p)
 {
+    if (p->iso && p->precision == SPX_F64)
+        return {launch_all<iso_one, double, double>, tile_blocks<iso_one, double, double>};
+    if (p->iso && p->precision == SPX_F32)
+        return {launch_all<iso_one, float, float>, tile_blocks<iso_one, float, float>};
+    if (p->iso && p->x_half)
+        return {launch_all<iso_one, float, __half>, tile_blocks<iso_one, float, __half>};
+    if (p->iso) return {launch_all<iso_one, float, float>, tile_blocks<iso_one, float, float>};
     if (p->precision == SPX_F64)
         return {launch_all<double, double, double>, tile_blocks<double, double, double>};
     if (p->precision == SPX_F32)
