@@ -94,7 +94,7 @@ static void check(const spx_matrix *A, const char *what, int64_t sigma, int inde
     spx__cuda_sell S;
     int64_t entries = -1;
     int fits = -1;
-    const spx_status st = spx__cuda_sell_build(A, sigma, index, &S);
+    const spx_status st = spx__cuda_sell_build(A, sigma, index, 1, &S);
     if (!CHECK_STATUS(st, want)) {
         printf("  %s sigma=%lld index=%d\n", what, (long long)sigma, index);
         spx__cuda_sell_free_host(&S);

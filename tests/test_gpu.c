@@ -441,6 +441,19 @@ static void test_sell_params(void)
         check_one(A, "lap3d27:54", "auto", SPX_F16, NULL);
     }
     spx_matrix_destroy(A);
+    /* and for a graph of short rows (mean 3, random columns: u32, slices
+     * full once sorted in windows) */
+    A = NULL;
+    if (CHECK_STATUS(spx_generate("random:m=1200000,n=1200000,nnz=3600000,seed=5", &A), SPX_OK)) {
+        o.format = "auto";
+        if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK) &&
+            !CHECK(strcmp(spx_plan_format(P), "sell") == 0))
+            fprintf(stderr, "  auto on a short-row graph: %s\n", spx_plan_format(P));
+        spx_plan_destroy(P);
+        P = NULL;
+        check_one(A, "random short rows", "auto", SPX_F64, NULL);
+    }
+    spx_matrix_destroy(A);
     o.format = "sell";
     /* columns spread over 100001: a step spans more than 16 bits can say */
     static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};

@@ -199,7 +199,7 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
         sigma = prm.sigma;
     else
         SPX_TRY(default_sigma(A, &sigma));
-    SPX_TRY(spx__cuda_sell_build(A, sigma, prm.index, &h));
+    SPX_TRY(spx__cuda_sell_build(A, sigma, prm.index, !iso, &h));
     SPX_TRY(check_balance(&h));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda sell plan"));
     p->precision = o->precision;
@@ -272,21 +272,40 @@ static spx_type sell_x_type(const void *state)
  * 0.0883/0.1055, fp16 0.0074/0.0079, 0.0107/0.0218, 0.0410/0.0654: 1.2x-1.8x.
  * On the shared matrices of 0.1M-1.2M nonzeros (L2-resident, launch-bound)
  * csr was 1.3-2x faster, hence the floor. Above dasp's answer, so a matrix
- * both would take goes to sell (as measured on the stencils), iso or not. */
+ * both would take goes to sell (as measured on the stencils), iso or not.
+ * Also sell for graphs of short rows (mean row at most SELL_SHORT_ROWS, no
+ * row past LONG_SLICE) whose slices, sorted in windows of SIGMA_SORT rows,
+ * hold SELL_OCCUPANCY nonzeros: csr reads a row offset for every 3 entries
+ * there. NotreDame_www x11 and x32 (10.2M and 29.8M nonzeros, mean row
+ * 2.85; H100, run CQ, bench/results/gpu-iso-2026-11-26/, one process), sell
+ * against csr: iso 0.054/0.076 and 0.141/0.218 ms (1.41x, 1.55x), stored
+ * 0.086/0.100 and 0.233/0.288 (1.16x, 1.24x); NotreDame_www itself (0.93M)
+ * is under the floor (csr 0.007, sell 0.008 ms). The plan then took 1.8 s
+ * (x32) against csr's 0.09; the build now runs on every core and skips an
+ * iso plan's values. */
 #define SELL_MIN_NNZ 3000000
 #define SELL_OCCUPANCY 0.9
+#define SELL_SHORT_ROWS 4.0
 #define SELL_REPAY_CALLS 10000
 #define SELL_EXPECTED_GAIN 1.3
 
-static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
+/* Whether A's slices in windows of sigma rows hold SELL_OCCUPANCY nonzeros;
+ * *u16: every step fits index=u16. */
+static int sell_full(const spx_matrix *A, int64_t sigma, int *u16)
 {
     int64_t entries = 0;
+    if (spx__cuda_sell_measure(A, sigma, &entries, u16) != SPX_OK) return 0;
+    return (double)A->nnz >= SELL_OCCUPANCY * (double)entries;
+}
+
+static double sell_suits(const spx_matrix *A, const spx__auto_facts *f)
+{
     int u16 = 0;
     if (f->nnz < SELL_MIN_NNZ || A->col_bits != 32) return 0.0;
     if (f->o->expected_calls > 0 && f->o->expected_calls < SELL_REPAY_CALLS) return 0.0;
-    if (spx__cuda_sell_measure(A, 1, &entries, &u16) != SPX_OK || !u16) return 0.0;
-    if ((double)A->nnz < SELL_OCCUPANCY * (double)entries) return 0.0;
-    return SELL_EXPECTED_GAIN;
+    if (sell_full(A, 1, &u16) && u16) return SELL_EXPECTED_GAIN; /* banded */
+    if (f->rave > SELL_SHORT_ROWS || f->rmax > LONG_SLICE) return 0.0;
+    return sell_full(A, SIGMA_SORT, &u16) ? SELL_EXPECTED_GAIN : 0.0; /* short-row graphs */
 }
 
 /* The stored path beside the iso default, measured in the same bench run. */

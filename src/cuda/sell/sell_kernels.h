@@ -72,9 +72,11 @@ spx_status spx__cuda_sell_measure(const spx_matrix *A, int64_t sigma, int64_t *e
 /* Build A's slices on the host: sigma >= 1 the sorting window (rounded up to
  * a multiple of 32, at most the rows so rounded), index SPX__CUDA_SELL_U32,
  * _U16 (SPX_ERR_UNSUPPORTED naming the step when a step's columns do not fit
- * 16 bits) or _AUTO (u16 when every step fits, else u32). On failure nothing stays
- * allocated and *out is zeroed. */
-spx_status spx__cuda_sell_build(const spx_matrix *A, int64_t sigma, int index, spx__cuda_sell *out);
+ * 16 bits) or _AUTO (u16 when every step fits, else u32); values 0 leaves
+ * out->values NULL (an iso plan: the columns alone). On failure nothing
+ * stays allocated and *out is zeroed. */
+spx_status spx__cuda_sell_build(const spx_matrix *A, int64_t sigma, int index, int values,
+                                spx__cuda_sell *out);
 void spx__cuda_sell_free_host(spx__cuda_sell *s); /* host arrays; zeroes *s */
 
 typedef struct spx__cuda_sell_plan {
