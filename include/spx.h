@@ -103,7 +103,7 @@ spx_status spx_matrix_create_csr(int64_t rows, int64_t cols,
  * product, only by plans that read them in place: CPU ref, csr and coo plans
  * of op N without reorder=, of the values' precision (fp64), and for csr
  * only with stored values (values=stored, or a matrix that is not
- * iso-valued). An iso plan (csr's and sell's default for a matrix whose
+ * iso-valued). An iso plan (the default of csr, sell, and CUDA dasp and hbp, for a matrix whose
  * values are all one number, spx_matrix_iso) has folded the value into
  * alpha and does not see the change; nor do plans of another precision or op
  * T, or with reorder= (they hold a converted, transposed or permuted copy),
@@ -224,8 +224,9 @@ spx_status spx_matrix_validate(const spx_matrix *A);
  * not iso. A pattern Matrix Market file reads as all ones: iso, value 1.
  * O(nnz) on the first call, then kept in A when A owns its arrays; a wrapped
  * matrix (spx_matrix_wrap_csr, spx_matrix_wrap) is scanned on every call.
- * Plans of csr and sell (CPU and CUDA) multiply an iso matrix from its
- * structure alone, v folded into alpha (params values=auto|stored|iso). */
+ * Plans of csr and sell (CPU and CUDA) and of dasp and hbp (CUDA) multiply
+ * an iso matrix from its structure alone, v folded into alpha (params
+ * values=auto|stored|iso). */
 int spx_matrix_iso(const spx_matrix *A, double *value /* out, may be NULL */);
 
 /* Deep copy with values converted to type t (SPX_F64 or SPX_F32). */
