@@ -454,6 +454,19 @@ static void test_sell_params(void)
         check_one(A, "random short rows", "auto", SPX_F64, NULL);
     }
     spx_matrix_destroy(A);
+    /* AUTO orders R-MAT past 10M nonzeros by degree (plan/auto_order.c) */
+    A = NULL;
+    if (CHECK_STATUS(spx_generate("rmat:scale=19,ef=16,sym=1", &A), SPX_OK)) {
+        o.format = "auto";
+        if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK) &&
+            !CHECK(strstr(spx_plan_describe(P), "reorder=degree (auto") != NULL))
+            fprintf(stderr, "  auto on R-MAT 19: %s\n", spx_plan_describe(P));
+        spx_plan_destroy(P);
+        P = NULL;
+        check_one(A, "rmat 19", "auto", SPX_F64, NULL);
+        check_one(A, "rmat 19", "auto", SPX_F16, NULL);
+    }
+    spx_matrix_destroy(A);
     o.format = "sell";
     /* columns spread over 100001: a step spans more than 16 bits can say */
     static const int64_t wide[] = {0, 1, 5, 255, 256, 257, 4097, 100000, 0, 3, 256, 2};

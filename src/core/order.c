@@ -32,6 +32,12 @@
 #define ORDER_PERIPHERAL_ROUNDS 8
 /* Keys up to this many are insertion-sorted. */
 #define ORDER_SMALL_SORT 24
+/* Column counts from this many entries on (spx__column_counts): each
+ * thread counts its own range of columns over every entry, so its counters
+ * stay in its cache where one thread's random increments over all of them
+ * missed it (R-MAT 20's degree order: 147 ms on one core of the H100
+ * machine, run CT). */
+#define ORDER_PARALLEL_NNZ 1000000
 
 typedef struct order_graph {
     int64_t n;
@@ -310,16 +316,30 @@ cleanup:
     return st;
 }
 
-static spx_status order_degree(const spx_matrix *A, int64_t *perm)
+void spx__column_counts(const spx_matrix *A, int threads, int64_t *count)
+{
+    const int64_t n = A->cols, nnz = A->nnz;
+    const int32_t *col = A->col32;
+#pragma omp parallel num_threads(omp_threads(threads)) if (nnz >= ORDER_PARALLEL_NNZ)
+    {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        const int64_t lo = n * t / nt, hi = n * (t + 1) / nt;
+        for (int64_t c = lo; c < hi; c++)
+            count[c] = 0;
+        for (int64_t k = 0; k < nnz; k++)
+            if (col[k] >= lo && col[k] < hi) count[col[k]]++;
+    }
+}
+
+static spx_status order_degree(const spx_matrix *A, int threads, int64_t *perm)
 {
     const int64_t n = A->rows;
     int64_t *deg = NULL, *start = NULL, most = 0;
     spx_status st;
     SPX_TRY(spx__alloc((void **)&deg, (size_t)n, sizeof *deg, "reorder: degrees"));
+    spx__column_counts(A, threads, deg);
     for (int64_t i = 0; i < n; i++)
-        deg[i] = spx__row_off(A, i + 1) - spx__row_off(A, i);
-    for (int64_t k = 0; k < A->nnz; k++)
-        deg[A->col32[k]]++;
+        deg[i] += spx__row_off(A, i + 1) - spx__row_off(A, i);
     for (int64_t i = 0; i < n; i++)
         most = deg[i] > most ? deg[i] : most;
     /* Bucket most - deg: decreasing degree; filled in index order (stable). */
@@ -341,7 +361,7 @@ spx_status spx__order_compute(const spx_matrix *A, spx__order_mode mode, int thr
     spx_status st = check_orderable(A);
     if (st != SPX_OK) return st;
     if (mode == SPX__ORDER_RCM) return order_rcm(A, threads, perm);
-    if (mode == SPX__ORDER_DEGREE) return order_degree(A, perm);
+    if (mode == SPX__ORDER_DEGREE) return order_degree(A, threads, perm);
     for (int64_t i = 0; i < A->rows; i++)
         perm[i] = i;
     return SPX_OK;
@@ -366,13 +386,13 @@ cleanup:
     return st;
 }
 
-/* Row k of B from row perm[k] of A: renamed columns sorted, values along. */
+/* Row k of B from row perm[k] of A: renamed columns sorted, values along;
+ * key holds the row's sort keys (the calling thread's buffer). */
 static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t *inv, spx_matrix *B,
-                        uint64_t *keys, int64_t k)
+                        uint64_t *key, int64_t k)
 {
     const int64_t src = spx__row_off(A, perm[k]), len = spx__row_off(A, perm[k] + 1) - src;
     const int64_t dst = B->rowptr[k];
-    uint64_t *key = keys + dst;
     for (int64_t j = 0; j < len; j++)
         key[j] = (uint64_t)inv[A->col32[src + j]] << 32 | (uint64_t)j;
     sort_keys(key, len);
@@ -386,26 +406,34 @@ static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t 
     }
 }
 
+/* The sort keys are one row's worth a thread, not nnz: on the H100 machine's
+ * 16 cores P A P^T of R-MAT 20 (31.4M nonzeros) took 565 ms with a key per
+ * nonzero (its 250 MB first touched: page faults), CT run of
+ * gpu-reorder-locality-2026-11-26.md. */
 spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int threads,
                               spx_matrix **out)
 {
     const int64_t n = A->rows;
-    int64_t *inv = NULL;
+    const int nthreads = omp_threads(threads);
+    int64_t *inv = NULL, longest = 0;
     uint64_t *keys = NULL;
     spx_matrix *B = NULL;
     spx_status st;
     *out = NULL;
     SPX_TRY(check_orderable(A));
     SPX_TRY(spx__alloc((void **)&inv, (size_t)n, sizeof *inv, "reorder: inverse permutation"));
-    SPX_TRY(spx__alloc((void **)&keys, (size_t)A->nnz, sizeof *keys, "reorder: row sort keys"));
     SPX_TRY(spx__matrix_alloc(n, n, A->nnz, A->vtype, &B));
     for (int64_t k = 0; k < n; k++) {
+        const int64_t len = spx__row_off(A, perm[k] + 1) - spx__row_off(A, perm[k]);
         inv[perm[k]] = k;
-        B->rowptr[k + 1] = B->rowptr[k] + (spx__row_off(A, perm[k] + 1) - spx__row_off(A, perm[k]));
+        B->rowptr[k + 1] = B->rowptr[k] + len;
+        longest = len > longest ? len : longest;
     }
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(omp_threads(threads))
+    SPX_TRY(spx__alloc((void **)&keys, (size_t)nthreads * (size_t)(longest > 0 ? longest : 1),
+                       sizeof *keys, "reorder: row sort keys"));
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(nthreads)
     for (int64_t k = 0; k < n; k++)
-        permute_row(A, perm, inv, B, keys, k);
+        permute_row(A, perm, inv, B, keys + (size_t)omp_get_thread_num() * (size_t)longest, k);
     *out = B;
     B = NULL;
 cleanup:

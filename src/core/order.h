@@ -35,6 +35,10 @@ spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int thre
  * naming the first entry out of range or repeated. */
 spx_status spx__order_check(const int64_t *perm, int64_t n);
 
+/* count[c] = the entries of column c of A (32-bit columns), c < A->cols, on
+ * threads OpenMP threads (0: OpenMP's default) for large matrices. */
+void spx__column_counts(const spx_matrix *A, int threads, int64_t *count);
+
 /* max |i - j| over the entries (i, j) of A; 0 for no entries. */
 int64_t spx__order_bandwidth(const spx_matrix *A);
 

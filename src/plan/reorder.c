@@ -38,6 +38,7 @@
 #include "core/matrix.h"
 #include "core/order.h"
 #include "cuda/blas1/blas1.h"
+#include "plan/auto_order.h"
 
 /* Below this many entries a vector is gathered by the calling thread alone. */
 #define REORDER_PARALLEL_MIN 32768
@@ -49,6 +50,7 @@ struct spx__reorder {
     int seen;             /* the key was given */
     int seen_vectors;     /* vectors= was given */
     int permuted_vectors; /* vectors=permuted: the caller's x and y are x' and y' */
+    int by_auto;          /* AUTO's own ordering (auto_order.c), no reorder= given */
     spx_matrix *permuted; /* A'; dropped after analyze unless the format borrows it */
     int32_t *perm;        /* n entries; NULL for reorder=none */
     int32_t *inv;         /* n entries, inv[perm[k]] = k */
@@ -180,13 +182,32 @@ cleanup:
     return st;
 }
 
+/* AUTO's own ordering (auto_order.c): reorder=degree when the rule says it
+ * pays, o->params kept as given. */
+static spx_status auto_order(const spx_matrix *M, spx_plan_opts *o, spx__reorder **out)
+{
+    spx__reorder *R = NULL;
+    spx_status st;
+    if (!spx__auto_orders(M, o)) return SPX_OK;
+    SPX_TRY(spx__calloc((void **)&R, 1, sizeof *R, "reorder plan"));
+    atomic_flag_clear(&R->busy);
+    R->mode = SPX__ORDER_DEGREE;
+    R->by_auto = 1;
+    SPX_TRY(build(R, M, o));
+    *out = R;
+    return SPX_OK;
+cleanup:
+    spx__reorder_destroy(R);
+    return st;
+}
+
 spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reorder **out)
 {
     spx__reorder *R = NULL;
     spx_status st;
     *out = NULL;
     if (!o->params || (!strstr(o->params, "reorder") && !strstr(o->params, "vectors")))
-        return SPX_OK;
+        return auto_order(M, o, out);
     SPX_TRY(spx__calloc((void **)&R, 1, sizeof *R, "reorder plan"));
     atomic_flag_clear(&R->busy);
     R->params_len = strlen(o->params) + 1;
@@ -198,7 +219,7 @@ spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reord
                            R->seen ? "reorder=none" : "no reorder="));
     if (!R->seen && !R->seen_vectors) { /* the words were part of another key or value */
         spx__reorder_destroy(R);
-        return SPX_OK;
+        return auto_order(M, o, out);
     }
     o->params = R->params[0] ? R->params : NULL;
     if (R->mode != SPX__ORDER_NONE) SPX_TRY(build(R, M, o));
@@ -286,7 +307,8 @@ void spx__reorder_describe(const spx__reorder *R, char *buf, size_t len)
 {
     size_t used = strlen(buf);
     if (!R || used + 1 >= len) return;
-    snprintf(buf + used, len - used, "%sreorder=%s%s", used ? " " : "", spx__order_name(R->mode),
+    snprintf(buf + used, len - used, "%sreorder=%s%s%s", used ? " " : "", spx__order_name(R->mode),
+             R->by_auto ? " (auto: hot columns, gathers not local)" : "",
              R->permuted_vectors ? " vectors=permuted" : "");
 }
 

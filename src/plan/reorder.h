@@ -17,9 +17,10 @@ typedef struct spx__reorder spx__reorder;
 /* When o->params has the key reorder or vectors: *R holds o->params without
  * them (o->params then points there, or is NULL when nothing is left) and, for
  * rcm and degree, A' = P M P^T. Without either key, *R = NULL and o is
- * unchanged. Errors: SPX_ERR_BAD_PARAM for an unknown mode or vectors value, a
- * repeated key, a non-square M, or vectors=permuted without rcm or degree.
- * CUDA plans (o->device) keep the permutation and x', y' on the device. */
+ * unchanged, except where AUTO orders by itself (a CUDA plan of format auto:
+ * auto_order.c): *R then holds reorder=degree. Errors: SPX_ERR_BAD_PARAM for an unknown mode or
+ * vectors value, a repeated key, a non-square M, or vectors=permuted without rcm or degree. CUDA
+ * plans (o->device) keep the permutation and x', y' on the device. */
 spx_status spx__reorder_create(const spx_matrix *M, spx_plan_opts *o, spx__reorder **R);
 
 /* A' to prepare the format on, or NULL (R NULL or reorder=none). */

@@ -1,0 +1,115 @@
+/* AUTO's degree ordering of CUDA SpMV plans: where A's gathers of x would
+ * become local under P A P^T by decreasing degree (src/core/order.c), a plan
+ * of format auto without reorder= or vectors= takes reorder=degree
+ * (reorder.c), and AUTO then picks the format for P A P^T.
+ *
+ * The rule (bench/results/gpu-reorder-locality-2026-11-26.md): a square
+ * host matrix of AUTO_ORDER_MIN_NNZ nonzeros or more whose
+ *   hot share, the nonzeros in the 1% of columns with the most entries, is
+ *     at least AUTO_ORDER_HOT_SHARE (the ordering packs them together), and
+ *   sectors per nonzero, the distinct 32-byte sectors of an fp64 x that
+ *     blocks of 32 consecutive rows read over their nonzeros (sampled), are
+ *     at least AUTO_ORDER_SECTORS (the given order is not local already).
+ * Measured on the host: R-MAT 17-20 (ef 16) hot share 0.39-0.49, sectors
+ * 0.90-0.97; the circuit and power-law generators 0.02 and 0.86-0.96
+ * (random columns, no hot ones); NotreDame_www (x1, x32) 0.38 and 0.19
+ * (power-law but already local); c-62, delaunay_n16, rajat01 x256,
+ * lap3d27:64, xenon1 x3: hot share at most 0.19 and sectors at most 0.24.
+ * On the H100 (gpu-reorder-2026-11-25.md and run CS) the ordering paid
+ * only on R-MAT: dasp 1.18-1.20x cuSPARSE CSR instead of 1.02x and 0.99x
+ * (scale 20, 21), dasp's iso path 1.43x and 1.41x instead of 1.16x and
+ * 1.13x; elsewhere it lost (0.65-0.98x). R-MAT 18 (7.6M nonzeros) gained
+ * 1.06x with dasp, hence the size floor. The ordering costs plan time
+ * (about 0.6 s for R-MAT 20 on the H100 machine, against dasp's 21 ms and
+ * cuSPARSE's 214): a caller expecting fewer than AUTO_ORDER_REPAY_CALLS
+ * calls (spx_plan_opts.expected_calls) does not get it. The CPU is not
+ * measured against this rule and is left as it is. */
+#include "plan/auto_order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/matrix.h"
+#include "core/order.h"
+
+#define AUTO_ORDER_MIN_NNZ 10000000
+#define AUTO_ORDER_REPAY_CALLS 10000
+#define AUTO_ORDER_HOT_SHARE 0.25
+#define AUTO_ORDER_SECTORS 0.6
+#define SAMPLE_BLOCKS 256       /* blocks of rows whose sectors are counted */
+#define BLOCK_ROWS 32           /* rows a block: a warp's worth of rows */
+#define SECTOR_SHIFT 2          /* 4 doubles a 32-byte sector */
+#define BLOCK_MAX_ENTRIES 16384 /* larger sampled blocks are skipped */
+
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The share of A's nonzeros in its 1% of columns with the most entries;
+ * -1 when the counts cannot be allocated. */
+static double hot_share(const spx_matrix *A, int threads)
+{
+    int64_t *count = NULL, *columns_of = NULL, most = 0;
+    double share = -1.0;
+    if (spx__alloc((void **)&count, (size_t)A->cols, sizeof *count, "auto order: counts") != SPX_OK)
+        goto done;
+    spx__column_counts(A, threads, count);
+    for (int64_t c = 0; c < A->cols; c++)
+        most = count[c] > most ? count[c] : most;
+    if (spx__calloc((void **)&columns_of, (size_t)most + 1, sizeof *columns_of,
+                    "auto order: histogram") != SPX_OK)
+        goto done;
+    for (int64_t c = 0; c < A->cols; c++)
+        columns_of[count[c]]++;
+    int64_t want = A->cols / 100, taken = 0, entries = 0;
+    for (int64_t d = most; d >= 0 && taken < want; d--) { /* columns by decreasing count */
+        const int64_t t = columns_of[d] < want - taken ? columns_of[d] : want - taken;
+        taken += t;
+        entries += t * d;
+    }
+    share = A->nnz ? (double)entries / (double)A->nnz : 0.0;
+done:
+    spx__free(columns_of);
+    spx__free(count);
+    return share;
+}
+
+/* Distinct x sectors over nonzeros in SAMPLE_BLOCKS blocks of BLOCK_ROWS
+ * rows spread evenly over A; 0 when none could be counted. */
+static double sectors_per_nonzero(const spx_matrix *A)
+{
+    const int64_t blocks = (A->rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    const int64_t step = blocks > SAMPLE_BLOCKS ? blocks / SAMPLE_BLOCKS : 1;
+    int32_t *sector = NULL;
+    int64_t distinct = 0, seen = 0;
+    if (spx__alloc((void **)&sector, BLOCK_MAX_ENTRIES, sizeof *sector, "auto order: sectors") !=
+        SPX_OK)
+        return 0.0;
+    for (int64_t b = 0; b < blocks; b += step) {
+        const int64_t r0 = b * BLOCK_ROWS,
+                      r1 = r0 + BLOCK_ROWS < A->rows ? r0 + BLOCK_ROWS : A->rows;
+        const int64_t p0 = spx__row_off(A, r0), n = spx__row_off(A, r1) - p0;
+        if (n > BLOCK_MAX_ENTRIES) continue;
+        for (int64_t p = 0; p < n; p++)
+            sector[p] = A->col32[p0 + p] >> SECTOR_SHIFT;
+        qsort(sector, (size_t)n, sizeof *sector, cmp_i32);
+        for (int64_t p = 0; p < n; p++)
+            distinct += p == 0 || sector[p] != sector[p - 1];
+        seen += n;
+    }
+    spx__free(sector);
+    return seen ? (double)distinct / (double)seen : 0.0;
+}
+
+int spx__auto_orders(const spx_matrix *M, const spx_plan_opts *o)
+{
+    if (o->format && *o->format && strcmp(o->format, "auto") != 0) return 0;
+    if (o->device != SPX_DEV_CUDA || M->dev.on || M->rows != M->cols || M->col_bits != 32) return 0;
+    if (M->nnz < AUTO_ORDER_MIN_NNZ) return 0;
+    if (o->expected_calls > 0 && o->expected_calls < AUTO_ORDER_REPAY_CALLS) return 0;
+    return sectors_per_nonzero(M) >= AUTO_ORDER_SECTORS &&
+           hot_share(M, o->threads) >= AUTO_ORDER_HOT_SHARE;
+}
