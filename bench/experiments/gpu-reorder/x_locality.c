@@ -103,14 +103,20 @@ static double top_percent_share(const csr *A)
     return A->nnz ? (double)entries / (double)A->nnz : 0.0;
 }
 
+/* SPEC: gen:SPEC or a generator spec (spx_generate), else a .mtx path. */
+static spx_status load(const char *spec, spx_matrix **A)
+{
+    if (strncmp(spec, "gen:", 4) == 0) return spx_generate(spec + 4, A);
+    return strstr(spec, ".mtx") ? spx_matrix_read(spec, A) : spx_generate(spec, A);
+}
+
 static int measure(const char *spec)
 {
     spx_matrix *M = NULL;
     csr A;
     int bits = 0;
     int64_t rows = 0, cols = 0, longest = 0;
-    if ((strstr(spec, ".mtx") ? spx_matrix_read(spec, &M) : spx_generate(spec, &M)) != SPX_OK ||
-        spx_matrix_dims(M, &rows, &cols, &A.nnz) != SPX_OK ||
+    if (load(spec, &M) != SPX_OK || spx_matrix_dims(M, &rows, &cols, &A.nnz) != SPX_OK ||
         spx_matrix_csr(M, &A.rp, (const void **)&A.col, &bits, NULL, NULL) != SPX_OK ||
         bits != 32 || rows != cols) {
         fprintf(stderr, "%s: %s\n", spec, rows != cols ? "not square" : spx_last_error());
@@ -126,8 +132,8 @@ static int measure(const char *spec)
     const double before = sectors_per_nonzero(&A, NULL, NULL, buf);
     const double after = sectors_per_nonzero(&A, perm, inv, buf);
     printf("%-48.48s nnz %10lld mean_row %6.2f top1 %.3f sect %.3f -> degree %.3f ratio %.2f\n",
-           spec, (long long)A.nnz, A.n ? (double)A.nnz / (double)A.n : 0.0,
-           top_percent_share(&A), before, after, after > 0 ? before / after : 0.0);
+           spec, (long long)A.nnz, A.n ? (double)A.nnz / (double)A.n : 0.0, top_percent_share(&A),
+           before, after, after > 0 ? before / after : 0.0);
     free(buf);
     free(inv);
     free(perm);
