@@ -406,10 +406,12 @@ static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t 
     }
 }
 
-/* The sort keys are one row's worth a thread, not nnz: on the H100 machine's
- * 16 cores P A P^T of R-MAT 20 (31.4M nonzeros) took 565 ms with a key per
- * nonzero (its 250 MB first touched: page faults), CT run of
- * gpu-reorder-locality-2026-11-26.md. */
+/* The sort keys are one row's worth a thread, not nnz. Rows go to the
+ * threads in chunks of PERMUTE_CHUNK: a degree order puts the longest rows
+ * first, and chunks of 1024 rows gave R-MAT 20's first 1024 rows (its
+ * hubs, a large share of its nonzeros) to one thread: 396 ms on the H100
+ * machine's 16 cores (run CT, gpu-iso-2026-11-26c.md). */
+#define PERMUTE_CHUNK 16
 spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int threads,
                               spx_matrix **out)
 {
@@ -431,7 +433,7 @@ spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int thre
     }
     SPX_TRY(spx__alloc((void **)&keys, (size_t)nthreads * (size_t)(longest > 0 ? longest : 1),
                        sizeof *keys, "reorder: row sort keys"));
-#pragma omp parallel for schedule(dynamic, 1024) num_threads(nthreads)
+#pragma omp parallel for schedule(dynamic, PERMUTE_CHUNK) num_threads(nthreads)
     for (int64_t k = 0; k < n; k++)
         permute_row(A, perm, inv, B, keys + (size_t)omp_get_thread_num() * (size_t)longest, k);
     *out = B;
