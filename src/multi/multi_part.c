@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "plan/auto_order.h"
 #include "plan/format.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -269,17 +270,22 @@ cleanup:
     return st;
 }
 
-/* The part's plan: o's format, precision and params; pcsc parts are CSC
- * views, i.e. CSRs of the transposed block, planned with op T (pcsc_plan),
- * in pieces where it has alone rows. */
+/* The part's plan: o's format, precision and params (AUTO's own degree
+ * ordering kept off: spx__params_unordered); pcsc parts are CSC views, i.e.
+ * CSRs of the transposed block, planned with op T (pcsc_plan), in pieces
+ * where it has alone rows. */
 static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const spx_plan_opts *o)
 {
     spx_plan_opts po = *o;
+    char *unordered = NULL;
     po.op = P->kind == SPX_PART_PCSC ? SPX_OP_T : SPX_OP_N;
     po.device = p->device >= 0 ? SPX_DEV_CUDA : SPX_DEV_CPU;
     po.stream = p->stream;
-    spx_status st = SPX_OK;
-    if (P->kind != SPX_PART_PCSC) {
+    spx_status st = spx__params_unordered(o->params, &unordered);
+    if (unordered) po.params = unordered;
+    if (st != SPX_OK) {
+        /* nothing made */
+    } else if (P->kind != SPX_PART_PCSC) {
         st = p->split ? make_split(p, &po)
                       : spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
     } else if (p->alone_hi > p->alone_lo) {
@@ -293,6 +299,7 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
     if (st == SPX_OK) st = check_x_type(P, p->ghost);
     for (int k = 0; k < 2; k++)
         if (st == SPX_OK) st = check_x_type(P, p->end_plan[k]);
+    spx__free(unordered);
     return st;
 }
 

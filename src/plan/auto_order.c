@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/matrix.h"
 #include "core/order.h"
 
@@ -115,4 +116,20 @@ int spx__auto_orders(const spx_matrix *M, const spx_plan_opts *o)
     if (o->expected_calls > 0 && o->expected_calls < AUTO_ORDER_REPAY_CALLS) return 0;
     return sectors_per_nonzero(M) >= AUTO_ORDER_SECTORS &&
            hot_share(M, o->threads) >= AUTO_ORDER_HOT_SHARE;
+}
+
+spx_status spx__params_unordered(const char *params, char **out)
+{
+    static const char none[] = "reorder=none";
+    *out = NULL;
+    if (params && (strstr(params, "reorder") || strstr(params, "vectors"))) return SPX_OK;
+    const size_t n = sizeof none + (params && *params ? strlen(params) + 1 : 0);
+    spx_status st = spx__alloc((void **)out, n, 1, "unordered plan parameters");
+    if (st != SPX_OK) return st;
+    memcpy(*out, none, sizeof none);
+    if (params && *params) {
+        (*out)[sizeof none - 1] = ',';
+        memcpy(*out + sizeof none, params, strlen(params) + 1);
+    }
+    return SPX_OK;
 }

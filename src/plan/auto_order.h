@@ -9,4 +9,11 @@
  * by degree; O(nnz) on the plan's threads, for matrices past the size floor. */
 int spx__auto_orders(const spx_matrix *M, const spx_plan_opts *o);
 
+/* The params of a plan AUTO must not order: the parts of a multi-device or
+ * distributed plan, so that every part count multiplies A in the same order
+ * (N parts then compare with one; the ordering is not done across parts).
+ * *out: "reorder=none" before params, owned by the caller; NULL where
+ * params name reorder= or vectors= already (take them as they are). */
+spx_status spx__params_unordered(const char *params, char **out);
+
 #endif

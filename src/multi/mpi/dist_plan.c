@@ -7,6 +7,7 @@
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/mpi/dist.h"
+#include "plan/auto_order.h"
 
 static const char *const block_names[SPX__DIST_BLOCKS] = {"own rows x own columns",
                                                           "own rows x halo columns",
@@ -53,22 +54,33 @@ cleanup:
 }
 
 /* A plan per block; a block without nonzeros has none, except own rows x
- * own columns, which also scales y by beta. */
+ * own columns, which also scales y by beta. AUTO's own degree ordering is
+ * kept off (spx__params_unordered): every rank count multiplies A in the
+ * same order. */
 static spx_status block_plans(spx_dist_plan *P, const spx_plan_opts *o)
 {
-    spx_status st = SPX_OK;
+    char *unordered = NULL;
     spx_plan_opts po = *o;
+    spx_status st;
+    SPX_TRY(spx__params_unordered(o->params, &unordered));
+    if (unordered) po.params = unordered;
     po.stream = P->stream;
     for (int b = 0; b < SPX__DIST_BLOCKS; b++) {
         P->info.formats[b] = "-";
         if (b != SPX__DIST_OO && P->block[b]->nnz == 0) continue;
         st = spx_plan_create(P->block[b], SPX_OP_SPMV, &po, &P->plan[b]);
-        if (st != SPX_OK)
-            return spx__error(st, "block %s: %s", block_names[b], spx_last_error());
-        if (spx_plan_x_type(P->plan[b]) != P->vtype)
-            return spx__error(SPX_ERR_UNSUPPORTED, "distributed plans take x of the vectors' type");
+        if (st != SPX_OK) {
+            st = spx__error(st, "block %s: %s", block_names[b], spx_last_error());
+            goto cleanup;
+        }
+        if (spx_plan_x_type(P->plan[b]) != P->vtype) {
+            st = spx__error(SPX_ERR_UNSUPPORTED, "distributed plans take x of the vectors' type");
+            goto cleanup;
+        }
         P->info.formats[b] = spx_plan_format(P->plan[b]);
     }
+cleanup:
+    spx__free(unordered);
     return st;
 }
 
