@@ -133,6 +133,13 @@ spx_cli_test(bench 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64,f32 -
 # ---- bench: `auto` is a row of its own and names the format AUTO picked
 spx_cli_test(bench_auto 0 ARGS bench gen:lap2d5:16 --device cpu --precision f64 --format auto --calls 3 --json -
              STDOUT "\"format\": \"auto\", \"chosen\": \"[a-z0-9-]+\", \"device\": \"cpu\".*\"ok\": true")
+# ---- bench --multi: every partition kind, resident rows beside a one-part
+# plan of the same kind; exit 3 where a resident y disagrees with the host path's
+spx_cli_test(bench_multi 0 ARGS bench gen:lap3d7:12 --multi 3 --device cpu --calls 2 --batches 3
+             STDOUT "one part: .*\npcsr .*\npcsc .*\npcoo .*\nrows .*resident vectors.*\npcsr .*x .*x .*\nrows .*x .*x ")
+spx_cli_test(bench_multi_cuda 0 ARGS bench gen:lap3d7:12 --multi 3 --device cuda --calls 2 --batches 3
+             STDOUT "all on GPU 0, a stream each.*resident vectors.*replayed as a CUDA graph.*\nrows .*x .*x "
+             NO_GPU_RC 1 NO_GPU_STDERR "(SPX_ERR_NO_DEVICE|SPX_ERR_NOT_COMPILED)")
 
 # ---- devices and precisions without kernels: said before the matrix is read
 # A CUDA SpMV runs where a GPU is; elsewhere the library's reason, exit 1.

@@ -6,8 +6,9 @@
  * call's distribute, SpMV and merge; call time median [min-max] over
  * batches; speedup = 1-part call / N-part call.
  * Resident vectors (square matrices): the same N-part plans with x and y on
- * the parts' devices, against the same kind as one part on one device in
- * this run: halo, SpMV and merge times (calls queued part by part, the
+ * the parts' devices, against the same kind as one part on one device,
+ * both plans alive and their batches timed in turn (so that a drift of the
+ * clocks weighs on both alike): halo, SpMV and merge times (calls queued part by part, the
  * phases apart), the call as run (replayed as one CUDA graph on GPUs), SpMV
  * and call speedups, merge as a share of SpMV; each y is checked against the
  * host path's.
@@ -113,27 +114,47 @@ static spx_status one_call(spx_multi_plan *P, const double *x, double *y, spx_mu
     return vx ? spx_multi_spmv_resident(P, 1.0, vx, 0.0, vy) : spx_multi_spmv(P, 1.0, x, 0.0, y);
 }
 
-/* Warm-up, then per batch the mean of `calls` calls: median [min-max]. */
-static spx_status time_calls(spx_multi_plan *P, const multi_args *a, const double *x, double *y,
-                             spx_multi_vector *vx, spx_multi_vector *vy, run *r)
+/* The median [min-max] of a run's batch times t[0..n). */
+static void note_batches(double *t, long n, run *r)
 {
-    double t[64];
-    spx_status st = SPX_OK;
-    for (long i = 0; st == SPX_OK && i < a->calls; i++) st = one_call(P, x, y, vx, vy);
-    for (long b = 0; st == SPX_OK && b < a->batches; b++) {
-        double t0 = now_ms();
-        for (long i = 0; st == SPX_OK && i < a->calls; i++) st = one_call(P, x, y, vx, vy);
-        t[b] = (now_ms() - t0) / (double)a->calls;
-    }
-    if (st != SPX_OK) return st;
-    qsort(t, (size_t)a->batches, sizeof *t, by_value);
-    r->med = t[a->batches / 2];
+    qsort(t, (size_t)n, sizeof *t, by_value);
+    r->med = t[n / 2];
     r->lo = t[0];
-    r->hi = t[a->batches - 1];
-    spx_multi_times(P, &r->t);
+    r->hi = t[n - 1];
+}
+
+/* Phase times and part 0's format, after a run's calls. */
+static void note_plan(spx_multi_plan *P, run *r)
+{
     spx_multi_part_info in;
+    spx_multi_times(P, &r->t);
     spx_multi_plan_part(P, 0, &in);
     r->format = in.format;
+}
+
+/* One batch: the mean of `calls` calls, in ms. */
+static spx_status time_batch(spx_multi_plan *P, const multi_args *a, const double *x, double *y,
+                             spx_multi_vector *vx, spx_multi_vector *vy, double *ms)
+{
+    spx_status st = SPX_OK;
+    double t0 = now_ms();
+    for (long i = 0; st == SPX_OK && i < a->calls; i++)
+        st = one_call(P, x, y, vx, vy);
+    *ms = (now_ms() - t0) / (double)a->calls;
+    return st;
+}
+
+/* Host vectors: warm-up, then per batch the mean of `calls` calls. */
+static spx_status time_calls(spx_multi_plan *P, const multi_args *a, const double *x, double *y,
+                             run *r)
+{
+    double t[64], warm;
+    spx_status st = time_batch(P, a, x, y, NULL, NULL, &warm);
+    for (long b = 0; st == SPX_OK && b < a->batches; b++)
+        st = time_batch(P, a, x, y, NULL, NULL, &t[b]);
+    if (st != SPX_OK) return st;
+    note_batches(t, a->batches, r);
+    note_plan(P, r);
     return SPX_OK;
 }
 
@@ -158,46 +179,87 @@ static spx_status check_resident(const spx_multi_vector *vy, int64_t n, const do
     return st;
 }
 
-/* Resident vectors on P: timed as run (replayed as a graph unless
- * --no-graph), then queued part by part for the phase times; y checked
- * after each. */
-static spx_status time_resident(spx_multi_plan *P, const multi_args *a, int64_t n, const double *x,
-                                const double *y_host, run *r)
+/* A plan with resident x (set to x) and y. */
+typedef struct resident {
+    spx_multi_plan *P;
+    spx_multi_vector *x, *y;
+} resident;
+
+static spx_status resident_open(spx_multi_plan *P, const double *x, resident *v)
 {
-    r->bad = 0;
-    spx_multi_vector *vx = NULL, *vy = NULL;
+    v->P = P;
+    v->x = v->y = NULL;
+    spx_status st = spx_multi_vector_create(P, &v->x);
+    if (st == SPX_OK) st = spx_multi_vector_create(P, &v->y);
+    return st == SPX_OK ? spx_multi_vector_set(v->x, x) : st;
+}
+
+static void resident_close(resident *v)
+{
+    spx_multi_vector_destroy(v->x);
+    spx_multi_vector_destroy(v->y);
+}
+
+/* Resident calls of v[0] (N parts) and v[1] (one part), each warmed up,
+ * then their batches in turn (N parts, one part, N parts, ...), so that a
+ * drift of the clocks or the temperature during the run weighs on both
+ * alike; y checked after. */
+static spx_status time_pair(const multi_args *a, resident v[2], int64_t n, const double *y_host,
+                            double *y, run r[2], const char *how)
+{
+    double t[2][64], warm;
+    spx_status st = SPX_OK;
+    for (int j = 0; j < 2 && st == SPX_OK; j++)
+        st = time_batch(v[j].P, a, NULL, NULL, v[j].x, v[j].y, &warm);
+    for (long b = 0; st == SPX_OK && b < a->batches; b++)
+        for (int j = 0; j < 2 && st == SPX_OK; j++)
+            st = time_batch(v[j].P, a, NULL, NULL, v[j].x, v[j].y, &t[j][b]);
+    for (int j = 0; j < 2 && st == SPX_OK; j++) {
+        note_batches(t[j], a->batches, &r[j]);
+        note_plan(v[j].P, &r[j]);
+        st = check_resident(v[j].y, n, y_host, y, &r[j], how);
+    }
+    return st;
+}
+
+/* Resident vectors on P (N parts) and P1 (the same kind, one part), timed
+ * in turn: as run (replayed as a graph unless --no-graph), then queued part
+ * by part for the phase times; r[0] is P's, r[1] P1's. */
+static spx_status time_resident(spx_multi_plan *P, spx_multi_plan *P1, const multi_args *a,
+                                int64_t n, const double *x, const double *y_host, run r[2])
+{
+    resident v[2] = {{NULL, NULL, NULL}, {NULL, NULL, NULL}};
     double *y = malloc(sizeof *y * (size_t)(n + 1));
-    run q;
-    spx_status st = y ? spx_multi_vector_create(P, &vx) : SPX_ERR_OOM;
-    if (st == SPX_OK) st = spx_multi_vector_create(P, &vy);
-    if (st == SPX_OK) st = spx_multi_vector_set(vx, x);
-    if (st == SPX_OK) st = time_calls(P, a, NULL, NULL, vx, vy, r);
-    if (st == SPX_OK) st = check_resident(vy, n, y_host, y, r, "as run");
-    r->queued = r->med;
+    run q[2];
+    r[0].bad = r[1].bad = q[0].bad = q[1].bad = 0;
+    spx_status st = y ? resident_open(P, x, &v[0]) : SPX_ERR_OOM;
+    if (st == SPX_OK) st = resident_open(P1, x, &v[1]);
+    if (st == SPX_OK) st = time_pair(a, v, n, y_host, y, r, "as run");
+    r[0].queued = r[0].med;
+    r[1].queued = r[1].med;
     if (st == SPX_OK && !a->no_graph) {
         st = spx_multi_set_graph(P, 0);
-        if (st == SPX_OK) st = time_calls(P, a, NULL, NULL, vx, vy, &q);
-        if (st == SPX_OK) st = check_resident(vy, n, y_host, y, r, "queued");
-        if (st == SPX_OK) r->t = q.t, r->queued = q.med;
+        if (st == SPX_OK) st = spx_multi_set_graph(P1, 0);
+        if (st == SPX_OK) st = time_pair(a, v, n, y_host, y, q, "queued");
+        for (int j = 0; j < 2 && st == SPX_OK; j++) {
+            r[j].t = q[j].t;
+            r[j].queued = q[j].med;
+            r[j].bad |= q[j].bad;
+        }
     }
-    spx_multi_vector_destroy(vx);
-    spx_multi_vector_destroy(vy);
+    resident_close(&v[0]);
+    resident_close(&v[1]);
     free(y);
     return st;
 }
 
-/* One plan of `parts` parts of `kind`: prepared once, timed with host
- * vectors (host, when asked) and resident ones (res, when asked: square
- * matrices). */
-static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partition kind, int parts,
-                            const double *x, double *y, run *host, run *res)
+/* A plan of `parts` parts of `kind`. */
+static spx_status make_plan(const spx_matrix *A, const multi_args *a, spx_partition kind, int parts,
+                            spx_multi_plan **P)
 {
     int devices[SPX_MULTI_MAX_PARTS];
-    spx_multi_plan *P = NULL;
     spx_plan_opts o = spx_plan_opts_default();
     spx_multi_opts m = spx_multi_opts_default();
-    int64_t rows, cols;
-    spx_matrix_dims(A, &rows, &cols, NULL);
     for (int i = 0; i < parts; i++) devices[i] = a->device == SPX_DEV_CUDA ? 0 : SPX_MULTI_CPU;
     o.device = a->device;
     o.format = a->format;
@@ -205,10 +267,24 @@ static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partit
     m.parts = parts;
     m.no_graph = a->no_graph;
     m.devices = a->spread && a->device == SPX_DEV_CUDA ? NULL : devices; /* NULL: round robin */
-    spx_status st = spx_multi_plan_create(A, &o, &m, &P);
-    if (st == SPX_OK) st = res ? one_call(P, x, y, NULL, NULL) : time_calls(P, a, x, y, NULL, NULL, host);
-    if (st == SPX_OK && host && res) st = time_calls(P, a, x, y, NULL, NULL, host);
-    if (st == SPX_OK && res && rows == cols) st = time_resident(P, a, rows, x, y, res);
+    return spx_multi_plan_create(A, &o, &m, P);
+}
+
+/* One plan of `parts` parts of `kind`: prepared once, timed with host
+ * vectors (host, when asked) and, when res is asked (square matrices), with
+ * resident ones beside a one-part plan of the same kind (res[0], res[1]). */
+static spx_status time_plan(const spx_matrix *A, const multi_args *a, spx_partition kind, int parts,
+                            const double *x, double *y, run *host, run *res)
+{
+    spx_multi_plan *P = NULL, *P1 = NULL;
+    int64_t rows;
+    spx_matrix_dims(A, &rows, NULL, NULL);
+    spx_status st = make_plan(A, a, kind, parts, &P);
+    if (st == SPX_OK && host) st = time_calls(P, a, x, y, host);
+    if (st == SPX_OK && res && !host) st = one_call(P, x, y, NULL, NULL); /* y_host */
+    if (st == SPX_OK && res) st = make_plan(A, a, kind, 1, &P1);
+    if (st == SPX_OK && res) st = time_resident(P, P1, a, rows, x, y, res);
+    spx_multi_plan_destroy(P1);
     spx_multi_plan_destroy(P);
     return st;
 }
@@ -237,7 +313,7 @@ int cli_multi_bench(int argc, char **argv)
     for (int64_t j = 0; x && j < n; j++) x[j] = 1.0 + (double)(j % 7) / 8.0;
     static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
     enum { NK = sizeof kinds / sizeof kinds[0] };
-    run one, r[NK], res[NK], res_one[NK];
+    run one, r[NK], res[NK][2];
     st = x && y ? time_plan(A, &a, SPX_PART_PCSR, 1, x, y, &one, NULL) : SPX_ERR_OOM;
     if (st == SPX_OK) {
         printf("%s: %lld x %lld, %lld nonzeros; %s, %ld parts (%s); one part: %s, %.3f ms a call "
@@ -253,16 +329,13 @@ int cli_multi_bench(int argc, char **argv)
     }
     int square = m == n, bad = 0;
     for (size_t k = 0; st == SPX_OK && k < NK; k++) {
-        st = time_plan(A, &a, kinds[k], (int)a.parts, x, y, &r[k], square ? &res[k] : NULL);
+        st = time_plan(A, &a, kinds[k], (int)a.parts, x, y, &r[k], square ? res[k] : NULL);
         if (st == SPX_OK)
             printf("%-5s %12.3f %10.3f %13.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %8.2fx\n",
                    spx_partition_name(kinds[k]), r[k].t.convert_ms + r[k].t.partition_ms,
                    r[k].t.prepare_ms, r[k].t.distribute_ms, r[k].t.spmv_ms, r[k].t.merge_ms, r[k].med,
                    r[k].lo, r[k].hi, one.med / r[k].med);
     }
-    /* Resident vectors: against the same kind as one part on one device, in this run. */
-    for (size_t k = 0; st == SPX_OK && square && k < NK; k++)
-        st = time_plan(A, &a, kinds[k], 1, x, y, NULL, &res_one[k]);
     if (st == SPX_OK && square) {
         printf("resident vectors (x and y stay on the parts' devices; halo = x entries from other "
                "parts); 1-part = the same kind as one part on %s\n",
@@ -272,8 +345,10 @@ int cli_multi_bench(int argc, char **argv)
                                                                  : "replayed as a CUDA graph");
         printf("kind   halo_ms  spmv_ms  merge_ms queued_ms   call_ms [min-max]     1-part spmv_ms"
                "   call_ms  spmv_x   call_x  merge/spmv  formats (part 0 / 1-part)\n");
-        for (size_t k = 0; k < NK; k++) print_resident(kinds[k], &res[k], &res_one[k]);
-        for (size_t k = 0; k < NK; k++) bad |= res[k].bad || res_one[k].bad;
+        for (size_t k = 0; k < NK; k++)
+            print_resident(kinds[k], &res[k][0], &res[k][1]);
+        for (size_t k = 0; k < NK; k++)
+            bad |= res[k][0].bad || res[k][1].bad;
     }
     free(x);
     free(y);
