@@ -299,11 +299,31 @@ static void test_csr_params(void)
                                    "seq=0",
                                    "seq=1",
                                    "seq=2,long=50",
-                                   "blocknnz=2048,seq=8"};
+                                   "blocknnz=2048,seq=8",
+                                   "kernel=warp",
+                                   "kernel=warp,long=1",
+                                   "kernel=warp,long=50",
+                                   "kernel=warp,long=1000"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
     spx_matrix_destroy(A);
+    /* the default kernel: warp when 30% of the nonzeros of a matrix over 2M
+     * are in rows over 256 (R-MAT scale 17: 57% of 3.7M), else stream */
+    static const char *picks[][2] = {{"rmat:scale=17,ef=16,sym=1", "kernel=warp "},
+                                     {"lap3d7:80", "kernel=stream "}};
+    for (int i = 0; i < 2; i++) {
+        spx_matrix *G = NULL;
+        spx_plan *P = NULL;
+        if (!CHECK_STATUS(spx_generate(picks[i][0], &G), SPX_OK)) continue;
+        check_one(G, picks[i][0], "csr", SPX_F64, NULL);
+        if (CHECK_STATUS(cuda_plan(G, "csr", SPX_F64, NULL, SPX_OP_N, &P), SPX_OK) &&
+            !CHECK(strstr(spx_plan_describe(P), picks[i][1]) != NULL))
+            printf("  csr on %s: %s, expected %s\n", picks[i][0], spx_plan_describe(P),
+                   picks[i][1]);
+        spx_plan_destroy(P);
+        spx_matrix_destroy(G);
+    }
     /* long above blocknnz: a row of 1500 must still go to the chunks (it used
      * to make the row-block builder loop forever) */
     static const int64_t lens[] = {3, 1500, 7, 1024, 1025, 0, 2};
@@ -355,6 +375,8 @@ static void test_csr_params(void)
     o.params = "index=auto";
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,kernel=vector";
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "index=dict,kernel=warp";
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,long=300";
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
@@ -504,9 +526,13 @@ static void test_sell_params(void)
 static void test_csr_loop(void)
 {
     spx_matrix *A = spx_test_uniform_rows_matrix(60000, 60000, 12, 21);
-    static const char *params[] = {"ctas=1,blocknnz=2048", "ctas=3,long=9,blocknnz=2048",
-                                   "ctas=1,blocknnz=1024", "ctas=2,blocknnz=1024,long=9",
-                                   "blocknnz=2048"};
+    static const char *params[] = {"ctas=1,blocknnz=2048",
+                                   "ctas=3,long=9,blocknnz=2048",
+                                   "ctas=1,blocknnz=1024",
+                                   "ctas=2,blocknnz=1024,long=9",
+                                   "blocknnz=2048",
+                                   "kernel=warp,ctas=1",
+                                   "kernel=warp,ctas=3,long=9"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);
@@ -558,7 +584,7 @@ static void check_repeated(const spx_matrix *A, const char *what, spx_type t, co
  * of 257 and the middle one of `longest` (10^6; 70000 with SPX_TEST_QUICK);
  * long=30, kernel=vector,group=1 (long=32) make rows of 31..40 long rows of
  * one chunk. Every csr kernel (stream with row blocks of 1024 and 2048,
- * vector, index=dict, pdl on and off), fp64, fp32, fp16 (x float and half),
+ * vector, warp, index=dict, pdl on and off), fp64, fp32, fp16 (x float and half),
  * stored values and iso (the pattern: ones), each called three times.
  * Tolerance 256 u (u = 2^-53, 2^-24): the deepest sum, of the 10^6 row
  * (3907 chunks), is 145 roundings deep (a product, 8 adds per lane and 5
@@ -593,8 +619,13 @@ static void test_csr_long_rows(void)
                                    "index=dict,long=30",
                                    "xtype=half",
                                    "xtype=half,kernel=vector",
-                                   "xtype=half,index=dict"};
+                                   "xtype=half,index=dict",
+                                   "kernel=warp",
+                                   "kernel=warp,long=30",
+                                   "kernel=warp,pdl=off",
+                                   "xtype=half,kernel=warp"};
     static const char *iso[] = {"values=iso",
+                                "values=iso,kernel=warp",
                                 "values=iso,blocknnz=2048",
                                 "values=iso,long=30",
                                 "values=iso,seq=1",
@@ -808,6 +839,8 @@ static void test_shared(void)
         if (!has_suffix(e->d_name, ".mtx")) continue;
         spx_matrix *A = spx_test_read_matrix(dir, e->d_name);
         if (A) check_all(A, e->d_name);
+        for (int t = SPX_F64; A && t <= (max_abs_value(A) <= 65504.0 ? SPX_F16 : SPX_F32); t++)
+            check_one(A, e->d_name, "csr", (spx_type)t, "kernel=warp");
         spx_matrix_destroy(A);
     }
     closedir(d);

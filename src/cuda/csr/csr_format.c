@@ -6,10 +6,12 @@
  * row's chunk sums (a counter per long row, csr_kernels.h), in the same
  * launch. fp16 values beyond half's range (65504) are declined
  * (SPX_ERR_UNSUPPORTED) rather than turned into infinities.
- * Params: kernel=stream|vector; group=1..32 (vector kernel's lanes per row, a
+ * Params: kernel=stream|vector|warp (warp: segments of at most 32 rows and
+ * 256 nonzeros, a warp each, long at most 256; default default_kernel's
+ * choice of stream or warp); group=1..32 (vector kernel's lanes per row, a
  * power of two; default the one at or above the mean row length); long=N
  * (rows longer than N are chunked; default 256 for stream (at most blocknnz),
- * 32*group for vector); ctas=N (stream kernel: N thread blocks per
+ * 32*group for vector); ctas=N (stream and warp kernels: N thread blocks per
  * multiprocessor looping over the row blocks; default 0: one per row block,
  * or with index=dict as many as fit the device at once);
  * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block; 1024 takes
@@ -96,7 +98,7 @@ enum { INDEX_U32, INDEX_DICT };
 #define SEQ_SMALL 32
 
 typedef struct csr_params {
-    int vector;     /* kernel=vector */
+    int kernel;     /* kernel=: SPX__CUDA_CSR_STREAM, _VECTOR or _WARP; -1: default_kernel */
     long group;     /* 0: from the mean row length */
     long long_len;  /* -1: the kernel's default */
     long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
@@ -143,10 +145,15 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
         return SPX_OK;
     }
     if (strcmp(key, "kernel") == 0) {
-        if (strcmp(value, "stream") != 0 && strcmp(value, "vector") != 0)
-            return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=%s is not stream or vector",
-                              value);
-        p->vector = strcmp(value, "vector") == 0;
+        if (strcmp(value, "stream") == 0)
+            p->kernel = SPX__CUDA_CSR_STREAM;
+        else if (strcmp(value, "vector") == 0)
+            p->kernel = SPX__CUDA_CSR_VECTOR;
+        else if (strcmp(value, "warp") == 0)
+            p->kernel = SPX__CUDA_CSR_WARP;
+        else
+            return spx__error(SPX_ERR_BAD_PARAM,
+                              "csr (cuda): kernel=%s is not stream, vector or warp", value);
         return SPX_OK;
     }
     return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): unknown parameter '%s'", key);
@@ -169,13 +176,14 @@ static int64_t lanes_per_row(int64_t n)
     return nt;
 }
 
-/* Row blocks for the stream kernel: runs of consecutive rows of length <=
- * long_len, at most SPX__CUDA_CSR_BLOCK rows and `cap` nonzeros each, and
+/* Row blocks for the stream kernel (warp segments for the warp kernel):
+ * runs of consecutive rows of length <= long_len, at most max_rows rows and
+ * `cap` nonzeros each, and
  * (seq > 0) no lane adding more than seq products of its row in turn, but
  * in a block of one row. One pass counts, the second fills blk with 4
  * entries per block: first row, end row, first nonzero, end nonzero. */
 static int64_t row_blocks(const spx_matrix *A, const int64_t *rp, int64_t long_len, int64_t cap,
-                          int64_t seq, int64_t *blk)
+                          int64_t max_rows, int64_t seq, int64_t *blk)
 {
     int64_t n = 0, i = 0;
     while (i < A->rows) {
@@ -184,7 +192,7 @@ static int64_t row_blocks(const spx_matrix *A, const int64_t *rp, int64_t long_l
             continue;
         }
         int64_t start = i, longest = 0;
-        while (i < A->rows && i - start < SPX__CUDA_CSR_BLOCK && rp[i + 1] - rp[i] <= long_len &&
+        while (i < A->rows && i - start < max_rows && rp[i + 1] - rp[i] <= long_len &&
                rp[i + 1] - rp[start] <= cap) {
             int64_t len = rp[i + 1] - rp[i], most = len > longest ? len : longest;
             if (seq > 0 && i > start && most > seq * lanes_per_row(i - start + 1)) break;
@@ -206,10 +214,13 @@ static spx_status build_row_blocks(const spx_matrix *A, const int64_t *rp, spx__
 {
     int64_t *blk = NULL;
     spx_status st = SPX_OK;
-    p->n_blocks = row_blocks(A, rp, p->long_len, p->block_nnz, p->seq, NULL);
+    const int warp = p->kernel == SPX__CUDA_CSR_WARP;
+    const int64_t cap = warp ? SPX__CUDA_CSR_CHUNK : p->block_nnz;
+    const int64_t max_rows = warp ? 32 : SPX__CUDA_CSR_BLOCK, seq = warp ? 0 : p->seq;
+    p->n_blocks = row_blocks(A, rp, p->long_len, cap, max_rows, seq, NULL);
     if (p->n_blocks == 0) return SPX_OK;
     SPX_TRY(spx__alloc((void **)&blk, (size_t)p->n_blocks * 4, sizeof *blk, "cuda csr row blocks"));
-    row_blocks(A, rp, p->long_len, p->block_nnz, p->seq, blk);
+    row_blocks(A, rp, p->long_len, cap, max_rows, seq, blk);
     SPX_TRY(spx__cuda_upload((void **)&p->blk, blk, (size_t)p->n_blocks * 4 * sizeof *blk,
                              "cuda csr row blocks"));
 cleanup:
@@ -465,7 +476,7 @@ static spx_status upload_matrix(const spx_matrix *A, const int64_t *rp, const cs
         SPX_TRY(upload_structure(A, p));
     else
         SPX_TRY(spx__cuda_csr_upload(A, p->precision, &p->A));
-    if (p->kernel == SPX__CUDA_CSR_STREAM) SPX_TRY(build_row_blocks(A, rp, p));
+    if (p->kernel != SPX__CUDA_CSR_VECTOR) SPX_TRY(build_row_blocks(A, rp, p));
 cleanup:
     return st;
 }
@@ -506,10 +517,28 @@ static spx_status host_offsets(const spx_matrix *A, const int64_t **rp, int64_t 
     return st;
 }
 
+/* The kernel when none is asked for: warp where most of the work is
+ * gathers from rows of very different lengths, stream elsewhere. On an H100
+ * (bench/results/csr-warp-2026-11-26.md, fp64, the same process) warp took
+ * 0.86-0.92x the stream kernel's time on R-MAT scale 17-21 and the power-law
+ * generator (L2 busy 91% of the call against 78%: a row block's 8 warps no
+ * longer wait for the slowest at a barrier), where 46-64% of the nonzeros
+ * are in rows over 256; on the circuit generator (23%) the same time; on
+ * larger matrices without such rows 0.97-1.15x (NotreDame_www x11 1.15x),
+ * and on the small shared matrices 0.84-1.29x either way. */
+static int default_kernel(const spx_matrix *A, const int64_t *rp, const csr_params *prm)
+{
+    if (prm->index == INDEX_DICT || A->nnz <= SMALL_NNZ) return SPX__CUDA_CSR_STREAM;
+    int64_t in_long = 0;
+    for (int64_t i = 0; i < A->rows; i++)
+        if (rp[i + 1] - rp[i] > STREAM_LONG) in_long += rp[i + 1] - rp[i];
+    return 10 * in_long >= 3 * A->nnz ? SPX__CUDA_CSR_WARP : SPX__CUDA_CSR_STREAM;
+}
+
 static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
-    csr_params prm = {0, 0, -1, 0, 0, 1, INDEX_U32, 0, -1, SPX__VALUES_AUTO};
+    csr_params prm = {-1, 0, -1, 0, 0, 1, INDEX_U32, 0, -1, SPX__VALUES_AUTO};
     const int64_t *rp = NULL;
     int64_t *rp_copy = NULL;
     spx_status st;
@@ -526,7 +555,8 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->x_half = prm.x_half;
     p->stream = o->stream;
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
-    p->kernel = prm.vector ? SPX__CUDA_CSR_VECTOR : SPX__CUDA_CSR_STREAM;
+    SPX_TRY(host_offsets(A, &rp, &rp_copy));
+    p->kernel = prm.kernel >= 0 ? prm.kernel : default_kernel(A, rp, &prm);
     p->block_nnz = prm.block_nnz         ? prm.block_nnz
                    : A->nnz <= SMALL_NNZ ? SPX__CUDA_CSR_STREAM_NNZ_MIN
                                          : SPX__CUDA_CSR_STREAM_NNZ;
@@ -535,11 +565,13 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         prm.group ? (int)prm.group : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
         p->long_len = prm.long_len > 0 ? prm.long_len : 32 * (int64_t)p->group;
+    else if (p->kernel == SPX__CUDA_CSR_WARP) /* a row must fit a segment */
+        p->long_len = prm.long_len > 0 && prm.long_len < SPX__CUDA_CSR_CHUNK ? prm.long_len
+                                                                             : SPX__CUDA_CSR_CHUNK;
     else if (prm.long_len > 0) /* a row must fit a row block (else row_blocks never ends) */
         p->long_len = prm.long_len < p->block_nnz ? prm.long_len : p->block_nnz;
     else
         p->long_len = STREAM_LONG;
-    SPX_TRY(host_offsets(A, &rp, &rp_copy));
     SPX_TRY(build_long_rows(A, rp, p));
     SPX_TRY(upload_matrix(A, rp, &prm, p));
     if (p->index_dict && prm.ctas == 0) SPX_TRY(spx__cuda_csr_dict_grid(p, &p->grid));
@@ -601,6 +633,11 @@ static void csr_describe(const void *state, char *buf, size_t len)
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
                  p->pdl ? "on" : "off", p->index_dict ? "dict" : "u32",
                  (long long)p->dict.n_entries, p->x_half ? " xtype=half" : "", values);
+    else if (p->kernel == SPX__CUDA_CSR_WARP)
+        snprintf(
+            buf, len, "kernel=warp segments=%lld long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",
+            (long long)p->n_blocks, (long long)p->long_len, (long long)p->n_long,
+            (long long)p->n_chunks, p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "", values);
     else
         snprintf(buf, len,
                  "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",

@@ -420,6 +420,84 @@ chunk_warps(int64_t block, int64_t n_block, long_in<T> L, const int32_t *__restr
     spx__pdl_wait(); /* a warp without chunks */
 }
 
+/* kernel=warp: the rows up to long_len in warp segments (csr_kernels.h) of
+ * at most 32 rows and SPX__CUDA_CSR_CHUNK nonzeros, segments first, first +
+ * step, ... of this warp. A warp loads its segment's columns and values (8
+ * a lane) and, lane l, the offset of the segment's row l; gathers x; puts the
+ * products in its own 256 slots of shared memory (wp); then nt = 2^j lanes a
+ * row (nt * rows <= 32) add each row's slots, the row bounds passed by
+ * shuffles. No barrier but the warp's own: a warp waits for its gathers
+ * alone, where a row block's 8 warps wait for the slowest. */
+template <typename V, typename T, typename X>
+__device__ __forceinline__ void
+warp_segments(int64_t first, int64_t step, int64_t n_seg, const longlong2 *__restrict__ blk,
+              const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+              const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha,
+              T beta, T *wp)
+{
+    const int lane = threadIdx.x & 31;
+    for (int64_t sg = first; sg < n_seg; sg += step) {
+        const longlong2 rows = __ldg(blk + 2 * sg), nz = __ldg(blk + 2 * sg + 1);
+        const int64_t r0 = rows.x, base = nz.x;
+        const int nrows = (int)(rows.y - r0), nnz = (int)(nz.y - base);
+        int col[CHUNK_ITEMS];
+        V v[CHUNK_ITEMS];
+#pragma unroll
+        for (int j = 0; j < CHUNK_ITEMS; j++)
+            if (lane + 32 * j < nnz) {
+                col[j] = __ldcs(ci + base + lane + 32 * j);
+                v[j] = spx__load_val(val, base + lane + 32 * j);
+            }
+        const int row_beg = lane < nrows ? (int)(__ldcs(rp + r0 + lane) - base) : nnz;
+        const X *xa = spx__pdl_after(x); /* x and y from here on */
+        T *ya = spx__pdl_after(y);
+        T xg[CHUNK_ITEMS];
+#pragma unroll
+        for (int j = 0; j < CHUNK_ITEMS; j++)
+            if (lane + 32 * j < nnz) xg[j] = T(spx__ld_fresh(xa + col[j]));
+#pragma unroll
+        for (int j = 0; j < CHUNK_ITEMS; j++)
+            if (lane + 32 * j < nnz) wp[lane + 32 * j] = spx__times(v[j], xg[j]);
+        __syncwarp();
+        int nt = 1;
+        while (nt < 32 && 2 * nt * nrows <= 32)
+            nt *= 2;
+        const int row = lane / nt, sub = lane & (nt - 1);
+        const int beg = __shfl_sync(0xffffffffu, row_beg, row);
+        const int next = __shfl_sync(0xffffffffu, row_beg, row + 1 < 32 ? row + 1 : 31);
+        const int end = row + 1 < nrows ? next : nnz;
+        T sum = T(0);
+        if (row < nrows)
+            for (int k = beg + sub; k < end; k += nt)
+                sum += wp[k];
+        for (int d = nt / 2; d > 0; d >>= 1)
+            sum += __shfl_down_sync(0xffffffffu, sum, d, nt);
+        if (row < nrows && sub == 0) ya[r0 + row] = finish(sum, alpha, beta, ya + r0 + row);
+        __syncwarp(); /* wp is reused by the next segment */
+    }
+    spx__pdl_wait(); /* a warp without segments */
+}
+
+/* kernel=warp: thread blocks [0, chunk_grid) do the long rows' chunks, the
+ * others the warp segments, one warp each. */
+template <typename V, typename T, typename X>
+__global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, SPX__CUDA_CSR_STREAM_NNZ))
+    csr_warp_kernel(int64_t n_seg, const longlong2 *__restrict__ blk,
+                    const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                    const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha,
+                    T beta, unsigned chunk_grid, long_in<T> L)
+{
+    __shared__ T prod[(BLOCK / 32) * SPX__CUDA_CSR_CHUNK];
+    spx__pdl_let_next_start();
+    const int64_t warps = BLOCK / 32;
+    if (blockIdx.x < chunk_grid)
+        chunk_warps<V, T, X>(blockIdx.x, chunk_grid, L, ci, val, x, y, alpha, beta);
+    else
+        warp_segments<V, T, X>((blockIdx.x - chunk_grid) * warps + threadIdx.x / 32,
+                               (gridDim.x - chunk_grid) * warps, n_seg, blk, rp, ci, val, x, y,
+                               alpha, beta, prod + (threadIdx.x / 32) * SPX__CUDA_CSR_CHUNK);
+}
+
 /* The row blocks alone (no long rows). */
 template <typename V, typename T, typename X, int NNZ, bool DICT>
 __global__ void __launch_bounds__(BLOCK)
@@ -528,7 +606,14 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     const unsigned chunk_grid = p->n_long ? grid_for(p->n_chunks, BLOCK / 32) : 0;
     const long_in<T> L = {p->n_chunks,   p->chunk_beg, p->chunk_end, p->chunk_long,
                           p->long_first, p->long_rows, p->long_done, (T *)p->partial};
-    if (p->kernel == SPX__CUDA_CSR_VECTOR) {
+    if (p->kernel == SPX__CUDA_CSR_WARP) {
+        const unsigned all = p->n_blocks ? grid_for(p->n_blocks, BLOCK / 32) : 0;
+        const unsigned seg_grid = p->grid > 0 && p->grid < all ? (unsigned)p->grid : all;
+        if (chunk_grid + seg_grid > 0)
+            spx__launch(csr_warp_kernel<V, T, X>, chunk_grid + seg_grid, BLOCK, s, p->pdl,
+                        p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+                        (const V *)p->A.values, x, y, alpha, beta, chunk_grid, L);
+    } else if (p->kernel == SPX__CUDA_CSR_VECTOR) {
         launch_vector<V, T, X>(p, x, y, alpha, beta);
         if (p->n_long)
             spx__launch(csr_chunk_kernel<V, T, X>, chunk_grid, BLOCK, s, p->pdl, L, p->A.colidx,
