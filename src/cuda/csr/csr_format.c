@@ -7,7 +7,7 @@
  * launch. fp16 values beyond half's range (65504) are declined
  * (SPX_ERR_UNSUPPORTED) rather than turned into infinities.
  * Params: kernel=stream|vector|warp (warp: segments of at most 32 rows and
- * 256 nonzeros, a warp each, long at most 256; default default_kernel's
+ * 249 nonzeros, a warp each, long at most 249; default default_kernel's
  * choice of stream or warp); group=1..32 (vector kernel's lanes per row, a
  * power of two; default the one at or above the mean row length); long=N
  * (rows longer than N are chunked; default 256 for stream (at most blocknnz),
@@ -215,7 +215,7 @@ static spx_status build_row_blocks(const spx_matrix *A, const int64_t *rp, spx__
     int64_t *blk = NULL;
     spx_status st = SPX_OK;
     const int warp = p->kernel == SPX__CUDA_CSR_WARP;
-    const int64_t cap = warp ? SPX__CUDA_CSR_CHUNK : p->block_nnz;
+    const int64_t cap = warp ? SPX__CUDA_CSR_SEGMENT : p->block_nnz;
     const int64_t max_rows = warp ? 32 : SPX__CUDA_CSR_BLOCK, seq = warp ? 0 : p->seq;
     p->n_blocks = row_blocks(A, rp, p->long_len, cap, max_rows, seq, NULL);
     if (p->n_blocks == 0) return SPX_OK;
@@ -240,9 +240,18 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who)
     return SPX_OK;
 }
 
+/* Chunks of the nonzeros [b, e) (e > b): cut at the multiples of
+ * SPX__CUDA_CSR_CHUNK, so that every chunk but a row's first starts on an
+ * aligned nonzero and a warp's 32 loads of columns (values) cover 4 (8)
+ * whole 32-byte sectors, not 5 (9). */
+static int64_t chunks_of(int64_t b, int64_t e)
+{
+    return (e - 1) / SPX__CUDA_CSR_CHUNK - b / SPX__CUDA_CSR_CHUNK + 1;
+}
+
 /* The long rows' host arrays (csr_kernels.h): each long row r's index in A
  * and first chunk (first[n_long] = n_chunks), each chunk's nonzeros [beg,
- * end) and long row. */
+ * end) (chunks_of's cuts) and long row. */
 static void fill_long_rows(const spx_matrix *A, const int64_t *rp, int64_t long_len, int64_t *rows,
                            int64_t *first, int64_t *beg, int64_t *end, int64_t *owner)
 {
@@ -251,10 +260,12 @@ static void fill_long_rows(const spx_matrix *A, const int64_t *rp, int64_t long_
         if (rp[i + 1] - rp[i] <= long_len) continue;
         rows[r] = i;
         first[r] = c;
-        for (int64_t k = rp[i]; k < rp[i + 1]; k += SPX__CUDA_CSR_CHUNK, c++) {
+        for (int64_t k = rp[i]; k < rp[i + 1]; c++) {
+            const int64_t cut = (k / SPX__CUDA_CSR_CHUNK + 1) * SPX__CUDA_CSR_CHUNK;
             owner[c] = r;
             beg[c] = k;
-            end[c] = k + SPX__CUDA_CSR_CHUNK < rp[i + 1] ? k + SPX__CUDA_CSR_CHUNK : rp[i + 1];
+            end[c] = cut < rp[i + 1] ? cut : rp[i + 1];
+            k = end[c];
         }
         r++;
     }
@@ -275,7 +286,7 @@ static spx_status build_long_rows(const spx_matrix *A, const int64_t *rp, spx__c
         int64_t len = rp[i + 1] - rp[i];
         if (len <= p->long_len) continue;
         p->n_long++;
-        p->n_chunks += (len + SPX__CUDA_CSR_CHUNK - 1) / SPX__CUDA_CSR_CHUNK;
+        p->n_chunks += chunks_of(rp[i], rp[i + 1]);
     }
     if (p->n_long == 0) return SPX_OK;
     SPX_TRY(spx__alloc((void **)&rows, (size_t)p->n_long, sizeof *rows, "cuda csr long rows"));
@@ -566,8 +577,9 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
         p->long_len = prm.long_len > 0 ? prm.long_len : 32 * (int64_t)p->group;
     else if (p->kernel == SPX__CUDA_CSR_WARP) /* a row must fit a segment */
-        p->long_len = prm.long_len > 0 && prm.long_len < SPX__CUDA_CSR_CHUNK ? prm.long_len
-                                                                             : SPX__CUDA_CSR_CHUNK;
+        p->long_len = prm.long_len > 0 && prm.long_len < SPX__CUDA_CSR_SEGMENT
+                          ? prm.long_len
+                          : SPX__CUDA_CSR_SEGMENT;
     else if (prm.long_len > 0) /* a row must fit a row block (else row_blocks never ends) */
         p->long_len = prm.long_len < p->block_nnz ? prm.long_len : p->block_nnz;
     else

@@ -13,9 +13,9 @@
  *    the block's row count allows, at most 32);
  *  - vector kernel (kernel=vector): rows of length <= long_len are done by
  *    groups of `group` lanes (1..32, a power of two from the mean row length);
- *  - long rows (> long_len) are cut into chunks of at most
- *    SPX__CUDA_CSR_CHUNK nonzeros (one or more: with long < 256 a long row
- *    may be one chunk); a warp sums each chunk into partial[c] (with the
+ *  - long rows (> long_len) are cut into chunks at the multiples of
+ *    SPX__CUDA_CSR_CHUNK (so every chunk but a row's first starts aligned;
+ *    with long < 256 a long row may be one chunk); a warp sums each chunk into partial[c] (with the
  *    stream kernel, in the same launch: its first thread blocks; after the
  *    vector kernel, in a launch of their own), then counts it in
  *    long_done[r] (fence, then atomic add); the warp whose count is the
@@ -23,10 +23,12 @@
  *    l + 32, ...; then shuffles) and writes y, and sets long_done[r] back
  *    to 0. No second pass: one launch a call with the stream kernel;
  *  - warp kernel (kernel=warp): rows of length <= long_len (at most
- *    SPX__CUDA_CSR_CHUNK) cut, in order, into warp segments of at most 32
- *    rows and SPX__CUDA_CSR_CHUNK nonzeros (records as the row blocks'),
- *    each loaded, gathered and summed by one warp with no block barrier;
- *    long rows as the stream kernel's, in the same launch;
+ *    SPX__CUDA_CSR_SEGMENT) cut, in order, into warp segments of at most 32
+ *    rows and SPX__CUDA_CSR_SEGMENT nonzeros (records as the row blocks'),
+ *    each loaded from the multiple of SPX__CUDA_CSR_ALIGN at or before its
+ *    first nonzero (whole 32-byte sectors of columns), gathered and summed
+ *    by one warp with no block barrier; long rows as the stream kernel's,
+ *    in the same launch;
  *  - index=dict (stream kernel, csr_dict.c): the row blocks' columns as
  *    one-byte codes into a dictionary of diagonals per block, col = row +
  *    dict[code], and the rows' ends as 16-bit offsets into their block;
@@ -45,6 +47,10 @@ extern "C" {
 #endif
 
 #define SPX__CUDA_CSR_CHUNK 256           /* a multiple of 32 */
+#define SPX__CUDA_CSR_ALIGN 8             /* a warp segment's loads start at a multiple of 8 */
+/* Most nonzeros of a warp segment: from its aligned start, a warp's 8 loads
+ * a lane cover it. */
+#define SPX__CUDA_CSR_SEGMENT (SPX__CUDA_CSR_CHUNK - SPX__CUDA_CSR_ALIGN + 1)
 #define SPX__CUDA_CSR_BLOCK 256           /* threads per block, rows per row block */
 #define SPX__CUDA_CSR_STREAM_NNZ 2048     /* nonzeros per row block (default) */
 #define SPX__CUDA_CSR_STREAM_NNZ_MIN 1024 /* blocknnz=1024 */

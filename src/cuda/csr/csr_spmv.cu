@@ -421,11 +421,13 @@ chunk_warps(int64_t block, int64_t n_block, long_in<T> L, const int32_t *__restr
 }
 
 /* kernel=warp: the rows up to long_len in warp segments (csr_kernels.h) of
- * at most 32 rows and SPX__CUDA_CSR_CHUNK nonzeros, segments first, first +
- * step, ... of this warp. A warp loads its segment's columns and values (8
- * a lane) and, lane l, the offset of the segment's row l; gathers x; puts the
- * products in its own 256 slots of shared memory (wp); then nt = 2^j lanes a
- * row (nt * rows <= 32) add each row's slots, the row bounds passed by
+ * at most 32 rows and SPX__CUDA_CSR_SEGMENT nonzeros, segments first, first
+ * + step, ... of this warp. A warp loads its segment from win, the multiple
+ * of SPX__CUDA_CSR_ALIGN at or before the first nonzero (lane l: nonzeros
+ * win + l, win + l + 32, ..., 8 a lane at most), and, lane l, the start of
+ * the segment's row l; gathers x; puts the products in its own 256 slots of
+ * shared memory (wp, slot e for nonzero win + e); then nt = 2^j lanes a row
+ * (nt * rows <= 32) add each row's slots, the row bounds passed by
  * shuffles. No barrier but the warp's own: a warp waits for its gathers
  * alone, where a row block's 8 warps wait for the slowest. */
 template <typename V, typename T, typename X>
@@ -438,26 +440,32 @@ warp_segments(int64_t first, int64_t step, int64_t n_seg, const longlong2 *__res
     const int lane = threadIdx.x & 31;
     for (int64_t sg = first; sg < n_seg; sg += step) {
         const longlong2 rows = __ldg(blk + 2 * sg), nz = __ldg(blk + 2 * sg + 1);
-        const int64_t r0 = rows.x, base = nz.x;
-        const int nrows = (int)(rows.y - r0), nnz = (int)(nz.y - base);
+        const int64_t r0 = rows.x, win = nz.x & ~(int64_t)(SPX__CUDA_CSR_ALIGN - 1);
+        const int nrows = (int)(rows.y - r0), lead = (int)(nz.x - win), span = (int)(nz.y - win);
         int col[CHUNK_ITEMS];
         V v[CHUNK_ITEMS];
 #pragma unroll
-        for (int j = 0; j < CHUNK_ITEMS; j++)
-            if (lane + 32 * j < nnz) {
-                col[j] = __ldcs(ci + base + lane + 32 * j);
-                v[j] = spx__load_val(val, base + lane + 32 * j);
+        for (int j = 0; j < CHUNK_ITEMS; j++) {
+            const int e = lane + 32 * j;
+            if (e >= lead && e < span) {
+                col[j] = __ldcs(ci + win + e);
+                v[j] = spx__load_val(val, win + e);
             }
-        const int row_beg = lane < nrows ? (int)(__ldcs(rp + r0 + lane) - base) : nnz;
+        }
+        const int row_beg = lane < nrows ? (int)(__ldcs(rp + r0 + lane) - win) : span;
         const X *xa = spx__pdl_after(x); /* x and y from here on */
         T *ya = spx__pdl_after(y);
         T xg[CHUNK_ITEMS];
 #pragma unroll
-        for (int j = 0; j < CHUNK_ITEMS; j++)
-            if (lane + 32 * j < nnz) xg[j] = T(spx__ld_fresh(xa + col[j]));
+        for (int j = 0; j < CHUNK_ITEMS; j++) {
+            const int e = lane + 32 * j;
+            if (e >= lead && e < span) xg[j] = T(spx__ld_fresh(xa + col[j]));
+        }
 #pragma unroll
-        for (int j = 0; j < CHUNK_ITEMS; j++)
-            if (lane + 32 * j < nnz) wp[lane + 32 * j] = spx__times(v[j], xg[j]);
+        for (int j = 0; j < CHUNK_ITEMS; j++) {
+            const int e = lane + 32 * j;
+            if (e >= lead && e < span) wp[e] = spx__times(v[j], xg[j]);
+        }
         __syncwarp();
         int nt = 1;
         while (nt < 32 && 2 * nt * nrows <= 32)
@@ -465,7 +473,7 @@ warp_segments(int64_t first, int64_t step, int64_t n_seg, const longlong2 *__res
         const int row = lane / nt, sub = lane & (nt - 1);
         const int beg = __shfl_sync(0xffffffffu, row_beg, row);
         const int next = __shfl_sync(0xffffffffu, row_beg, row + 1 < 32 ? row + 1 : 31);
-        const int end = row + 1 < nrows ? next : nnz;
+        const int end = row + 1 < nrows ? next : span;
         T sum = T(0);
         if (row < nrows)
             for (int k = beg + sub; k < end; k += nt)
