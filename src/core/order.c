@@ -331,6 +331,36 @@ void spx__column_counts(const spx_matrix *A, int threads, int64_t *count)
     }
 }
 
+/* The histogram of column counts, read from the most entries down. */
+double spx__hot_share(const spx_matrix *A, int threads)
+{
+    int64_t *count = NULL, *columns_of = NULL, most = 0;
+    double share = -1.0;
+    if (A->col_bits != 32 || A->dev.on) return -1.0;
+    if (spx__alloc((void **)&count, (size_t)A->cols, sizeof *count, "hot share: column counts") !=
+        SPX_OK)
+        goto done;
+    spx__column_counts(A, threads, count);
+    for (int64_t c = 0; c < A->cols; c++)
+        most = count[c] > most ? count[c] : most;
+    if (spx__calloc((void **)&columns_of, (size_t)most + 1, sizeof *columns_of,
+                    "hot share: histogram") != SPX_OK)
+        goto done;
+    for (int64_t c = 0; c < A->cols; c++)
+        columns_of[count[c]]++;
+    int64_t want = A->cols / 100, taken = 0, entries = 0;
+    for (int64_t d = most; d >= 0 && taken < want; d--) { /* columns by decreasing count */
+        const int64_t t = columns_of[d] < want - taken ? columns_of[d] : want - taken;
+        taken += t;
+        entries += t * d;
+    }
+    share = A->nnz ? (double)entries / (double)A->nnz : 0.0;
+done:
+    spx__free(columns_of);
+    spx__free(count);
+    return share;
+}
+
 static spx_status order_degree(const spx_matrix *A, int threads, int64_t *perm)
 {
     const int64_t n = A->rows;

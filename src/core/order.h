@@ -39,6 +39,12 @@ spx_status spx__order_check(const int64_t *perm, int64_t n);
  * threads OpenMP threads (0: OpenMP's default) for large matrices. */
 void spx__column_counts(const spx_matrix *A, int threads, int64_t *count);
 
+/* The share of A's nonzeros in its 1% of columns with the most entries
+ * (A->cols / 100 columns; R-MAT 0.4-0.5, uniform columns 0.02); -1 when it
+ * cannot be counted (64-bit columns, a device matrix, no memory for cols
+ * counters). */
+double spx__hot_share(const spx_matrix *A, int threads);
+
 /* max |i - j| over the entries (i, j) of A; 0 for no entries. */
 int64_t spx__order_bandwidth(const spx_matrix *A);
 

@@ -52,35 +52,6 @@ static int cmp_i32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The share of A's nonzeros in its 1% of columns with the most entries;
- * -1 when the counts cannot be allocated. */
-static double hot_share(const spx_matrix *A, int threads)
-{
-    int64_t *count = NULL, *columns_of = NULL, most = 0;
-    double share = -1.0;
-    if (spx__alloc((void **)&count, (size_t)A->cols, sizeof *count, "auto order: counts") != SPX_OK)
-        goto done;
-    spx__column_counts(A, threads, count);
-    for (int64_t c = 0; c < A->cols; c++)
-        most = count[c] > most ? count[c] : most;
-    if (spx__calloc((void **)&columns_of, (size_t)most + 1, sizeof *columns_of,
-                    "auto order: histogram") != SPX_OK)
-        goto done;
-    for (int64_t c = 0; c < A->cols; c++)
-        columns_of[count[c]]++;
-    int64_t want = A->cols / 100, taken = 0, entries = 0;
-    for (int64_t d = most; d >= 0 && taken < want; d--) { /* columns by decreasing count */
-        const int64_t t = columns_of[d] < want - taken ? columns_of[d] : want - taken;
-        taken += t;
-        entries += t * d;
-    }
-    share = A->nnz ? (double)entries / (double)A->nnz : 0.0;
-done:
-    spx__free(columns_of);
-    spx__free(count);
-    return share;
-}
-
 /* Distinct x sectors over nonzeros in SAMPLE_BLOCKS blocks of BLOCK_ROWS
  * rows spread evenly over A; 0 when none could be counted. */
 static double sectors_per_nonzero(const spx_matrix *A)
@@ -115,7 +86,7 @@ int spx__auto_orders(const spx_matrix *M, const spx_plan_opts *o)
     if (M->nnz < AUTO_ORDER_MIN_NNZ) return 0;
     if (o->expected_calls > 0 && o->expected_calls < AUTO_ORDER_REPAY_CALLS) return 0;
     return sectors_per_nonzero(M) >= AUTO_ORDER_SECTORS &&
-           hot_share(M, o->threads) >= AUTO_ORDER_HOT_SHARE;
+           spx__hot_share(M, o->threads) >= AUTO_ORDER_HOT_SHARE;
 }
 
 spx_status spx__params_unordered(const char *params, char **out)

@@ -530,7 +530,7 @@ static spx_status host_offsets(const spx_matrix *A, const int64_t **rp, int64_t 
 
 /* The kernel when none is asked for: warp where most of the work is
  * gathers from rows of very different lengths, stream elsewhere. On an H100
- * (bench/results/csr-warp-2026-11-26.md, fp64, the same process) warp took
+ * (bench/results/csr-warp-2026-11-27.md, fp64, the same process) warp took
  * 0.86-0.92x the stream kernel's time on R-MAT scale 17-21 and the power-law
  * generator (L2 busy 91% of the call against 78%: a row block's 8 warps no
  * longer wait for the slowest at a barrier), where 46-64% of the nonzeros

@@ -45,6 +45,7 @@
 #include "core/error.h"
 #include "core/iso.h"
 #include "core/matrix.h"
+#include "core/order.h"
 #include "cuda/dasp/dasp.h"
 #include "cuda/gateway.h"
 #include "plan/format.h"
@@ -213,19 +214,30 @@ static void dasp_describe(const void *state, char *buf, size_t len)
  *    28-30): scale 20 1.02x vs 0.77x (fp16 1.04x vs 0.81x), scale 17 1.09x vs
  *    0.77x (bench/results/gpu-h100-80gb-hbm3-2026-11-22-r3.txt), where csr's
  *    row blocks of mixed short and long rows leave lanes idle: about 1.3x csr.
- *    The bound of 16 on the mean row sits between c-62 (13.4, csr) and those. */
+ *    The bound of 16 on the mean row sits between c-62 (13.4, csr) and those.
+ *  - but not the power-law generator, whose rows are as long and as spread
+ *    (mean 16-20, rows up to 10^5) and whose columns are uniform: in one
+ *    process (bench/results/csr-warp-2026-11-27.md, run FB) dasp took
+ *    0.0826 ms against csr's 0.0782 at 500k rows (cuSPARSE 0.0739), 0.3388
+ *    against 0.3065 at 2M, and tied at 1M rows of mean 20 (0.1941 against
+ *    0.1950; fp16 0.1814 against 0.1728). What sets R-MAT apart is its hot
+ *    columns: the 1% of the columns with the most entries hold 39-49% of its
+ *    nonzeros (spx__hot_share), 2% of the power-law generator's, so dasp
+ *    asks for DASP_HOT_SHARE. No shared matrix passes the other conditions
+ *    (TSOPF's rows stop at 32), so they do not see this one. */
 #define DASP_MIN_NNZ 500000
 #define DASP_LONG_ROW 256
 #define DASP_REPAY_CALLS 10000
 #define DASP_EXPECTED_GAIN 1.25
+#define DASP_HOT_SHARE 0.1
 
 static double dasp_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
-    (void)A;
     if (f->rows == 0 || f->nnz < DASP_MIN_NNZ) return 0.0;
     if (f->o->expected_calls > 0 && f->o->expected_calls < DASP_REPAY_CALLS) return 0.0;
     if (f->rave < 16.0 || f->rave > 32.0 || f->rmax <= DASP_LONG_ROW) return 0.0;
-    return DASP_EXPECTED_GAIN;
+    const double hot = spx__hot_share(A, f->o->threads); /* -1: not counted, keep dasp */
+    return hot >= 0.0 && hot < DASP_HOT_SHARE ? 0.0 : DASP_EXPECTED_GAIN;
 }
 
 /* The stored path beside the iso default, measured in the same bench run. */
