@@ -112,6 +112,12 @@ static void test_mixed_and_many(void)
     int gpus = count_gpus(A);
     printf("  %d GPU%s\n", gpus, gpus == 1 ? "" : "s");
     if (gpus > 1) check_all_kinds(A, cuda_opts(SPX_F64, "auto"), gpus < 4 ? gpus * 2 : 8, NULL);
+    if (gpus > 1) { /* pcsc owners reached by more parts than one merge launch takes: by adds */
+        spx_multi_opts m = spx_multi_opts_default();
+        m.partition = SPX_PART_PCSC;
+        m.parts = 12;
+        check_plan(A, cuda_opts(SPX_F64, "auto"), m);
+    }
     spx_matrix_destroy(A);
 }
 

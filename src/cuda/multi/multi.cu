@@ -141,27 +141,44 @@ static __device__ bool reaches(const spx__cuda_partial *t, int i, int64_t r)
     return t[i].span_lo <= r && r < t[i].span_hi;
 }
 
-/* Blocks of row blockIdx.y cover run blockIdx.y's lines, of owner q. Each
- * partial is read only over its span (outside it there is nothing, or with
- * in_y what y held before). The sum per line is sequential in part order:
- * the same bits as scaling y, then adding the partial vectors one after
- * another (__dmul_rn: beta*y is never fused with the first add). */
+/* Line r of owner q (entry q of t, -1: none). Each partial is read only
+ * over its span (outside it there is nothing, or with in_y what y held
+ * before). The sum is sequential in part order: the same bits as scaling y,
+ * then adding the partial vectors one after another (__dmul_rn: beta*y is
+ * never fused with the first add). */
+template <typename T>
+__device__ T line_sum(const spx__cuda_partial *t, int parts, int q, int in_y, const T *y,
+                      double beta, int64_t r)
+{
+    T acc = beta != 0.0                  ? (T)__dmul_rn(beta, (double)y[r])
+            : q >= 0 && reaches(t, q, r) ? partial_at(t, q, in_y, y, r)
+                                         : (T)0;
+    for (int i = 0; i < parts; i++)
+        if ((beta != 0.0 || i != q) && reaches(t, i, r)) acc += partial_at(t, i, in_y, y, r);
+    return acc;
+}
+
+/* Blocks of row blockIdx.y cover run blockIdx.y's lines, of its owner. */
 template <typename T>
 __global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *__restrict__ t,
                                    int parts, const spx__multi_run *__restrict__ runs, int in_y)
 {
     const spx__multi_run run = runs[blockIdx.y];
-    const int q = run.owner;
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t r = run.lo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < run.hi;
-         r += stride) {
-        T acc = beta != 0.0        ? (T)__dmul_rn(beta, (double)y[r])
-                : reaches(t, q, r) ? partial_at(t, q, in_y, y, r)
-                                   : (T)0;
-        for (int i = 0; i < parts; i++)
-            if ((beta != 0.0 || i != q) && reaches(t, i, r)) acc += partial_at(t, i, in_y, y, r);
-        y[r] = acc;
-    }
+         r += stride)
+        y[r] = line_sum(t, parts, run.owner, in_y, y, beta, r);
+}
+
+/* One owner's runs of lines, blocks of row blockIdx.y on run blockIdx.y;
+ * the table a kernel parameter. */
+template <typename T>
+__global__ void owner_sum_kernel(T *y, double beta, const __grid_constant__ spx__cuda_owner_table s)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x, hi = s.hi[blockIdx.y];
+    for (int64_t r = s.lo[blockIdx.y] + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < hi;
+         r += stride)
+        y[r] = line_sum(s.t, s.n, s.own, -1, y, beta, r);
 }
 
 extern "C" spx_status spx__cuda_partial_sum(void *y, double beta, const void *table, int parts,
@@ -179,6 +196,23 @@ extern "C" spx_status spx__cuda_partial_sum(void *y, double beta, const void *ta
     else
         partial_sum_kernel<float><<<grid, 256, 0, (cudaStream_t)stream>>>((float *)y, beta, tab,
                                                                           parts, run, in_y);
+    MULTI_CHECK(cudaGetLastError());
+    return SPX_OK;
+}
+
+extern "C" spx_status spx__cuda_owner_sum(void *y, double beta, const spx__cuda_owner_table *s,
+                                          spx_type t, void *stream)
+{
+    int64_t longest = 0;
+    for (int k = 0; k < s->runs; k++)
+        if (s->hi[k] - s->lo[k] > longest) longest = s->hi[k] - s->lo[k];
+    if (longest <= 0) return SPX_OK;
+    const int64_t want = (longest + 255) / 256;
+    const dim3 grid((unsigned)(want < 1024 ? want : 1024), (unsigned)s->runs);
+    if (t == SPX_F64)
+        owner_sum_kernel<double><<<grid, 256, 0, (cudaStream_t)stream>>>((double *)y, beta, *s);
+    else
+        owner_sum_kernel<float><<<grid, 256, 0, (cudaStream_t)stream>>>((float *)y, beta, *s);
     MULTI_CHECK(cudaGetLastError());
     return SPX_OK;
 }

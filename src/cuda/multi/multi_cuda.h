@@ -21,6 +21,12 @@
  *   (0 outside q's span) and every i but q; part in_y's partial is y itself
  *   (-1: none), written over its span only, read there before its line is
  *   written; longest: the most lines of a run;
+ * - owner_sum: pcsc across GPUs, lines of one owner q on q's device, the
+ *   same sums as partial_sum's: s->t[0..s->n) the parts whose spans reach
+ *   q's lines, in part order, each read in place (this device's memory or a
+ *   peer's it reaches), s->own q's entry (-1: none); the lines summed are
+ *   s->lo[k]..s->hi[k] for k < s->runs (lines left out are final already);
+ *   one launch instead of a scale and an add per part;
  * - capture_begin: work queued from this host thread on stream (and on the
  *   streams that wait for its events) is recorded, not run, until
  *   capture_end, which makes it an executable graph (*exec; NULL and an
@@ -53,6 +59,19 @@ typedef struct spx__cuda_partial {
     int64_t span_lo, span_hi;  /* the lines it reaches */
 } spx__cuda_partial;
 
+/* pcsc across GPUs: the partials one owner sums and the runs of lines it
+ * sums (owner_sum), passed by value; an owner reached by more parts, or with
+ * more runs, merges by adds (multi_resident_merge.c). */
+#define SPX__CUDA_OWNER_PARTS 8
+#define SPX__CUDA_OWNER_RUNS 8
+typedef struct spx__cuda_owner_table {
+    spx__cuda_partial t[SPX__CUDA_OWNER_PARTS];
+    int64_t lo[SPX__CUDA_OWNER_RUNS], hi[SPX__CUDA_OWNER_RUNS];
+    int n;    /* entries of t */
+    int own;  /* the owner's own entry, -1: none */
+    int runs; /* entries of lo and hi */
+} spx__cuda_owner_table;
+
 #define SPX__CUDA_MULTI_API(S, Q, V)                                                               \
     S(spx__cuda_set_device, (int device))                                                          \
     S(spx__cuda_get_device, (int *device))                                                         \
@@ -68,6 +87,8 @@ typedef struct spx__cuda_partial {
     S(spx__cuda_partial_sum,                                                                       \
       (void *y, double beta, const void *table, int parts, const void *runs, int nruns, int in_y,  \
        int64_t longest, spx_type t, void *stream))                                                 \
+    S(spx__cuda_owner_sum,                                                                         \
+      (void *y, double beta, const spx__cuda_owner_table *s, spx_type t, void *stream))            \
     S(spx__cuda_capture_begin, (void *stream))                                                     \
     S(spx__cuda_capture_end, (void *stream, void **exec))                                          \
     S(spx__cuda_graph_launch, (void *exec, void *stream))                                          \
