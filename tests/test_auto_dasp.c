@@ -28,8 +28,8 @@ static void check_pick(const char *spec, const char *want_f64, const char *want_
     if (!CHECK_STATUS(spx_generate(spec, &A), SPX_OK)) return;
     const char *f64 = auto_pick(A, SPX_F64, 0), *f16 = auto_pick(A, SPX_F16, 0);
     if (!CHECK(strcmp(f64, want_f64) == 0) || !CHECK(strcmp(f16, want_f16) == 0))
-        fprintf(stderr, "  %s: AUTO picked %s (f64), %s (f16); hot share %.3f\n", spec, f64, f16,
-                spx__hot_share(A, 0));
+        fprintf(stderr, "  %s: AUTO picked %s (f64), %s (f16); hot share %.3f (sampled %.3f)\n",
+                spec, f64, f16, spx__hot_share(A, 0), spx__hot_share_sampled(A, 1 << 20));
     spx_matrix_destroy(A);
 }
 
@@ -41,12 +41,22 @@ static void check_few_calls(void)
     spx_matrix_destroy(A);
 }
 
+/* The share exact and sampled (as dasp_suits samples: 4 entries a column at
+ * least): R-MAT's hot columns either way, the power-law generator's chance
+ * share kept low, every entry counted when the samples cover them all. */
 static void check_hot_share(void)
 {
     spx_matrix *A = NULL;
     if (!CHECK_STATUS(spx_generate("rmat:scale=17,ef=16,sym=1", &A), SPX_OK)) return;
-    const double rmat = spx__hot_share(A, 0);
+    const double rmat = spx__hot_share(A, 0), rmat_sampled = spx__hot_share_sampled(A, 1 << 20);
     CHECK(rmat > 0.3 && rmat < 0.6);
+    CHECK(rmat_sampled > rmat - 0.02 && rmat_sampled < rmat + 0.02);
+    CHECK(spx__hot_share_sampled(A, A->nnz) == rmat);
+    spx_matrix_destroy(A);
+    if (!CHECK_STATUS(spx_generate("powerlaw:n=500000,avg=16,alpha=2.1", &A), SPX_OK)) return;
+    const double even = spx__hot_share(A, 0), even_sampled = spx__hot_share_sampled(A, 4 * A->cols);
+    CHECK(even > 0.0 && even < 0.03);
+    CHECK(even_sampled > 0.0 && even_sampled < 0.05);
     spx_matrix_destroy(A);
     if (!CHECK_STATUS(spx_generate("lap3d7:20", &A), SPX_OK)) return;
     const double stencil = spx__hot_share(A, 0); /* 80 of 8000 columns, 7 entries or fewer each */

@@ -331,34 +331,59 @@ void spx__column_counts(const spx_matrix *A, int threads, int64_t *count)
     }
 }
 
-/* The histogram of column counts, read from the most entries down. */
-double spx__hot_share(const spx_matrix *A, int threads)
+/* The share of total entries, counted per column in count[0..cols), held
+ * by the cols / 100 columns with the most: a histogram of the counts, read
+ * from the most entries down; -1 when the histogram cannot be allocated. */
+static double top_share(const int64_t *count, int64_t cols, int64_t total)
 {
-    int64_t *count = NULL, *columns_of = NULL, most = 0;
-    double share = -1.0;
-    if (A->col_bits != 32 || A->dev.on) return -1.0;
-    if (spx__alloc((void **)&count, (size_t)A->cols, sizeof *count, "hot share: column counts") !=
-        SPX_OK)
-        goto done;
-    spx__column_counts(A, threads, count);
-    for (int64_t c = 0; c < A->cols; c++)
+    int64_t *columns_of = NULL, most = 0;
+    for (int64_t c = 0; c < cols; c++)
         most = count[c] > most ? count[c] : most;
     if (spx__calloc((void **)&columns_of, (size_t)most + 1, sizeof *columns_of,
                     "hot share: histogram") != SPX_OK)
-        goto done;
-    for (int64_t c = 0; c < A->cols; c++)
+        return -1.0;
+    for (int64_t c = 0; c < cols; c++)
         columns_of[count[c]]++;
-    int64_t want = A->cols / 100, taken = 0, entries = 0;
+    int64_t want = cols / 100, taken = 0, entries = 0;
     for (int64_t d = most; d >= 0 && taken < want; d--) { /* columns by decreasing count */
         const int64_t t = columns_of[d] < want - taken ? columns_of[d] : want - taken;
         taken += t;
         entries += t * d;
     }
-    share = A->nnz ? (double)entries / (double)A->nnz : 0.0;
-done:
     spx__free(columns_of);
+    return total ? (double)entries / (double)total : 0.0;
+}
+
+/* Entry k of A counted when k is a multiple of stride (1: every entry, on
+ * threads; else one pass on this thread). */
+static double hot_share_every(const spx_matrix *A, int threads, int64_t stride)
+{
+    int64_t *count = NULL, seen = 0;
+    if (A->col_bits != 32 || A->dev.on) return -1.0;
+    if (spx__calloc((void **)&count, (size_t)A->cols, sizeof *count, "hot share: column counts") !=
+        SPX_OK)
+        return -1.0;
+    if (stride == 1) {
+        spx__column_counts(A, threads, count);
+        seen = A->nnz;
+    } else {
+        for (int64_t k = 0; k < A->nnz; k += stride, seen++)
+            count[A->col32[k]]++;
+    }
+    const double share = top_share(count, A->cols, seen);
     spx__free(count);
     return share;
+}
+
+double spx__hot_share(const spx_matrix *A, int threads)
+{
+    return hot_share_every(A, threads, 1);
+}
+
+double spx__hot_share_sampled(const spx_matrix *A, int64_t samples)
+{
+    const int64_t stride = samples > 0 && A->nnz > samples ? (A->nnz + samples - 1) / samples : 1;
+    return hot_share_every(A, 1, stride > 1 ? stride : 1);
 }
 
 static spx_status order_degree(const spx_matrix *A, int threads, int64_t *perm)
