@@ -145,10 +145,11 @@ static int owner_table(const spx_multi_plan *P, int q, double beta, const spx_mu
  * elsewhere; the others are added in part order. One owner_sum launch
  * reading every partial in place where q's GPU reaches them all, else a
  * scale, a copy and an add per part (another GPU's through q's scratch).
- * The launch pays where every part reaches every line (R-MAT 22 on 4 H200s:
- * merge 0.165 -> 0.129 ms); summing over all of own(q), lines of q's
- * partial alone included, made lap3d7:250's merge 0.013 -> 0.027 ms, hence
- * the runs (bench/results/msrep-merge-2026-11-27.md). */
+ * On 4 H200s (bench/results/msrep-merge-2026-11-27.md, run GB) the merge
+ * took 0.010 against 0.014 ms on lap3d7:250 (8.8% of the SpMV against
+ * 12.2%) and 0.125 against 0.147 on R-MAT 22, whose parts reach every line;
+ * a first version summing all of own(q), lines of q's partial alone
+ * included, took 0.027 ms on lap3d7:250 (run GA), hence the runs. */
 static spx_status reduce_into(const spx_multi_plan *P, int q, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *o = &P->part[q];
