@@ -15,6 +15,12 @@
  * (random columns, no hot ones); NotreDame_www (x1, x32) 0.38 and 0.19
  * (power-law but already local); c-62, delaunay_n16, rajat01 x256,
  * lap3d27:64, xenon1 x3: hot share at most 0.19 and sectors at most 0.24.
+ * The hot share is read from a sample since 2026-11-27 (spx__auto_hot_share):
+ * on the 2-core build machine, idle, R-MAT 17-21 read 0.389-0.526 sampled,
+ * within 0.01 of the exact count, and the power-law and circuit generators
+ * 0.026-0.027 (0.015-0.021 exact); the exact count of every nonzero took
+ * 45 ms for R-MAT 20 and 86 ms for the power-law generator at 2M rows, the
+ * sample 13 and 38 ms.
  * On the H100 (gpu-reorder-2026-11-25.md and run CS) the ordering paid
  * only on R-MAT: dasp 1.18-1.20x cuSPARSE CSR instead of 1.02x and 0.99x
  * (scale 20, 21), dasp's iso path 1.43x and 1.41x instead of 1.16x and
@@ -79,6 +85,13 @@ static double sectors_per_nonzero(const spx_matrix *A)
     return seen ? (double)distinct / (double)seen : 0.0;
 }
 
+#define HOT_SAMPLES ((int64_t)1 << 20)
+
+double spx__auto_hot_share(const spx_matrix *M)
+{
+    return spx__hot_share_sampled(M, 4 * M->cols > HOT_SAMPLES ? 4 * M->cols : HOT_SAMPLES);
+}
+
 int spx__auto_orders(const spx_matrix *M, const spx_plan_opts *o)
 {
     if (o->format && *o->format && strcmp(o->format, "auto") != 0) return 0;
@@ -86,7 +99,7 @@ int spx__auto_orders(const spx_matrix *M, const spx_plan_opts *o)
     if (M->nnz < AUTO_ORDER_MIN_NNZ) return 0;
     if (o->expected_calls > 0 && o->expected_calls < AUTO_ORDER_REPAY_CALLS) return 0;
     return sectors_per_nonzero(M) >= AUTO_ORDER_SECTORS &&
-           spx__hot_share(M, o->threads) >= AUTO_ORDER_HOT_SHARE;
+           spx__auto_hot_share(M) >= AUTO_ORDER_HOT_SHARE;
 }
 
 spx_status spx__params_unordered(const char *params, char **out)

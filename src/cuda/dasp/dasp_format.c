@@ -45,9 +45,9 @@
 #include "core/error.h"
 #include "core/iso.h"
 #include "core/matrix.h"
-#include "core/order.h"
 #include "cuda/dasp/dasp.h"
 #include "cuda/gateway.h"
+#include "plan/auto_order.h"
 #include "plan/format.h"
 
 #define DASP_TWO_PASS_TASKS 8192
@@ -230,22 +230,20 @@ static void dasp_describe(const void *state, char *buf, size_t len)
 #define DASP_REPAY_CALLS 10000
 #define DASP_EXPECTED_GAIN 1.25
 #define DASP_HOT_SHARE 0.1
-/* The hot share from max(DASP_HOT_SAMPLES, 4 per column) entries
- * (spx__hot_share_sampled). Counting all of them added about 30 ms to
- * AUTO's plan of the power-law generator at 500k rows (csr's whole plan:
- * 10 ms) and 70-120 ms to R-MAT 20's on the H100 machine's 16 threads (auto
- * prep_ms, run FA against FB). Sampled, on the 2-core build machine idle:
- * 3.0 against 12.1 ms (500k rows), 13 against 45 ms (R-MAT 20), reading
- * 0.027 and 0.493 where the exact shares are 0.017 and 0.487. */
-#define DASP_HOT_SAMPLES ((int64_t)1 << 20)
+/* The hot share is sampled (spx__auto_hot_share). Counting every nonzero's
+ * column added about 30 ms to AUTO's plan of the power-law generator at
+ * 500k rows (csr's whole plan: 10 ms) and 70-120 ms to R-MAT 20's on the
+ * H100 machine's 16 threads (auto prep_ms, run FA against FB). Sampled, on
+ * the 2-core build machine idle: 3.0 against 12.1 ms (500k rows), 13
+ * against 45 ms (R-MAT 20), reading 0.027 and 0.493 where the exact shares
+ * are 0.017 and 0.487. */
 
 static double dasp_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
     if (f->rows == 0 || f->nnz < DASP_MIN_NNZ) return 0.0;
     if (f->o->expected_calls > 0 && f->o->expected_calls < DASP_REPAY_CALLS) return 0.0;
     if (f->rave < 16.0 || f->rave > 32.0 || f->rmax <= DASP_LONG_ROW) return 0.0;
-    const int64_t samples = 4 * f->cols > DASP_HOT_SAMPLES ? 4 * f->cols : DASP_HOT_SAMPLES;
-    const double hot = spx__hot_share_sampled(A, samples); /* -1: not counted, keep dasp */
+    const double hot = spx__auto_hot_share(A); /* -1: not counted, keep dasp */
     return hot >= 0.0 && hot < DASP_HOT_SHARE ? 0.0 : DASP_EXPECTED_GAIN;
 }
 
