@@ -88,6 +88,12 @@ extern "C" spx_status bench_cuda_sync(void)
     return e == cudaSuccess ? SPX_OK : cuda_fail(e, "cudaDeviceSynchronize");
 }
 
+extern "C" spx_status bench_cuda_set_device(int device)
+{
+    cudaError_t e = cudaSetDevice(device);
+    return e == cudaSuccess ? SPX_OK : cuda_fail(e, "cudaSetDevice");
+}
+
 extern "C" spx_status spx_bench_cuda_device(char *name, size_t len, size_t *l2_bytes, int *sms)
 {
     cudaDeviceProp p;

@@ -38,6 +38,12 @@ spx_status bench_cuda_sync(void)
     return not_compiled("device sync");
 }
 
+spx_status bench_cuda_set_device(int device)
+{
+    (void)device;
+    return not_compiled("set device");
+}
+
 spx_status spx_bench_cuda_device(char *name, size_t len, size_t *l2_bytes, int *sms)
 {
     (void)name, (void)len, (void)l2_bytes, (void)sms;

@@ -77,6 +77,19 @@ void spx_dist_plan_destroy(spx_dist_plan *P); /* NULL is a no-op; not collective
 spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t x_len,
                          double beta, void *y, int64_t y_len);
 
+/* The same product on vectors resident on this rank's GPU (a plan made
+ * with device SPX_DEV_CUDA): x and y are device memory of the GPU
+ * spx_dist_plan_device names, of the same lengths and types as above. Only
+ * the x entries other ranks need and the partial sums of rows owned
+ * elsewhere cross to the host, where MPI exchanges them (no CUDA-aware MPI
+ * needed); y is complete when the call returns, and the same bits as
+ * spx_dist_spmv gives. A CPU plan, host memory or another device's memory
+ * is SPX_ERR_INVALID_ARG (a CPU plan: SPX_ERR_UNSUPPORTED) on every rank. */
+spx_status spx_dist_spmv_device(spx_dist_plan *P, double alpha, const void *x, int64_t x_len,
+                                double beta, void *y, int64_t y_len);
+/* The CUDA device of this rank's plan, or -1 for a CPU plan (or NULL). */
+int spx_dist_plan_device(const spx_dist_plan *P);
+
 /* A distributed vector of the layout's rows (y) or columns (x), entries of
  * type t (SPX_F64 double, SPX_F32 float), gathered whole on root or
  * scattered from root (global: significant on root only). */

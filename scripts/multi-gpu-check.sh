@@ -2,14 +2,16 @@
 # MSREP on a host of several GPUs (issue 16), one call of the device tool:
 #   build    for sm_90 with MPI when mpicc is there;
 #   test     the multi-device tests (test_multi*, test_gpu_multi, the MPI
-#            tests), then compute-sanitizer memcheck on test_gpu_multi;
+#            tests), then compute-sanitizer memcheck on test_gpu_multi and
+#            on the MPI test with 2 ranks;
 #   scale    `spx bench M --multi N --device cuda --spread` for N = 2, 4, 8
 #            (as many as the host has): pcsr, pcsc, pcoo and the equal-rows
 #            baseline, partition, distribution, SpMV and merge times apart,
 #            with host vectors and with resident vectors, against one part
 #            on one GPU in the same run;
 #   mpi      `mpirun -np G spx bench M --device cuda` (one rank per GPU) beside
-#            the threaded runs, when MPI was built;
+#            the threaded runs, when MPI was built: host vectors and vectors
+#            resident on the ranks' GPUs;
 #   oversize a 7-point stencil sized to 1.2x one GPU's memory (fp64 csr):
 #            one GPU must refuse it with SPX_ERR_OOM, all the GPUs multiply it
 #            (bench/experiments/msrep/oversize.c, checked on the host).
@@ -59,6 +61,12 @@ if step test; then
     SPX_TEST_QUICK=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 \
         $BUILD/tests/test_gpu_multi >"$BASE-memcheck.log" 2>&1 || fail memcheck
     tail -2 "$BASE-memcheck.log" >>"$LOG"
+    if [[ -x $BUILD/tests/mpi_test_dist ]]; then # the MPI executor's GPU ranks, 2 of them
+        (cd $BUILD/tests && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
+            timeout 300 mpirun -np 2 --oversubscribe compute-sanitizer --tool memcheck \
+            --error-exitcode 9 ./mpi_test_dist) >"$BASE-mpi-memcheck.log" 2>&1 || fail "mpi memcheck"
+        grep -E "ERROR SUMMARY|passed" "$BASE-mpi-memcheck.log" >>"$LOG"
+    fi
 fi
 
 # Matrices of 100M+ nonzeros that fit one GPU (the one-part baseline needs it):
@@ -131,6 +139,6 @@ fi
 
 say "failed steps:${failed:- none}" | tee -a "$LOG"
 if [[ -n "${OUT:-}" ]]; then
-    cp "$BASE.txt" "$LOG" "$BASE-memcheck.log" "$OUT"/ 2>/dev/null
+    cp "$BASE.txt" "$LOG" "$BASE-memcheck.log" "$BASE-mpi-memcheck.log" "$OUT"/ 2>/dev/null
 fi
 [[ -z "$failed" ]]

@@ -9,8 +9,11 @@
  * x from X.txt (rank 0 reads it, the ranks get their entries) or ones, y
  * gathered on rank 0 and written there. bench: each kind (or --kind) timed,
  * the slowest rank per batch, with the bytes the exchange moves against an
- * allgather of x. A failure on any rank is reported once, by rank 0 for a
- * failure everywhere, and every rank exits with the same code. */
+ * allgather of x and the phases of the last call (the most over the ranks:
+ * own columns' blocks queued or run, halo wait, halo blocks and y back,
+ * partial sums); with --device cuda each kind twice, host vectors and
+ * vectors resident on the ranks' GPUs (spx_dist_spmv_device). A failure on any rank is reported
+ * once, by rank 0 for a failure everywhere, and every rank exits with the same code. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +34,7 @@ int cli_mpi_run(int argc, char **argv)
     return CLI_RUNTIME;
 }
 #else
+#include "bench_cuda.h"
 #include "spx_mpi.h"
 
 typedef struct mpi_args {
@@ -165,39 +169,94 @@ static int by_value(const void *p, const void *q)
     return (x > y) - (x < y);
 }
 
-static spx_status bench_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank)
+/* A rank's bench vectors, zeros: host memory, or (resident) its GPU's. */
+static spx_status bench_vectors(const spx_dist_plan *P, int resident, size_t es, int64_t nx,
+                                int64_t ny, void **x, void **y)
 {
-    spx_dist_layout l;
-    spx_dist_info in;
-    double t[64], sums[2], mine[2];
-    spx_dist_matrix_layout(D, &l);
-    size_t es = a->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
-    void *x = calloc((size_t)nx + 1, es), *y = calloc((size_t)ny + 1, es);
-    spx_status st = x && y ? SPX_OK : SPX_ERR_OOM;
-    for (long i = 0; i < a->calls && st == SPX_OK; i++) st = spx_dist_spmv(P, 1.0, x, nx, 0.0, y, ny);
+    spx_status st = SPX_OK;
+    if (!resident) {
+        *x = calloc((size_t)nx + 1, es);
+        *y = calloc((size_t)ny + 1, es);
+        return *x && *y ? SPX_OK : SPX_ERR_OOM;
+    }
+    void *zeros = calloc((size_t)(nx > ny ? nx : ny) + 1, es);
+    if (!zeros) return SPX_ERR_OOM;
+    st = bench_cuda_set_device(spx_dist_plan_device(P));
+    if (st == SPX_OK) st = bench_cuda_upload(x, zeros, es * (size_t)nx, "x on the rank's GPU");
+    if (st == SPX_OK) st = bench_cuda_upload(y, zeros, es * (size_t)ny, "y on the rank's GPU");
+    free(zeros);
+    return st;
+}
+
+static void bench_vectors_free(int resident, void *x, void *y)
+{
+    if (resident) {
+        bench_cuda_free(x);
+        bench_cuda_free(y);
+    } else {
+        free(x);
+        free(y);
+    }
+}
+
+typedef spx_status (*dist_call)(spx_dist_plan *, double, const void *, int64_t, double, void *,
+                                int64_t);
+
+/* Each batch: the mean of a->calls calls, the slowest rank's; t[b] on every rank. */
+static spx_status time_batches(const mpi_args *a, spx_dist_plan *P, dist_call call, void *x,
+                               int64_t nx, void *y, int64_t ny, double *t)
+{
+    spx_status st = SPX_OK;
+    for (long i = 0; i < a->calls && st == SPX_OK; i++)
+        st = call(P, 1.0, x, nx, 0.0, y, ny);
     for (long b = 0; b < a->batches && st == SPX_OK; b++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double s = MPI_Wtime(), ms;
-        for (long i = 0; i < a->calls && st == SPX_OK; i++) st = spx_dist_spmv(P, 1.0, x, nx, 0.0, y, ny);
+        for (long i = 0; i < a->calls && st == SPX_OK; i++)
+            st = call(P, 1.0, x, nx, 0.0, y, ny);
         ms = (MPI_Wtime() - s) * 1e3 / (double)a->calls;
         MPI_Allreduce(&ms, &t[b], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
-    free(x);
-    free(y);
+    return st;
+}
+
+/* One row of the table: host vectors, or (resident) vectors on the ranks' GPUs. */
+static spx_status bench_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank,
+                             int resident)
+{
+    spx_dist_layout l;
+    spx_dist_info in;
+    double t[64], sums[2], mine[6], most[4];
+    void *x = NULL, *y = NULL;
+    spx_dist_matrix_layout(D, &l);
+    size_t es = a->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
+    spx_status st = bench_vectors(P, resident, es, nx, ny, &x, &y);
+    int ok = st == SPX_OK, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all)
+        st = time_batches(a, P, resident ? spx_dist_spmv_device : spx_dist_spmv, x, nx, y, ny, t);
+    bench_vectors_free(resident, x, y);
+    if (!all) return st != SPX_OK ? st : SPX_ERR_OOM;
     if (st != SPX_OK) return st;
     spx_dist_plan_info(P, &in);
     mine[0] = (double)in.recv_bytes;
     mine[1] = (double)in.allgather_bytes;
+    mine[2] = in.local_ms;
+    mine[3] = in.halo_wait_ms;
+    mine[4] = in.remote_ms;
+    mine[5] = in.partial_ms;
     MPI_Reduce(mine, sums, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(mine + 2, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
         qsort(t, (size_t)a->batches, sizeof *t, by_value);
         double med = t[a->batches / 2];
-        printf("%-5s %5d %10.3f [%.3f-%.3f] %9.2f %14.0f %14.0f %7.3f%%  %s|%s|%s|%s\n",
-               spx_partition_name(a->kind),
-               l.size, med, t[0], t[a->batches - 1], 2e-6 * (double)l.nnz / med, sums[0], sums[1],
-               sums[1] > 0 ? 100.0 * sums[0] / sums[1] : 0.0, in.formats[0], in.formats[1],
-               in.formats[2], in.formats[3]);
+        printf("%-5s %-7s %5d %10.3f [%.3f-%.3f] %9.2f %14.0f %14.0f %7.3f%%  "
+               "%.3f/%.3f/%.3f/%.3f  %s|%s|%s|%s\n",
+               spx_partition_name(a->kind), resident ? "device" : "host", l.size, med, t[0],
+               t[a->batches - 1], 2e-6 * (double)l.nnz / med, sums[0], sums[1],
+               sums[1] > 0 ? 100.0 * sums[0] / sums[1] : 0.0, most[0], most[1], most[2], most[3],
+               in.formats[0], in.formats[1], in.formats[2], in.formats[3]);
     }
     return SPX_OK;
 }
@@ -214,8 +273,9 @@ int cli_mpi_run(int argc, char **argv)
     spx_status st = SPX_OK;
     static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
     if (rc == CLI_PARSED && a.cmd[0] == 'b' && rank == 0)
-        printf("%s on %d ranks, %s %s\nkind  ranks  ms a call [min-max]   GFLOP/s  recv bytes/SpMV "
-               "allgather bytes  share  blocks (own|halo|others' own|others' halo)\n",
+        printf("%s on %d ranks, %s %s\nkind  vectors ranks  ms a call [min-max]   GFLOP/s  "
+               "recv bytes/SpMV allgather bytes  share  local/halo wait/halo/partials ms  "
+               "blocks (own|halo|others' own|others' halo)\n",
                a.matrix, size, a.device == SPX_DEV_CUDA ? "cuda" : "cpu",
                a.precision == SPX_F64 ? "f64" : "f32");
     for (size_t k = 0; rc == CLI_PARSED && st == SPX_OK && k < 4; k++) {
@@ -229,7 +289,10 @@ int cli_mpi_run(int argc, char **argv)
         a.kind = kinds[k];
         st = load(&a, kinds[k], &A, &D);
         if (st == SPX_OK) st = spx_dist_plan_create(D, &o, &P);
-        if (st == SPX_OK) st = a.cmd[0] == 's' ? spmv_once(&a, D, P, rank) : bench_once(&a, D, P, rank);
+        if (st == SPX_OK)
+            st = a.cmd[0] == 's' ? spmv_once(&a, D, P, rank) : bench_once(&a, D, P, rank, 0);
+        if (st == SPX_OK && a.cmd[0] == 'b' && a.device == SPX_DEV_CUDA)
+            st = bench_once(&a, D, P, rank, 1);
         spx_dist_plan_destroy(P);
         spx_dist_matrix_destroy(D);
     }

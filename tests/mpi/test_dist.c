@@ -7,7 +7,9 @@
  * call, and the file read giving the same bits as the held matrix. Bad
  * input gives the same status on every rank and ends: more ranks than rows,
  * a mismatched vector on one rank, op T, a missing file, MPI_COMM_NULL.
- * With a GPU, every case also runs with the ranks' parts on it.
+ * With a GPU, every case also runs with the ranks' parts on it, with host
+ * vectors and with vectors resident on the GPUs (the same bits), and a
+ * resident call given host memory is refused on every rank.
  * Rank 0 prints the totals; every rank exits 1 if any rank failed. */
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
 #include "spx_mpi.h"
 
 static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
@@ -51,6 +55,26 @@ static void to_type(spx_type t, const double *src, void *dst, int64_t n)
     }
 }
 
+/* The call of the host vectors (want: its y, from y_in) again on vectors
+ * resident on the rank's GPU: the same bits. */
+static void check_resident(spx_dist_plan *P, size_t es, const void *xl, int64_t nx,
+                           const void *y_in, const void *want, int64_t ny, double beta)
+{
+    void *dx = NULL, *dy = NULL, *back = malloc(es * (size_t)(ny + 1));
+    if (!CHECK(spx_dist_plan_device(P) >= 0)) return;
+    spx__cuda_set_device(spx_dist_plan_device(P));
+    CHECK_STATUS(spx__cuda_upload(&dx, xl, es * (size_t)nx, "x"), SPX_OK);
+    CHECK_STATUS(spx__cuda_upload(&dy, y_in, es * (size_t)ny, "y"), SPX_OK);
+    CHECK_STATUS(spx_dist_spmv_device(P, 1.25, dx, nx, beta, dy, ny), SPX_OK);
+    if (CHECK_STATUS(spx__cuda_copy(back, dy, es * (size_t)ny, 0), SPX_OK) &&
+        !CHECK(memcmp(back, want, es * (size_t)ny) == 0))
+        fprintf(stderr, "  rank %d of %d, beta %g: resident y differs from the host vectors' y\n",
+                rank, size, beta);
+    spx__cuda_free(dx);
+    spx__cuda_free(dy);
+    free(back);
+}
+
 /* One product on D with precision t on device d: rank 0 checks the
  * gathered y; y_out (global, rank 0) keeps the beta != 0 result. */
 static void check_products(const spx_matrix *A, spx_dist_matrix *D, spx_type t, spx_device d,
@@ -70,6 +94,7 @@ static void check_products(const spx_matrix *A, spx_dist_matrix *D, spx_type t, 
     double *yd = malloc(sizeof *yd * (size_t)(l.rows + 1));
     void *xl = malloc(es * (size_t)(nx + 1)), *yl = malloc(es * (size_t)(ny + 1));
     void *y2 = malloc(es * (size_t)(ny + 1)), *yg = malloc(es * (size_t)(l.rows + 1));
+    void *yin = malloc(es * (size_t)(ny + 1));
     vectors(l.cols, l.rows, x, y0);
     if (t != SPX_F64) {
         for (int64_t j = 0; j < l.cols; j++) x[j] = (float)x[j];
@@ -84,9 +109,11 @@ static void check_products(const spx_matrix *A, spx_dist_matrix *D, spx_type t, 
             to_type(t, &v, (char *)yl + (size_t)i * es, 1);
         }
         memcpy(y2, yl, es * (size_t)ny);
+        memcpy(yin, yl, es * (size_t)ny);
         CHECK_STATUS(spx_dist_spmv(P, 1.25, xl, nx, betas[b], yl, ny), SPX_OK);
         CHECK_STATUS(spx_dist_spmv(P, 1.25, xl, nx, betas[b], y2, ny), SPX_OK);
         CHECK(memcmp(yl, y2, es * (size_t)ny) == 0);
+        if (d == SPX_DEV_CUDA) check_resident(P, es, xl, nx, yin, yl, ny, betas[b]);
         CHECK_STATUS(spx_dist_gather(D, SPX_DIST_ROWS, t, yl, yg, 0), SPX_OK);
         if (rank != 0) continue;
         for (int64_t i = 0; i < l.rows; i++)
@@ -99,7 +126,8 @@ static void check_products(const spx_matrix *A, spx_dist_matrix *D, spx_type t, 
         if (b == 1 && y_out) memcpy(y_out, yd, sizeof *yd * (size_t)l.rows);
     }
     spx_dist_plan_destroy(P);
-    free(x), free(y0), free(ref), free(sc), free(yd), free(xl), free(yl), free(y2), free(yg);
+    free(x), free(y0), free(ref), free(sc), free(yd), free(xl), free(yl), free(y2), free(yg),
+        free(yin);
 }
 
 /* Every kind: the held matrix, then the same matrix read from a file. */
@@ -230,6 +258,22 @@ static void test_bad_input(void)
         int64_t wrong = rank == size - 1 ? nx + 1 : nx; /* one rank's x is too long */
         same_everywhere(spx_dist_spmv(P, 1.0, x, wrong, 0.0, y, ny), SPX_ERR_DIM_MISMATCH);
         same_everywhere(spx_dist_spmv(P, 1.0, x, nx, 0.0, y, ny), SPX_OK);
+        CHECK(spx_dist_plan_device(P) == -1);
+        same_everywhere(spx_dist_spmv_device(P, 1.0, x, nx, 0.0, y, ny), SPX_ERR_UNSUPPORTED);
+        free(x);
+        free(y);
+    }
+    spx_dist_plan_destroy(P);
+    P = NULL;
+    o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    if (spx_device_available(SPX_DEV_CUDA) &&
+        CHECK_STATUS(spx_dist_plan_create(D, &o, &P), SPX_OK)) {
+        spx_dist_layout l; /* host memory where a resident call wants the GPU's */
+        spx_dist_matrix_layout(D, &l);
+        int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
+        double *x = calloc((size_t)nx + 2, sizeof *x), *y = calloc((size_t)ny + 2, sizeof *y);
+        same_everywhere(spx_dist_spmv_device(P, 1.0, x, nx, 0.0, y, ny), SPX_ERR_INVALID_ARG);
         free(x);
         free(y);
     }

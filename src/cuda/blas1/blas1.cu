@@ -159,3 +159,28 @@ extern "C" spx_status spx__cuda_vgather(int64_t n, size_t elem, const int32_t *m
         return spx__error(SPX_ERR_INVALID_ARG, "gather of %zu-byte entries", elem);
     return launch_status("gather kernel");
 }
+
+/* y[map[k]] += x[k]: the indices are distinct, so the adds do not race and
+ * each is one rounding, the same as the host loop's. */
+template <typename T>
+__global__ void scatter_add(int64_t n, const int32_t *__restrict__ map, const T *__restrict__ x,
+                            T *y)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        y[map[k]] += x[k];
+}
+
+extern "C" spx_status spx__cuda_vscatter_add(int64_t n, spx_type t, const int32_t *map,
+                                             const void *x, void *y, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    if (n == 0) return SPX_OK;
+    if (t == SPX_F64)
+        scatter_add<double><<<grid_for(n), THREADS, 0, st>>>(n, map, (const double *)x,
+                                                             (double *)y);
+    else
+        scatter_add<float><<<grid_for(n), THREADS, 0, st>>>(n, map, (const float *)x,
+                                                            (float *)y);
+    return launch_status("scatter-add kernel");
+}

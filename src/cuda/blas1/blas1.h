@@ -1,5 +1,6 @@
-/* Vector operations on the device for the Krylov solvers (src/solve/) and
- * the reorder= layer of CUDA plans (src/plan/reorder.c): n-vectors of type t
+/* Vector operations on the device for the Krylov solvers (src/solve/), the
+ * reorder= layer of CUDA plans (src/plan/reorder.c) and the MPI executor's
+ * resident vectors (src/multi/mpi/dist_spmv.c): n-vectors of type t
  * (SPX_F64: double, SPX_F32: float), on a stream.
  *
  * dot sums in double in a fixed order whatever the call: each of
@@ -28,7 +29,9 @@ extern "C" {
  * - vmul: y = d .* x, entry by entry (y may be x);
  * - vgather: dst[k] = src[map[k]] for k < n, entries of elem bytes (2, 4 or
  *   8: half, float, double); map is a device array of n indices into src,
- *   dst and src do not overlap. */
+ *   dst and src do not overlap;
+ * - vscatter_add: y[map[k]] += x[k] for k < n, entries of type t; the n
+ *   indices of map (a device array) are distinct. */
 #define SPX__CUDA_BLAS1_API(S, Q, V)                                                               \
     S(spx__cuda_vdot, (int64_t n, spx_type t, const void *a, const void *b, double *scratch,       \
                        double *out, void *stream))                                                 \
@@ -37,7 +40,9 @@ extern "C" {
     S(spx__cuda_vmul,                                                                              \
       (int64_t n, spx_type t, const void *d, const void *x, void *y, void *stream))                \
     S(spx__cuda_vgather,                                                                           \
-      (int64_t n, size_t elem, const int32_t *map, const void *src, void *dst, void *stream))
+      (int64_t n, size_t elem, const int32_t *map, const void *src, void *dst, void *stream))      \
+    S(spx__cuda_vscatter_add,                                                                      \
+      (int64_t n, spx_type t, const int32_t *map, const void *x, void *y, void *stream))
 
 SPX__CUDA_DECLARE(SPX__CUDA_BLAS1_API)
 

@@ -17,7 +17,9 @@
  * are one run of x_halo; likewise rows owned elsewhere in f. A product posts
  * the halo receives and sends, multiplies the own-column blocks meanwhile,
  * waits, multiplies the halo blocks, sends f, and adds what other ranks sent
- * for its rows in rank order. */
+ * for its rows in rank order. With vectors resident on a GPU rank's device
+ * the same steps run there: the entries sent are gathered on the GPU, and
+ * only they, the halo, and the partial sums cross to the host for MPI. */
 #ifndef SPX_MULTI_MPI_DIST_H
 #define SPX_MULTI_MPI_DIST_H
 
@@ -69,6 +71,11 @@ struct spx_dist_plan_s {
     MPI_Request *req;                   /* room for every peer of both exchanges */
     int device;                         /* CUDA device, or -1 */
     void *stream, *dx, *dx_halo, *dy, *df; /* GPU ranks: device copies of the vectors */
+    /* GPU ranks, for resident vectors (spx_dist_spmv_device): send_idx and
+     * recv_idx as 32-bit device maps (NULL when an index does not fit), the
+     * gathered x entries sent and the partial sums received */
+    int32_t *dsend_map, *drecv_map;
+    void *dx_send, *df_recv;
     spx_dist_info info;
 };
 

@@ -1,5 +1,6 @@
 /* Distributed plans (dist.h): the four blocks, the two exchanges, a plan
  * per block on the rank's CPU or GPU; each step agreed on by every rank. */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -38,6 +39,23 @@ static spx_status node_rank(const spx_dist_matrix *D, int *local)
     return SPX_OK;
 }
 
+/* idx[0..n) as a 32-bit map on the current device for resident calls; left
+ * NULL when an index passes INT32_MAX (such a call then says so). */
+static spx_status upload_map(const int64_t *idx, int64_t n, int32_t **dmap, const char *what)
+{
+    int32_t *m = NULL;
+    for (int64_t k = 0; k < n; k++)
+        if (idx[k] > INT32_MAX) return SPX_OK;
+    if (n == 0) return SPX_OK;
+    spx_status st = spx__alloc((void **)&m, (size_t)n, sizeof *m, what);
+    if (st != SPX_OK) return st;
+    for (int64_t k = 0; k < n; k++)
+        m[k] = (int32_t)idx[k];
+    st = spx__cuda_upload((void **)dmap, m, (size_t)n * sizeof *m, what);
+    spx__free(m);
+    return st;
+}
+
 static spx_status gpu_setup(spx_dist_plan *P, int local)
 {
     spx_status st;
@@ -49,6 +67,12 @@ static spx_status gpu_setup(spx_dist_plan *P, int local)
     SPX_TRY(spx__cuda_alloc(&P->dx_halo, (size_t)P->halo * es, "x halo on the GPU"));
     SPX_TRY(spx__cuda_alloc(&P->dy, (size_t)P->own_rows * es, "y on the GPU"));
     SPX_TRY(spx__cuda_alloc(&P->df, (size_t)P->foreign * es, "partial sums on the GPU"));
+    int64_t sent = P->halo_out.off[P->halo_out.n], received = P->part_in.off[P->part_in.n];
+    SPX_TRY(spx__cuda_alloc(&P->dx_send, (size_t)sent * es, "x entries sent, on the GPU"));
+    SPX_TRY(
+        spx__cuda_alloc(&P->df_recv, (size_t)received * es, "partial sums received, on the GPU"));
+    SPX_TRY(upload_map(P->send_idx, sent, &P->dsend_map, "indices of x entries sent"));
+    SPX_TRY(upload_map(P->recv_idx, received, &P->drecv_map, "rows of partial sums received"));
 cleanup:
     return st;
 }
@@ -162,10 +186,19 @@ void spx_dist_plan_destroy(spx_dist_plan *P)
         spx__cuda_free(P->dx_halo);
         spx__cuda_free(P->dy);
         spx__cuda_free(P->df);
+        spx__cuda_free(P->dx_send);
+        spx__cuda_free(P->df_recv);
+        spx__cuda_free(P->dsend_map);
+        spx__cuda_free(P->drecv_map);
         spx__cuda_stream_destroy(P->stream);
     }
     P->magic = 0;
     spx__free(P);
+}
+
+int spx_dist_plan_device(const spx_dist_plan *P)
+{
+    return P && P->magic == SPX__DIST_PLAN_MAGIC ? P->device : -1;
 }
 
 spx_status spx_dist_plan_info(const spx_dist_plan *P, spx_dist_info *info)

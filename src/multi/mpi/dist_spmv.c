@@ -1,12 +1,15 @@
 /* A distributed product (dist.h): post the halo exchange, multiply the
  * blocks of the rank's own columns meanwhile, wait, multiply the halo
  * blocks, send the partial sums of rows owned elsewhere and add those
- * received, in rank order. A rank whose step fails still takes part in
- * every exchange (so no peer waits forever) and the call ends with an
+ * received, in rank order. With resident vectors (spx_dist_spmv_device)
+ * the blocks read and write the caller's device vectors, and only the
+ * exchanged entries cross to the host and back. A rank whose step fails
+ * still takes part in every exchange (so no peer waits forever) and the call ends with an
  * agreement on every rank's outcome. */
 #include <string.h>
 
 #include "core/error.h"
+#include "cuda/blas1/blas1.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/mpi/dist.h"
@@ -46,6 +49,20 @@ static void pack_x(const spx_dist_plan *P, const void *x)
         for (int64_t k = 0; k < n; k++) ((float *)P->x_send)[k] = ((const float *)x)[P->send_idx[k]];
 }
 
+/* Resident x: the entries other ranks need, gathered on the GPU and brought
+ * to the host buffer the sends read. */
+static spx_status pack_x_device(const spx_dist_plan *P, const void *x)
+{
+    spx_status st = SPX_OK;
+    int64_t n = P->halo_out.off[P->halo_out.n];
+    if (n == 0) return SPX_OK;
+    SPX_TRY(spx__cuda_vgather(n, P->es, P->dsend_map, x, P->dx_send, P->stream));
+    SPX_TRY(spx__cuda_copy_async(P->x_send, P->dx_send, (size_t)n * P->es, 0, P->stream));
+    SPX_TRY(spx__cuda_sync(P->stream));
+cleanup:
+    return st;
+}
+
 static void add_partials(const spx_dist_plan *P, void *y)
 {
     int64_t n = P->part_in.off[P->part_in.n];
@@ -53,6 +70,25 @@ static void add_partials(const spx_dist_plan *P, void *y)
         for (int64_t k = 0; k < n; k++) ((double *)y)[P->recv_idx[k]] += ((const double *)P->f_recv)[k];
     else
         for (int64_t k = 0; k < n; k++) ((float *)y)[P->recv_idx[k]] += ((const float *)P->f_recv)[k];
+}
+
+/* Resident y: the same adds on the GPU, one launch per sender in rank
+ * order (a sender's rows are distinct; two senders may share a row), so
+ * every row gets its partial sums in the host loop's order. */
+static spx_status add_partials_device(const spx_dist_plan *P, void *y)
+{
+    spx_status st = SPX_OK;
+    const spx__dist_route *r = &P->part_in;
+    int64_t n = r->off[r->n];
+    if (n == 0) return SPX_OK;
+    SPX_TRY(spx__cuda_copy_async(P->df_recv, P->f_recv, (size_t)n * P->es, 1, P->stream));
+    for (int k = 0; k < r->n; k++)
+        SPX_TRY(spx__cuda_vscatter_add(r->off[k + 1] - r->off[k], P->vtype,
+                                       P->drecv_map + r->off[k], at(P->df_recv, r->off[k], P->es),
+                                       y, P->stream));
+    SPX_TRY(spx__cuda_sync(P->stream));
+cleanup:
+    return st;
 }
 
 /* y (or f) = alpha * block * x + beta * y, a block without a plan adding nothing. */
@@ -63,23 +99,41 @@ static spx_status block(const spx_dist_plan *P, int b, double alpha, const void 
     return SPX_OK;
 }
 
+/* Where a call's blocks read x and write y and f: the caller's host
+ * vectors (CPU ranks), the plan's device copies of them (GPU ranks, host
+ * vectors), or the caller's device vectors (resident). */
+typedef struct vectors {
+    int gpu, resident;
+    const void *x;
+    void *y, *f;
+} vectors;
+
+static vectors vectors_of(const spx_dist_plan *P, const void *x, void *y, int resident)
+{
+    vectors v = {P->device >= 0, resident, x, y, P->f};
+    if (v.gpu) {
+        v.x = resident && P->own_cols > 0 ? x : P->dx;
+        v.y = resident && P->own_rows > 0 ? y : P->dy;
+        v.f = P->df;
+    }
+    return v;
+}
+
 /* The blocks of own columns, on the host or queued on the rank's GPU. */
-static spx_status local_blocks(spx_dist_plan *P, double alpha, const void *x, double beta, void *y)
+static spx_status local_blocks(spx_dist_plan *P, double alpha, const void *x, double beta, void *y,
+                               const vectors *v)
 {
     spx_status st = SPX_OK;
     size_t es = P->es;
-    int gpu = P->device >= 0;
-    void *fx = gpu ? P->dx : (void *)x, *fy = gpu ? P->dy : y, *ff = gpu ? P->df : P->f;
-    if (gpu) {
-        SPX_TRY(spx__cuda_set_device(P->device));
+    if (v->gpu && !v->resident) {
         SPX_TRY(spx__cuda_copy_async(P->dx, x, (size_t)P->own_cols * es, 1, P->stream));
         if (beta != 0.0)
             SPX_TRY(spx__cuda_copy_async(P->dy, y, (size_t)P->own_rows * es, 1, P->stream));
     }
-    SPX_TRY(block(P, SPX__DIST_OO, alpha, fx, beta, fy));
+    SPX_TRY(block(P, SPX__DIST_OO, alpha, v->x, beta, v->y));
     if (P->plan[SPX__DIST_FO])
-        SPX_TRY(block(P, SPX__DIST_FO, alpha, fx, 0.0, ff));
-    else if (gpu)
+        SPX_TRY(block(P, SPX__DIST_FO, alpha, v->x, 0.0, v->f));
+    else if (v->gpu)
         SPX_TRY(spx__cuda_memset(P->df, 0, (size_t)P->foreign * es, P->stream));
     else
         memset(P->f, 0, (size_t)P->foreign * es);
@@ -87,17 +141,19 @@ cleanup:
     return st;
 }
 
-/* The halo blocks, then (GPU) y and f back to the host. */
-static spx_status halo_blocks(spx_dist_plan *P, double alpha, void *y)
+/* The halo blocks, then (GPU) f and, for host vectors, y back to the host. */
+static spx_status halo_blocks(spx_dist_plan *P, double alpha, void *y, const vectors *v)
 {
     spx_status st = SPX_OK;
     size_t es = P->es;
-    int gpu = P->device >= 0;
-    if (gpu) SPX_TRY(spx__cuda_copy_async(P->dx_halo, P->x_halo, (size_t)P->halo * es, 1, P->stream));
-    SPX_TRY(block(P, SPX__DIST_OH, alpha, gpu ? P->dx_halo : P->x_halo, 1.0, gpu ? P->dy : y));
-    SPX_TRY(block(P, SPX__DIST_FH, alpha, gpu ? P->dx_halo : P->x_halo, 1.0, gpu ? P->df : P->f));
-    if (gpu) {
-        SPX_TRY(spx__cuda_copy_async(y, P->dy, (size_t)P->own_rows * es, 0, P->stream));
+    const void *xh = v->gpu ? P->dx_halo : P->x_halo;
+    if (v->gpu)
+        SPX_TRY(spx__cuda_copy_async(P->dx_halo, P->x_halo, (size_t)P->halo * es, 1, P->stream));
+    SPX_TRY(block(P, SPX__DIST_OH, alpha, xh, 1.0, v->y));
+    SPX_TRY(block(P, SPX__DIST_FH, alpha, xh, 1.0, v->f));
+    if (v->gpu) {
+        if (!v->resident)
+            SPX_TRY(spx__cuda_copy_async(y, P->dy, (size_t)P->own_rows * es, 0, P->stream));
         SPX_TRY(spx__cuda_copy_async(P->f, P->df, (size_t)P->foreign * es, 0, P->stream));
         SPX_TRY(spx__cuda_sync(P->stream));
     }
@@ -118,6 +174,28 @@ static spx_status check_call(const spx_dist_plan *P, const void *x, int64_t x_le
     return SPX_OK;
 }
 
+/* A resident call's vectors: device memory of the plan's GPU. */
+static spx_status check_resident(const spx_dist_plan *P, const void *x, const void *y)
+{
+    spx_status st = SPX_OK;
+    int64_t sent = P->halo_out.off[P->halo_out.n], received = P->part_in.off[P->part_in.n];
+    if (P->device < 0)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "rank %d: resident vectors need a plan on a GPU (device cuda)",
+                          P->D->rank);
+    if ((sent > 0 && !P->dsend_map) || (received > 0 && !P->drecv_map))
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "rank %d: an exchanged index passes 2^31-1; use host vectors",
+                          P->D->rank);
+    SPX_TRY(spx__cuda_set_device(P->device));
+    if (P->own_cols > 0) SPX_TRY(spx__cuda_device_array(x, "x"));
+    if (P->own_rows > 0) SPX_TRY(spx__cuda_device_array(y, "y"));
+cleanup:
+    if (st != SPX_OK)
+        st = spx__error(st, "rank %d, GPU %d: %s", P->D->rank, P->device, spx_last_error());
+    return st;
+}
+
 /* Keep the first failure; later steps are skipped, exchanges are not. */
 #define KEEP(call)                                                                                 \
     do {                                                                                           \
@@ -125,27 +203,39 @@ static spx_status check_call(const spx_dist_plan *P, const void *x, int64_t x_le
         if (st == SPX_OK) st = s_;                                                                 \
     } while (0)
 
-spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t x_len, double beta,
-                         void *y, int64_t y_len)
+/* Both calls: see the file's comment. */
+static spx_status dist_call(spx_dist_plan *P, double alpha, const void *x, int64_t x_len,
+                            double beta, void *y, int64_t y_len, int resident)
 {
     if (!P || P->magic != SPX__DIST_PLAN_MAGIC)
         return spx__error(SPX_ERR_BAD_HANDLE, "distributed plan handle is NULL, freed or wrong");
     spx_dist_info *in = &P->info;
-    spx_status st = spx__dist_agree(P->D->comm, check_call(P, x, x_len, y, y_len));
+    spx_status st = check_call(P, x, x_len, y, y_len);
+    if (st == SPX_OK && resident) st = check_resident(P, x, y);
+    st = spx__dist_agree(P->D->comm, st);
     if (st != SPX_OK) return st;
     int nx = P->halo_in.n + P->halo_out.n, np = P->part_in.n + P->part_out.n;
+    vectors v = vectors_of(P, x, y, resident);
     double t0 = spx__dist_now_ms();
-    pack_x(P, x);
+    if (resident)
+        KEEP(pack_x_device(P, x));
+    else
+        pack_x(P, x);
     KEEP(post(P, &P->halo_in, P->x_halo, &P->halo_out, P->x_send, TAG_X));
-    if (st == SPX_OK) KEEP(local_blocks(P, alpha, x, beta, y));
+    if (st == SPX_OK) KEEP(local_blocks(P, alpha, x, beta, y, &v));
     double t1 = spx__dist_now_ms();
     KEEP(wait_all(P, nx));
     double t2 = spx__dist_now_ms();
-    if (st == SPX_OK) KEEP(halo_blocks(P, alpha, y));
+    if (st == SPX_OK) KEEP(halo_blocks(P, alpha, y, &v));
     double t3 = spx__dist_now_ms();
     KEEP(post(P, &P->part_in, P->f_recv, &P->part_out, P->f, TAG_PARTIAL));
     KEEP(wait_all(P, np));
-    if (st == SPX_OK) add_partials(P, y);
+    if (st == SPX_OK) {
+        if (resident)
+            KEEP(add_partials_device(P, y));
+        else
+            add_partials(P, y);
+    }
     double t4 = spx__dist_now_ms();
     in->local_ms = t1 - t0;
     in->halo_wait_ms = t2 - t1;
@@ -155,4 +245,16 @@ spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t 
     st = spx__dist_agree(P->D->comm, st);
     if (st == SPX_OK) spx__clear_error();
     return st;
+}
+
+spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t x_len, double beta,
+                         void *y, int64_t y_len)
+{
+    return dist_call(P, alpha, x, x_len, beta, y, y_len, 0);
+}
+
+spx_status spx_dist_spmv_device(spx_dist_plan *P, double alpha, const void *x, int64_t x_len,
+                                double beta, void *y, int64_t y_len)
+{
+    return dist_call(P, alpha, x, x_len, beta, y, y_len, 1);
 }
