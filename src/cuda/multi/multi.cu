@@ -248,3 +248,19 @@ extern "C" void spx__cuda_graph_destroy(void *exec)
 {
     if (exec) cudaGraphExecDestroy((cudaGraphExec_t)exec);
 }
+
+extern "C" spx_status spx__cuda_host_alloc(void **p, size_t bytes, const char *what)
+{
+    *p = NULL;
+    cudaError_t e = cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocPortable);
+    if (e == cudaSuccess) return SPX_OK;
+    cudaGetLastError();
+    *p = NULL;
+    return spx__error(SPX_ERR_OOM, "cudaHostAlloc of %zu bytes for %s failed: %s", bytes, what,
+                      cudaGetErrorString(e));
+}
+
+extern "C" void spx__cuda_host_free(void *p)
+{
+    if (p) cudaFreeHost(p);
+}

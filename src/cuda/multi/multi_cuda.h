@@ -32,7 +32,10 @@
  *   capture_end, which makes it an executable graph (*exec; NULL and an
  *   error when the capture failed: a call that may not be captured, such as
  *   an allocation or a wait for the host, was made meanwhile);
- * - graph_launch: run exec on stream; graph_destroy: free it. */
+ * - graph_launch: run exec on stream; graph_destroy: free it;
+ * - host_alloc: *p = bytes of pinned host memory, reachable from every
+ *   device (the MPI executor's exchange buffers), NULL and SPX_ERR_OOM on
+ *   failure; host_free: free it (NULL: nothing). */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
 
@@ -92,7 +95,9 @@ typedef struct spx__cuda_owner_table {
     S(spx__cuda_capture_begin, (void *stream))                                                     \
     S(spx__cuda_capture_end, (void *stream, void **exec))                                          \
     S(spx__cuda_graph_launch, (void *exec, void *stream))                                          \
-    V(spx__cuda_graph_destroy, (void *exec))
+    V(spx__cuda_graph_destroy, (void *exec))                                                       \
+    S(spx__cuda_host_alloc, (void **p, size_t bytes, const char *what))                            \
+    V(spx__cuda_host_free, (void *p))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
 

@@ -76,6 +76,7 @@ struct spx_dist_plan_s {
      * gathered x entries sent and the partial sums received */
     int32_t *dsend_map, *drecv_map;
     void *dx_send, *df_recv;
+    int pinned; /* GPU ranks: x_halo, x_send, f, f_recv are pinned host memory */
     spx_dist_info info;
 };
 

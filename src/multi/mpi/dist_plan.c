@@ -56,6 +56,29 @@ static spx_status upload_map(const int64_t *idx, int64_t n, int32_t **dmap, cons
     return st;
 }
 
+/* The four exchange buffers of a GPU rank in pinned host memory, so that
+ * its copies to and from the device run at full speed, in stream order;
+ * on failure the plan keeps its pageable ones. */
+static spx_status pin_buffers(spx_dist_plan *P)
+{
+    void **buf[4] = {&P->x_halo, &P->x_send, &P->f, &P->f_recv}, *pin[4] = {NULL};
+    int64_t n[4] = {P->halo, P->halo_out.off[P->halo_out.n], P->foreign,
+                    P->part_in.off[P->part_in.n]};
+    spx_status st = SPX_OK;
+    for (int k = 0; k < 4 && st == SPX_OK; k++)
+        st = spx__cuda_host_alloc(&pin[k], (size_t)n[k] * P->es, "an MPI exchange buffer");
+    for (int k = 0; k < 4; k++) {
+        if (st == SPX_OK) {
+            spx__free(*buf[k]);
+            *buf[k] = pin[k];
+        } else {
+            spx__cuda_host_free(pin[k]);
+        }
+    }
+    P->pinned = st == SPX_OK;
+    return st;
+}
+
 static spx_status gpu_setup(spx_dist_plan *P, int local)
 {
     spx_status st;
@@ -73,6 +96,7 @@ static spx_status gpu_setup(spx_dist_plan *P, int local)
         spx__cuda_alloc(&P->df_recv, (size_t)received * es, "partial sums received, on the GPU"));
     SPX_TRY(upload_map(P->send_idx, sent, &P->dsend_map, "indices of x entries sent"));
     SPX_TRY(upload_map(P->recv_idx, received, &P->drecv_map, "rows of partial sums received"));
+    SPX_TRY(pin_buffers(P));
 cleanup:
     return st;
 }
@@ -176,10 +200,11 @@ void spx_dist_plan_destroy(spx_dist_plan *P)
     spx__dist_route_free(&P->part_out);
     spx__free(P->send_idx);
     spx__free(P->recv_idx);
-    spx__free(P->x_halo);
-    spx__free(P->x_send);
-    spx__free(P->f);
-    spx__free(P->f_recv);
+    void (*host_free)(void *) = P->pinned ? spx__cuda_host_free : spx__free;
+    host_free(P->x_halo);
+    host_free(P->x_send);
+    host_free(P->f);
+    host_free(P->f_recv);
     spx__free(P->req);
     if (P->device >= 0) {
         spx__cuda_free(P->dx);
