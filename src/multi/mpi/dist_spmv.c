@@ -125,6 +125,7 @@ static spx_status local_blocks(spx_dist_plan *P, double alpha, const void *x, do
 {
     spx_status st = SPX_OK;
     size_t es = P->es;
+    if (v->gpu) SPX_TRY(spx__cuda_set_device(P->device)); /* the caller may have moved */
     if (v->gpu && !v->resident) {
         SPX_TRY(spx__cuda_copy_async(P->dx, x, (size_t)P->own_cols * es, 1, P->stream));
         if (beta != 0.0)
