@@ -67,7 +67,11 @@ spx_status spx_dist_matrix_layout(const spx_dist_matrix *D, spx_dist_layout *l /
  * outlive P. */
 spx_status spx_dist_plan_create(const spx_dist_matrix *D, const spx_plan_opts *o,
                                 spx_dist_plan **P /* out: owned by the caller */);
-void spx_dist_plan_destroy(spx_dist_plan *P); /* NULL is a no-op; not collective */
+/* NULL is a no-op. Not collective, except for a GPU plan (device
+ * SPX_DEV_CUDA): its ranks may map each other's device buffers (resident
+ * calls between ranks of one host copy device to device, without a
+ * CUDA-aware MPI), so every rank destroys it, as it created it. */
+void spx_dist_plan_destroy(spx_dist_plan *P);
 
 /* y = alpha*A*x + beta*y on distributed host vectors of the plan's precision
  * (double for F64, float otherwise): x holds this rank's x entries
@@ -81,7 +85,9 @@ spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t 
  * with device SPX_DEV_CUDA): x and y are device memory of the GPU
  * spx_dist_plan_device names, of the same lengths and types as above. Only
  * the x entries other ranks need and the partial sums of rows owned
- * elsewhere cross to the host, where MPI exchanges them (no CUDA-aware MPI
+ * elsewhere move: device to device between ranks of one host (CUDA IPC,
+ * set up by spx_dist_plan_create; SPX_DIST_IPC=0 in the environment turns
+ * it off), else through pinned host buffers and MPI (no CUDA-aware MPI
  * needed); y is complete when the call returns, and the same bits as
  * spx_dist_spmv gives. A CPU plan, host memory or another device's memory
  * is SPX_ERR_INVALID_ARG (a CPU plan: SPX_ERR_UNSUPPORTED) on every rank. */

@@ -35,7 +35,12 @@
  * - graph_launch: run exec on stream; graph_destroy: free it;
  * - host_alloc: *p = bytes of pinned host memory, reachable from every
  *   device (the MPI executor's exchange buffers), NULL and SPX_ERR_OOM on
- *   failure; host_free: free it (NULL: nothing). */
+ *   failure; host_free: free it (NULL: nothing);
+ * - ipc_handle: handle (SPX__CUDA_IPC_BYTES) names the device allocation at
+ *   dptr for another process on this host (src/cuda/multi/ipc.cu);
+ *   ipc_open: *dptr = that allocation mapped here, on the current device
+ *   (peer access enabled as needed), NULL and an error when it cannot be;
+ *   ipc_close: unmap it. */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
 
@@ -75,6 +80,8 @@ typedef struct spx__cuda_owner_table {
     int runs; /* entries of lo and hi */
 } spx__cuda_owner_table;
 
+#define SPX__CUDA_IPC_BYTES 64 /* sizeof(cudaIpcMemHandle_t) */
+
 #define SPX__CUDA_MULTI_API(S, Q, V)                                                               \
     S(spx__cuda_set_device, (int device))                                                          \
     S(spx__cuda_get_device, (int *device))                                                         \
@@ -97,7 +104,10 @@ typedef struct spx__cuda_owner_table {
     S(spx__cuda_graph_launch, (void *exec, void *stream))                                          \
     V(spx__cuda_graph_destroy, (void *exec))                                                       \
     S(spx__cuda_host_alloc, (void **p, size_t bytes, const char *what))                            \
-    V(spx__cuda_host_free, (void *p))
+    V(spx__cuda_host_free, (void *p))                                                              \
+    S(spx__cuda_ipc_handle, (const void *dptr, void *handle))                                      \
+    S(spx__cuda_ipc_open, (const void *handle, void **dptr))                                       \
+    V(spx__cuda_ipc_close, (void *dptr))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)
 

@@ -77,6 +77,16 @@ struct spx_dist_plan_s {
     int32_t *dsend_map, *drecv_map;
     void *dx_send, *df_recv;
     int pinned; /* GPU ranks: x_halo, x_send, f, f_recv are pinned host memory */
+    /* GPU ranks of one host, resident calls (dist_ipc.c): per peer of each
+     * route, where this rank copies the peer's entries from, the peer's
+     * x_send or f mapped here (NULL: they come through the host), and
+     * whether a peer copies ours so (then only a ready message is sent) */
+    int ipc;                           /* the arrays below are set */
+    const void **halo_src, **part_src; /* halo_in.n, part_in.n entries */
+    void **ipc_maps;                   /* the mappings to close, ipc_nmaps of them */
+    int ipc_nmaps;
+    char *halo_out_ipc, *part_out_ipc; /* halo_out.n, part_out.n entries */
+    int halo_out_host, part_out_host;  /* some out-peer takes the host path */
     spx_dist_info info;
 };
 
@@ -107,6 +117,13 @@ spx_status spx__dist_ranges(spx_dist_matrix *D);
 spx_status spx__dist_blocks(spx_dist_plan *P, int64_t **halo_cols, int64_t **foreign_rows);
 /* The plan's two exchanges (routes, index lists, buffers): collective. */
 spx_status spx__dist_routes(spx_dist_plan *P, const int64_t *halo_cols, const int64_t *foreign_rows);
+
+/* Collective, GPU ranks: map the exchange buffers of peers on the same
+ * host for resident calls. Every rank or none uses the mappings: a failure
+ * anywhere leaves the host path everywhere (SPX_OK; an MPI error is
+ * returned). ipc_free undoes it. */
+spx_status spx__dist_ipc_setup(spx_dist_plan *P);
+void spx__dist_ipc_free(spx_dist_plan *P);
 
 void spx__dist_route_free(spx__dist_route *r);
 double spx__dist_now_ms(void);

@@ -174,6 +174,7 @@ spx_status spx_dist_plan_create(const spx_dist_matrix *D, const spx_plan_opts *o
     if (st == SPX_OK && o.device == SPX_DEV_CUDA) st = gpu_setup(P, local);
     if (st == SPX_OK) st = block_plans(P, &o);
     SPX_TRY(spx__dist_agree(D->comm, st));
+    if (o.device == SPX_DEV_CUDA) SPX_TRY(spx__dist_ipc_setup(P));
     fill_info(P);
     P->info.prep_ms = spx__dist_now_ms() - t0;
     *out = P;
@@ -207,6 +208,11 @@ void spx_dist_plan_destroy(spx_dist_plan *P)
     host_free(P->f_recv);
     spx__free(P->req);
     if (P->device >= 0) {
+        int mapped = P->ipc; /* the same on every rank (dist_ipc.c) */
+        spx__dist_ipc_free(P);
+        /* CUDA leaves freeing memory another process still maps undefined:
+         * every rank closes its mappings before any frees its buffers */
+        if (mapped) MPI_Barrier(P->D->comm);
         spx__cuda_free(P->dx);
         spx__cuda_free(P->dx_halo);
         spx__cuda_free(P->dy);

@@ -3,9 +3,10 @@
  * blocks, send the partial sums of rows owned elsewhere and add those
  * received, in rank order. With resident vectors (spx_dist_spmv_device)
  * the blocks read and write the caller's device vectors, and only the
- * exchanged entries cross to the host and back. A rank whose step fails
- * still takes part in every exchange (so no peer waits forever) and the call ends with an
- * agreement on every rank's outcome. */
+ * exchanged entries move: device to device from peers on the same host
+ * (dist_ipc.c), else through the host and MPI. A rank whose step fails
+ * still takes part in every exchange (so no peer waits forever) and the
+ * call ends with an agreement on every rank's outcome. */
 #include <string.h>
 
 #include "core/error.h"
@@ -18,19 +19,46 @@ enum { TAG_X = 7301, TAG_PARTIAL = 7302 };
 
 static void *at(const void *v, int64_t k, size_t es) { return v ? (char *)v + (size_t)k * es : NULL; }
 
-/* Post receives on route in into buf and sends on route out from sbuf. */
+/* Post receives on route in into buf and sends on route out from sbuf;
+ * a peer reached through IPC (in_src[k] set, out_ipc[k] set; NULL: none)
+ * exchanges an empty ready message instead of its entries. */
 static spx_status post(const spx_dist_plan *P, const spx__dist_route *in, void *buf,
-                       const spx__dist_route *out, const void *sbuf, int tag)
+                       const void *const *in_src, const spx__dist_route *out, const void *sbuf,
+                       const char *out_ipc, int tag)
 {
     spx_status st = SPX_OK;
     MPI_Comm comm = P->D->comm;
     for (int k = 0; k < in->n + out->n; k++) P->req[k] = MPI_REQUEST_NULL;
-    for (int k = 0; k < in->n; k++)
-        SPX__MPI_TRY(MPI_Irecv(at(buf, in->off[k], P->es), (int)(in->off[k + 1] - in->off[k]),
-                               P->mpi_type, in->peer[k], tag, comm, &P->req[k]));
-    for (int k = 0; k < out->n; k++)
-        SPX__MPI_TRY(MPI_Isend(at(sbuf, out->off[k], P->es), (int)(out->off[k + 1] - out->off[k]),
-                               P->mpi_type, out->peer[k], tag, comm, &P->req[in->n + k]));
+    for (int k = 0; k < in->n; k++) {
+        int n = in_src && in_src[k] ? 0 : (int)(in->off[k + 1] - in->off[k]);
+        SPX__MPI_TRY(MPI_Irecv(at(buf, in->off[k], P->es), n, P->mpi_type, in->peer[k], tag, comm,
+                               &P->req[k]));
+    }
+    for (int k = 0; k < out->n; k++) {
+        int n = out_ipc && out_ipc[k] ? 0 : (int)(out->off[k + 1] - out->off[k]);
+        SPX__MPI_TRY(MPI_Isend(at(sbuf, out->off[k], P->es), n, P->mpi_type, out->peer[k], tag,
+                               comm, &P->req[in->n + k]));
+    }
+cleanup:
+    return st;
+}
+
+/* Route in's entries into dbuf on the GPU: from a same-host peer's GPU where
+ * src[k] is set (src NULL: none), else from hbuf, where MPI put them. */
+static spx_status bring_in(const spx_dist_plan *P, const spx__dist_route *in,
+                           const void *const *src, const void *hbuf, void *dbuf)
+{
+    spx_status st = SPX_OK;
+    size_t es = P->es;
+    if (!src) return spx__cuda_copy_async(dbuf, hbuf, (size_t)in->off[in->n] * es, 1, P->stream);
+    for (int k = 0; k < in->n; k++) {
+        size_t bytes = (size_t)(in->off[k + 1] - in->off[k]) * es;
+        void *d = at(dbuf, in->off[k], es);
+        if (src[k])
+            SPX_TRY(spx__cuda_copy_peer(d, P->device, src[k], -1, bytes, P->stream));
+        else
+            SPX_TRY(spx__cuda_copy_async(d, at(hbuf, in->off[k], es), bytes, 1, P->stream));
+    }
 cleanup:
     return st;
 }
@@ -57,7 +85,8 @@ static spx_status pack_x_device(const spx_dist_plan *P, const void *x)
     int64_t n = P->halo_out.off[P->halo_out.n];
     if (n == 0) return SPX_OK;
     SPX_TRY(spx__cuda_vgather(n, P->es, P->dsend_map, x, P->dx_send, P->stream));
-    SPX_TRY(spx__cuda_copy_async(P->x_send, P->dx_send, (size_t)n * P->es, 0, P->stream));
+    if (!P->ipc || P->halo_out_host)
+        SPX_TRY(spx__cuda_copy_async(P->x_send, P->dx_send, (size_t)n * P->es, 0, P->stream));
     SPX_TRY(spx__cuda_sync(P->stream));
 cleanup:
     return st;
@@ -81,7 +110,7 @@ static spx_status add_partials_device(const spx_dist_plan *P, void *y)
     const spx__dist_route *r = &P->part_in;
     int64_t n = r->off[r->n];
     if (n == 0) return SPX_OK;
-    SPX_TRY(spx__cuda_copy_async(P->df_recv, P->f_recv, (size_t)n * P->es, 1, P->stream));
+    SPX_TRY(bring_in(P, r, P->ipc ? P->part_src : NULL, P->f_recv, P->df_recv));
     for (int k = 0; k < r->n; k++)
         SPX_TRY(spx__cuda_vscatter_add(r->off[k + 1] - r->off[k], P->vtype,
                                        P->drecv_map + r->off[k], at(P->df_recv, r->off[k], P->es),
@@ -103,14 +132,14 @@ static spx_status block(const spx_dist_plan *P, int b, double alpha, const void 
  * vectors (CPU ranks), the plan's device copies of them (GPU ranks, host
  * vectors), or the caller's device vectors (resident). */
 typedef struct vectors {
-    int gpu, resident;
+    int gpu, resident, ipc; /* ipc: resident, with same-host peers mapped (dist_ipc.c) */
     const void *x;
     void *y, *f;
 } vectors;
 
 static vectors vectors_of(const spx_dist_plan *P, const void *x, void *y, int resident)
 {
-    vectors v = {P->device >= 0, resident, x, y, P->f};
+    vectors v = {P->device >= 0, resident, resident && P->ipc, x, y, P->f};
     if (v.gpu) {
         v.x = resident && P->own_cols > 0 ? x : P->dx;
         v.y = resident && P->own_rows > 0 ? y : P->dy;
@@ -149,13 +178,14 @@ static spx_status halo_blocks(spx_dist_plan *P, double alpha, void *y, const vec
     size_t es = P->es;
     const void *xh = v->gpu ? P->dx_halo : P->x_halo;
     if (v->gpu)
-        SPX_TRY(spx__cuda_copy_async(P->dx_halo, P->x_halo, (size_t)P->halo * es, 1, P->stream));
+        SPX_TRY(bring_in(P, &P->halo_in, v->ipc ? P->halo_src : NULL, P->x_halo, P->dx_halo));
     SPX_TRY(block(P, SPX__DIST_OH, alpha, xh, 1.0, v->y));
     SPX_TRY(block(P, SPX__DIST_FH, alpha, xh, 1.0, v->f));
     if (v->gpu) {
         if (!v->resident)
             SPX_TRY(spx__cuda_copy_async(y, P->dy, (size_t)P->own_rows * es, 0, P->stream));
-        SPX_TRY(spx__cuda_copy_async(P->f, P->df, (size_t)P->foreign * es, 0, P->stream));
+        if (!v->ipc || P->part_out_host)
+            SPX_TRY(spx__cuda_copy_async(P->f, P->df, (size_t)P->foreign * es, 0, P->stream));
         SPX_TRY(spx__cuda_sync(P->stream));
     }
 cleanup:
@@ -222,14 +252,17 @@ static spx_status dist_call(spx_dist_plan *P, double alpha, const void *x, int64
         KEEP(pack_x_device(P, x));
     else
         pack_x(P, x);
-    KEEP(post(P, &P->halo_in, P->x_halo, &P->halo_out, P->x_send, TAG_X));
+    const void *const *hsrc = v.ipc ? P->halo_src : NULL, *const *psrc = v.ipc ? P->part_src : NULL;
+    KEEP(post(P, &P->halo_in, P->x_halo, hsrc, &P->halo_out, P->x_send,
+              v.ipc ? P->halo_out_ipc : NULL, TAG_X));
     if (st == SPX_OK) KEEP(local_blocks(P, alpha, x, beta, y, &v));
     double t1 = spx__dist_now_ms();
     KEEP(wait_all(P, nx));
     double t2 = spx__dist_now_ms();
     if (st == SPX_OK) KEEP(halo_blocks(P, alpha, y, &v));
     double t3 = spx__dist_now_ms();
-    KEEP(post(P, &P->part_in, P->f_recv, &P->part_out, P->f, TAG_PARTIAL));
+    KEEP(post(P, &P->part_in, P->f_recv, psrc, &P->part_out, P->f, v.ipc ? P->part_out_ipc : NULL,
+              TAG_PARTIAL));
     KEEP(wait_all(P, np));
     if (st == SPX_OK) {
         if (resident)
