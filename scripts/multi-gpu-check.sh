@@ -11,7 +11,8 @@
 #            on one GPU in the same run;
 #   mpi      `mpirun -np G spx bench M --device cuda` (one rank per GPU) beside
 #            the threaded runs, when MPI was built: host vectors and vectors
-#            resident on the ranks' GPUs;
+#            resident on the ranks' GPUs (exchanged device to device, CUDA
+#            IPC), and pcsr again with SPX_DIST_IPC=0 (through the host);
 #   oversize a 7-point stencil sized to 1.2x one GPU's memory (fp64 csr):
 #            one GPU must refuse it with SPX_ERR_OOM, all the GPUs multiply it
 #            (bench/experiments/msrep/oversize.c, checked on the host).
@@ -107,6 +108,11 @@ if step mpi && [[ -x $BUILD/spx ]] && grep -q "SpX MPI.*ON" "$BASE-build.log" 2>
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 240 \
             mpirun -np "$NGPU" --oversubscribe $BUILD/spx bench "$m" --device cuda \
             >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m"
+        # the same with the ranks' exchanges through pinned host memory instead of CUDA IPC
+        echo "## SPX_DIST_IPC=0 mpirun -np $NGPU spx bench $m --device cuda --kind pcsr" >>"$BASE.txt"
+        SPX_DIST_IPC=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 \
+            mpirun -x SPX_DIST_IPC -np "$NGPU" --oversubscribe $BUILD/spx bench "$m" --device cuda \
+            --kind pcsr >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m without IPC"
     done
 fi
 
