@@ -170,7 +170,9 @@ spx_status spx__dist_ipc_setup(spx_dist_plan *P)
     spx_status st =
         spx__dist_mpi(MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, D->comm), "MPI_Allreduce");
     if (st != SPX_OK || !all) return st;
-    st = spx__dist_agree(D->comm, ipc_alloc(P, &same, &offers));
+    st = spx__cuda_set_device(P->device); /* handles name, and mappings land on, this GPU */
+    if (st == SPX_OK) st = ipc_alloc(P, &same, &offers);
+    st = spx__dist_agree(D->comm, st);
     if (st == SPX_OK) st = ipc_trade_and_map(P, same, offers);
     if (st == SPX_OK) {
         P->ipc = 1;
