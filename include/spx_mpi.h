@@ -90,7 +90,8 @@ spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t 
  * it off), else through pinned host buffers and MPI (no CUDA-aware MPI
  * needed); y is complete when the call returns, and the same bits as
  * spx_dist_spmv gives. A CPU plan, host memory or another device's memory
- * is SPX_ERR_INVALID_ARG (a CPU plan: SPX_ERR_UNSUPPORTED) on every rank. */
+ * is SPX_ERR_INVALID_ARG (a CPU plan: SPX_ERR_UNSUPPORTED) on every rank,
+ * as is a call where some ranks call spx_dist_spmv and others this. */
 spx_status spx_dist_spmv_device(spx_dist_plan *P, double alpha, const void *x, int64_t x_len,
                                 double beta, void *y, int64_t y_len);
 /* The CUDA device of this rank's plan, or -1 for a CPU plan (or NULL). */

@@ -9,7 +9,9 @@
  * a mismatched vector on one rank, op T, a missing file, MPI_COMM_NULL.
  * With a GPU, every case also runs with the ranks' parts on it, with host
  * vectors and with vectors resident on the GPUs (the same bits), and a
- * resident call given host memory is refused on every rank.
+ * resident call given host memory, or made on some ranks while the others
+ * make the host-vector call, is refused on every rank (the agreement that
+ * compares the ranks' calls is also checked alone, on the CPU).
  * Rank 0 prints the totals; every rank exits 1 if any rank failed. */
 #include <math.h>
 #include <stdlib.h>
@@ -17,8 +19,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
+#include "multi/mpi/dist.h"
 #include "spx_mpi.h"
 
 static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
@@ -273,13 +277,39 @@ static void test_bad_input(void)
         spx_dist_matrix_layout(D, &l);
         int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
         double *x = calloc((size_t)nx + 2, sizeof *x), *y = calloc((size_t)ny + 2, sizeof *y);
+        void *dx = NULL, *dy = NULL;
         same_everywhere(spx_dist_spmv_device(P, 1.0, x, nx, 0.0, y, ny), SPX_ERR_INVALID_ARG);
+        if (size > 1) { /* rank 0 calls the host-vector product, the others the resident one */
+            spx__cuda_set_device(spx_dist_plan_device(P));
+            CHECK_STATUS(spx__cuda_upload(&dx, x, sizeof *x * (size_t)nx, "x"), SPX_OK);
+            CHECK_STATUS(spx__cuda_upload(&dy, y, sizeof *y * (size_t)ny, "y"), SPX_OK);
+            same_everywhere(rank == 0 ? spx_dist_spmv(P, 1.0, x, nx, 0.0, y, ny)
+                                      : spx_dist_spmv_device(P, 1.0, dx, nx, 0.0, dy, ny),
+                            SPX_ERR_INVALID_ARG);
+            same_everywhere(spx_dist_spmv_device(P, 1.0, dx, nx, 0.0, dy, ny), SPX_OK);
+        }
+        spx__cuda_free(dx);
+        spx__cuda_free(dy);
         free(x);
         free(y);
     }
     spx_dist_plan_destroy(P);
     spx_dist_matrix_destroy(D);
     spx_matrix_destroy(A);
+}
+
+/* The agreement that also compares a value across ranks (dist_agree.c):
+ * the same value passes, different values fail everywhere, a failure on one
+ * rank wins over a difference. */
+static void test_agree_same(void)
+{
+    same_everywhere(spx__dist_agree_same(MPI_COMM_WORLD, SPX_OK, 7, "a test value"), SPX_OK);
+    if (size == 1) return;
+    same_everywhere(spx__dist_agree_same(MPI_COMM_WORLD, SPX_OK, rank == 0, "a test value"),
+                    SPX_ERR_INVALID_ARG);
+    spx_status mine = rank == size - 1 ? spx__error(SPX_ERR_OOM, "a test failure") : SPX_OK;
+    same_everywhere(spx__dist_agree_same(MPI_COMM_WORLD, mine, rank == 0, "a test value"),
+                    SPX_ERR_OOM);
 }
 
 int main(int argc, char **argv)
@@ -289,6 +319,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_matrices();
     test_bad_input();
+    test_agree_same();
     long counts[2] = {spx_test_passed, spx_test_failed}, sums[2];
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("%d ranks: %ld passed, %ld failed\n", size, sums[0], sums[1]);

@@ -94,6 +94,9 @@ struct spx_dist_plan_s {
  * succeeded everywhere, else on every rank the lowest failing rank's
  * status, with its message (prefixed with its rank on the others). */
 spx_status spx__dist_agree(MPI_Comm comm, spx_status st);
+/* The same, and SPX_ERR_INVALID_ARG on every rank (naming `what`) when the
+ * ranks passed different values; one MPI_Allreduce when all went well. */
+spx_status spx__dist_agree_same(MPI_Comm comm, spx_status st, int value, const char *what);
 /* An MPI return code as a status (SPX_ERR_IO with MPI's text naming call). */
 spx_status spx__dist_mpi(int rc, const char *call);
 #define SPX__MPI_TRY(call) SPX_TRY(spx__dist_mpi((call), #call))

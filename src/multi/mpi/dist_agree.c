@@ -43,6 +43,21 @@ spx_status spx__dist_agree(MPI_Comm comm, spx_status st)
     return spx__error((spx_status)what.status, "rank %d: %s", first, what.message);
 }
 
+spx_status spx__dist_agree_same(MPI_Comm comm, spx_status st, int value, const char *what)
+{
+    int rank = 0, size = 1, mine[3], all[3];
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    mine[0] = st == SPX_OK ? size : rank;
+    mine[1] = value;  /* the least value */
+    mine[2] = -value; /* minus the greatest */
+    int rc = MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS) return spx__dist_mpi(rc, "MPI_Allreduce (agreement)");
+    if (all[0] != size) return spx__dist_agree(comm, st); /* a failure: its message, everywhere */
+    if (all[1] != -all[2]) return spx__error(SPX_ERR_INVALID_ARG, "the ranks disagree: %s", what);
+    return SPX_OK;
+}
+
 MPI_Datatype spx__dist_type(spx_type t) { return t == SPX_F64 ? MPI_DOUBLE : MPI_FLOAT; }
 
 void spx__dist_route_free(spx__dist_route *r)

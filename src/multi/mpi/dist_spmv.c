@@ -243,7 +243,8 @@ static spx_status dist_call(spx_dist_plan *P, double alpha, const void *x, int64
     spx_dist_info *in = &P->info;
     spx_status st = check_call(P, x, x_len, y, y_len);
     if (st == SPX_OK && resident) st = check_resident(P, x, y);
-    st = spx__dist_agree(P->D->comm, st);
+    st = spx__dist_agree_same(P->D->comm, st, resident,
+                              "some called spx_dist_spmv, others spx_dist_spmv_device");
     if (st != SPX_OK) return st;
     int nx = P->halo_in.n + P->halo_out.n, np = P->part_in.n + P->part_out.n;
     vectors v = vectors_of(P, x, y, resident);
