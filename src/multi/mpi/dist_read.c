@@ -124,6 +124,44 @@ static void count_lines(const reader *R, int64_t *lines, int64_t *entries)
     }
 }
 
+/* The line (from first_line) of the slice's k-th entry line, or -1. */
+static int64_t entry_line(const reader *R, int64_t k, int64_t first_line)
+{
+    int64_t line = first_line;
+    for (const char *p = R->buf, *end = R->buf + R->len; p < end; line++) {
+        const char *q = spx__mtx_skip_blank(p);
+        if (*q != '\n' && *q != '%' && k-- == 0) return line;
+        p = (const char *)memchr(p, '\n', (size_t)(end - p) + 1) + 1;
+    }
+    return -1;
+}
+
+/* The file's entries against its size line, with the serial reader's
+ * statuses and lines (io/mtx_entries.c): too many names the line of the
+ * first entry past the promise; too few the file's last line, and is
+ * SPX_ERR_MTX_TRUNCATED when the file lacks a final newline (only the slice
+ * holding the file's end can). before and total: lines and entries before
+ * this rank's slice and in the file; first_line: the slice's first. */
+static spx_status check_count(const reader *R, const int64_t *before, const int64_t *total,
+                              int64_t first_line)
+{
+    int64_t promised = R->h.entries, mine[2], all[2];
+    if (total[1] == promised) return SPX_OK;
+    mine[0] = total[1] > promised ? entry_line(R, promised - before[1], first_line) : -1;
+    mine[1] = R->len > 0 && R->buf[R->len - 1] != '\n';
+    int rc = MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, R->comm);
+    if (rc != MPI_SUCCESS) return spx__dist_mpi(rc, "MPI_Allreduce (entry count)");
+    if (total[1] > promised)
+        return spx__error(SPX_ERR_MTX_TOO_MANY,
+                          "%s: line %lld: more entries than the %lld the size line promised",
+                          R->path, (long long)all[0], (long long)promised);
+    return spx__error(all[1] ? SPX_ERR_MTX_TRUNCATED : SPX_ERR_MTX_TOO_FEW,
+                      "%s: line %lld: file ends after %lld of %lld entries%s", R->path,
+                      (long long)(R->h.body_line + total[0] - 1), (long long)total[1],
+                      (long long)promised,
+                      all[1] ? " without a final newline (truncated file)" : "");
+}
+
 /* Entries of the slice, mirrored per the symmetry, with their file order. */
 static spx_status to_entries(reader *R, const spx__mtx_triplets *t, int64_t first)
 {
@@ -172,10 +210,7 @@ static spx_status parse_slice(reader *R)
     if (st == SPX_OK) st = to_entries(R, &t, before[1]);
     SPX_TRY(spx__dist_agree(R->comm, st));
     SPX__MPI_TRY(MPI_Allreduce(mine, total, 2, MPI_INT64_T, MPI_SUM, R->comm));
-    if (total[1] != R->h.entries)
-        st = spx__error(total[1] < R->h.entries ? SPX_ERR_MTX_TOO_FEW : SPX_ERR_MTX_TOO_MANY,
-                        "%s: %lld entries, the size line promised %lld", R->path,
-                        (long long)total[1], (long long)R->h.entries);
+    st = check_count(R, before, total, h.body_line);
 cleanup:
     spx__mtx_triplets_free(&t);
     spx__free(R->buf);
