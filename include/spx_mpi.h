@@ -40,11 +40,12 @@ spx_status spx_dist_matrix_from_global(MPI_Comm comm,           /* in: duplicate
                                        spx_partition kind,      /* in */
                                        spx_dist_matrix **D);    /* out: owned by the caller */
 
-/* A Matrix Market coordinate file (plain, not .gz) read in parallel: rank r
- * parses the r-th slice of the file's bytes, the entries travel to the ranks
- * that hold them (symmetric files mirrored, duplicates summed), so no rank
- * holds more than its part and O(rows + columns) counts. pcoo is cut as pcsr
- * (its boundaries are the same). */
+/* A Matrix Market coordinate file read in parallel: rank r parses the
+ * r-th slice of the file's bytes (a .mtx.gz file: rank 0 inflates it and
+ * sends each rank its slice, never holding the whole file), the entries
+ * travel to the ranks that hold them (symmetric files mirrored, duplicates
+ * summed), so no rank holds more than its part and O(rows + columns)
+ * counts. pcoo is cut as pcsr (its boundaries are the same). */
 spx_status spx_dist_read_mtx(MPI_Comm comm, const char *path, spx_partition kind,
                              spx_dist_matrix **D /* out */);
 

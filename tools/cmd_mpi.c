@@ -4,8 +4,9 @@
  *                         [--format F] [--device cpu|cuda] [--precision f64|f32]
  *   mpirun -np N spx bench A [--kind K] [--format F] [--device cpu|cuda]
  *                            [--precision f64|f32] [--calls C] [--batches B]
- * A .mtx file is read in parallel (no rank holds it whole); gen:SPEC and
- * other files are built or read by every rank, each keeping its part. spmv:
+ * A .mtx or .mtx.gz file is read in parallel (no rank holds it whole);
+ * gen:SPEC and other files are built or read by every rank, each keeping
+ * its part. spmv:
  * x from X.txt (rank 0 reads it, the ranks get their entries) or ones, y
  * gathered on rank 0 and written there. bench: each kind (or --kind) timed,
  * the slowest rank per batch, with the bytes the exchange moves against an
@@ -100,11 +101,17 @@ static int parse(int argc, char **argv, mpi_args *a)
     return CLI_PARSED;
 }
 
-/* The matrix on every rank: a .mtx read in parallel, else built or read whole. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The matrix on every rank: a .mtx or .mtx.gz read in parallel, else built
+ * or read whole. */
 static spx_status load(const mpi_args *a, spx_partition kind, spx_matrix **A, spx_dist_matrix **D)
 {
-    size_t n = strlen(a->matrix);
-    if (n > 4 && strcmp(a->matrix + n - 4, ".mtx") == 0)
+    if (ends_with(a->matrix, ".mtx") || ends_with(a->matrix, ".mtx.gz"))
         return spx_dist_read_mtx(MPI_COMM_WORLD, a->matrix, kind, D);
     if (!*A) {
         cli_load_info li;

@@ -1,7 +1,7 @@
 /* The MPI executor (spx_mpi.h) on 1..4 ranks: every partition kind on
  * random, stencil, power-law, rectangular, long-row (a rank inside one row,
  * owning none) and empty matrices, the matrix held by every rank and read
- * from a Matrix Market file in parallel: y gathered on rank 0 against the
+ * from a Matrix Market file in parallel (and from its .gz copy): y gathered on rank 0 against the
  * long-double reference within (32 + rmax) eps (|alpha| |A| |x| + |beta| |y|),
  * beta 0 over NaN and beta over y, fp64 and fp32, the same bits on a second
  * call, and the file read giving the same bits as the held matrix. Bad
@@ -24,6 +24,12 @@
 #include "cuda/multi/multi_cuda.h"
 #include "multi/mpi/dist.h"
 #include "spx_mpi.h"
+
+#ifdef SPX_TEST_HAVE_ZLIB
+#define HAVE_GZ 1 /* each file is also read from a .gz copy */
+#else
+#define HAVE_GZ 0
+#endif
 
 static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
 static int rank, size;
@@ -140,8 +146,11 @@ static void check_matrix(const spx_matrix *A, const char *name)
     int64_t m, n;
     spx_matrix_dims(A, &m, &n, NULL);
     char path[256];
+    char gzpath[264];
     snprintf(path, sizeof path, "mpi_%s_%d.mtx", name, size);
+    snprintf(gzpath, sizeof gzpath, "%s.gz", path);
     if (rank == 0) CHECK_STATUS(spx_matrix_write_mtx(A, path), SPX_OK);
+    if (rank == 0 && HAVE_GZ) CHECK_STATUS(spx_matrix_write_mtx(A, gzpath), SPX_OK);
     MPI_Barrier(MPI_COMM_WORLD);
     double *held = malloc(sizeof *held * (size_t)(m + 1)), *read = malloc(sizeof *read * (size_t)(m + 1));
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -154,19 +163,24 @@ static void check_matrix(const spx_matrix *A, const char *name)
             check_products(A, D, SPX_F64, SPX_DEV_CUDA, NULL);
             check_products(A, D, SPX_F32, SPX_DEV_CUDA, NULL);
         }
-        if (CHECK_STATUS(spx_dist_read_mtx(MPI_COMM_WORLD, path, kinds[k], &R), SPX_OK)) {
-            spx_dist_layout a, b;
-            spx_dist_matrix_layout(D, &a);
-            spx_dist_matrix_layout(R, &b);
-            CHECK(memcmp(&a, &b, sizeof a) == 0);
-            check_products(A, R, SPX_F64, SPX_DEV_CPU, read);
-            if (rank == 0) CHECK(memcmp(held, read, sizeof *held * (size_t)m) == 0);
+        for (int gz = 0; gz < 1 + HAVE_GZ; gz++) { /* the file, and its .gz copy */
+            R = NULL;
+            if (CHECK_STATUS(spx_dist_read_mtx(MPI_COMM_WORLD, gz ? gzpath : path, kinds[k], &R),
+                             SPX_OK)) {
+                spx_dist_layout a, b;
+                spx_dist_matrix_layout(D, &a);
+                spx_dist_matrix_layout(R, &b);
+                CHECK(memcmp(&a, &b, sizeof a) == 0);
+                check_products(A, R, SPX_F64, SPX_DEV_CPU, read);
+                if (rank == 0) CHECK(memcmp(held, read, sizeof *held * (size_t)m) == 0);
+            }
+            spx_dist_matrix_destroy(R);
         }
-        spx_dist_matrix_destroy(R);
         spx_dist_matrix_destroy(D);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) unlink(path);
+    if (rank == 0 && HAVE_GZ) unlink(gzpath);
     free(held);
     free(read);
 }

@@ -25,6 +25,7 @@
 
 #include <mpi.h>
 
+#include "io/mtx.h"
 #include "multi/partition.h"
 #include "spx_mpi.h"
 
@@ -113,6 +114,14 @@ spx_status spx__dist_matrix_new(MPI_Comm comm, spx_partition kind, int64_t rows,
 spx_status spx__dist_check_shape(int size, spx_partition kind, int64_t rows, int64_t cols);
 /* Once the part is set: every rank's owned ranges (all-gathered). */
 spx_status spx__dist_ranges(spx_dist_matrix *D);
+
+/* spx_dist_read_mtx of a .gz file (dist_read_gz.c), collective: every rank
+ * gets the header (*h, checked against the rank count for kind) and its
+ * slice of whole lines of the entry section (*buf, *len; a '\n' sentinel
+ * and SPX__MTX_PAD zero bytes after it; slices in rank order are the file's
+ * order), rank 0 inflating the stream; the status agreed on every rank. */
+spx_status spx__dist_gz_slices(MPI_Comm comm, const char *path, spx_partition kind,
+                               spx__mtx_header *h, char **buf, size_t *len);
 
 /* The plan's four blocks from D's part, and the global indices of its halo
  * columns (P->halo of them) and of its rows owned elsewhere (P->foreign),

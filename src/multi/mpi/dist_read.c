@@ -1,5 +1,6 @@
 /* spx_dist_read_mtx (spx_mpi.h): a Matrix Market coordinate file read by
- * every rank at once, no rank holding more than its part.
+ * every rank at once, no rank holding more than its part (a .gz file:
+ * rank 0 inflates it and hands out the slices, dist_read_gz.c).
  *   1. each rank parses the header, then the r-th slice of the entry bytes
  *      (cut at line starts), with the serial reader's entry parser: its
  *      errors name the file's line (line numbers by an exclusive scan);
@@ -187,18 +188,20 @@ static spx_status parse_slice(reader *R)
     spx_status st = SPX_OK;
     spx__mtx_triplets t = {0, NULL, NULL, NULL};
     int64_t mine[2] = {0, 0}, before[2] = {0, 0}, total[2];
-    FILE *f = fopen(R->path, "rb");
-    if (!f) st = spx__error(SPX_ERR_IO, "%s: cannot open", R->path);
-    if (st == SPX_OK && spx__io_has_suffix(R->path, ".gz"))
-        st = spx__error(SPX_ERR_UNSUPPORTED, "%s: compressed files are not read in parallel", R->path);
-    if (st == SPX_OK && (fseeko(f, 0, SEEK_END) != 0 || (R->fsize = (int64_t)ftello(f)) < 0))
-        st = spx__error(SPX_ERR_IO, "%s: cannot find its size", R->path);
-    if (st == SPX_OK) st = read_header(R, f);
-    if (st == SPX_OK) st = spx__dist_check_shape(R->size, R->pcsc ? SPX_PART_PCSC : SPX_PART_PCSR,
-                                                 R->h.rows, R->h.cols);
-    if (st == SPX_OK) st = read_slice(R, f);
-    if (f) fclose(f);
-    SPX_TRY(spx__dist_agree(R->comm, st));
+    spx_partition kind = R->pcsc ? SPX_PART_PCSC : SPX_PART_PCSR;
+    if (spx__io_has_suffix(R->path, ".gz")) {
+        SPX_TRY(spx__dist_gz_slices(R->comm, R->path, kind, &R->h, &R->buf, &R->len));
+    } else {
+        FILE *f = fopen(R->path, "rb");
+        if (!f) st = spx__error(SPX_ERR_IO, "%s: cannot open", R->path);
+        if (st == SPX_OK && (fseeko(f, 0, SEEK_END) != 0 || (R->fsize = (int64_t)ftello(f)) < 0))
+            st = spx__error(SPX_ERR_IO, "%s: cannot find its size", R->path);
+        if (st == SPX_OK) st = read_header(R, f);
+        if (st == SPX_OK) st = spx__dist_check_shape(R->size, kind, R->h.rows, R->h.cols);
+        if (st == SPX_OK) st = read_slice(R, f);
+        if (f) fclose(f);
+        SPX_TRY(spx__dist_agree(R->comm, st));
+    }
     count_lines(R, &mine[0], &mine[1]);
     SPX__MPI_TRY(MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, R->comm));
     if (R->rank == 0) before[0] = before[1] = 0;
