@@ -562,6 +562,13 @@ typedef struct spx_multi_opts {
                                 it (one launch), falling back to queueing where the
                                 parts' plans cannot be recorded. A replayed call's times
                                 are its whole: spx_multi_times gives them as spmv_ms */
+    int no_overlap;          /* nonzero: row parts on several GPUs multiply only once the x
+                                entries of other GPUs are in; by default (0) a part's
+                                entries in columns its GPU owns run while they arrive, the
+                                others after (two plans a part, and y rounded after each:
+                                not the bits of one plan; resident and host-vector calls
+                                agree bit for bit either way). Then a resident call's
+                                spmv_ms runs from its start, its halo inside */
 } spx_multi_opts;
 
 spx_multi_opts spx_multi_opts_default(void);

@@ -3,7 +3,8 @@
  * same bits on every call (test_multi_check.h); fp64, fp32 and fp16; the
  * CUDA formats by name and AUTO; GPU and CPU parts mixed (pcsc then sums on
  * the host); parts round robin over every GPU when there are several
- * (pcsc summed on GPU 0 through peer copies); pcsc's spans (narrow, missing
+ * (pcsc summed on GPU 0 through peer copies), row parts there with and
+ * without their halo overlapped; pcsc's spans (narrow, missing
  * both ends of y, 40 parts); resident calls replayed as CUDA graphs against
  * the same calls queued part by part; the call's times. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
@@ -119,6 +120,32 @@ static void test_mixed_and_many(void)
         check_plan(A, cuda_opts(SPX_F64, "auto"), m);
     }
     spx_matrix_destroy(A);
+}
+
+/* Row parts on several GPUs, their own columns multiplied while the halo
+ * arrives and without that (no_overlap), on a stencil, whose rest is cut
+ * in two pieces (its slab's two faces), and on a random matrix (one piece):
+ * against the reference, resident against the host path's bits. */
+static void test_overlap(void)
+{
+    static const char *const specs[] = {"lap3d7:24", "random:m=5000,n=5000,nnz=80000,seed=6"};
+    static const spx_type types[] = {SPX_F64, SPX_F32, SPX_F16};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        spx_matrix *A = generate(specs[s]);
+        int gpus = A ? count_gpus(A) : 0;
+        for (int k = 0; gpus > 1 && k < 4; k++) {
+            if (kinds[k] == SPX_PART_PCSC) continue;
+            for (int off = 0; off < 2; off++)
+                for (size_t t = 0; t < (quick() ? 1 : sizeof types / sizeof types[0]); t++) {
+                    spx_multi_opts m = spx_multi_opts_default();
+                    m.partition = kinds[k];
+                    m.parts = gpus;
+                    m.no_overlap = off;
+                    check_plan(A, cuda_opts(types[t], "auto"), m);
+                }
+        }
+        spx_matrix_destroy(A);
+    }
 }
 
 /* One plan's resident call on vectors x, y (set from hx, hy), y back to out. */
@@ -258,6 +285,7 @@ int main(void)
     test_pcsc_spans();
     if (!quick()) test_formats();
     test_mixed_and_many();
+    test_overlap();
     test_graph();
     test_times();
     return spx_test_finish();

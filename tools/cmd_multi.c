@@ -16,7 +16,10 @@
  * --spread round robin over every GPU (part i on GPU i mod count: strong
  * scaling on a host of several GPUs); CPU parts get a thread each.
  * --no-graph: resident calls on GPUs queue their parts every call instead
- * of replaying a CUDA graph (spx_multi_opts.no_graph). */
+ * of replaying a CUDA graph (spx_multi_opts.no_graph).
+ * --no-overlap: row parts on several GPUs wait for their halo before they
+ * multiply anything (spx_multi_opts.no_overlap); resident spmv_ms is then
+ * the SpMV alone, else it runs from the call's start, the halo inside. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,7 @@ typedef struct multi_args {
     long parts, calls, batches;
     int spread; /* GPU parts round robin over the GPUs, not all on GPU 0 */
     int no_graph;
+    int no_overlap;
 } multi_args;
 
 int cli_multi_wanted(int argc, char **argv)
@@ -54,12 +58,15 @@ static int parse(int argc, char **argv, multi_args *a)
     a->batches = 7;
     a->spread = 0;
     a->no_graph = 0;
+    a->no_overlap = 0;
     for (int i = 1; i < argc && rc == CLI_PARSED; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--spread") == 0) {
             a->spread = 1;
         } else if (strcmp(argv[i], "--no-graph") == 0) {
             a->no_graph = 1;
+        } else if (strcmp(argv[i], "--no-overlap") == 0) {
+            a->no_overlap = 1;
         } else if (argv[i][0] != '-') {
             if (a->matrix) return cli_usage_error(cmd, "one matrix only ('%s')", argv[i]);
             a->matrix = argv[i];
@@ -76,8 +83,10 @@ static int parse(int argc, char **argv, multi_args *a)
         } else if (strcmp(argv[i], "--format") == 0) {
             a->format = argv[++i];
         } else {
-            return cli_usage_error(cmd, "unknown option %s (usage: spx bench M --multi N "
-                                   "[--device cpu|cuda] [--spread] [--no-graph] [--format F] "
+            return cli_usage_error(cmd,
+                                   "unknown option %s (usage: spx bench M --multi N "
+                                   "[--device cpu|cuda] [--spread] [--no-graph] [--no-overlap] "
+                                   "[--format F] "
                                    "[--calls C] [--batches K])",
                                    argv[i]);
         }
@@ -266,6 +275,7 @@ static spx_status make_plan(const spx_matrix *A, const multi_args *a, spx_partit
     m.partition = kind;
     m.parts = parts;
     m.no_graph = a->no_graph;
+    m.no_overlap = a->no_overlap;
     m.devices = a->spread && a->device == SPX_DEV_CUDA ? NULL : devices; /* NULL: round robin */
     return spx_multi_plan_create(A, &o, &m, P);
 }

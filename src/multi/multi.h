@@ -52,7 +52,8 @@
  *   distribute  each group copies into its x buffer, from the groups that
  *               own them, the entries of x its parts read (the span of their
  *               columns for row kinds, their columns for pcsc): nothing when
- *               every part is on one device;
+ *               every part is on one device; a GPU that reaches its peers'
+ *               memory reads them with its own threads, one launch;
  *   spmv        row kinds write their lines into y's buffer: a split part its
  *               own lines, its ghost into a slot of its group; an unsplit
  *               part with a shared first line (its owner on another device)
@@ -105,6 +106,13 @@ typedef struct spx__multi_part {
     spx_plan *end_plan[2];      /* pieces 0 and 2: rows [span_lo, alone_lo), [alone_hi, span_hi)
                                    (NULL without nonzeros) */
     spx_matrix *end_view[2];    /* their CSRs, owned */
+    int overlap;                /* row kinds across GPUs: plan is of its entries in its device's
+                                   own columns, rest_plan of the others (multi_overlap.c) */
+    spx_matrix *own_view;       /* overlap: plan's CSR, owned */
+    int64_t rest_cut[2];        /* overlap: the rest's pieces, its lines [0, cut[0]) and
+                                   [cut[1], n) */
+    spx_plan *rest_plan[2];     /* and their plans (NULL: an empty piece) */
+    spx_matrix *rest_view[2];   /* and CSRs, owned */
     void *slot;              /* split, resident calls: its ghost, in its group's slots */
     void *stream;            /* CUDA: the part's stream */
     int64_t x_begin, x_len;  /* the entries of x it reads */
@@ -145,6 +153,9 @@ typedef struct spx__multi_group {
     void *runs;              /* and P->runs there */
     spx__multi_halo *halo;   /* several devices: what its parts read from other groups */
     int halos;
+    int pull;          /* its GPU reads the halo from its peers itself (spx__cuda_pull),
+                          else copies */
+    void *halo_stream; /* several GPUs: its halo's stream, beside its parts' */
 } spx__multi_group;
 
 /* A resident call on GPUs recorded as a CUDA graph, for the x and y buffers,
@@ -181,6 +192,8 @@ struct spx_multi_plan_s {
     size_t es;               /* bytes a vector entry */
     int64_t rows, cols;      /* of op(A) */
     int any_cuda;
+    int overlap;             /* row parts across GPUs multiply while the halo arrives, unless
+                                spx_multi_opts.no_overlap (multi_overlap.c) */
     int gpu_reduce;          /* pcsc, every part on a GPU: summed on part 0's GPU */
     void *reduce_buf;        /* gpu_reduce across devices: a peer copy lands here */
     spx_matrix *source;      /* op T's A^T or pcsc's CSC when converted, owned */
@@ -219,9 +232,21 @@ spx_status spx__multi_leaders(spx_multi_plan *P);
 void spx__multi_part_destroy(spx_multi_plan *P, int i);
 
 /* Part p's product into its lines: first = its first line's entry, rest =
- * the entries of the lines after it (one plan: rest must be first + 1). */
-spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const void *x,
-                                double beta, void *first, void *rest);
+ * the entries of the lines after it (one plan: rest must be first + 1). In
+ * halves: half 0 what needs only x's entries its device owns (an overlapping
+ * part's own columns; nothing for other parts), half 1 the rest (everything
+ * for other parts); SPX__MULTI_WHOLE both. */
+#define SPX__MULTI_WHOLE 2
+spx_status spx__multi_part_spmv(const spx_multi_plan *P, const spx__multi_part *p, int half,
+                                double alpha, const void *x, double beta, void *first, void *rest);
+
+/* Overlapping row parts (multi_overlap.c): whether part p is one (plan
+ * time, groups and splits known); its plans, in its thread; its rest's
+ * product into its lines from first (+= alpha*A_rest*x, piece by piece). */
+int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p);
+spx_status spx__multi_overlap_plans(const spx_multi_plan *P, int i, const spx_plan_opts *po);
+spx_status spx__multi_overlap_rest(const spx_multi_plan *P, const spx__multi_part *p, double alpha,
+                                   const void *x, void *first);
 
 /* pcsc part p's product into y[span_lo, span_hi), out pointing at row
  * span_lo, b = beta; with alone non-NULL (a resident call on one device)
@@ -293,8 +318,9 @@ int spx__multi_partial_in_y(const spx_multi_plan *P, int i, double beta);
  * r - y_begin); r must lie in its output. */
 void *spx__multi_partial_at(const spx_multi_plan *P, int i, const spx_multi_vector *y, double beta,
                             int64_t r);
-/* Part i's product on its group's buffers (multi.h: spmv). */
-spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
+/* Part i's product on its group's buffers (multi.h: spmv), half 0, 1 or
+ * SPX__MULTI_WHOLE as spx__multi_part_spmv's (pcsc: all in half 1). */
+spx_status spx__multi_product(const spx_multi_plan *P, int i, int half, double alpha,
                               const spx_multi_vector *x, double beta, spx_multi_vector *y);
 /* One device, after every part's product on the group's first stream:
  * ghosts into their owners' lines, or pcsc's partials into y (multi_combine.c). */

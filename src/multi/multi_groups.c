@@ -7,6 +7,9 @@
  * the pcsc table the combine kernel reads, across devices the halo lists
  * (what a group's parts read that other groups own, merged into disjoint
  * ranges) and each part's landing scratch, and peer access between GPUs. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/alloc.h"
 #include "core/error.h"
 #include "cuda/gateway.h"
@@ -131,6 +134,19 @@ static void merge_ranges(spx__multi_halo *h, int *n)
     *n = m;
 }
 
+/* Whether group g's GPU reads its halo itself (spx__cuda_pull): it reaches
+ * every source's memory, and SPX_MULTI_PULL=0 does not ask for copy engines
+ * (for comparisons). */
+static int can_pull(const spx_multi_plan *P, int g)
+{
+    const spx__multi_group *G = &P->group[g];
+    const char *env = getenv("SPX_MULTI_PULL");
+    if (G->device < 0 || (env && strcmp(env, "0") == 0)) return 0;
+    for (int h = 0; h < G->halos; h++)
+        if (!spx__cuda_peer_on(G->device, P->part[G->halo[h].src].device)) return 0;
+    return 1;
+}
+
 /* Group g's halo: for each part q of another group, in part order, the lines
  * of own(q) its parts read. */
 static spx_status make_halo(spx_multi_plan *P, int g)
@@ -155,6 +171,7 @@ static spx_status make_halo(spx_multi_plan *P, int g)
         merge_ranges(G->halo + G->halos, &n);
         G->halos += n;
     }
+    G->pull = can_pull(P, g);
     return SPX_OK;
 }
 
@@ -171,8 +188,13 @@ static spx_status prepare_devices(spx_multi_plan *P)
         for (int j = 0; spx__multi_on_gpu(P) && j < P->parts; j++)
             SPX_TRY(spx__cuda_enable_peer(P->part[i].device, P->part[j].device));
     }
-    for (int g = 0; g < P->groups; g++)
+    for (int g = 0; g < P->groups; g++) {
         SPX_TRY(make_halo(P, g));
+        if (P->group[g].device >= 0 && !P->group[g].halo_stream) {
+            SPX_TRY(spx__cuda_set_device(P->group[g].device));
+            SPX_TRY(spx__cuda_stream_create(&P->group[g].halo_stream));
+        }
+    }
 cleanup:
     return st;
 }
@@ -207,6 +229,7 @@ void spx__multi_groups_destroy(spx_multi_plan *P)
             spx__cuda_free(G->slots);
             spx__cuda_free(G->partials);
             spx__cuda_free(G->runs);
+            spx__cuda_stream_destroy(G->halo_stream);
         }
         spx__free(G->halo);
     }

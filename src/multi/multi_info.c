@@ -23,8 +23,8 @@ static double since(void *from, void *to)
 
 /* Several GPUs (multi_resident_devices.c), each phase the slowest group's,
  * every pair of events on one device: halo ev[0]..ev[1] of the group's
- * lead, a part's product the lead's ev[1]..its ev[2], the merge the lead's
- * ev[4]..ev[3]. */
+ * lead, a part's product the lead's ev[1]..its ev[2] (an overlapping part's
+ * from ev[0], the halo inside), the merge the lead's ev[4]..ev[3]. */
 static void groups_phase_times(const spx_multi_plan *P, spx_multi_timing *t)
 {
     for (int g = 0; g < P->groups; g++) {
@@ -34,7 +34,8 @@ static void groups_phase_times(const spx_multi_plan *P, spx_multi_timing *t)
         t->distribute_ms = halo > t->distribute_ms ? halo : t->distribute_ms;
         t->merge_ms = merge > t->merge_ms ? merge : t->merge_ms;
         for (int i = 0; i < P->parts; i++) {
-            double spmv = P->part[i].group == g ? since(lead->ev[1], P->part[i].ev[2]) : 0.0;
+            const spx__multi_part *p = &P->part[i];
+            double spmv = p->group == g ? since(lead->ev[p->overlap ? 0 : 1], p->ev[2]) : 0.0;
             t->spmv_ms = spmv > t->spmv_ms ? spmv : t->spmv_ms;
         }
     }
@@ -85,6 +86,14 @@ spx_status spx_multi_times(const spx_multi_plan *P, spx_multi_timing *t)
     return SPX_OK;
 }
 
+/* A CSR copy's arrays (0: none). */
+static size_t csr_bytes(const spx_matrix *M)
+{
+    if (!M) return 0;
+    return (size_t)M->nnz * (size_t)(M->col_bits / 8 + (M->vtype == SPX_F64 ? 8 : 4)) +
+           ((size_t)M->rows + 1) * sizeof(int64_t);
+}
+
 int spx_multi_plan_parts(const spx_multi_plan *P)
 {
     return P && P->magic == SPX__MULTI_MAGIC ? P->parts : 0;
@@ -117,6 +126,10 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
                            (size_t)piece[k]->nnz * (size_t)(piece[k]->col_bits / 8 +
                                                             (piece[k]->vtype == SPX_F64 ? 8 : 4)) +
                            ((size_t)piece[k]->rows + 1) * sizeof(int64_t);
+    for (int k = 0; k < 2; k++) /* overlap: the rest's plans, and the CSR copies of the cut */
+        info->bytes +=
+            (p->rest_plan[k] ? spx_plan_bytes(p->rest_plan[k]) : 0) + csr_bytes(p->rest_view[k]);
+    info->bytes += csr_bytes(p->own_view);
     info->numa_node = p->numa_node;
     return SPX_OK;
 }

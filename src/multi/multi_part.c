@@ -287,7 +287,9 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
         /* nothing made */
     } else if (P->kind != SPX_PART_PCSC) {
         st = p->split ? make_split(p, &po)
-                      : spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
+             : spx__multi_overlaps(P, p)
+                 ? spx__multi_overlap_plans(P, (int)(p - P->part), &po)
+                 : spx_plan_create(p->part.view, SPX_OP_SPMV, &po, &p->plan);
     } else if (p->alone_hi > p->alone_lo) {
         st = make_pieces(P, p, &po);
     } else {
@@ -297,17 +299,25 @@ static spx_status make_plan(const spx_multi_plan *P, spx__multi_part *p, const s
     }
     if (st == SPX_OK) st = check_x_type(P, p->plan);
     if (st == SPX_OK) st = check_x_type(P, p->ghost);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         if (st == SPX_OK) st = check_x_type(P, p->end_plan[k]);
+        if (st == SPX_OK) st = check_x_type(P, p->rest_plan[k]);
+    }
     spx__free(unordered);
     return st;
 }
 
-spx_status spx__multi_part_spmv(const spx__multi_part *p, double alpha, const void *x,
-                                double beta, void *first, void *rest)
+spx_status spx__multi_part_spmv(const spx_multi_plan *P, const spx__multi_part *p, int half,
+                                double alpha, const void *x, double beta, void *first, void *rest)
 {
+    spx_status st = SPX_OK;
+    if (p->overlap) {
+        if (half != 1) st = spx_spmv(p->plan, alpha, x, beta, first);
+        return st == SPX_OK && half != 0 ? spx__multi_overlap_rest(P, p, alpha, x, first) : st;
+    }
+    if (half == 0) return SPX_OK;
     if (!p->split) return spx_spmv(p->plan, alpha, x, beta, first);
-    spx_status st = spx_spmv(p->ghost, alpha, x, beta, first);
+    st = spx_spmv(p->ghost, alpha, x, beta, first);
     return st == SPX_OK ? spx_spmv(p->plan, alpha, x, beta, rest) : st;
 }
 
@@ -409,7 +419,10 @@ void spx__multi_part_destroy(spx_multi_plan *P, int i)
     for (int k = 0; k < 2; k++) {
         spx_plan_destroy(p->end_plan[k]);
         spx_matrix_destroy(p->end_view[k]);
+        spx_plan_destroy(p->rest_plan[k]);
+        spx_matrix_destroy(p->rest_view[k]);
     }
+    spx_matrix_destroy(p->own_view);
     for (int v = 0; v < 2; v++) spx_matrix_destroy(p->split_view[v]);
     spx_matrix_destroy(p->span_view);
     spx__free(p->span_cols);

@@ -57,20 +57,22 @@ void *spx__multi_partial_at(const spx_multi_plan *P, int i, const spx_multi_vect
  * says (its span, rows span_lo..), the owners applying beta in the merge,
  * but its alone rows (one device group: multi_alone.c) into y's buffer with
  * beta, final. */
-spx_status spx__multi_product(const spx_multi_plan *P, int i, double alpha,
+spx_status spx__multi_product(const spx_multi_plan *P, int i, int half, double alpha,
                               const spx_multi_vector *x, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *p = &P->part[i];
     spx_status st = SPX_OK;
     if (P->kind == SPX_PART_PCSC) {
+        if (half == 0) return SPX_OK;
         void *alone = p->alone_hi > p->alone_lo ? spx__multi_vector_at(y, i, p->alone_lo) : NULL;
         return spx__multi_pcsc_spmv(P, p, alpha, spx__multi_vector_at(x, i, p->x_begin), 0.0,
                                     spx__multi_partial_at(P, i, y, beta, p->span_lo), alone, beta);
     }
     int64_t k = p->part.line_begin;
     void *first = p->split ? p->slot : spx__multi_vector_at(y, i, k);
-    if (p->part.shared_first && beta != 0.0) SPX_TRY(spx__multi_scale(P, first, 0.0, 1, p->stream));
-    SPX_TRY(spx__multi_part_spmv(p, alpha, spx__multi_vector_at(x, i, 0), beta, first,
+    if (p->part.shared_first && beta != 0.0 && half != 1)
+        SPX_TRY(spx__multi_scale(P, first, 0.0, 1, p->stream));
+    SPX_TRY(spx__multi_part_spmv(P, p, half, alpha, spx__multi_vector_at(x, i, 0), beta, first,
                                  spx__multi_vector_at(y, i, k + 1)));
 cleanup:
     return st;
@@ -97,7 +99,7 @@ static spx_status cpu_part(const spx_multi_plan *P, int i, double alpha, const s
     spx__numa_saved numa;
     spx__numa_enter(p->numa_node, &numa);
     double t0 = spx__multi_now_ms();
-    spx_status st = spx__multi_product(P, i, alpha, x, beta, y);
+    spx_status st = spx__multi_product(P, i, SPX__MULTI_WHOLE, alpha, x, beta, y);
     p->distribute_ms = 0.0;
     p->spmv_ms = spx__multi_now_ms() - t0;
     spx__numa_leave(&numa);
@@ -134,7 +136,7 @@ static spx_status queue_part(const spx_multi_plan *P, int i, double alpha,
 {
     const spx__multi_part *p = &P->part[i];
     spx_status st;
-    SPX_TRY(spx__multi_product(P, i, alpha, x, beta, y));
+    SPX_TRY(spx__multi_product(P, i, SPX__MULTI_WHOLE, alpha, x, beta, y));
     SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
     if (!p->split) return SPX_OK;
     SPX_TRY(spx__cuda_stream_wait(p->stream, line_written(P, i)));

@@ -3,8 +3,10 @@
  * dependency an event, so that the call needs no host wait but its last.
  *
  * Events of group g's first part (its lead): ev[0] its start (part 0's is
- * the call's), ev[1] after its halo, which its other parts wait for; every
- * part's ev[2] after its product; the lead's stream waits for every other
+ * the call's), ev[1] after its halo, queued on a stream of its own (the
+ * group's halo_stream), which its parts wait for once they have multiplied
+ * what needs no halo (an overlapping part's own columns: multi_overlap.c);
+ * every part's ev[2] after its product; the lead's stream waits for every other
  * part's ev[2] (a merge reads parts of any group), records ev[4], merges
  * what its group owns (multi_resident_merge.c) and records ev[3]. The
  * phases are read from these pairs, each on one device (multi_info.c).
@@ -22,12 +24,32 @@
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
 
+/* Group g's halo read by its GPU's threads, SPX__CUDA_PULL_RANGES ranges a
+ * launch. */
+static spx_status pull_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x, void *stream)
+{
+    const spx__multi_group *G = &P->group[g];
+    spx_status st = SPX_OK;
+    for (int h0 = 0; st == SPX_OK && h0 < G->halos; h0 += SPX__CUDA_PULL_RANGES) {
+        spx__cuda_pull_table t = {.n = 0, .es = (int)P->es};
+        for (int h = h0; h < G->halos && t.n < SPX__CUDA_PULL_RANGES; h++) {
+            const spx__multi_halo *r = &G->halo[h];
+            t.r[t.n++] =
+                (spx__cuda_pull_range){spx__multi_vector_at(x, G->lead, r->lo),
+                                       spx__multi_vector_at(x, r->src, r->lo), r->hi - r->lo};
+        }
+        st = spx__cuda_pull(&t, stream);
+    }
+    return st;
+}
+
 /* Group g's halo on stream: the x entries its parts read from other groups. */
 static spx_status group_halo(const spx_multi_plan *P, int g, const spx_multi_vector *x,
                              void *stream)
 {
     const spx__multi_group *G = &P->group[g];
     spx_status st = SPX_OK;
+    if (G->pull) return pull_halo(P, g, x, stream);
     for (int h = 0; st == SPX_OK && h < G->halos; h++) {
         const spx__multi_halo *r = &G->halo[h];
         st = spx__multi_move(P, spx__multi_vector_at(x, G->lead, r->lo), G->device,
@@ -46,13 +68,16 @@ spx_status spx__multi_queue_group(const spx_multi_plan *P, int g, int fork, doub
     SPX_TRY(spx__cuda_set_device(G->device));
     if (fork && G->lead != 0) SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[0].ev[0]));
     if (!fork || G->lead != 0) SPX_TRY(spx__cuda_event_record(lead->ev[0], lead->stream));
-    SPX_TRY(group_halo(P, g, x, lead->stream));
-    SPX_TRY(spx__cuda_event_record(lead->ev[1], lead->stream));
+    SPX_TRY(spx__cuda_stream_wait(G->halo_stream, lead->ev[0]));
+    SPX_TRY(group_halo(P, g, x, G->halo_stream));
+    SPX_TRY(spx__cuda_event_record(lead->ev[1], G->halo_stream));
     for (int i = G->lead; i < P->parts; i++) {
         const spx__multi_part *p = &P->part[i];
         if (p->group != g) continue;
-        if (i != G->lead) SPX_TRY(spx__cuda_stream_wait(p->stream, lead->ev[1]));
-        SPX_TRY(spx__multi_product(P, i, alpha, x, beta, y));
+        if (i != G->lead) SPX_TRY(spx__cuda_stream_wait(p->stream, lead->ev[0]));
+        SPX_TRY(spx__multi_product(P, i, 0, alpha, x, beta, y));
+        SPX_TRY(spx__cuda_stream_wait(p->stream, lead->ev[1]));
+        SPX_TRY(spx__multi_product(P, i, 1, alpha, x, beta, y));
         SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));
     }
 cleanup:

@@ -70,7 +70,8 @@ static spx_status run_cpu(spx_multi_plan *P, spx__multi_part *p, double alpha, c
     double t0 = spx__multi_now_ms();
     if (p->out && b != 0.0) start_from_y_host(P, p, y);
     double t1 = spx__multi_now_ms();
-    spx_status st = row_kind(P) ? spx__multi_part_spmv(p, alpha, xp, b, dst, entry(dst, 1, P->es))
+    spx_status st = row_kind(P) ? spx__multi_part_spmv(P, p, SPX__MULTI_WHOLE, alpha, xp, b, dst,
+                                                       entry(dst, 1, P->es))
                                 : pcsc_product(P, p, alpha, xp, b, dst);
     double t2 = spx__multi_now_ms();
     if (st == SPX_OK && p->out && row_kind(P)) copy_back_host(P, p, y);
@@ -98,7 +99,8 @@ static spx_status run_cuda_steps(spx_multi_plan *P, spx__multi_part *p, int i, d
     SPX_TRY(spx__cuda_event_record(p->ev[1], p->stream));
     const void *xp = entry(l->x_dev, p->x_begin - l->x_lo, es);
     if (row_kind(P))
-        SPX_TRY(spx__multi_part_spmv(p, alpha, xp, b, p->out, entry(p->out, 1, es)));
+        SPX_TRY(spx__multi_part_spmv(P, p, SPX__MULTI_WHOLE, alpha, xp, b, p->out,
+                                     entry(p->out, 1, es)));
     else
         SPX_TRY(pcsc_product(P, p, alpha, xp, b, p->out));
     SPX_TRY(spx__cuda_event_record(p->ev[2], p->stream));

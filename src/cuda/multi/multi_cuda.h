@@ -27,6 +27,9 @@
  *   peer's it reaches), s->own q's entry (-1: none); the lines summed are
  *   s->lo[k]..s->hi[k] for k < s->runs (lines left out are final already);
  *   one launch instead of a scale and an add per part;
+ * - pull: the copies of s, each from a peer's memory this device reaches
+ *   (peer_on) or its own, by this device's threads, one launch on stream
+ *   (src/cuda/multi/pull.cu): the halo of resident calls across GPUs;
  * - capture_begin: work queued from this host thread on stream (and on the
  *   streams that wait for its events) is recorded, not run, until
  *   capture_end, which makes it an executable graph (*exec; NULL and an
@@ -80,6 +83,20 @@ typedef struct spx__cuda_owner_table {
     int runs; /* entries of lo and hi */
 } spx__cuda_owner_table;
 
+/* Copies that a device's threads make from its peers' memory (pull): range
+ * k copies r[k].n entries of es bytes (4 or 8) from r[k].src to r[k].dst. */
+#define SPX__CUDA_PULL_RANGES 8
+typedef struct spx__cuda_pull_range {
+    void *dst;
+    const void *src;
+    int64_t n;
+} spx__cuda_pull_range;
+typedef struct spx__cuda_pull_table {
+    spx__cuda_pull_range r[SPX__CUDA_PULL_RANGES];
+    int n;  /* ranges */
+    int es; /* bytes an entry */
+} spx__cuda_pull_table;
+
 #define SPX__CUDA_IPC_BYTES 64 /* sizeof(cudaIpcMemHandle_t) */
 
 #define SPX__CUDA_MULTI_API(S, Q, V)                                                               \
@@ -99,6 +116,7 @@ typedef struct spx__cuda_owner_table {
        int64_t longest, spx_type t, void *stream))                                                 \
     S(spx__cuda_owner_sum,                                                                         \
       (void *y, double beta, const spx__cuda_owner_table *s, spx_type t, void *stream))            \
+    S(spx__cuda_pull, (const spx__cuda_pull_table *s, void *stream))                               \
     S(spx__cuda_capture_begin, (void *stream))                                                     \
     S(spx__cuda_capture_end, (void *stream, void **exec))                                          \
     S(spx__cuda_graph_launch, (void *exec, void *stream))                                          \

@@ -1,0 +1,164 @@
+/* Row parts across GPUs multiply while their halo arrives (multi.h). Part
+ * p's entries are cut by column: those in the lines its device's parts own
+ * (x's entries its resident buffer holds before the halo), and the rest:
+ *   y_p = alpha*A_own*x + beta*y_p          on its stream, at the call's start;
+ *   y_p[piece] += alpha*A_rest*x[piece]     once the halo is in,
+ * the rest in two pieces of its lines, [0, cut0) and [cut1, n): outside the
+ * longest run of lines with no entry of the rest, which its plans would only
+ * read and write again (on a stencil cut in slabs, the two faces). The
+ * rounding is that of two sums of a line, not one: a host-vector call of
+ * the plan runs the same plans and gives the same bits.
+ *
+ * Where: resident-capable plans (square) of row kinds whose parts are on
+ * several GPUs, unsplit parts with entries; spx_multi_opts.no_overlap turns
+ * it off. Memory: the two cuts are copies of the part's CSR on the host (12
+ * bytes a nonzero with 32-bit columns and fp64 values), its plans' device
+ * arrays about what one plan of the part would hold. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/matrix.h"
+#include "plan/format.h"
+#include "multi/multi.h"
+
+/* The lines part i's device owns: own(q) of every part q of its group. */
+typedef struct owned {
+    int64_t lo[SPX_MULTI_MAX_PARTS], hi[SPX_MULTI_MAX_PARTS];
+    int n;
+} owned;
+
+static void owned_lines(const spx_multi_plan *P, int i, owned *o)
+{
+    o->n = 0;
+    for (int q = 0; q < P->parts; q++)
+        if (P->part[q].group == P->part[i].group) {
+            spx__multi_own(P, q, &o->lo[o->n], &o->hi[o->n]);
+            o->n++;
+        }
+}
+
+static int is_owned(const owned *o, int64_t j)
+{
+    for (int k = 0; k < o->n; k++)
+        if (o->lo[k] <= j && j < o->hi[k]) return 1;
+    return 0;
+}
+
+int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p)
+{
+    return P->overlap && P->kind != SPX_PART_PCSC && P->groups > 1 && P->rows == P->cols &&
+           spx__multi_on_gpu(P) && !p->split && p->part.view && p->part.view->nnz > 0;
+}
+
+/* Lines [r0, r1) of the part's CSR v with the entries whose column is owned
+ * (want 1) or not (want 0), a copy; columns stay A's. */
+static spx_status cut_copy(const spx_matrix *v, const owned *o, int want, int64_t r0, int64_t r1,
+                           spx_matrix **out)
+{
+    const int64_t base = spx__row_off(v, 0);
+    const size_t es = v->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
+    int64_t nnz = 0, q = 0;
+    spx_matrix *w = NULL;
+    spx_status st;
+    for (int64_t k = spx__row_off(v, r0) - base; k < spx__row_off(v, r1) - base; k++)
+        nnz += is_owned(o, spx__col(v, k)) == want;
+    SPX_TRY(spx__matrix_alloc(r1 - r0, v->cols, nnz, v->vtype, &w));
+    for (int64_t r = r0; r < r1; r++) {
+        for (int64_t k = spx__row_off(v, r) - base; k < spx__row_off(v, r + 1) - base; k++) {
+            int64_t j = spx__col(v, k);
+            if (is_owned(o, j) != want) continue;
+            if (w->col_bits == 32)
+                w->col32[q] = (int32_t)j;
+            else
+                w->col64[q] = j;
+            memcpy((char *)w->values + (size_t)q * es, (const char *)v->values + (size_t)k * es,
+                   es);
+            q++;
+        }
+        w->rowptr[r - r0 + 1] = q;
+    }
+    *out = w;
+    return SPX_OK;
+cleanup:
+    spx_matrix_destroy(w);
+    return st;
+}
+
+static int has_rest(const spx_matrix *v, const owned *o, int64_t base, int64_t r)
+{
+    for (int64_t k = spx__row_off(v, r) - base; k < spx__row_off(v, r + 1) - base; k++)
+        if (!is_owned(o, spx__col(v, k))) return 1;
+    return 0;
+}
+
+/* The cuts of the rest's lines: [0, cut[0]) and [cut[1], n) around the
+ * longest run of lines without an entry of the rest (a run under a quarter
+ * of the lines is not worth a second launch: one piece, [0, n)). */
+static void rest_cuts(const spx_matrix *v, const owned *o, int64_t cut[2])
+{
+    const int64_t base = spx__row_off(v, 0), n = v->rows;
+    int64_t best_lo = 0, best_len = 0, run_lo = 0;
+    for (int64_t r = 0; r <= n; r++) {
+        if (r < n && !has_rest(v, o, base, r)) continue;
+        if (r - run_lo > best_len) {
+            best_len = r - run_lo;
+            best_lo = run_lo;
+        }
+        run_lo = r + 1;
+    }
+    int cut_out = best_len > 0 && best_len >= n / 4;
+    cut[0] = cut_out ? best_lo : n;
+    cut[1] = cut_out ? best_lo + best_len : n;
+}
+
+/* A plan of M in format name; where name declines M, AUTO's. */
+static spx_status plan_named(const spx_matrix *M, spx_plan_opts po, const char *name,
+                             spx_plan **out)
+{
+    po.format = name;
+    spx_status st = spx_plan_create(M, SPX_OP_SPMV, &po, out);
+    if (st != SPX_ERR_UNSUPPORTED) return st;
+    po.format = "auto";
+    po.params = NULL;
+    return spx_plan_create(M, SPX_OP_SPMV, &po, out);
+}
+
+spx_status spx__multi_overlap_plans(const spx_multi_plan *P, int i, const spx_plan_opts *po)
+{
+    spx__multi_part *p = &P->part[i];
+    const spx_matrix *v = p->part.view;
+    const char *name = po->format;
+    owned o;
+    spx_status st;
+    owned_lines(P, i, &o);
+    if (!name || !*name || strcmp(name, "auto") == 0) { /* AUTO asked about the whole part */
+        const spx_format_ops *f = spx__auto_format(v, SPX_OP_SPMV, po);
+        name = f ? f->name : "auto";
+    }
+    rest_cuts(v, &o, p->rest_cut);
+    const int64_t lo[2] = {0, p->rest_cut[1]}, hi[2] = {p->rest_cut[0], v->rows};
+    SPX_TRY(cut_copy(v, &o, 1, 0, v->rows, &p->own_view));
+    SPX_TRY(plan_named(p->own_view, *po, name, &p->plan));
+    for (int k = 0; k < 2; k++) {
+        if (hi[k] <= lo[k]) continue;
+        SPX_TRY(cut_copy(v, &o, 0, lo[k], hi[k], &p->rest_view[k]));
+        SPX_TRY(plan_named(p->rest_view[k], *po, name, &p->rest_plan[k]));
+    }
+    p->overlap = 1;
+cleanup:
+    return st;
+}
+
+spx_status spx__multi_overlap_rest(const spx_multi_plan *P, const spx__multi_part *p, double alpha,
+                                   const void *x, void *first)
+{
+    const int64_t at[2] = {0, p->rest_cut[1]};
+    for (int k = 0; k < 2; k++) {
+        if (!p->rest_plan[k]) continue;
+        spx_status st =
+            spx_spmv(p->rest_plan[k], alpha, x, 1.0, (char *)first + (size_t)at[k] * P->es);
+        if (st != SPX_OK) return st;
+    }
+    return SPX_OK;
+}
