@@ -192,7 +192,8 @@ static void check_one(const spx_matrix *A, const char *what, const char *format,
 }
 
 /* Every CUDA format in the registry, every precision it has (fp16 only when
- * the values fit in half: its largest finite value is 65504). */
+ * the values fit in half: its largest finite value is 65504), and csr's
+ * fp16-only kernel=lean with x in float and in half. */
 static void check_all(const spx_matrix *A, const char *what)
 {
     int half_ok = max_abs_value(A) <= 65504.0;
@@ -206,6 +207,10 @@ static void check_all(const spx_matrix *A, const char *what)
                 check_one(A, what, name, (spx_type)t, NULL);
         if ((prec & (1u << SPX_F16)) && half_ok) /* x in half: csr and dasp have it */
             check_one(A, what, name, SPX_F16, "xtype=half");
+        if (strcmp(name, "csr") == 0 && half_ok) {
+            check_one(A, what, name, SPX_F16, "kernel=lean");
+            check_one(A, what, name, SPX_F16, "kernel=lean,xtype=half");
+        }
     }
 }
 
@@ -307,6 +312,17 @@ static void test_csr_params(void)
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
             check_one(A, "random 5000x6000", "csr", (spx_type)t, params[i]);
+    /* kernel=lean, fp16 alone: chunks of ordinary rows (long=1, 50), a long
+     * above the segment size (capped), pdl off, x in half */
+    static const char *lean[] = {"kernel=lean",
+                                 "kernel=lean,long=1",
+                                 "kernel=lean,long=50",
+                                 "kernel=lean,long=1000",
+                                 "kernel=lean,pdl=off",
+                                 "kernel=lean,xtype=half",
+                                 "kernel=lean,xtype=half,long=50"};
+    for (size_t i = 0; A && i < sizeof lean / sizeof lean[0]; i++)
+        check_one(A, "random 5000x6000", "csr", SPX_F16, lean[i]);
     spx_matrix_destroy(A);
     /* the default kernel: warp when 30% of the nonzeros of a matrix over 2M
      * are in rows over 256 (R-MAT scale 17: 57% of 3.7M), else stream */
@@ -378,6 +394,16 @@ static void test_csr_params(void)
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "index=dict,kernel=warp";
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "index=dict,kernel=lean";
+    o.precision = SPX_F16;
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
+    o.params = "kernel=lean"; /* fp16 plans only */
+    o.precision = SPX_F64;
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
+    o.precision = SPX_F32;
+    CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
+    CHECK(P == NULL);
+    o.precision = SPX_F64;
     o.params = "index=dict,long=300";
     CHECK_STATUS(spx_plan_create(B, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     /* xtype: half only for fp16 plans; float or half; x's type reported */
@@ -532,10 +558,13 @@ static void test_csr_loop(void)
                                    "ctas=2,blocknnz=1024,long=9",
                                    "blocknnz=2048",
                                    "kernel=warp,ctas=1",
-                                   "kernel=warp,ctas=3,long=9"};
+                                   "kernel=warp,ctas=3,long=9",
+                                   "kernel=lean,ctas=1",
+                                   "kernel=lean,ctas=3,long=9"};
     for (size_t i = 0; A && i < sizeof params / sizeof params[0]; i++)
         for (int t = SPX_F64; t <= SPX_F16; t++)
-            check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);
+            if (t == SPX_F16 || !strstr(params[i], "lean")) /* lean: fp16 alone */
+                check_one(A, "random 60000x60000", "csr", (spx_type)t, params[i]);
     spx_matrix_destroy(A);
 }
 
@@ -584,7 +613,8 @@ static void check_repeated(const spx_matrix *A, const char *what, spx_type t, co
  * of 257 and the middle one of `longest` (10^6; 70000 with SPX_TEST_QUICK);
  * long=30, kernel=vector,group=1 (long=32) make rows of 31..40 long rows of
  * one chunk. Every csr kernel (stream with row blocks of 1024 and 2048,
- * vector, warp, index=dict, pdl on and off), fp64, fp32, fp16 (x float and half),
+ * vector, warp, lean (fp16 alone), index=dict, pdl on and off), fp64, fp32,
+ * fp16 (x float and half),
  * stored values and iso (the pattern: ones), each called three times.
  * Tolerance 256 u (u = 2^-53, 2^-24): the deepest sum, of the 10^6 row
  * (3907 chunks), is 145 roundings deep (a product, 8 adds per lane and 5
@@ -623,7 +653,11 @@ static void test_csr_long_rows(void)
                                    "kernel=warp",
                                    "kernel=warp,long=30",
                                    "kernel=warp,pdl=off",
-                                   "xtype=half,kernel=warp"};
+                                   "xtype=half,kernel=warp",
+                                   "kernel=lean",
+                                   "kernel=lean,long=30",
+                                   "kernel=lean,pdl=off",
+                                   "xtype=half,kernel=lean"};
     static const char *iso[] = {"values=iso",
                                 "values=iso,kernel=warp",
                                 "values=iso,blocknnz=2048",
@@ -631,16 +665,18 @@ static void test_csr_long_rows(void)
                                 "values=iso,seq=1",
                                 "values=iso,kernel=vector",
                                 "values=iso,index=dict",
-                                "values=iso,xtype=half"};
+                                "values=iso,xtype=half",
+                                "values=iso,kernel=lean",
+                                "values=iso,kernel=lean,xtype=half"};
     for (int t = SPX_F64; t <= SPX_F16; t++) {
         const double tol = t == SPX_F64   ? 256.0 * 0x1.0p-53
                            : t == SPX_F32 ? 256.0 * 0x1.0p-24
                                           : TOL16;
         for (size_t i = 0; A && i < sizeof stored / sizeof stored[0]; i++)
-            if (t == SPX_F16 || !strstr(stored[i], "xtype"))
+            if (t == SPX_F16 || (!strstr(stored[i], "xtype") && !strstr(stored[i], "lean")))
                 check_repeated(A, "long rows", (spx_type)t, stored[i], tol);
         for (size_t i = 0; I && i < sizeof iso / sizeof iso[0]; i++)
-            if (t == SPX_F16 || !strstr(iso[i], "xtype"))
+            if (t == SPX_F16 || (!strstr(iso[i], "xtype") && !strstr(iso[i], "lean")))
                 check_repeated(I, "long rows (iso)", (spx_type)t, iso[i], tol);
     }
     spx_matrix_destroy(A);

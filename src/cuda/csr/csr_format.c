@@ -6,14 +6,20 @@
  * row's chunk sums (a counter per long row, csr_kernels.h), in the same
  * launch. fp16 values beyond half's range (65504) are declined
  * (SPX_ERR_UNSUPPORTED) rather than turned into infinities.
- * Params: kernel=stream|vector|warp (warp: segments of at most 32 rows and
- * 249 nonzeros, a warp each, long at most 249; default default_kernel's
- * choice of stream or warp); group=1..32 (vector kernel's lanes per row, a
- * power of two; default the one at or above the mean row length); long=N
- * (rows longer than N are chunked; default 256 for stream (at most blocknnz),
- * 32*group for vector); ctas=N (stream and warp kernels: N thread blocks per
- * multiprocessor looping over the row blocks; default 0: one per row block,
- * or with index=dict as many as fit the device at once);
+ * Params: kernel=stream|vector|warp|lean (warp: segments of at most 32 rows
+ * and 249 nonzeros, a warp each, long at most 249; lean, fp16 plans only,
+ * SPX_ERR_BAD_PARAM for others: the warp kernel's segments and chunks in 32
+ * registers a thread where warp takes 48, so 8 thread blocks of 256 fit a
+ * multiprocessor instead of 5 (csr_spmv.cu); 2-4% faster than warp on the
+ * irregular generators in fp16 on an H200 (bench/results/
+ * fp16-lean-2026-11-27.md), not measured on the rest of the set, so no
+ * default picks it; default default_kernel's choice of stream or warp);
+ * group=1..32 (vector kernel's lanes per row, a power of two; default the
+ * one at or above the mean row length); long=N (rows longer than N are chunked;
+ * default 256 for stream (at most blocknnz), 32*group for vector); ctas=N
+ * (stream, warp and lean kernels: N thread blocks per multiprocessor looping
+ * over the row blocks; default 0: one per row block, or with index=dict as
+ * many as fit the device at once);
  * blocknnz=1024|2048 (stream kernel: most nonzeros of a row block; 1024 takes
  * 40 registers for fp64, 32 for fp16, so more thread blocks fit a
  * multiprocessor; default: 1024 up to SMALL_NNZ nonzeros, else 2048);
@@ -98,7 +104,7 @@ enum { INDEX_U32, INDEX_DICT };
 #define SEQ_SMALL 32
 
 typedef struct csr_params {
-    int kernel;     /* kernel=: SPX__CUDA_CSR_STREAM, _VECTOR or _WARP; -1: default_kernel */
+    int kernel;     /* kernel=: SPX__CUDA_CSR_STREAM, _VECTOR, _WARP or _LEAN; -1: default_kernel */
     long group;     /* 0: from the mean row length */
     long long_len;  /* -1: the kernel's default */
     long ctas;      /* stream kernel: thread blocks per multiprocessor, 0: one per row block */
@@ -151,9 +157,11 @@ static spx_status parse_param(void *ctx, const char *key, const char *value)
             p->kernel = SPX__CUDA_CSR_VECTOR;
         else if (strcmp(value, "warp") == 0)
             p->kernel = SPX__CUDA_CSR_WARP;
+        else if (strcmp(value, "lean") == 0)
+            p->kernel = SPX__CUDA_CSR_LEAN;
         else
             return spx__error(SPX_ERR_BAD_PARAM,
-                              "csr (cuda): kernel=%s is not stream, vector or warp", value);
+                              "csr (cuda): kernel=%s is not stream, vector, warp or lean", value);
         return SPX_OK;
     }
     return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): unknown parameter '%s'", key);
@@ -176,7 +184,8 @@ static int64_t lanes_per_row(int64_t n)
     return nt;
 }
 
-/* Row blocks for the stream kernel (warp segments for the warp kernel):
+/* Row blocks for the stream kernel (warp segments for the warp and lean
+ * kernels):
  * runs of consecutive rows of length <= long_len, at most max_rows rows and
  * `cap` nonzeros each, and
  * (seq > 0) no lane adding more than seq products of its row in turn, but
@@ -214,7 +223,7 @@ static spx_status build_row_blocks(const spx_matrix *A, const int64_t *rp, spx__
 {
     int64_t *blk = NULL;
     spx_status st = SPX_OK;
-    const int warp = p->kernel == SPX__CUDA_CSR_WARP;
+    const int warp = p->kernel == SPX__CUDA_CSR_WARP || p->kernel == SPX__CUDA_CSR_LEAN;
     const int64_t cap = warp ? SPX__CUDA_CSR_SEGMENT : p->block_nnz;
     const int64_t max_rows = warp ? 32 : SPX__CUDA_CSR_BLOCK, seq = warp ? 0 : p->seq;
     p->n_blocks = row_blocks(A, rp, p->long_len, cap, max_rows, seq, NULL);
@@ -556,6 +565,8 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     *state = NULL;
     SPX_TRY(spx__params_each(o->params, parse_param, &prm));
     SPX_TRY(spx__check_xtype(prm.x_half, o->precision, "csr (cuda)"));
+    if (prm.kernel == SPX__CUDA_CSR_LEAN && o->precision != SPX_F16)
+        SPX_TRY(spx__error(SPX_ERR_BAD_PARAM, "csr (cuda): kernel=lean is for fp16 plans"));
     SPX_TRY(check_device_matrix(A, o, &prm));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr plan"));
     if (!A->dev.on)
@@ -576,7 +587,8 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         prm.group ? (int)prm.group : group_for(A->rows ? (double)A->nnz / (double)A->rows : 0.0);
     if (p->kernel == SPX__CUDA_CSR_VECTOR)
         p->long_len = prm.long_len > 0 ? prm.long_len : 32 * (int64_t)p->group;
-    else if (p->kernel == SPX__CUDA_CSR_WARP) /* a row must fit a segment */
+    else if (p->kernel == SPX__CUDA_CSR_WARP || p->kernel == SPX__CUDA_CSR_LEAN)
+        /* a row must fit a segment */
         p->long_len = prm.long_len > 0 && prm.long_len < SPX__CUDA_CSR_SEGMENT
                           ? prm.long_len
                           : SPX__CUDA_CSR_SEGMENT;
@@ -645,11 +657,12 @@ static void csr_describe(const void *state, char *buf, size_t len)
                  (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
                  p->pdl ? "on" : "off", p->index_dict ? "dict" : "u32",
                  (long long)p->dict.n_entries, p->x_half ? " xtype=half" : "", values);
-    else if (p->kernel == SPX__CUDA_CSR_WARP)
-        snprintf(
-            buf, len, "kernel=warp segments=%lld long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",
-            (long long)p->n_blocks, (long long)p->long_len, (long long)p->n_long,
-            (long long)p->n_chunks, p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "", values);
+    else if (p->kernel == SPX__CUDA_CSR_WARP || p->kernel == SPX__CUDA_CSR_LEAN)
+        snprintf(buf, len,
+                 "kernel=%s segments=%lld long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",
+                 p->kernel == SPX__CUDA_CSR_LEAN ? "lean" : "warp", (long long)p->n_blocks,
+                 (long long)p->long_len, (long long)p->n_long, (long long)p->n_chunks,
+                 p->pdl ? "on" : "off", p->x_half ? " xtype=half" : "", values);
     else
         snprintf(buf, len,
                  "kernel=vector group=%d long=%lld long_rows=%lld chunks=%lld pdl=%s%s %s",

@@ -29,6 +29,11 @@
  *    first nonzero (whole 32-byte sectors of columns), gathered and summed
  *    by one warp with no block barrier; long rows as the stream kernel's,
  *    in the same launch;
+ *  - lean kernel (kernel=lean, fp16 plans only; no default picks it): the warp
+ *    kernel's segments and chunks, the same records, in 32 registers a
+ *    thread (8 thread blocks a multiprocessor) where the warp kernel takes
+ *    48 (5): each warp takes chunks, then segments, in one loop, with its
+ *    nonzeros in pairs (8-byte column and 4-byte half2 value loads);
  *  - index=dict (stream kernel, csr_dict.c): the row blocks' columns as
  *    one-byte codes into a dictionary of diagonals per block, col = row +
  *    dict[code], and the rows' ends as 16-bit offsets into their block;
@@ -55,7 +60,12 @@ extern "C" {
 #define SPX__CUDA_CSR_STREAM_NNZ 2048     /* nonzeros per row block (default) */
 #define SPX__CUDA_CSR_STREAM_NNZ_MIN 1024 /* blocknnz=1024 */
 #define SPX__CUDA_CSR_DICT 256            /* most dictionary entries of a row block */
-enum { SPX__CUDA_CSR_STREAM = 0, SPX__CUDA_CSR_VECTOR = 1, SPX__CUDA_CSR_WARP = 2 };
+enum {
+    SPX__CUDA_CSR_STREAM = 0,
+    SPX__CUDA_CSR_VECTOR = 1,
+    SPX__CUDA_CSR_WARP = 2,
+    SPX__CUDA_CSR_LEAN = 3 /* fp16 plans */
+};
 
 /* index=dict: row blocks whose nonzeros name their column by a one-byte code
  * into the block's dictionary of offsets col - row (csr_dict.c). Host arrays
@@ -88,14 +98,15 @@ typedef struct spx__cuda_csr_plan {
     spx__cuda_csr A;     /* device CSR; values in the plan's precision */
     spx_type precision;  /* F64: double x, y; F32: float; F16: half values, float y */
     int x_half;          /* F16 with xtype=half: x in IEEE half, else float */
-    int kernel;          /* for rows up to long_len: SPX__CUDA_CSR_STREAM, _VECTOR or _WARP */
+    int kernel;          /* for rows up to long_len: SPX__CUDA_CSR_STREAM, _VECTOR, _WARP or
+                            _LEAN (F16 plans only) */
     int group;           /* vector kernel: lanes per row, 1, 2, 4, 8, 16, 32 */
     int64_t long_len;    /* rows longer than this go to the chunk kernels */
     int64_t block_nnz;   /* stream kernel: most nonzeros of a row block (2048, or
                             1024 with blocknnz=1024) */
     int64_t seq;         /* stream kernel: most products a lane adds in turn in a row
                             block of several rows (0: no bound; csr_format.c) */
-    int64_t n_blocks;    /* stream kernel: row blocks; warp kernel: warp segments */
+    int64_t n_blocks;    /* stream kernel: row blocks; warp and lean kernels: warp segments */
     int64_t grid;        /* stream kernel: thread blocks (looping over the row
                             blocks), 0 for one per row block */
     int64_t *blk;        /* device, 4 * n_blocks: first row, end row, first nonzero,

@@ -10,8 +10,9 @@
  * With p->pdl (pdl.cuh) a call's matrix loads overlap the end of the kernel
  * before it; x, y, the partial sums and the long rows' counters are touched
  * after the wait, through pointers returned by spx__pdl_after(). Long rows
- * are finished inside the launch that sums their chunks (chunk_warps), so a
- * call is one launch with the stream kernel, two with the vector kernel. */
+ * are finished inside the launch that sums their chunks (chunk_warps, or
+ * csr_lean_kernel's chunk items), so a call is one launch with the stream,
+ * warp and lean kernels, two with the vector kernel. */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -378,6 +379,20 @@ __device__ __forceinline__ void long_row_sum(const T *partial, int64_t first, in
     if (lane == 0) y[row] = finish(sum, alpha, beta, y + row);
 }
 
+/* A chunk's sum is in `sum` (each lane's part): its total goes to
+ * partial[c] (pa), and the warp that counts the last of long row r's chunks
+ * writes the row's y (last_chunk, long_row_sum). */
+template <typename T>
+__device__ __forceinline__ void chunk_done(const long_in<T> &L, int64_t c, int64_t r, T sum, T *pa,
+                                           T *y, T alpha, T beta, int lane)
+{
+    sum = group_sum<32>(sum, 0xffffffffu);
+    if (lane == 0) pa[c] = sum;
+    const int64_t c0 = __ldg(L.long_first + r), c1 = __ldg(L.long_first + r + 1);
+    if (last_chunk(spx__pdl_after(L.done) + r, c1 - c0, lane))
+        long_row_sum(pa, c0, c1, __ldg(L.long_rows + r), spx__pdl_after(y), alpha, beta, lane);
+}
+
 /* Long rows: a warp per chunk of at most SPX__CUDA_CSR_CHUNK nonzeros,
  * CHUNK_ITEMS per lane, all loads in flight before the first product; its
  * sum goes to partial[c], and the warp that finishes a row's last chunk (in
@@ -411,13 +426,35 @@ chunk_warps(int64_t block, int64_t n_block, long_in<T> L, const int32_t *__restr
 #pragma unroll
         for (int j = 0; j < CHUNK_ITEMS; j++)
             if (beg + 32 * j < end) sum += spx__times(v[j], xg[j]);
-        sum = group_sum<32>(sum, 0xffffffffu);
-        if (lane == 0) pa[c] = sum;
-        const int64_t c0 = __ldg(L.long_first + r), c1 = __ldg(L.long_first + r + 1);
-        if (last_chunk(spx__pdl_after(L.done) + r, c1 - c0, lane))
-            long_row_sum(pa, c0, c1, __ldg(L.long_rows + r), spx__pdl_after(y), alpha, beta, lane);
+        chunk_done(L, c, r, sum, pa, y, alpha, beta, lane);
     }
     spx__pdl_wait(); /* a warp without chunks */
+}
+
+/* y = alpha * (row sums) + beta * y for a warp segment's nrows rows (y: its
+ * first row's) from their products in wp: lane l's row_beg is row l's first
+ * slot (l < nrows), the last row ends at span. nt = 2^j lanes a row (nt *
+ * nrows <= 32), given the row's bounds by shuffles, each add every nt-th
+ * slot of it in turn; then shuffles add the nt sums. */
+template <typename T>
+__device__ __forceinline__ void segment_rows(const T *wp, int nrows, int span, int row_beg, T *y,
+                                             T alpha, T beta)
+{
+    const int lane = threadIdx.x & 31; /* not a parameter: its range gives unsigned divisions */
+    int nt = 1;
+    while (nt < 32 && 2 * nt * nrows <= 32)
+        nt *= 2;
+    const int row = lane / nt, sub = lane & (nt - 1);
+    const int beg = __shfl_sync(0xffffffffu, row_beg, row);
+    const int next = __shfl_sync(0xffffffffu, row_beg, row + 1 < 32 ? row + 1 : 31);
+    const int end = row + 1 < nrows ? next : span;
+    T sum = T(0);
+    if (row < nrows)
+        for (int k = beg + sub; k < end; k += nt)
+            sum += wp[k];
+    for (int d = nt / 2; d > 0; d >>= 1)
+        sum += __shfl_down_sync(0xffffffffu, sum, d, nt);
+    if (row < nrows && sub == 0) y[row] = finish(sum, alpha, beta, y + row);
 }
 
 /* kernel=warp: the rows up to long_len in warp segments (csr_kernels.h) of
@@ -467,20 +504,7 @@ warp_segments(int64_t first, int64_t step, int64_t n_seg, const longlong2 *__res
             if (e >= lead && e < span) wp[e] = spx__times(v[j], xg[j]);
         }
         __syncwarp();
-        int nt = 1;
-        while (nt < 32 && 2 * nt * nrows <= 32)
-            nt *= 2;
-        const int row = lane / nt, sub = lane & (nt - 1);
-        const int beg = __shfl_sync(0xffffffffu, row_beg, row);
-        const int next = __shfl_sync(0xffffffffu, row_beg, row + 1 < 32 ? row + 1 : 31);
-        const int end = row + 1 < nrows ? next : span;
-        T sum = T(0);
-        if (row < nrows)
-            for (int k = beg + sub; k < end; k += nt)
-                sum += wp[k];
-        for (int d = nt / 2; d > 0; d >>= 1)
-            sum += __shfl_down_sync(0xffffffffu, sum, d, nt);
-        if (row < nrows && sub == 0) ya[r0 + row] = finish(sum, alpha, beta, ya + r0 + row);
+        segment_rows(wp, nrows, span, row_beg, ya + r0, alpha, beta);
         __syncwarp(); /* wp is reused by the next segment */
     }
     spx__pdl_wait(); /* a warp without segments */
@@ -504,6 +528,161 @@ __global__ void __launch_bounds__(BLOCK, STREAM_MIN_BLOCKS(T, SPX__CUDA_CSR_STRE
         warp_segments<V, T, X>((blockIdx.x - chunk_grid) * warps + threadIdx.x / 32,
                                (gridDim.x - chunk_grid) * warps, n_seg, blk, rp, ci, val, x, y,
                                alpha, beta, prod + (threadIdx.x / 32) * SPX__CUDA_CSR_CHUNK);
+}
+
+/* kernel=lean's thread blocks per multiprocessor: 8 of 256 threads, the
+ * most an sm_90 multiprocessor holds (32 registers a thread). */
+#define LEAN_MIN_BLOCKS 8
+#define LEAN_PAIRS (SPX__CUDA_CSR_CHUNK / 64) /* pairs of nonzeros a lane */
+static_assert(SPX__CUDA_CSR_CHUNK % SPX__CUDA_CSR_ALIGN == 0 && SPX__CUDA_CSR_ALIGN % 2 == 0,
+              "a chunk's window must start at a multiple of ALIGN, pairs at even entries");
+
+/* Values e and e + 1 of A in one register (half2): pair_two loads both as
+ * one 4-byte word (e even; A's values are the plan's own cudaMalloc array,
+ * as fp16 plans never borrow a device matrix's), pair_one value e alone
+ * (e + 1 is past the window); iso plans load nothing. */
+template <typename V> struct val_pair;
+template <> struct val_pair<spx__iso_val> {
+    __device__ __forceinline__ spx__iso_val lo() const
+    {
+        return spx__iso_val{};
+    }
+    __device__ __forceinline__ spx__iso_val hi() const
+    {
+        return spx__iso_val{};
+    }
+};
+template <> struct val_pair<__half> {
+    __half2 h;
+    __device__ __forceinline__ __half lo() const
+    {
+        return __low2half(h);
+    }
+    __device__ __forceinline__ __half hi() const
+    {
+        return __high2half(h);
+    }
+};
+__device__ __forceinline__ val_pair<__half> pair_two(const __half *v)
+{
+    return val_pair<__half>{__ldcs(reinterpret_cast<const __half2 *>(v))};
+}
+__device__ __forceinline__ val_pair<__half> pair_one(const __half *v)
+{
+    return val_pair<__half>{__halves2half2(__ldcs(v), __ushort_as_half(0))};
+}
+__device__ __forceinline__ val_pair<spx__iso_val> pair_two(const spx__iso_val *)
+{
+    return val_pair<spx__iso_val>{};
+}
+__device__ __forceinline__ val_pair<spx__iso_val> pair_one(const spx__iso_val *)
+{
+    return val_pair<spx__iso_val>{};
+}
+
+/* Two sums side by side in shared memory (one 8-byte store for float). */
+template <typename T> struct alignas(2 * sizeof(T)) sum_pair {
+    T a, b;
+};
+
+/* kernel=lean (fp16 plans): the warp kernel's work (long rows' chunks and
+ * warp segments, csr_kernels.h) in 32 registers a thread where it takes 48,
+ * so that 8 thread blocks of 256 fit a multiprocessor instead of 5, each
+ * lane still with 8 gathers of x in flight at once:
+ *  - one loop of warp items, chunks first (a long row's may be the last to
+ *    end), then segments, so the loads and gathers are compiled once where
+ *    the warp kernel inlines two copies;
+ *  - an item is read from win, its first nonzero rounded down to a multiple
+ *    of SPX__CUDA_CSR_ALIGN, its nonzeros being [win + lead, win + span),
+ *    span <= 256 (a segment by its size, a chunk as chunks end at multiples
+ *    of 256), so offsets in it are 32-bit;
+ *  - lane l holds the pairs e = 2l + 64j, e + 1 (j < 4): an 8-byte load of
+ *    columns and a 4-byte one of values a pair, values in 4 registers where
+ *    the warp kernel's take 8. A pair whose e + 1 is at span is loaded as
+ *    entry e alone, so nothing at or past win + span is read (the last item
+ *    ends at nnz); entries before lead are A's (win >= 0), loaded but not
+ *    gathered;
+ *  - a segment's products go to the warp's 256 slots of shared memory and
+ *    its rows are summed by segment_rows: the warp kernel's bits; a chunk's
+ *    are added in the lane, pair by pair, then by chunk_done's shuffles (an
+ *    order of its own, fixed). */
+template <typename V, typename T, typename X>
+__global__ void __launch_bounds__(BLOCK, LEAN_MIN_BLOCKS)
+    csr_lean_kernel(int64_t n_seg, const longlong2 *__restrict__ blk,
+                    const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                    const V *__restrict__ val, const X *__restrict__ x, T *__restrict__ y, T alpha,
+                    T beta, long_in<T> L)
+{
+    __shared__ __align__(16) T prod[(BLOCK / 32) * SPX__CUDA_CSR_CHUNK];
+    T *wp = prod + (threadIdx.x / 32) * SPX__CUDA_CSR_CHUNK;
+    const int lane = threadIdx.x & 31;
+    const int64_t n_items = L.n_chunks + n_seg, step = (int64_t)gridDim.x * (BLOCK / 32);
+    spx__pdl_let_next_start();
+    for (int64_t it = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; it < n_items; it += step) {
+        const bool chunk = it < L.n_chunks; /* the same for the whole warp */
+        int64_t beg, end, r; /* r: a chunk's long row, a segment's first row */
+        int nrows = 0;
+        if (chunk) {
+            beg = __ldg(L.cbeg + it);
+            end = __ldg(L.cend + it);
+            r = __ldg(L.chunk_long + it);
+        } else {
+            const longlong2 rows = __ldg(blk + 2 * (it - L.n_chunks));
+            const longlong2 nz = __ldg(blk + 2 * (it - L.n_chunks) + 1);
+            beg = nz.x;
+            end = nz.y;
+            r = rows.x;
+            nrows = (int)(rows.y - rows.x);
+        }
+        const int64_t win = beg & ~(int64_t)(SPX__CUDA_CSR_ALIGN - 1);
+        const int lead = (int)(beg - win), span = (int)(end - win);
+        const int e0 = 2 * lane; /* this lane's first pair; the others at +64j */
+        const int32_t *cl = ci + win + e0;
+        const V *vl = val + win + e0;
+        int2 col[LEAN_PAIRS];
+        val_pair<V> v[LEAN_PAIRS];
+#pragma unroll
+        for (int j = 0; j < LEAN_PAIRS; j++) {
+            col[j] = make_int2(0, 0);
+            v[j] = val_pair<V>{};
+            if (e0 + 64 * j + 1 < span) {
+                col[j] = __ldcs(reinterpret_cast<const int2 *>(cl + 64 * j));
+                v[j] = pair_two(vl + 64 * j);
+            } else if (e0 + 64 * j < span) {
+                col[j].x = __ldcs(cl + 64 * j);
+                v[j] = pair_one(vl + 64 * j);
+            }
+        }
+        const int row_beg = !chunk && lane < nrows ? (int)(__ldcs(rp + r + lane) - win) : span;
+        const X *xa = spx__pdl_after(x); /* x, y, partial and the counts from here on */
+        X xg[2 * LEAN_PAIRS];
+#pragma unroll
+        for (int j = 0; j < LEAN_PAIRS; j++) {
+            const int e = e0 + 64 * j;
+            xg[2 * j] = xg[2 * j + 1] = X(0);
+            if (e >= lead && e < span) xg[2 * j] = spx__ld_fresh(xa + col[j].x);
+            if (e + 1 >= lead && e + 1 < span) xg[2 * j + 1] = spx__ld_fresh(xa + col[j].y);
+        }
+        if (chunk) {
+            T sum = T(0);
+#pragma unroll
+            for (int j = 0; j < LEAN_PAIRS; j++) {
+                sum += spx__times(v[j].lo(), T(xg[2 * j]));
+                sum += spx__times(v[j].hi(), T(xg[2 * j + 1]));
+            }
+            chunk_done(L, it, r, sum, spx__pdl_after(L.partial), y, alpha, beta, lane);
+        } else {
+#pragma unroll
+            for (int j = 0; j < LEAN_PAIRS; j++)
+                reinterpret_cast<sum_pair<T> *>(wp)[lane + 32 * j] =
+                    sum_pair<T>{spx__times(v[j].lo(), T(xg[2 * j])),
+                                spx__times(v[j].hi(), T(xg[2 * j + 1]))};
+            __syncwarp();
+            segment_rows(wp, nrows, span, row_beg, spx__pdl_after(y) + r, alpha, beta);
+            __syncwarp(); /* wp is reused by the next segment */
+        }
+    }
+    spx__pdl_wait(); /* a warp without items */
 }
 
 /* The row blocks alone (no long rows). */
@@ -601,8 +780,25 @@ static void launch_stream(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha
                     (const V *)p->A.values, x, y, alpha, beta, chunk_grid, L);
 }
 
-/* One launch for the stream kernel (row blocks and long rows), two for the
- * vector kernel (its rows, then the long rows). */
+/* kernel=lean, stamped out for 16-bit values (V half, or iso with float
+ * sums) alone: csr_format.c declines it for other plans, and
+ * spx__cuda_csr_spmv checks. */
+template <typename V, typename T, typename X>
+static void launch_lean(const spx__cuda_csr_plan *p, const X *x, T *y, T alpha, T beta,
+                        long_in<T> L)
+{
+    if constexpr (sizeof(V) <= 2 && sizeof(T) == 4) {
+        const unsigned all = grid_for(p->n_chunks + p->n_blocks, BLOCK / 32);
+        const unsigned grid = p->grid > 0 && p->grid < all ? (unsigned)p->grid : all;
+        spx__launch(csr_lean_kernel<V, T, X>, grid, BLOCK, (cudaStream_t)p->stream, p->pdl,
+                    p->n_blocks, (const longlong2 *)p->blk, p->A.rowptr, p->A.colidx,
+                    (const V *)p->A.values, x, y, alpha, beta, L);
+    }
+}
+
+/* One launch for the stream, warp and lean kernels (row blocks or warp
+ * segments, and long rows), two for the vector kernel (its rows, then the
+ * long rows). */
 template <typename V, typename T, typename X>
 static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *xv, double beta_d,
                        void *yv)
@@ -614,7 +810,9 @@ static void launch_all(const spx__cuda_csr_plan *p, double alpha_d, const void *
     const unsigned chunk_grid = p->n_long ? grid_for(p->n_chunks, BLOCK / 32) : 0;
     const long_in<T> L = {p->n_chunks,   p->chunk_beg, p->chunk_end, p->chunk_long,
                           p->long_first, p->long_rows, p->long_done, (T *)p->partial};
-    if (p->kernel == SPX__CUDA_CSR_WARP) {
+    if (p->kernel == SPX__CUDA_CSR_LEAN) {
+        launch_lean<V, T, X>(p, x, y, alpha, beta, L);
+    } else if (p->kernel == SPX__CUDA_CSR_WARP) {
         const unsigned all = p->n_blocks ? grid_for(p->n_blocks, BLOCK / 32) : 0;
         const unsigned seg_grid = p->grid > 0 && p->grid < all ? (unsigned)p->grid : all;
         if (chunk_grid + seg_grid > 0)
@@ -696,6 +894,8 @@ extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alp
 {
     if (!p || (p->A.rows > 0 && !y) || (p->A.cols > 0 && !x))
         return spx__error(SPX_ERR_INVALID_ARG, "cuda csr spmv: NULL plan or vector");
+    if (p->kernel == SPX__CUDA_CSR_LEAN && p->precision != SPX_F16)
+        return spx__error(SPX_ERR_INVALID_ARG, "cuda csr spmv: kernel=lean needs an fp16 plan");
     if (p->A.rows == 0) return SPX_OK;
     if (p->precision == SPX_F64)
         launch_values<double, double, double>(p, alpha, x, beta, y);
