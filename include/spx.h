@@ -562,13 +562,16 @@ typedef struct spx_multi_opts {
                                 it (one launch), falling back to queueing where the
                                 parts' plans cannot be recorded. A replayed call's times
                                 are its whole: spx_multi_times gives them as spmv_ms */
-    int no_overlap;          /* nonzero: row parts on several GPUs multiply only once the x
-                                entries of other GPUs are in; by default (0) a part's
-                                entries in columns its GPU owns run while they arrive, the
-                                others after (two plans a part, and y rounded after each:
-                                not the bits of one plan; resident and host-vector calls
-                                agree bit for bit either way). Then a resident call's
-                                spmv_ms runs from its start, its halo inside */
+    int overlap;             /* row parts on several GPUs: 1: each multiplies the entries of
+                                columns its GPU owns while the x entries of other GPUs
+                                arrive, the others after (two plans a part, y rounded after
+                                each: not the bits of one plan; resident and host-vector
+                                calls agree bit for bit either way), and a resident call's
+                                spmv_ms runs from its start, its halo inside; -1: never;
+                                0 (default): the parts whose halo is at least 1/32 of their
+                                nonzeros (on 4 H200s R-MAT scale 22's call 14% faster,
+                                stencils' 2-8% slower overlapped; bench/results/
+                                msrep-halo-2026-11-27.md) */
 } spx_multi_opts;
 
 spx_multi_opts spx_multi_opts_default(void);

@@ -123,7 +123,7 @@ static void test_mixed_and_many(void)
 }
 
 /* Row parts on several GPUs, their own columns multiplied while the halo
- * arrives and without that (no_overlap), on a stencil, whose rest is cut
+ * arrives (spx_multi_opts.overlap) and not, on a stencil, whose rest is cut
  * in two pieces (its slab's two faces), and on a random matrix (one piece):
  * against the reference, resident against the host path's bits. */
 static void test_overlap(void)
@@ -140,7 +140,7 @@ static void test_overlap(void)
                     spx_multi_opts m = spx_multi_opts_default();
                     m.partition = kinds[k];
                     m.parts = gpus;
-                    m.no_overlap = off;
+                    m.overlap = off ? -1 : 1;
                     check_plan(A, cuda_opts(types[t], "auto"), m);
                 }
         }

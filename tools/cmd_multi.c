@@ -17,9 +17,12 @@
  * scaling on a host of several GPUs); CPU parts get a thread each.
  * --no-graph: resident calls on GPUs queue their parts every call instead
  * of replaying a CUDA graph (spx_multi_opts.no_graph).
- * --no-overlap: row parts on several GPUs wait for their halo before they
- * multiply anything (spx_multi_opts.no_overlap); resident spmv_ms is then
- * the SpMV alone, else it runs from the call's start, the halo inside. */
+ * --overlap on|off|auto: row parts on several GPUs multiply their own
+ * columns while their halo arrives (spx_multi_opts.overlap: 1, -1, 0, the
+ * default: where the halo is large); resident spmv_ms of an overlapped
+ * part runs from the call's start, the halo inside, else it is the SpMV
+ * alone.
+ * --kind K: that partition kind only (pcsr, pcsc, pcoo or rows). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,8 @@ typedef struct multi_args {
     long parts, calls, batches;
     int spread; /* GPU parts round robin over the GPUs, not all on GPU 0 */
     int no_graph;
-    int no_overlap;
+    int overlap;
+    int kind; /* -1: every kind, else the spx_partition asked */
 } multi_args;
 
 int cli_multi_wanted(int argc, char **argv)
@@ -58,15 +62,14 @@ static int parse(int argc, char **argv, multi_args *a)
     a->batches = 7;
     a->spread = 0;
     a->no_graph = 0;
-    a->no_overlap = 0;
+    a->overlap = 0;
+    a->kind = -1;
     for (int i = 1; i < argc && rc == CLI_PARSED; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--spread") == 0) {
             a->spread = 1;
         } else if (strcmp(argv[i], "--no-graph") == 0) {
             a->no_graph = 1;
-        } else if (strcmp(argv[i], "--no-overlap") == 0) {
-            a->no_overlap = 1;
         } else if (argv[i][0] != '-') {
             if (a->matrix) return cli_usage_error(cmd, "one matrix only ('%s')", argv[i]);
             a->matrix = argv[i];
@@ -82,13 +85,24 @@ static int parse(int argc, char **argv, multi_args *a)
             rc = cli_parse_device(cmd, argv[++i], &a->device);
         } else if (strcmp(argv[i], "--format") == 0) {
             a->format = argv[++i];
+        } else if (strcmp(argv[i], "--overlap") == 0) {
+            const char *w = argv[++i];
+            a->overlap = strcmp(w, "on") == 0 ? 1 : strcmp(w, "off") == 0 ? -1 : 0;
+            if (!a->overlap && strcmp(w, "auto") != 0)
+                return cli_usage_error(cmd, "--overlap %s: on, off or auto", w);
+        } else if (strcmp(argv[i], "--kind") == 0) {
+            spx_partition k;
+            if (spx_partition_parse(argv[++i], &k) != SPX_OK)
+                return cli_usage_error(cmd, "--kind %s: pcsr, pcsc, pcoo or rows", argv[i]);
+            a->kind = (int)k;
         } else {
-            return cli_usage_error(cmd,
-                                   "unknown option %s (usage: spx bench M --multi N "
-                                   "[--device cpu|cuda] [--spread] [--no-graph] [--no-overlap] "
-                                   "[--format F] "
-                                   "[--calls C] [--batches K])",
-                                   argv[i]);
+            return cli_usage_error(
+                cmd,
+                "unknown option %s (usage: spx bench M --multi N "
+                "[--device cpu|cuda] [--spread] [--no-graph] [--overlap on|off|auto] "
+                "[--kind K] [--format F] "
+                "[--calls C] [--batches K])",
+                argv[i]);
         }
     }
     if (rc == CLI_PARSED && !a->matrix) rc = cli_usage_error(cmd, "no matrix given");
@@ -275,7 +289,7 @@ static spx_status make_plan(const spx_matrix *A, const multi_args *a, spx_partit
     m.partition = kind;
     m.parts = parts;
     m.no_graph = a->no_graph;
-    m.no_overlap = a->no_overlap;
+    m.overlap = a->overlap;
     m.devices = a->spread && a->device == SPX_DEV_CUDA ? NULL : devices; /* NULL: round robin */
     return spx_multi_plan_create(A, &o, &m, P);
 }
@@ -339,6 +353,7 @@ int cli_multi_bench(int argc, char **argv)
     }
     int square = m == n, bad = 0;
     for (size_t k = 0; st == SPX_OK && k < NK; k++) {
+        if (a.kind >= 0 && (int)kinds[k] != a.kind) continue;
         st = time_plan(A, &a, kinds[k], (int)a.parts, x, y, &r[k], square ? res[k] : NULL);
         if (st == SPX_OK)
             printf("%-5s %12.3f %10.3f %13.3f %8.3f %9.3f %9.3f [%.3f-%.3f] %8.2fx\n",
@@ -356,9 +371,10 @@ int cli_multi_bench(int argc, char **argv)
         printf("kind   halo_ms  spmv_ms  merge_ms queued_ms   call_ms [min-max]     1-part spmv_ms"
                "   call_ms  spmv_x   call_x  merge/spmv  formats (part 0 / 1-part)\n");
         for (size_t k = 0; k < NK; k++)
-            print_resident(kinds[k], &res[k][0], &res[k][1]);
-        for (size_t k = 0; k < NK; k++)
-            bad |= res[k][0].bad || res[k][1].bad;
+            if (a.kind < 0 || (int)kinds[k] == a.kind) {
+                print_resident(kinds[k], &res[k][0], &res[k][1]);
+                bad |= res[k][0].bad || res[k][1].bad;
+            }
     }
     free(x);
     free(y);

@@ -136,6 +136,16 @@ typedef struct spx__multi_part {
     char message[256];       /* and its message */
 } spx__multi_part;
 
+/* Thread blocks of 256 a halo range takes when a GPU reads it from its
+ * peers (spx__cuda_pull): alone, and beside an overlapped SpMV (multi_
+ * overlap.c), which needs the SMs. On 4 H200s (run IB, 2026-11-27; R-MAT
+ * scale 22: 24 MB a GPU) 512 a range took 0.136 ms, 128 0.097 and 32 0.098;
+ * lap3d7:250's call was fastest with 128 (0.140-0.144 ms against 0.145-0.151
+ * with 32), R-MAT's overlapped call with 32 (0.299-0.315 against
+ * 0.342-0.352 with 128). */
+#define SPX__MULTI_PULL_BLOCKS 128
+#define SPX__MULTI_PULL_BLOCKS_BESIDE 32
+
 /* x[lo, hi) copied into a group's buffer from the group holding part src. */
 typedef struct spx__multi_halo {
     int src;
@@ -155,6 +165,7 @@ typedef struct spx__multi_group {
     int halos;
     int pull;          /* its GPU reads the halo from its peers itself (spx__cuda_pull),
                           else copies */
+    int pull_blocks;   /* thread blocks a halo range: fewer beside an overlapped SpMV */
     void *halo_stream; /* several GPUs: its halo's stream, beside its parts' */
 } spx__multi_group;
 
@@ -192,8 +203,8 @@ struct spx_multi_plan_s {
     size_t es;               /* bytes a vector entry */
     int64_t rows, cols;      /* of op(A) */
     int any_cuda;
-    int overlap;             /* row parts across GPUs multiply while the halo arrives, unless
-                                spx_multi_opts.no_overlap (multi_overlap.c) */
+    int overlap;             /* spx_multi_opts.overlap: row parts across GPUs multiply while
+                                the halo arrives, 0 where it pays (multi_overlap.c) */
     int gpu_reduce;          /* pcsc, every part on a GPU: summed on part 0's GPU */
     void *reduce_buf;        /* gpu_reduce across devices: a peer copy lands here */
     spx_matrix *source;      /* op T's A^T or pcsc's CSC when converted, owned */
@@ -241,8 +252,10 @@ spx_status spx__multi_part_spmv(const spx_multi_plan *P, const spx__multi_part *
                                 double alpha, const void *x, double beta, void *first, void *rest);
 
 /* Overlapping row parts (multi_overlap.c): whether part p is one (plan
- * time, groups and splits known); its plans, in its thread; its rest's
+ * time, groups, splits and spans known; by default where its halo is at
+ * least 1/SPX__MULTI_OVERLAP_SHARE of its nonzeros); its plans, in its thread; its rest's
  * product into its lines from first (+= alpha*A_rest*x, piece by piece). */
+#define SPX__MULTI_OVERLAP_SHARE 32
 int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p);
 spx_status spx__multi_overlap_plans(const spx_multi_plan *P, int i, const spx_plan_opts *po);
 spx_status spx__multi_overlap_rest(const spx_multi_plan *P, const spx__multi_part *p, double alpha,

@@ -172,6 +172,10 @@ static spx_status make_halo(spx_multi_plan *P, int g)
         G->halos += n;
     }
     G->pull = can_pull(P, g);
+    G->pull_blocks = SPX__MULTI_PULL_BLOCKS;
+    for (int i = 0; i < P->parts; i++)
+        if (P->part[i].group == g && P->part[i].overlap)
+            G->pull_blocks = SPX__MULTI_PULL_BLOCKS_BESIDE;
     return SPX_OK;
 }
 

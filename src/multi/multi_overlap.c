@@ -10,10 +10,16 @@
  * the plan runs the same plans and gives the same bits.
  *
  * Where: resident-capable plans (square) of row kinds whose parts are on
- * several GPUs, unsplit parts with entries; spx_multi_opts.no_overlap turns
- * it off. Memory: the two cuts are copies of the part's CSR on the host (12
- * bytes a nonzero with 32-bit columns and fp64 values), its plans' device
- * arrays about what one plan of the part would hold. */
+ * several GPUs, unsplit parts with entries; by default (spx_multi_opts.
+ * overlap 0) a part whose span of x holds at least nnz/32 entries that
+ * other GPUs own (SPX__MULTI_OVERLAP_SHARE), 1: every such part, -1: none.
+ * Measured on 4 H200s (runs IA, IB, 2026-11-27; resident calls replayed as
+ * graphs, ms): R-MAT scale 22 (halo 3M entries a part of 32M nonzeros)
+ * pcsr 0.315 overlapped against 0.365 not, rows 0.299 against 0.354; but
+ * lap3d7:250 (125K of 27M) pcsr 0.147-0.163 against 0.144-0.151: a halo of
+ * 0.017 ms hides less than the split's second pass over its faces costs. Memory: the two cuts are
+ * copies of the part's CSR on the host (12 bytes a nonzero with 32-bit columns and fp64 values),
+ * its plans' device arrays about what one plan of the part would hold. */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -45,10 +51,26 @@ static int is_owned(const owned *o, int64_t j)
     return 0;
 }
 
+/* The entries of x in [lo, hi) that o does not hold. */
+static int64_t not_owned(const owned *o, int64_t lo, int64_t hi)
+{
+    int64_t n = hi > lo ? hi - lo : 0;
+    for (int k = 0; k < o->n; k++) {
+        int64_t a = o->lo[k] > lo ? o->lo[k] : lo, b = o->hi[k] < hi ? o->hi[k] : hi;
+        n -= b > a ? b - a : 0;
+    }
+    return n;
+}
+
 int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p)
 {
-    return P->overlap && P->kind != SPX_PART_PCSC && P->groups > 1 && P->rows == P->cols &&
-           spx__multi_on_gpu(P) && !p->split && p->part.view && p->part.view->nnz > 0;
+    if (P->overlap < 0 || P->kind == SPX_PART_PCSC || P->groups < 2 || P->rows != P->cols ||
+        !spx__multi_on_gpu(P) || p->split || !p->part.view || p->part.view->nnz == 0)
+        return 0;
+    if (P->overlap > 0) return 1;
+    owned o;
+    owned_lines(P, (int)(p - P->part), &o);
+    return not_owned(&o, p->span_lo, p->span_hi) * SPX__MULTI_OVERLAP_SHARE >= p->part.view->nnz;
 }
 
 /* Lines [r0, r1) of the part's CSR v with the entries whose column is owned

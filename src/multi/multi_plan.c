@@ -176,7 +176,7 @@ spx_status spx_multi_plan_create(const spx_matrix *A, const spx_plan_opts *opts,
     P->kind = m.partition;
     P->parts = m.parts;
     P->graph.off = m.no_graph != 0;
-    P->overlap = m.no_overlap == 0;
+    P->overlap = m.overlap;
     P->vtype = o.precision == SPX_F64 ? SPX_F64 : SPX_F32;
     P->es = P->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
     P->rows = o.op == SPX_OP_N ? A->rows : A->cols;

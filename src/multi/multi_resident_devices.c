@@ -31,7 +31,7 @@ static spx_status pull_halo(const spx_multi_plan *P, int g, const spx_multi_vect
     const spx__multi_group *G = &P->group[g];
     spx_status st = SPX_OK;
     for (int h0 = 0; st == SPX_OK && h0 < G->halos; h0 += SPX__CUDA_PULL_RANGES) {
-        spx__cuda_pull_table t = {.n = 0, .es = (int)P->es};
+        spx__cuda_pull_table t = {.n = 0, .es = (int)P->es, .blocks = G->pull_blocks};
         for (int h = h0; h < G->halos && t.n < SPX__CUDA_PULL_RANGES; h++) {
             const spx__multi_halo *r = &G->halo[h];
             t.r[t.n++] =

@@ -93,8 +93,9 @@ typedef struct spx__cuda_pull_range {
 } spx__cuda_pull_range;
 typedef struct spx__cuda_pull_table {
     spx__cuda_pull_range r[SPX__CUDA_PULL_RANGES];
-    int n;  /* ranges */
-    int es; /* bytes an entry */
+    int n;      /* ranges */
+    int es;     /* bytes an entry */
+    int blocks; /* thread blocks (of 256) a range at most */
 } spx__cuda_pull_table;
 
 #define SPX__CUDA_IPC_BYTES 64 /* sizeof(cudaIpcMemHandle_t) */

@@ -16,7 +16,6 @@ extern "C" {
 #include "cuda/multi/multi_cuda.h"
 
 #define PULL_BLOCK 256
-#define PULL_BLOCKS_PER_RANGE 512 /* 128K threads a range: loads in flight over the link */
 
 /* Entries [lo, hi) of a range, one each, of es bytes (4 or 8). */
 static __device__ void copy_entries(char *dst, const char *src, size_t lo, size_t hi, int es,
@@ -60,8 +59,8 @@ extern "C" spx_status spx__cuda_pull(const spx__cuda_pull_table *s, void *stream
         if (s->r[k].n > longest) longest = s->r[k].n;
     if (longest <= 0) return SPX_OK;
     const int64_t want = (longest * s->es / 16 + PULL_BLOCK - 1) / PULL_BLOCK + 1;
-    const dim3 grid((unsigned)(want < PULL_BLOCKS_PER_RANGE ? want : PULL_BLOCKS_PER_RANGE),
-                    (unsigned)s->n);
+    const int most = s->blocks > 0 ? s->blocks : 1;
+    const dim3 grid((unsigned)(want < most ? want : most), (unsigned)s->n);
     pull_kernel<<<grid, PULL_BLOCK, 0, (cudaStream_t)stream>>>(*s);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
