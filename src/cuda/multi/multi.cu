@@ -170,6 +170,13 @@ __global__ void partial_sum_kernel(T *y, double beta, const spx__cuda_partial *_
         y[r] = line_sum(t, parts, run.owner, in_y, y, beta, r);
 }
 
+/* Thread blocks of 256 a run of owner_sum at most: its loads cross NVLink,
+ * where fewer requests in flight go faster (as the halo pull's, pull.cu).
+ * On 4 H200s (run ID, 2026-11-27; R-MAT scale 22, pcsc, 1M lines an owner
+ * summed from 3 peers' partials) the merge took 0.126-0.127 ms with 1024,
+ * 0.109-0.115 with 256, 0.120-0.121 with 128, 0.222 with 64. */
+#define OWNER_SUM_BLOCKS 256
+
 /* One owner's runs of lines, blocks of row blockIdx.y on run blockIdx.y;
  * the table a kernel parameter. */
 template <typename T>
@@ -208,7 +215,7 @@ extern "C" spx_status spx__cuda_owner_sum(void *y, double beta, const spx__cuda_
         if (s->hi[k] - s->lo[k] > longest) longest = s->hi[k] - s->lo[k];
     if (longest <= 0) return SPX_OK;
     const int64_t want = (longest + 255) / 256;
-    const dim3 grid((unsigned)(want < 1024 ? want : 1024), (unsigned)s->runs);
+    const dim3 grid((unsigned)(want < OWNER_SUM_BLOCKS ? want : OWNER_SUM_BLOCKS), (unsigned)s->runs);
     if (t == SPX_F64)
         owner_sum_kernel<double><<<grid, 256, 0, (cudaStream_t)stream>>>((double *)y, beta, *s);
     else
