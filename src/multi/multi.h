@@ -255,6 +255,18 @@ spx_status spx__multi_part_spmv(const spx_multi_plan *P, const spx__multi_part *
  * time, groups, splits and spans known; by default where its halo is at
  * least 1/SPX__MULTI_OVERLAP_SHARE of its nonzeros); its plans, in its thread; its rest's
  * product into its lines from first (+= alpha*A_rest*x, piece by piece). */
+/* The columns a part's device owns: n ranges [lo[k], hi[k]). */
+typedef struct spx__multi_owned {
+    int64_t lo[SPX_MULTI_MAX_PARTS], hi[SPX_MULTI_MAX_PARTS];
+    int n;
+} spx__multi_owned;
+/* The overlap's cut of a part's CSR v, copies with A's columns: *own, every
+ * line with its entries of owned columns; rest[0] and rest[1], its lines
+ * [0, cut[0]) and [cut[1], v->rows) with the other entries (left NULL where
+ * empty), around the longest run of lines with none (none of a quarter of
+ * the lines: cut[0] = cut[1] = rows, one piece). */
+spx_status spx__multi_overlap_cut(const spx_matrix *v, const spx__multi_owned *o, spx_matrix **own,
+                                  spx_matrix *rest[2], int64_t cut[2]);
 #define SPX__MULTI_OVERLAP_SHARE 32
 int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p);
 spx_status spx__multi_overlap_plans(const spx_multi_plan *P, int i, const spx_plan_opts *po);

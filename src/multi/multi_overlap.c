@@ -29,12 +29,7 @@
 #include "multi/multi.h"
 
 /* The lines part i's device owns: own(q) of every part q of its group. */
-typedef struct owned {
-    int64_t lo[SPX_MULTI_MAX_PARTS], hi[SPX_MULTI_MAX_PARTS];
-    int n;
-} owned;
-
-static void owned_lines(const spx_multi_plan *P, int i, owned *o)
+static void owned_lines(const spx_multi_plan *P, int i, spx__multi_owned *o)
 {
     o->n = 0;
     for (int q = 0; q < P->parts; q++)
@@ -44,7 +39,7 @@ static void owned_lines(const spx_multi_plan *P, int i, owned *o)
         }
 }
 
-static int is_owned(const owned *o, int64_t j)
+static int is_owned(const spx__multi_owned *o, int64_t j)
 {
     for (int k = 0; k < o->n; k++)
         if (o->lo[k] <= j && j < o->hi[k]) return 1;
@@ -52,7 +47,7 @@ static int is_owned(const owned *o, int64_t j)
 }
 
 /* The entries of x in [lo, hi) that o does not hold. */
-static int64_t not_owned(const owned *o, int64_t lo, int64_t hi)
+static int64_t not_owned(const spx__multi_owned *o, int64_t lo, int64_t hi)
 {
     int64_t n = hi > lo ? hi - lo : 0;
     for (int k = 0; k < o->n; k++) {
@@ -68,15 +63,15 @@ int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p)
         !spx__multi_on_gpu(P) || p->split || !p->part.view || p->part.view->nnz == 0)
         return 0;
     if (P->overlap > 0) return 1;
-    owned o;
+    spx__multi_owned o;
     owned_lines(P, (int)(p - P->part), &o);
     return not_owned(&o, p->span_lo, p->span_hi) * SPX__MULTI_OVERLAP_SHARE >= p->part.view->nnz;
 }
 
 /* Lines [r0, r1) of the part's CSR v with the entries whose column is owned
  * (want 1) or not (want 0), a copy; columns stay A's. */
-static spx_status cut_copy(const spx_matrix *v, const owned *o, int want, int64_t r0, int64_t r1,
-                           spx_matrix **out)
+static spx_status cut_copy(const spx_matrix *v, const spx__multi_owned *o, int want, int64_t r0,
+                           int64_t r1, spx_matrix **out)
 {
     const int64_t base = spx__row_off(v, 0);
     const size_t es = v->vtype == SPX_F64 ? sizeof(double) : sizeof(float);
@@ -107,7 +102,7 @@ cleanup:
     return st;
 }
 
-static int has_rest(const spx_matrix *v, const owned *o, int64_t base, int64_t r)
+static int has_rest(const spx_matrix *v, const spx__multi_owned *o, int64_t base, int64_t r)
 {
     for (int64_t k = spx__row_off(v, r) - base; k < spx__row_off(v, r + 1) - base; k++)
         if (!is_owned(o, spx__col(v, k))) return 1;
@@ -117,7 +112,7 @@ static int has_rest(const spx_matrix *v, const owned *o, int64_t base, int64_t r
 /* The cuts of the rest's lines: [0, cut[0]) and [cut[1], n) around the
  * longest run of lines without an entry of the rest (a run under a quarter
  * of the lines is not worth a second launch: one piece, [0, n)). */
-static void rest_cuts(const spx_matrix *v, const owned *o, int64_t cut[2])
+static void rest_cuts(const spx_matrix *v, const spx__multi_owned *o, int64_t cut[2])
 {
     const int64_t base = spx__row_off(v, 0), n = v->rows;
     int64_t best_lo = 0, best_len = 0, run_lo = 0;
@@ -146,27 +141,35 @@ static spx_status plan_named(const spx_matrix *M, spx_plan_opts po, const char *
     return spx_plan_create(M, SPX_OP_SPMV, &po, out);
 }
 
+spx_status spx__multi_overlap_cut(const spx_matrix *v, const spx__multi_owned *o, spx_matrix **own,
+                                  spx_matrix *rest[2], int64_t cut[2])
+{
+    spx_status st;
+    rest_cuts(v, o, cut);
+    const int64_t lo[2] = {0, cut[1]}, hi[2] = {cut[0], v->rows};
+    SPX_TRY(cut_copy(v, o, 1, 0, v->rows, own));
+    for (int k = 0; k < 2; k++)
+        if (hi[k] > lo[k]) SPX_TRY(cut_copy(v, o, 0, lo[k], hi[k], &rest[k]));
+cleanup:
+    return st;
+}
+
 spx_status spx__multi_overlap_plans(const spx_multi_plan *P, int i, const spx_plan_opts *po)
 {
     spx__multi_part *p = &P->part[i];
     const spx_matrix *v = p->part.view;
     const char *name = po->format;
-    owned o;
+    spx__multi_owned o;
     spx_status st;
     owned_lines(P, i, &o);
     if (!name || !*name || strcmp(name, "auto") == 0) { /* AUTO asked about the whole part */
         const spx_format_ops *f = spx__auto_format(v, SPX_OP_SPMV, po);
         name = f ? f->name : "auto";
     }
-    rest_cuts(v, &o, p->rest_cut);
-    const int64_t lo[2] = {0, p->rest_cut[1]}, hi[2] = {p->rest_cut[0], v->rows};
-    SPX_TRY(cut_copy(v, &o, 1, 0, v->rows, &p->own_view));
+    SPX_TRY(spx__multi_overlap_cut(v, &o, &p->own_view, p->rest_view, p->rest_cut));
     SPX_TRY(plan_named(p->own_view, *po, name, &p->plan));
-    for (int k = 0; k < 2; k++) {
-        if (hi[k] <= lo[k]) continue;
-        SPX_TRY(cut_copy(v, &o, 0, lo[k], hi[k], &p->rest_view[k]));
-        SPX_TRY(plan_named(p->rest_view[k], *po, name, &p->rest_plan[k]));
-    }
+    for (int k = 0; k < 2; k++)
+        if (p->rest_view[k]) SPX_TRY(plan_named(p->rest_view[k], *po, name, &p->rest_plan[k]));
     p->overlap = 1;
 cleanup:
     return st;
