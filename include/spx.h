@@ -625,6 +625,9 @@ typedef struct spx_multi_part_info {
     int numa_node;            /* the NUMA node its host memory was placed on (a GPU part:
                                  its GPU's; CPU parts: spread in blocks), -1 on a host
                                  of one node or where the system does not say */
+    int overlapped;           /* it multiplies its own columns' entries while its halo
+                                 arrives (spx_multi_opts.overlap): two plans, format is
+                                 theirs */
 } spx_multi_part_info;
 int spx_multi_plan_parts(const spx_multi_plan *P); /* 0 for an invalid plan */
 spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_info *info);

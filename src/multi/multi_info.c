@@ -131,5 +131,6 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
             (p->rest_plan[k] ? spx_plan_bytes(p->rest_plan[k]) : 0) + csr_bytes(p->rest_view[k]);
     info->bytes += csr_bytes(p->own_view);
     info->numa_node = p->numa_node;
+    info->overlapped = p->overlap;
     return SPX_OK;
 }
