@@ -642,8 +642,10 @@ spx_status spx_multi_plan_part(const spx_multi_plan *P, int i, spx_multi_part_in
  * there (n entries of the plan's vector type a device), their own lines
  * holding the vector. A call
  *   copies to each device the entries of x its parts read that other devices
- *   own (row kinds: the span of their columns; pcsc: their columns), by peer
- *   copies (nothing when all parts are on one device);
+ *   own (row kinds: the span of their columns; pcsc: their columns), read by
+ *   the device's threads from its peers' memory where peer access is on, else
+ *   by peer copies (nothing when all parts are on one device), a part whose
+ *   halo is large meanwhile multiplying its own columns (overlap above);
  *   runs every part's plan (on one GPU the calling thread queues them all,
  *   a stream each; a part whose first line another part of its device also
  *   writes has a second plan for that line's piece, added after the other's);
