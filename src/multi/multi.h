@@ -143,7 +143,7 @@ typedef struct spx__multi_part {
  * lap3d7:250's call was fastest with 128 (0.140-0.144 ms against 0.145-0.151
  * with 32), R-MAT's overlapped call with 32 (0.299-0.315 against
  * 0.342-0.352 with 128). */
-#define SPX__MULTI_PULL_BLOCKS 128
+#define SPX__MULTI_PULL_BLOCKS SPX__CUDA_PULL_BLOCKS
 #define SPX__MULTI_PULL_BLOCKS_BESIDE 32
 
 /* x[lo, hi) copied into a group's buffer from the group holding part src. */

@@ -86,6 +86,7 @@ typedef struct spx__cuda_owner_table {
 /* Copies that a device's threads make from its peers' memory (pull): range
  * k copies r[k].n entries of es bytes (4 or 8) from r[k].src to r[k].dst. */
 #define SPX__CUDA_PULL_RANGES 8
+#define SPX__CUDA_PULL_BLOCKS 128 /* blocks a range alone (src/multi/multi.h: measured) */
 typedef struct spx__cuda_pull_range {
     void *dst;
     const void *src;

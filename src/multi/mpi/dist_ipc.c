@@ -175,7 +175,9 @@ spx_status spx__dist_ipc_setup(spx_dist_plan *P)
     st = spx__dist_agree(D->comm, st);
     if (st == SPX_OK) st = ipc_trade_and_map(P, same, offers);
     if (st == SPX_OK) {
+        const char *pull = getenv("SPX_DIST_PULL");
         P->ipc = 1;
+        P->ipc_pull = pull && strcmp(pull, "1") == 0;
         P->halo_out_host = any_zero(P->halo_out_ipc, P->halo_out.n);
         P->part_out_host = any_zero(P->part_out_ipc, P->part_out.n);
     } else {

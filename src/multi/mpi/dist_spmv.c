@@ -43,20 +43,41 @@ cleanup:
     return st;
 }
 
+/* The mapped peers' entries of route in, read into dbuf by this GPU's
+ * threads: SPX__CUDA_PULL_RANGES peers a launch. */
+static spx_status pull_in(const spx_dist_plan *P, const spx__dist_route *in, const void *const *src,
+                          void *dbuf)
+{
+    spx__cuda_pull_table t = {.n = 0, .es = (int)P->es, .blocks = SPX__CUDA_PULL_BLOCKS};
+    for (int k = 0; k < in->n; k++) {
+        if (src[k] && in->off[k + 1] > in->off[k])
+            t.r[t.n++] = (spx__cuda_pull_range){at(dbuf, in->off[k], P->es), src[k],
+                                                in->off[k + 1] - in->off[k]};
+        if (t.n == SPX__CUDA_PULL_RANGES || (k == in->n - 1 && t.n > 0)) {
+            spx_status st = spx__cuda_pull(&t, P->stream);
+            if (st != SPX_OK) return st;
+            t.n = 0;
+        }
+    }
+    return SPX_OK;
+}
+
 /* Route in's entries into dbuf on the GPU: from a same-host peer's GPU where
- * src[k] is set (src NULL: none), else from hbuf, where MPI put them. */
+ * src[k] is set (src NULL: none; copies, or P->ipc_pull: pull_in), else from
+ * hbuf, where MPI put them. */
 static spx_status bring_in(const spx_dist_plan *P, const spx__dist_route *in,
                            const void *const *src, const void *hbuf, void *dbuf)
 {
     spx_status st = SPX_OK;
     size_t es = P->es;
     if (!src) return spx__cuda_copy_async(dbuf, hbuf, (size_t)in->off[in->n] * es, 1, P->stream);
+    if (P->ipc_pull) SPX_TRY(pull_in(P, in, src, dbuf));
     for (int k = 0; k < in->n; k++) {
         size_t bytes = (size_t)(in->off[k + 1] - in->off[k]) * es;
         void *d = at(dbuf, in->off[k], es);
-        if (src[k])
+        if (src[k] && !P->ipc_pull)
             SPX_TRY(spx__cuda_copy_peer(d, P->device, src[k], -1, bytes, P->stream));
-        else
+        else if (!src[k])
             SPX_TRY(spx__cuda_copy_async(d, at(hbuf, in->off[k], es), bytes, 1, P->stream));
     }
 cleanup:
