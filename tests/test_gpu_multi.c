@@ -143,20 +143,20 @@ static void test_overlap(void)
                     m.overlap = off ? -1 : 1;
                     check_plan(A, cuda_opts(types[t], "auto"), m);
                 }
-            for (int off = 0; gpus > 1 && off < 2; off++) { /* the parts say so */
-                spx_multi_opts m = spx_multi_opts_default();
-                m.parts = gpus;
-                m.overlap = off ? -1 : 1;
-                spx_plan_opts o = cuda_opts(SPX_F64, "auto");
-                spx_multi_plan *P = NULL;
-                if (CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK))
-                    for (int i = 0; i < gpus; i++) {
-                        spx_multi_part_info in;
-                        CHECK_STATUS(spx_multi_plan_part(P, i, &in), SPX_OK);
-                        CHECK(in.overlapped == (!off && in.nnz > 0));
-                    }
-                spx_multi_plan_destroy(P);
-            }
+        }
+        for (int off = 0; gpus > 1 && off < 2; off++) { /* the parts say so */
+            spx_multi_opts m = spx_multi_opts_default();
+            m.parts = gpus;
+            m.overlap = off ? -1 : 1;
+            spx_plan_opts o = cuda_opts(SPX_F64, "auto");
+            spx_multi_plan *P = NULL;
+            if (CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK))
+                for (int i = 0; i < gpus; i++) {
+                    spx_multi_part_info in;
+                    CHECK_STATUS(spx_multi_plan_part(P, i, &in), SPX_OK);
+                    CHECK(in.overlapped == (!off && in.nnz > 0));
+                }
+            spx_multi_plan_destroy(P);
         }
         spx_matrix_destroy(A);
     }
