@@ -568,10 +568,10 @@ typedef struct spx_multi_opts {
                                 each: not the bits of one plan; resident and host-vector
                                 calls agree bit for bit either way), and a resident call's
                                 spmv_ms runs from its start, its halo inside; -1: never;
-                                0 (default): the parts whose halo is at least 1/32 of their
-                                nonzeros (on 4 H200s R-MAT scale 22's call 14% faster,
-                                stencils' 2-8% slower overlapped; bench/results/
-                                msrep-halo-2026-11-27.md) */
+                                0 (default): the parts whose halo is at least 1/13 of their
+                                nonzeros (on 4 H200s R-MAT scale 22's call 14-18% faster
+                                overlapped, halo 1/10; even at 1/15; 2-8% slower at 1/20
+                                to 1/220; bench/results/overlap-rule-2026-11-27.md) */
 } spx_multi_opts;
 
 spx_multi_opts spx_multi_opts_default(void);

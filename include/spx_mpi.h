@@ -88,8 +88,9 @@ spx_status spx_dist_spmv(spx_dist_plan *P, double alpha, const void *x, int64_t 
  * the x entries other ranks need and the partial sums of rows owned
  * elsewhere move: device to device between ranks of one host (CUDA IPC,
  * set up by spx_dist_plan_create; SPX_DIST_IPC=0 in the environment turns
- * it off), else through pinned host buffers and MPI (no CUDA-aware MPI
- * needed); y is complete when the call returns, and the same bits as
+ * it off; the receiving GPU's threads read its peers' entries, or with
+ * SPX_DIST_PULL=0 one copy a peer by the copy engines), else through pinned host buffers and MPI
+ * (no CUDA-aware MPI needed); y is complete when the call returns, and the same bits as
  * spx_dist_spmv gives. A CPU plan, host memory or another device's memory
  * is SPX_ERR_INVALID_ARG (a CPU plan: SPX_ERR_UNSUPPORTED) on every rank,
  * as is a call where some ranks call spx_dist_spmv and others this. */

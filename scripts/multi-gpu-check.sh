@@ -14,7 +14,8 @@
 #            the threaded runs, when MPI was built: host vectors and vectors
 #            resident on the ranks' GPUs (exchanged device to device, CUDA
 #            IPC), and pcsr again with SPX_DIST_IPC=0 (through the host) and
-#            with SPX_DIST_PULL=1 (same-host receives read by the GPUs' threads);
+#            with SPX_DIST_PULL=0 (same-host receives by one copy a peer, not
+#            read by the GPUs' threads);
 #   oversize a 7-point stencil sized to 1.2x one GPU's memory (fp64 csr):
 #            one GPU must refuse it with SPX_ERR_OOM, all the GPUs multiply it
 #            (bench/experiments/msrep/oversize.c, checked on the host).
@@ -69,11 +70,11 @@ if step test; then
             timeout 300 mpirun -np 2 --oversubscribe compute-sanitizer --tool memcheck \
             --error-exitcode 9 ./mpi_test_dist) >"$BASE-mpi-memcheck.log" 2>&1 || fail "mpi memcheck"
         grep -E "ERROR SUMMARY|passed" "$BASE-mpi-memcheck.log" >>"$LOG"
-        # same-host receives read by the GPU's threads (SPX_DIST_PULL=1, opt-in), on every GPU
-        (cd $BUILD/tests && SPX_DIST_PULL=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        # same-host receives by one copy a peer (SPX_DIST_PULL=0, not the default), on every GPU
+        (cd $BUILD/tests && SPX_DIST_PULL=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
             OMP_NUM_THREADS=1 timeout 300 mpirun -x SPX_DIST_PULL -np "$NGPU" --oversubscribe \
-            ./mpi_test_dist) >"$BASE-mpi-pull.log" 2>&1 || fail "mpi SPX_DIST_PULL=1"
-        tail -1 "$BASE-mpi-pull.log" >>"$LOG"
+            ./mpi_test_dist) >"$BASE-mpi-copy.log" 2>&1 || fail "mpi SPX_DIST_PULL=0"
+        tail -1 "$BASE-mpi-copy.log" >>"$LOG"
     fi
 fi
 
@@ -130,11 +131,11 @@ if step mpi && [[ -x $BUILD/spx ]] && grep -q "SpX MPI.*ON" "$BASE-build.log" 2>
         SPX_DIST_IPC=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 \
             mpirun -x SPX_DIST_IPC -np "$NGPU" --oversubscribe $BUILD/spx bench "$m" --device cuda \
             --kind pcsr >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m without IPC"
-        # and with the same-host receives read by the GPUs' threads (opt-in, SPX_DIST_PULL=1)
-        echo "## SPX_DIST_PULL=1 mpirun -np $NGPU spx bench $m --device cuda --kind pcsr" >>"$BASE.txt"
-        SPX_DIST_PULL=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 \
+        # and with the same-host receives by one copy a peer (SPX_DIST_PULL=0)
+        echo "## SPX_DIST_PULL=0 mpirun -np $NGPU spx bench $m --device cuda --kind pcsr" >>"$BASE.txt"
+        SPX_DIST_PULL=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 \
             mpirun -x SPX_DIST_PULL -np "$NGPU" --oversubscribe $BUILD/spx bench "$m" --device cuda \
-            --kind pcsr >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m with SPX_DIST_PULL=1"
+            --kind pcsr >>"$BASE.txt" 2>>"$LOG" || fail "mpi $m with SPX_DIST_PULL=0"
     done
 fi
 

@@ -267,7 +267,7 @@ typedef struct spx__multi_owned {
  * the lines: cut[0] = cut[1] = rows, one piece). */
 spx_status spx__multi_overlap_cut(const spx_matrix *v, const spx__multi_owned *o, spx_matrix **own,
                                   spx_matrix *rest[2], int64_t cut[2]);
-#define SPX__MULTI_OVERLAP_SHARE 32
+#define SPX__MULTI_OVERLAP_SHARE 13
 int spx__multi_overlaps(const spx_multi_plan *P, const spx__multi_part *p);
 spx_status spx__multi_overlap_plans(const spx_multi_plan *P, int i, const spx_plan_opts *po);
 spx_status spx__multi_overlap_rest(const spx_multi_plan *P, const spx__multi_part *p, double alpha,

@@ -11,13 +11,18 @@
  *
  * Where: resident-capable plans (square) of row kinds whose parts are on
  * several GPUs, unsplit parts with entries; by default (spx_multi_opts.
- * overlap 0) a part whose span of x holds at least nnz/32 entries that
+ * overlap 0) a part whose span of x holds at least nnz/13 entries that
  * other GPUs own (SPX__MULTI_OVERLAP_SHARE), 1: every such part, -1: none.
  * Measured on 4 H200s (runs IA, IB, 2026-11-27; resident calls replayed as
  * graphs, ms): R-MAT scale 22 (halo 3M entries a part of 32M nonzeros)
  * pcsr 0.315 overlapped against 0.365 not, rows 0.299 against 0.354; but
  * lap3d7:250 (125K of 27M) pcsr 0.147-0.163 against 0.144-0.151: a halo of
- * 0.017 ms hides less than the split's second pass over its faces costs. Memory: the two cuts are
+ * 0.017 ms hides less than the split's second pass over its faces costs.
+ * The threshold, pcsr on 4 H200s, call overlapped / not (runs JB, JC, bench/
+ * results/overlap-rule-2026-11-27.md): halo 1/10 of nnz (R-MAT 22, 21 ef 16)
+ * 0.82-0.96; 1/15 (R-MAT 22, 21 ef 24) 0.98-1.02; 1/20, 1/37, 1/67 (R-MAT 21 ef 32,
+ * 20 ef 64, 19 ef 128) 1.02-1.08; lap3d7:24 and :64 (1/20, 1/55; 0.03-0.05 ms calls)
+ * 1.2-1.4. Memory: the two cuts are
  * copies of the part's CSR on the host (12 bytes a nonzero with 32-bit columns and fp64 values),
  * its plans' device arrays about what one plan of the part would hold. */
 #include <string.h>

@@ -40,6 +40,22 @@ extern "C" spx_status spx__cuda_ipc_open(const void *handle, void **dptr)
     return SPX_OK;
 }
 
+extern "C" int spx__cuda_ipc_readable(const void *mapped, int device)
+{
+    cudaPointerAttributes a;
+    int can = 0;
+    if (cudaPointerGetAttributes(&a, mapped) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    if (a.device == device) return 1;
+    if (a.device < 0 || cudaDeviceCanAccessPeer(&can, device, a.device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return can;
+}
+
 extern "C" void spx__cuda_ipc_close(void *dptr)
 {
     if (dptr) cudaIpcCloseMemHandle(dptr);

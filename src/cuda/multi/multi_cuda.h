@@ -43,6 +43,8 @@
  *   dptr for another process on this host (src/cuda/multi/ipc.cu);
  *   ipc_open: *dptr = that allocation mapped here, on the current device
  *   (peer access enabled as needed), NULL and an error when it cannot be;
+ *   ipc_readable: whether kernels on device may read such a mapping (its
+ *   memory is on device, or on a peer device reaches; 0 when unknown);
  *   ipc_close: unmap it. */
 #ifndef SPX_CUDA_MULTI_H
 #define SPX_CUDA_MULTI_H
@@ -127,6 +129,7 @@ typedef struct spx__cuda_pull_table {
     V(spx__cuda_host_free, (void *p))                                                              \
     S(spx__cuda_ipc_handle, (const void *dptr, void *handle))                                      \
     S(spx__cuda_ipc_open, (const void *handle, void **dptr))                                       \
+    Q(int, spx__cuda_ipc_readable, (const void *mapped, int device), 0)                            \
     V(spx__cuda_ipc_close, (void *dptr))
 
 SPX__CUDA_DECLARE(SPX__CUDA_MULTI_API)

@@ -88,9 +88,10 @@ struct spx_dist_plan_s {
     int ipc_nmaps;
     char *halo_out_ipc, *part_out_ipc; /* halo_out.n, part_out.n entries */
     int halo_out_host, part_out_host;  /* some out-peer takes the host path */
-    int ipc_pull; /* SPX_DIST_PULL=1: this GPU's threads read the mapped peers' entries
-                     (spx__cuda_pull, one launch), not one copy a peer; opt-in, not yet
-                     measured (the threaded executor gained 26-29% on R-MAT 22 so) */
+    int ipc_pull; /* this GPU's threads read the mapped peers' entries (spx__cuda_pull,
+                     one launch), not one copy a peer: where its kernels may read every
+                     mapping and SPX_DIST_PULL=0 is not set (4 H200s, R-MAT 22: 0.358
+                     against 0.380-0.390 ms a call; bench/results/overlap-rule-2026-11-27.md) */
     spx_dist_info info;
 };
 

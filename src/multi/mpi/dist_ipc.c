@@ -3,9 +3,11 @@
  * from it (x entries: from dx_send; partial sums: from df) a CUDA IPC
  * handle of that buffer and where the peer's entries start in it; the peer
  * maps it. A resident call then sends only a ready message to such a peer,
- * after its stream finished writing the buffer, and the peer copies the
- * entries device to device (NVLink or PCIe) instead of through two pinned
- * host copies and MPI. The buffer is not written again before the call's
+ * after its stream finished writing the buffer, and the peer's threads read
+ * the entries device to device (NVLink or PCIe; all its peers in one
+ * spx__cuda_pull launch, or one copy a peer where its kernels may not read a
+ * mapping or SPX_DIST_PULL=0 is set) instead of through two pinned host
+ * copies and MPI. The buffer is not written again before the call's
  * closing agreement, which every rank reaches after its copies finished.
  * The setup is all or nothing: when any rank cannot map (no IPC in a
  * container, for one) or asks not to (SPX_DIST_IPC=0 in its environment,
@@ -139,6 +141,15 @@ cleanup:
     return st;
 }
 
+/* Whether this GPU's threads may read every peer buffer mapped in src (n
+ * entries, NULL where that peer is not mapped). */
+static int kernels_read(const spx_dist_plan *P, const void *const *src, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (src[k] && !spx__cuda_ipc_readable(src[k], P->device)) return 0;
+    return 1;
+}
+
 /* Both routes' offers traded and mapped; SPX_OK everywhere or nowhere. */
 static spx_status ipc_trade_and_map(spx_dist_plan *P, char *same, ipc_offer *offers)
 {
@@ -177,7 +188,9 @@ spx_status spx__dist_ipc_setup(spx_dist_plan *P)
     if (st == SPX_OK) {
         const char *pull = getenv("SPX_DIST_PULL");
         P->ipc = 1;
-        P->ipc_pull = pull && strcmp(pull, "1") == 0;
+        P->ipc_pull = !(pull && strcmp(pull, "0") == 0) &&
+                      kernels_read(P, P->halo_src, P->halo_in.n) &&
+                      kernels_read(P, P->part_src, P->part_in.n);
         P->halo_out_host = any_zero(P->halo_out_ipc, P->halo_out.n);
         P->part_out_host = any_zero(P->part_out_ipc, P->part_out.n);
     } else {
