@@ -115,6 +115,12 @@ typedef struct spx_dist_info {
     int64_t partial_send, partial_recv; /* partial sums of rows owned elsewhere */
     int64_t recv_bytes;       /* bytes this rank receives per product */
     int64_t allgather_bytes;  /* what an allgather of x would bring it */
+    const char *exchange;     /* how resident calls (spx_dist_spmv_device) move what
+                                 crosses ranks: "mpi" (pinned host buffers; every
+                                 CPU plan), or with same-host ranks, whose buffers
+                                 this rank's GPU maps, "ipc threads" (its threads read
+                                 them) or "ipc copies" (one copy a peer); ranks on
+                                 other hosts go through MPI either way */
     const char *formats[4];   /* the blocks' formats: own rows x own columns, own
                                  rows x halo, other ranks' rows x own columns,
                                  other ranks' rows x halo ("-": empty block) */

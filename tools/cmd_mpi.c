@@ -259,11 +259,11 @@ static spx_status bench_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_pla
         qsort(t, (size_t)a->batches, sizeof *t, by_value);
         double med = t[a->batches / 2];
         printf("%-5s %-7s %5d %10.3f [%.3f-%.3f] %9.2f %14.0f %14.0f %7.3f%%  "
-               "%.3f/%.3f/%.3f/%.3f  %s|%s|%s|%s\n",
+               "%.3f/%.3f/%.3f/%.3f  %s|%s|%s|%s  %s\n",
                spx_partition_name(a->kind), resident ? "device" : "host", l.size, med, t[0],
                t[a->batches - 1], 2e-6 * (double)l.nnz / med, sums[0], sums[1],
                sums[1] > 0 ? 100.0 * sums[0] / sums[1] : 0.0, most[0], most[1], most[2], most[3],
-               in.formats[0], in.formats[1], in.formats[2], in.formats[3]);
+               in.formats[0], in.formats[1], in.formats[2], in.formats[3], in.exchange);
     }
     return SPX_OK;
 }
@@ -282,7 +282,7 @@ int cli_mpi_run(int argc, char **argv)
     if (rc == CLI_PARSED && a.cmd[0] == 'b' && rank == 0)
         printf("%s on %d ranks, %s %s\nkind  vectors ranks  ms a call [min-max]   GFLOP/s  "
                "recv bytes/SpMV allgather bytes  share  local/halo wait/halo/partials ms  "
-               "blocks (own|halo|others' own|others' halo)\n",
+               "blocks (own|halo|others' own|others' halo)  exchange (rank 0)\n",
                a.matrix, size, a.device == SPX_DEV_CUDA ? "cuda" : "cpu",
                a.precision == SPX_F64 ? "f64" : "f32");
     for (size_t k = 0; rc == CLI_PARSED && st == SPX_OK && k < 4; k++) {

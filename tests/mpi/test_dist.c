@@ -85,6 +85,21 @@ static void check_resident(spx_dist_plan *P, size_t es, const void *xl, int64_t 
     free(back);
 }
 
+/* The exchange the plan says it uses is one the environment allows. */
+static void check_exchange(const spx_dist_plan *P, spx_device d)
+{
+    spx_dist_info in;
+    const char *ipc = getenv("SPX_DIST_IPC"), *pull = getenv("SPX_DIST_PULL");
+    if (!CHECK_STATUS(spx_dist_plan_info(P, &in), SPX_OK)) return;
+    if (d != SPX_DEV_CUDA || (ipc && strcmp(ipc, "0") == 0))
+        CHECK(strcmp(in.exchange, "mpi") == 0);
+    else if (pull && strcmp(pull, "0") == 0)
+        CHECK(strcmp(in.exchange, "ipc threads") != 0);
+    else
+        CHECK(strcmp(in.exchange, "mpi") == 0 || strcmp(in.exchange, "ipc threads") == 0 ||
+              strcmp(in.exchange, "ipc copies") == 0);
+}
+
 /* One product on D with precision t on device d: rank 0 checks the
  * gathered y; y_out (global, rank 0) keeps the beta != 0 result. */
 static void check_products(const spx_matrix *A, spx_dist_matrix *D, spx_type t, spx_device d,
@@ -97,6 +112,7 @@ static void check_products(const spx_matrix *A, spx_dist_matrix *D, spx_type t, 
     o.device = d;
     CHECK_STATUS(spx_dist_matrix_layout(D, &l), SPX_OK);
     if (!CHECK_STATUS(spx_dist_plan_create(D, &o, &P), SPX_OK)) return;
+    check_exchange(P, d);
     size_t es = t == SPX_F64 ? sizeof(double) : sizeof(float);
     int64_t nx = l.col_end - l.col_begin, ny = l.row_end - l.row_begin;
     double *x = malloc(sizeof *x * (size_t)(l.cols + 1)), *y0 = malloc(sizeof *y0 * (size_t)(l.rows + 1));

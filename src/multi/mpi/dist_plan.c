@@ -144,6 +144,7 @@ static void fill_info(spx_dist_plan *P)
     in->partial_recv = P->part_in.off[P->part_in.n];
     in->recv_bytes = (in->halo_recv + in->partial_recv) * (int64_t)P->es;
     in->allgather_bytes = (D->cols - P->own_cols) * (int64_t)P->es;
+    in->exchange = !P->ipc ? "mpi" : P->ipc_pull ? "ipc threads" : "ipc copies";
 }
 
 spx_status spx_dist_plan_create(const spx_dist_matrix *D, const spx_plan_opts *opts,
