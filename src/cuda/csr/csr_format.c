@@ -11,9 +11,10 @@
  * SPX_ERR_BAD_PARAM for others: the warp kernel's segments and chunks in 32
  * registers a thread where warp takes 48, so 8 thread blocks of 256 fit a
  * multiprocessor instead of 5 (csr_spmv.cu); 2-4% faster than warp on the
- * irregular generators in fp16 on an H200 (bench/results/
- * fp16-lean-2026-11-27.md), not measured on the rest of the set, so no
- * default picks it; default default_kernel's choice of stream or warp);
+ * power-law generators in fp16 on an H200 (bench/results/
+ * fp16-lean-2026-11-27.md) but 0.97-1.03x warp on R-MAT 18-21, the rest of
+ * where warp is the default (overlap-rule-2026-11-27.md), so no default
+ * picks it; default default_kernel's choice of stream or warp);
  * group=1..32 (vector kernel's lanes per row, a power of two; default the
  * one at or above the mean row length); long=N (rows longer than N are chunked;
  * default 256 for stream (at most blocknnz), 32*group for vector); ctas=N
