@@ -199,6 +199,15 @@ def test_bicgstab_nonsymmetric():
     assert np.linalg.norm(b - a @ x) <= 2e-10 * np.linalg.norm(b)
 
 
+def run_threads(work, n):
+    """work(0), ..., work(n - 1) at once, each in a thread; back when all are done."""
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def test_threads_share_a_plan():
     a = random_csr(2000, 2000, 0.005, 9)
     P = spx.plan(a, format="csr")
@@ -210,11 +219,7 @@ def test_threads_share_a_plan():
         for _ in range(50):
             out[i] = P @ x
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(work, 4)
     assert all(np.array_equal(o, ref) for o in out)
 
 
@@ -340,3 +345,169 @@ def test_cupyx_matrix_refused_on_host_paths():
         with pytest.raises(spx.SpxError) as e:
             call()
         assert e.value.args[1] == "SPX_ERR_UNSUPPORTED" and "device matrix" in e.value.args[2]
+
+
+PARTITIONS = ["pcsr", "pcsc", "pcoo", "rows"]
+
+
+def heavy_row_csr(m, n, seed, dtype=np.float64):
+    """random_csr with one dense row, so that equal-nonzero parts share rows."""
+    a = random_csr(m, n, 0.05, seed, dtype).tolil()
+    a[m // 2, :] = np.random.default_rng(seed).uniform(-1, 1, n).astype(dtype)
+    return a.tocsr()
+
+
+def check_parts(P, lines, nnz, devices):
+    """The parts tile the lines (rows of op(A), columns for pcsc) in order,
+    neighbours sharing a line where they say so, and hold every nonzero."""
+    parts = P.parts()
+    assert len(parts) == P.info()["parts"]
+    assert [q["device"] for q in parts] == devices
+    assert sum(q["nnz"] for q in parts) == nnz
+    end = 0
+    for i, q in enumerate(parts):
+        assert q["first"] == end - q["shared_first"]
+        assert q["shared_first"] == (i > 0 and parts[i - 1]["shared_last"])
+        assert q["format"] and q["bytes"] > 0
+        end = q["first"] + q["count"]
+    assert end == lines
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("partition", PARTITIONS)
+def test_multi_plan_cpu_matches_scipy(partition, dtype):
+    a = heavy_row_csr(300, 200, 21, dtype)
+    x = np.random.default_rng(22).uniform(-1, 1, 200).astype(dtype)
+    y0 = np.random.default_rng(23).uniform(-1, 1, 300).astype(dtype)
+    tol = 16 * np.finfo(dtype).eps
+    precision = "f64" if dtype == np.float64 else "f32"
+    for parts in range(1, 5):
+        P = spx.multi_plan(a, parts, partition=partition, device="cpu", precision=precision)
+        assert P.shape == (300, 200) and P.dtype == dtype and P.partition == partition
+        y = P @ x
+        assert y.dtype == dtype and y.shape == (300,)
+        assert rel_err(y, a @ x, a, x) <= tol, parts
+        assert np.array_equal(P @ x, y)  # a fixed part count: the same bits every call
+        y = y0.copy()
+        assert P.matvec(x, y, 2.0, -0.5) is y
+        assert rel_err(y, 2.0 * (a @ x) - 0.5 * y0, 2 * a, x) <= tol, parts
+        check_parts(P, 200 if partition == "pcsc" else 300, a.nnz, [-1] * parts)
+        t = P.times()
+        assert set(t) == {"convert_ms", "partition_ms", "prepare_ms", "distribute_ms",
+                          "spmv_ms", "merge_ms", "call_ms"}
+        assert min(t.values()) >= 0 and t["call_ms"] > 0
+    if partition == "pcsr":  # the dense row is cut between parts
+        assert any(q["shared_first"] for q in spx.multi_plan(a, 4).parts())
+
+
+@pytest.mark.parametrize("partition", PARTITIONS)
+def test_multi_plan_transpose_and_formats(partition):
+    a = heavy_row_csr(120, 90, 24)
+    x = np.random.default_rng(25).uniform(-1, 1, 120)
+    P = spx.multi_plan(a, 3, partition=partition, transpose=True)
+    assert P.shape == (90, 120)
+    assert rel_err(P @ x, a.T @ x, a.T, x) <= 16 * np.finfo(np.float64).eps
+    for fmt in ["csr", "ref"]:
+        P = spx.multi_plan(a, 2, partition=partition, format=fmt)
+        assert rel_err(P @ x[:90], a @ x[:90], a, x[:90]) <= 16 * np.finfo(np.float64).eps
+        assert all(q["format"] == fmt for q in P.parts()), fmt
+
+
+def test_multi_plan_bad_input():
+    a = random_csr(40, 30, 0.2, 26)
+    for parts in (0, 257):
+        with pytest.raises(spx.SpxError) as e:
+            spx.multi_plan(a, parts)
+        assert e.value.args[1] == "SPX_ERR_INVALID_ARG" and "parts" in e.value.args[2]
+    with pytest.raises(spx.SpxError) as e:
+        spx.multi_plan(a, 2, partition="nonesuch")
+    assert e.value.args[1] == "SPX_ERR_INVALID_ARG" and "nonesuch" in e.value.args[2]
+    with pytest.raises(spx.SpxError) as e:
+        spx.multi_plan(a, 2, format="nonesuch")
+    assert e.value.args[1] == "SPX_ERR_NO_FORMAT"
+    with pytest.raises(ValueError):
+        spx.multi_plan(a, 2, device="tpu")
+    with pytest.raises(ValueError):
+        spx.multi_plan(a, 2, overlap="sometimes")
+    P = spx.multi_plan(a, 2)
+    for x in (np.ones(31), np.ones(29), np.ones(30, dtype=np.float32)):
+        with pytest.raises(ValueError, match="float64 vector of 30 entries"):
+            P @ x
+    with pytest.raises(ValueError):
+        P @ np.ones((30, 2))[:, 0]  # not contiguous
+    with pytest.raises(ValueError, match="float64 vector of 40 entries"):
+        P.matvec(np.ones(30), np.ones(41))
+    with pytest.raises(ValueError):
+        P.matvec(np.ones(30), np.ones(40).astype(np.float32))
+    y = np.ones(40)
+    y.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        P.matvec(np.ones(30), y)
+    P32 = spx.multi_plan(a, 2, precision="f32")
+    with pytest.raises(ValueError, match="float32 vector of 30 entries"):
+        P32 @ np.ones(30)
+
+
+@pytest.mark.skipif(spx.device_available("cuda"), reason="a CUDA device is here")
+@pytest.mark.parametrize("spread", [True, False])
+def test_multi_plan_cuda_needs_a_gpu(spread):
+    with pytest.raises(spx.SpxError) as e:
+        spx.multi_plan(random_csr(40, 30, 0.2, 27), 2, device="cuda", spread=spread)
+    assert e.value.args[1] in ("SPX_ERR_NOT_COMPILED", "SPX_ERR_NO_DEVICE")
+
+
+def test_multi_plan_keeps_matrix_alive():
+    a = random_csr(500, 500, 0.02, 28)
+    x = np.random.default_rng(29).uniform(-1, 1, 500)
+    want = a @ x
+    alive = weakref.ref(a.indptr)
+    P = spx.multi_plan(spx.matrix(a), 3, format="csr")  # CPU parts read a's arrays in place
+    del a
+    gc.collect()
+    assert alive() is not None
+    np.ones(1 << 20)  # would reuse the arrays' memory, had they been freed
+    assert rel_err(P @ x, want, P.matrix.to_scipy(), x) <= 16 * np.finfo(np.float64).eps
+    del P
+    gc.collect()
+    assert alive() is None
+
+
+def test_multi_plan_threads_and_linear_operator():
+    a = heavy_row_csr(2000, 2000, 30) + sp.identity(2000) * 10
+    P = spx.multi_plan(a, 4, partition="pcsc")
+    xs = np.random.default_rng(31).uniform(-1, 1, (4, 2000))
+    refs = [P @ x for x in xs]
+    bad = [0] * 4
+
+    def work(i):  # one call at a time per plan (its scratch): the binding serializes them
+        for _ in range(50):
+            bad[i] += not np.array_equal(P @ xs[i], refs[i])
+
+    run_threads(work, 4)
+    assert bad == [0] * 4
+    b = np.ones(2000)
+    x, info = sla.gmres(P.as_linear_operator(), b, rtol=1e-10)
+    assert info == 0 and np.linalg.norm(a @ x - b) <= 1e-8 * np.linalg.norm(b)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("spread", [True, False])
+def test_multi_plan_cuda_matches_scipy(spread, dtype):
+    if not spx.device_available("cuda"):
+        pytest.skip("no CUDA device")
+    a = heavy_row_csr(3000, 2000, 32, dtype)
+    x = np.random.default_rng(33).uniform(-1, 1, 2000).astype(dtype)
+    tol = 16 * np.finfo(dtype).eps
+    precision = "f64" if dtype == np.float64 else "f32"
+    for partition in PARTITIONS:
+        for parts in range(1, 5):
+            P = spx.multi_plan(a, parts, partition=partition, device="cuda", spread=spread,
+                               precision=precision)
+            assert P.device == "cuda"
+            y = P @ x
+            assert rel_err(y, a @ x, a, x) <= tol, (partition, parts)
+            assert np.array_equal(P @ x, y)
+            devices = [q["device"] for q in P.parts()]
+            gpus = max(devices) + 1  # spread: round robin over the GPUs; else all on GPU 0
+            assert devices == [i % gpus if spread else 0 for i in range(parts)], devices
+            check_parts(P, 2000 if partition == "pcsc" else 3000, a.nnz, devices)

@@ -14,6 +14,10 @@ formats are converted to CSR first. CUDA plans take NumPy arrays (copied
 to the device per call, for convenience) or CuPy arrays (device memory, no
 host round trip) through `matvec`.
 
+spx.multi_plan(A, parts) cuts A into parts of equal nonzeros (MSREP: pcsr,
+pcsc, pcoo, or rows of equal count), each an ordinary plan on a CPU thread or
+a GPU, and multiplies host vectors with one call (spx_multi_spmv).
+
 A matrix made from a cupyx.scipy.sparse matrix stays on the GPU
 (spx_matrix_wrap_device): its CUDA csr plans read cupyx's indices and data
 in place, with no copy and no host round trip (the row offsets are read once
@@ -25,13 +29,15 @@ import numpy as np
 from . import _core
 from ._core import SpxError
 
-__all__ = ["SpxError", "Matrix", "Plan", "matrix", "read_mtx", "generate", "plan", "spgemm",
-           "formats", "device_available", "cg", "bicgstab", "bench", "NotConverged"]
+__all__ = ["SpxError", "Matrix", "Plan", "MultiPlan", "matrix", "read_mtx", "generate", "plan",
+           "multi_plan", "spgemm", "formats", "device_available", "cg", "bicgstab", "bench",
+           "NotConverged"]
 
 SPMV, SPGEMM = 0, 1
 _TYPES = {0: "f64", 1: "f32", 2: "f16"}
 _DEVICES = {1: "cpu", 2: "cuda"}
 _OPERATIONS = {0: "spmv", 1: "spgemm", 2: "spmm"}
+_OVERLAP = {"auto": 0, "on": 1, "off": -1}  # spx_multi_opts.overlap
 
 
 class NotConverged(SpxError):
@@ -145,8 +151,9 @@ def _device_pointer(v):
     return None if iface is None else iface["data"][0]
 
 
-class Plan:
-    """A matrix prepared by one format on one device (spx.plan)."""
+class _Operator:
+    """What Plan and MultiPlan share: the matrix (kept alive while the plan
+    lives), the shape of op(A), the device and the vectors' dtype."""
 
     def __init__(self, A, core):
         self.matrix = A
@@ -155,6 +162,16 @@ class Plan:
         self.shape = (info["rows"], info["cols"])
         self.device = info["device"]
         self.dtype = np.dtype(info["dtype"])  # of x and y
+
+    def as_linear_operator(self):
+        """A scipy.sparse.linalg.LinearOperator whose matvec is this plan."""
+        from scipy.sparse.linalg import LinearOperator
+        return LinearOperator(self.shape, dtype=self.dtype,
+                              matvec=lambda v: self @ np.ascontiguousarray(v, dtype=self.dtype).ravel())
+
+
+class Plan(_Operator):
+    """A matrix prepared by one format on one device (spx.plan)."""
 
     def __matmul__(self, x):
         ptr = _device_pointer(x)
@@ -192,11 +209,46 @@ class Plan:
         """format, prep_ms, bytes, describe, device, rows, cols"""
         return self._p.info()
 
-    def as_linear_operator(self):
-        """A scipy.sparse.linalg.LinearOperator whose matvec is this plan."""
-        from scipy.sparse.linalg import LinearOperator
-        return LinearOperator(self.shape, dtype=self.dtype,
-                              matvec=lambda v: self @ np.ascontiguousarray(v, dtype=self.dtype).ravel())
+
+def _host_vector(v):
+    if _device_pointer(v) is not None:
+        raise TypeError("a multi plan takes host (NumPy) vectors; copy device arrays to the host")
+    return v
+
+
+class MultiPlan(_Operator):
+    """A matrix cut into parts, each an ordinary plan on a CPU thread or a GPU
+    (spx.multi_plan). Vectors are host arrays: x goes to the parts and their
+    results are merged into y in part order, so that a fixed part count gives
+    the same bits every call. Calls on one plan run one at a time."""
+
+    def __init__(self, A, core):
+        super().__init__(A, core)
+        self.partition = self._p.info()["partition"]
+
+    def __matmul__(self, x):
+        return self._p @ _host_vector(x)
+
+    def matvec(self, x, y, alpha=1.0, beta=0.0):
+        """y = alpha*A*x + beta*y in place (NumPy arrays); returns y."""
+        self._p.matvec(_host_vector(x), _host_vector(y), alpha, beta)
+        return y
+
+    def times(self):
+        """Where the time went, in ms (spx_multi_timing): convert_ms, partition_ms and
+        prepare_ms of the plan's creation; distribute_ms, spmv_ms, merge_ms and call_ms
+        of the last product (a phase of the parts: the slowest part's)."""
+        return self._p.times()
+
+    def parts(self):
+        """Each part (spx_multi_part_info): device (-1: a CPU thread, else a CUDA
+        device), format, first and count (the lines it covers: rows of op(A), columns
+        for pcsc), nnz, shared_first, shared_last, bytes, numa_node, overlapped."""
+        return self._p.parts()
+
+    def info(self):
+        """partition, parts, device, rows, cols, dtype"""
+        return self._p.info()
 
 
 def plan(A, format="auto", device=None, precision=None, params=None, expected_calls=0,
@@ -212,6 +264,24 @@ def plan(A, format="auto", device=None, precision=None, params=None, expected_ca
     op = SPGEMM if operation == "spgemm" else SPMV
     return Plan(A, _core.plan(A._m, op, format, device, precision, params, int(expected_calls),
                               int(threads), bool(transpose)))
+
+
+def multi_plan(A, parts, partition="pcsr", device="cpu", spread=True, format="auto",
+               precision=None, overlap="auto", params=None, expected_calls=0, transpose=False):
+    """Cut A (an spx.Matrix or a scipy sparse matrix) into `parts` parts (1..256)
+    and plan each (spx_multi_plan_create). partition: "pcsr", "pcsc", "pcoo" (equal
+    nonzeros) or "rows" (equal rows). device "cpu": a thread a part; "cuda": with
+    spread, part i on GPU i mod the GPU count, else all on GPU 0, a stream each.
+    format: each part's ("auto" chooses per part); precision "f64" (default),
+    "f32" or "f16"; overlap "auto", "on" or "off" (spx_multi_opts.overlap: row
+    parts on several GPUs multiply their own columns while their halo arrives)."""
+    A = _as_matrix(A)
+    if overlap not in _OVERLAP:
+        raise ValueError("overlap is 'auto', 'on' or 'off'")
+    return MultiPlan(A, _core.multi_plan(A._m, partition, int(parts), device, bool(spread),
+                                         format, "f64" if precision is None else precision,
+                                         params, int(expected_calls), bool(transpose),
+                                         _OVERLAP[overlap]))
 
 
 def spgemm(A, B=None, format="auto", device="cpu", threads=0):

@@ -1,4 +1,4 @@
-/* spx._core: the CPython binding of libspx. Two types and a few functions;
+/* spx._core: the CPython binding of libspx. Three types and a few functions;
  * the Python layer (spx/__init__.py) gives them their friendly shape.
  *
  * Matrix: an spx_matrix. From caller arrays (wrap: the objects are kept
@@ -7,6 +7,8 @@
  * (wrap_device: cupyx's CSR arrays, kept alive by the Matrix, read in place
  * by CUDA csr plans), from a file or a generator spec (owned by SpX).
  * Plan: an spx_plan of a Matrix (kept alive by the Plan).
+ * MultiPlan: an spx_multi_plan of a Matrix (kept alive by it): parts on CPU
+ * threads or GPUs, host vectors; its calls run one at a time (a lock).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
  * The GIL is released during plan creation, SpMV, SpGEMM and the solvers.
@@ -274,6 +276,24 @@ static int precision_of(const char *s, spx_type *t)
     return 1;
 }
 
+/* *o from the arguments plan and multi_plan share; ValueError for an
+ * unknown device or precision. */
+static int plan_opts_of(spx_plan_opts *o, const char *format, const char *device,
+                        const char *precision, const char *params, long long calls, int transpose)
+{
+    *o = spx_plan_opts_default();
+    if (!device_of(device, &o->device) || !precision_of(precision, &o->precision)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "device is 'cpu' or 'cuda', precision 'f64', 'f32', 'f16'");
+        return -1;
+    }
+    o->format = format;
+    o->params = params;
+    o->expected_calls = calls;
+    o->op = transpose ? SPX_OP_T : SPX_OP_N;
+    return 0;
+}
+
 /* plan(matrix, operation, format, device, precision, params, expected_calls, threads, transpose) */
 static PyObject *core_plan(PyObject *self, PyObject *args)
 {
@@ -281,20 +301,13 @@ static PyObject *core_plan(PyObject *self, PyObject *args)
     int operation, threads, transpose;
     const char *format, *device, *precision, *params;
     long long calls;
-    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan_opts o;
     (void)self;
     if (!PyArg_ParseTuple(args, "O!issszLip", &MatrixType, &m, &operation, &format, &device,
                           &precision, &params, &calls, &threads, &transpose))
         return NULL;
-    if (!device_of(device, &o.device) || !precision_of(precision, &o.precision)) {
-        PyErr_SetString(PyExc_ValueError, "device is 'cpu' or 'cuda', precision 'f64', 'f32', 'f16'");
-        return NULL;
-    }
-    o.format = format;
-    o.params = params;
-    o.expected_calls = calls;
+    if (plan_opts_of(&o, format, device, precision, params, calls, transpose) < 0) return NULL;
     o.threads = threads;
-    o.op = transpose ? SPX_OP_T : SPX_OP_N;
     PlanObject *p = PyObject_New(PlanObject, &PlanType);
     if (!p) return NULL;
     p->P = NULL;
@@ -315,6 +328,43 @@ static PyObject *core_plan(PyObject *self, PyObject *args)
     return (PyObject *)p;
 }
 
+/* A host buffer of n entries of type t (F64: double, else float) into view;
+ * ValueError (nothing held) for another length, type or layout. */
+static int host_vector(spx_type t, PyObject *o, int64_t n, int writable, Py_buffer *view)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, view, flags) < 0) return -1;
+    char want = t == SPX_F64 ? 'd' : 'f';
+    if (view->len != (Py_ssize_t)(n * (t == SPX_F64 ? 8 : 4)) || !view->format ||
+        view->format[0] != want) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "expected a contiguous %s vector of %lld entries",
+                     want == 'd' ? "float64" : "float32", (long long)n);
+        return -1;
+    }
+    return 0;
+}
+
+/* y = op(A)*x of a plan p (Plan or MultiPlan) into a new NumPy vector of n
+ * entries of dtype, y's buffer from apply(p, x, y); xv (the host x) is
+ * released. */
+typedef spx_status (*apply_fn)(PyObject *p, void *x, void *y);
+static PyObject *product(PyObject *p, apply_fn apply, Py_buffer *xv, int64_t n, PyObject *dtype)
+{
+    Py_buffer yv;
+    PyObject *y = PyObject_CallFunction(numpy_empty, "(LO)", (long long)n, dtype);
+    if (y && PyObject_GetBuffer(y, &yv, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) Py_CLEAR(y);
+    spx_status st = y ? apply(p, xv->buf, yv.buf) : SPX_OK;
+    PyBuffer_Release(xv);
+    if (!y) return NULL;
+    PyBuffer_Release(&yv);
+    if (st != SPX_OK) {
+        Py_DECREF(y);
+        return raise_status(st);
+    }
+    return y;
+}
+
 /* A vector argument: a device address (int) or a host buffer of n entries of
  * the plan's type. *host tells which; view is filled for buffers. */
 static int vector_arg(PlanObject *p, PyObject *o, int64_t n, int writable, Py_buffer *view,
@@ -325,16 +375,7 @@ static int vector_arg(PlanObject *p, PyObject *o, int64_t n, int writable, Py_bu
         *host = 0;
         return PyErr_Occurred() ? -1 : 0;
     }
-    if (PyObject_GetBuffer(o, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return -1;
-    char want = p->vtype == SPX_F64 ? 'd' : 'f';
-    if (view->len != (Py_ssize_t)(n * (p->vtype == SPX_F64 ? 8 : 4)) || !view->format ||
-        view->format[0] != want) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "expected a contiguous %s vector of %lld entries",
-                     want == 'd' ? "float64" : "float32", (long long)n);
-        return -1;
-    }
+    if (host_vector(p->vtype, o, n, writable, view) < 0) return -1;
     *ptr = view->buf;
     *host = 1;
     return 0;
@@ -374,12 +415,17 @@ static PyObject *plan_matvec(PlanObject *p, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static spx_status plan_apply(PyObject *p, void *x, void *y)
+{
+    return spmv_any((PlanObject *)p, 1.0, x, 0.0, y, 1);
+}
+
 /* P @ x for a host array x: a new NumPy y. */
 static PyObject *plan_matmul(PyObject *a, PyObject *b)
 {
     if (!PyObject_TypeCheck(a, &PlanType)) Py_RETURN_NOTIMPLEMENTED;
     PlanObject *p = (PlanObject *)a;
-    Py_buffer xv, yv;
+    Py_buffer xv;
     void *x;
     int xh;
     if (vector_arg(p, b, p->cols, 0, &xv, &x, &xh) < 0) return NULL;
@@ -387,20 +433,7 @@ static PyObject *plan_matmul(PyObject *a, PyObject *b)
         PyErr_SetString(PyExc_TypeError, "P @ x takes a host array; use matvec for device vectors");
         return NULL;
     }
-    PyObject *y = PyObject_CallFunction(numpy_empty, "(LO)", (long long)p->rows, p->dtype);
-    if (!y || PyObject_GetBuffer(y, &yv, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&xv);
-        Py_XDECREF(y);
-        return NULL;
-    }
-    spx_status st = spmv_any(p, 1.0, x, 0.0, yv.buf, 1);
-    PyBuffer_Release(&xv);
-    PyBuffer_Release(&yv);
-    if (st != SPX_OK) {
-        Py_DECREF(y);
-        return raise_status(st);
-    }
-    return y;
+    return product(a, plan_apply, &xv, p->rows, p->dtype);
 }
 
 /* libspx's test hook (plan/format.h): the device arrays a CUDA csr plan
@@ -539,6 +572,192 @@ static PyTypeObject PlanType = {
     .tp_as_number = &plan_number,
 };
 
+/* --------------------------------------------------------------- MultiPlan */
+
+typedef struct {
+    PyObject_HEAD spx_multi_plan *P;
+    MatrixObject *matrix; /* CPU parts read its arrays in place */
+    int64_t rows, cols;
+    spx_type vtype; /* the vectors' type: F64 double, else float */
+    spx_partition partition;
+    int cuda;
+    PyObject *dtype;         /* "float64" or "float32" */
+    PyThread_type_lock lock; /* held by a call: one at a time per plan (scratch, times) */
+} MultiPlanObject;
+
+static void multi_dealloc(MultiPlanObject *p)
+{
+    spx_multi_plan_destroy(p->P);
+    if (p->lock) PyThread_free_lock(p->lock);
+    Py_XDECREF(p->matrix);
+    Py_XDECREF(p->dtype);
+    Py_TYPE(p)->tp_free((PyObject *)p);
+}
+
+static PyTypeObject MultiPlanType;
+
+/* multi_plan(matrix, partition, parts, device, spread, format, precision,
+ * params, expected_calls, transpose, overlap): parts on CPU threads (device
+ * "cpu"), or on GPUs: all on GPU 0, a stream each, or with spread round
+ * robin over the GPUs (spx_multi_opts.devices NULL). */
+static PyObject *core_multi_plan(PyObject *self, PyObject *args)
+{
+    MatrixObject *m;
+    const char *partition, *device, *format, *precision, *params;
+    int parts, spread, transpose, overlap;
+    long long calls;
+    int on_gpu0[SPX_MULTI_MAX_PARTS] = {0};
+    spx_plan_opts o;
+    spx_multi_opts mo = spx_multi_opts_default();
+    spx_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!sispsszLpi", &MatrixType, &m, &partition, &parts, &device,
+                          &spread, &format, &precision, &params, &calls, &transpose, &overlap))
+        return NULL;
+    if (plan_opts_of(&o, format, device, precision, params, calls, transpose) < 0) return NULL;
+    if ((st = spx_partition_parse(partition, &mo.partition)) != SPX_OK) return raise_status(st);
+    mo.parts = parts;
+    mo.overlap = overlap;
+    mo.devices = o.device == SPX_DEV_CUDA && !spread ? on_gpu0 : NULL;
+    MultiPlanObject *p = PyObject_New(MultiPlanObject, &MultiPlanType);
+    if (!p) return NULL;
+    p->P = NULL;
+    p->matrix = m;
+    Py_INCREF(m);
+    p->dtype = NULL;
+    p->lock = PyThread_allocate_lock();
+    if (!p->lock) {
+        Py_DECREF(p);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS st = spx_multi_plan_create(m->A, &o, &mo, &p->P);
+    Py_END_ALLOW_THREADS if (st != SPX_OK)
+    {
+        Py_DECREF(p);
+        return raise_status(st);
+    }
+    spx_matrix_dims(m->A, transpose ? &p->cols : &p->rows, transpose ? &p->rows : &p->cols, NULL);
+    p->vtype = o.precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    p->partition = mo.partition;
+    p->cuda = o.device == SPX_DEV_CUDA;
+    p->dtype = PyUnicode_FromString(p->vtype == SPX_F64 ? "float64" : "float32");
+    return (PyObject *)p;
+}
+
+/* y = alpha*op(A)*x + beta*y on host vectors, the GIL released. */
+static spx_status multi_spmv(MultiPlanObject *p, double alpha, const void *x, double beta, void *y)
+{
+    spx_status st;
+    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(p->lock, WAIT_LOCK);
+    st = spx_multi_spmv(p->P, alpha, x, beta, y);
+    PyThread_release_lock(p->lock);
+    Py_END_ALLOW_THREADS return st;
+}
+
+/* matvec(x, y, alpha, beta): host arrays */
+static PyObject *multi_matvec(MultiPlanObject *p, PyObject *args)
+{
+    PyObject *xo, *yo;
+    double alpha = 1.0, beta = 0.0;
+    Py_buffer xv, yv;
+    if (!PyArg_ParseTuple(args, "OO|dd", &xo, &yo, &alpha, &beta)) return NULL;
+    if (host_vector(p->vtype, xo, p->cols, 0, &xv) < 0) return NULL;
+    if (host_vector(p->vtype, yo, p->rows, 1, &yv) < 0) {
+        PyBuffer_Release(&xv);
+        return NULL;
+    }
+    spx_status st = multi_spmv(p, alpha, xv.buf, beta, yv.buf);
+    PyBuffer_Release(&xv);
+    PyBuffer_Release(&yv);
+    if (st != SPX_OK) return raise_status(st);
+    Py_RETURN_NONE;
+}
+
+static spx_status multi_apply(PyObject *p, void *x, void *y)
+{
+    return multi_spmv((MultiPlanObject *)p, 1.0, x, 0.0, y);
+}
+
+/* P @ x for a host array x: a new NumPy y. */
+static PyObject *multi_matmul(PyObject *a, PyObject *b)
+{
+    if (!PyObject_TypeCheck(a, &MultiPlanType)) Py_RETURN_NOTIMPLEMENTED;
+    MultiPlanObject *p = (MultiPlanObject *)a;
+    Py_buffer xv;
+    if (host_vector(p->vtype, b, p->cols, 0, &xv) < 0) return NULL;
+    return product(a, multi_apply, &xv, p->rows, p->dtype);
+}
+
+/* spx_multi_timing as a dict: plan creation's phases and the last call's. */
+static PyObject *multi_times(MultiPlanObject *p, PyObject *unused)
+{
+    spx_multi_timing t;
+    spx_status st;
+    (void)unused;
+    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(p->lock, WAIT_LOCK);
+    st = spx_multi_times(p->P, &t);
+    PyThread_release_lock(p->lock);
+    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "convert_ms", t.convert_ms,
+                         "partition_ms", t.partition_ms, "prepare_ms", t.prepare_ms,
+                         "distribute_ms", t.distribute_ms, "spmv_ms", t.spmv_ms, "merge_ms",
+                         t.merge_ms, "call_ms", t.call_ms);
+}
+
+/* spx_multi_part_info of each part, as dicts. */
+static PyObject *multi_parts(MultiPlanObject *p, PyObject *unused)
+{
+    int n = spx_multi_plan_parts(p->P);
+    PyObject *list = PyList_New(n);
+    (void)unused;
+    for (int i = 0; list && i < n; i++) {
+        spx_multi_part_info in;
+        spx_status st = spx_multi_plan_part(p->P, i, &in);
+        if (st != SPX_OK) {
+            Py_DECREF(list);
+            return raise_status(st);
+        }
+        PyObject *d = Py_BuildValue(
+            "{s:i,s:s,s:L,s:L,s:L,s:N,s:N,s:n,s:i,s:N}", "device", in.device, "format", in.format,
+            "first", (long long)in.first, "count", (long long)in.count, "nnz", (long long)in.nnz,
+            "shared_first", PyBool_FromLong(in.shared_first), "shared_last",
+            PyBool_FromLong(in.shared_last), "bytes", (Py_ssize_t)in.bytes, "numa_node",
+            in.numa_node, "overlapped", PyBool_FromLong(in.overlapped));
+        if (d)
+            PyList_SET_ITEM(list, i, d);
+        else
+            Py_CLEAR(list);
+    }
+    return list;
+}
+
+static PyObject *multi_info(MultiPlanObject *p, PyObject *unused)
+{
+    (void)unused;
+    return Py_BuildValue("{s:s,s:i,s:s,s:L,s:L,s:O}", "partition", spx_partition_name(p->partition),
+                         "parts", spx_multi_plan_parts(p->P), "device", p->cuda ? "cuda" : "cpu",
+                         "rows", (long long)p->rows, "cols", (long long)p->cols, "dtype", p->dtype);
+}
+
+static PyMethodDef multi_methods[] = {
+    {"matvec", (PyCFunction)multi_matvec, METH_VARARGS, "y = alpha*A*x + beta*y (host arrays)"},
+    {"times", (PyCFunction)multi_times, METH_NOARGS, "spx_multi_timing, in ms"},
+    {"parts", (PyCFunction)multi_parts, METH_NOARGS, "spx_multi_part_info of each part"},
+    {"info", (PyCFunction)multi_info, METH_NOARGS, "partition, parts, device, rows, cols, dtype"},
+    {NULL, NULL, 0, NULL}};
+
+static PyNumberMethods multi_number = {.nb_matrix_multiply = multi_matmul};
+
+static PyTypeObject MultiPlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "spx._core.MultiPlan",
+    .tp_basicsize = sizeof(MultiPlanObject),
+    .tp_dealloc = (destructor)multi_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "an SpX multi-device plan",
+    .tp_methods = multi_methods,
+    .tp_as_number = &multi_number,
+};
+
 /* ---------------------------------------------------------------- registry */
 
 static PyObject *core_formats(PyObject *self, PyObject *unused)
@@ -577,6 +796,7 @@ static PyMethodDef core_methods[] = {
     {"read", core_read, METH_VARARGS, "Matrix from a .mtx, .mtx.gz or .spx file"},
     {"generate", core_generate, METH_VARARGS, "Matrix from a generator spec"},
     {"plan", core_plan, METH_VARARGS, "a Plan of a Matrix"},
+    {"multi_plan", core_multi_plan, METH_VARARGS, "a MultiPlan of a Matrix (parts on devices)"},
     {"formats", core_formats, METH_NOARGS, "the registered formats"},
     {"device_available", core_device_available, METH_VARARGS, "is the device usable"},
     {NULL, NULL, 0, NULL}};
@@ -590,15 +810,19 @@ PyMODINIT_FUNC PyInit__core(void)
     if (!np) return NULL;
     numpy_empty = PyObject_GetAttrString(np, "empty");
     Py_DECREF(np);
-    if (!numpy_empty || PyType_Ready(&MatrixType) < 0 || PyType_Ready(&PlanType) < 0) return NULL;
+    if (!numpy_empty || PyType_Ready(&MatrixType) < 0 || PyType_Ready(&PlanType) < 0 ||
+        PyType_Ready(&MultiPlanType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     SpxError = PyErr_NewException("spx.SpxError", NULL, NULL);
     Py_INCREF(&MatrixType);
     Py_INCREF(&PlanType);
+    Py_INCREF(&MultiPlanType);
     if (PyModule_AddObject(m, "SpxError", SpxError) < 0 ||
         PyModule_AddObject(m, "Matrix", (PyObject *)&MatrixType) < 0 ||
-        PyModule_AddObject(m, "Plan", (PyObject *)&PlanType) < 0)
+        PyModule_AddObject(m, "Plan", (PyObject *)&PlanType) < 0 ||
+        PyModule_AddObject(m, "MultiPlan", (PyObject *)&MultiPlanType) < 0)
         return NULL;
     return m;
 }
