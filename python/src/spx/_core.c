@@ -37,7 +37,8 @@ static PyObject *raise_status(spx_status st)
 /* ------------------------------------------------------------------ Matrix */
 
 typedef struct {
-    PyObject_HEAD spx_matrix *A;
+    PyObject_HEAD
+    spx_matrix *A;
     PyObject *keep; /* the wrapped arrays (host buffers, or device arrays), or NULL */
     Py_buffer views[3];
     int nviews;
@@ -106,10 +107,11 @@ static PyObject *core_wrap(PyObject *self, PyObject *args)
         return NULL;
     }
     spx_status st;
-    Py_BEGIN_ALLOW_THREADS st = spx_matrix_wrap(rows, cols, m->views[0].buf, rb, m->views[1].buf,
-                                                cb, d->buf, f64 ? SPX_F64 : SPX_F32, &m->A);
-    Py_END_ALLOW_THREADS if (st != SPX_OK)
-    {
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_matrix_wrap(rows, cols, m->views[0].buf, rb, m->views[1].buf, cb, d->buf,
+                         f64 ? SPX_F64 : SPX_F32, &m->A);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) {
         Py_DECREF(m);
         return raise_status(st);
     }
@@ -134,11 +136,12 @@ static PyObject *core_wrap_device(PyObject *self, PyObject *args)
     if (!m) return NULL;
     m->on_device = 1;
     m->vtype = f64 ? SPX_F64 : SPX_F32;
-    Py_BEGIN_ALLOW_THREADS st = spx_matrix_wrap_device(
-        rows, cols, (const void *)(uintptr_t)rp, rbits, (const void *)(uintptr_t)ci, 32,
-        (const void *)(uintptr_t)v, m->vtype, &m->A);
-    Py_END_ALLOW_THREADS if (st != SPX_OK)
-    {
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_matrix_wrap_device(rows, cols, (const void *)(uintptr_t)rp, rbits,
+                                (const void *)(uintptr_t)ci, 32, (const void *)(uintptr_t)v,
+                                m->vtype, &m->A);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) {
         Py_DECREF(m);
         return raise_status(st);
     }
@@ -154,8 +157,10 @@ static PyObject *core_read(PyObject *self, PyObject *args)
     spx_status st;
     (void)self;
     if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
-    Py_BEGIN_ALLOW_THREADS st = spx_matrix_read(path, &A);
-    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_matrix_read(path, &A);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) return raise_status(st);
     return (PyObject *)matrix_new(A);
 }
 
@@ -166,8 +171,10 @@ static PyObject *core_generate(PyObject *self, PyObject *args)
     spx_status st;
     (void)self;
     if (!PyArg_ParseTuple(args, "s", &spec)) return NULL;
-    Py_BEGIN_ALLOW_THREADS st = spx_generate(spec, &A);
-    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_generate(spec, &A);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) return raise_status(st);
     return (PyObject *)matrix_new(A);
 }
 
@@ -241,7 +248,8 @@ static PyTypeObject MatrixType = {
 /* -------------------------------------------------------------------- Plan */
 
 typedef struct {
-    PyObject_HEAD spx_plan *P;
+    PyObject_HEAD
+    spx_plan *P;
     MatrixObject *matrix;
     int64_t rows, cols;
     spx_type vtype; /* the vectors' type: F64 double, else float */
@@ -261,18 +269,25 @@ static PyTypeObject PlanType;
 
 static int device_of(const char *s, spx_device *d)
 {
-    if (strcmp(s, "cpu") == 0) *d = SPX_DEV_CPU;
-    else if (strcmp(s, "cuda") == 0) *d = SPX_DEV_CUDA;
-    else return 0;
+    if (strcmp(s, "cpu") == 0)
+        *d = SPX_DEV_CPU;
+    else if (strcmp(s, "cuda") == 0)
+        *d = SPX_DEV_CUDA;
+    else
+        return 0;
     return 1;
 }
 
 static int precision_of(const char *s, spx_type *t)
 {
-    if (strcmp(s, "f64") == 0) *t = SPX_F64;
-    else if (strcmp(s, "f32") == 0) *t = SPX_F32;
-    else if (strcmp(s, "f16") == 0) *t = SPX_F16;
-    else return 0;
+    if (strcmp(s, "f64") == 0)
+        *t = SPX_F64;
+    else if (strcmp(s, "f32") == 0)
+        *t = SPX_F32;
+    else if (strcmp(s, "f16") == 0)
+        *t = SPX_F16;
+    else
+        return 0;
     return 1;
 }
 
@@ -315,9 +330,10 @@ static PyObject *core_plan(PyObject *self, PyObject *args)
     Py_INCREF(m);
     p->dtype = NULL;
     spx_status st;
-    Py_BEGIN_ALLOW_THREADS st = spx_plan_create(m->A, (spx_operation)operation, &o, &p->P);
-    Py_END_ALLOW_THREADS if (st != SPX_OK)
-    {
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_plan_create(m->A, (spx_operation)operation, &o, &p->P);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) {
         Py_DECREF(p);
         return raise_status(st);
     }
@@ -385,9 +401,13 @@ static int vector_arg(PlanObject *p, PyObject *o, int64_t n, int writable, Py_bu
 static spx_status spmv_any(PlanObject *p, double alpha, void *x, double beta, void *y, int host)
 {
     spx_status st;
-    Py_BEGIN_ALLOW_THREADS if (host && p->cuda) st = spx_spmv_host(p->P, alpha, x, beta, y);
-    else st = spx_spmv(p->P, alpha, x, beta, y);
-    Py_END_ALLOW_THREADS return st;
+    Py_BEGIN_ALLOW_THREADS
+    if (host && p->cuda)
+        st = spx_spmv_host(p->P, alpha, x, beta, y);
+    else
+        st = spx_spmv(p->P, alpha, x, beta, y);
+    Py_END_ALLOW_THREADS
+    return st;
 }
 
 /* matvec(x, y, alpha, beta) */
@@ -408,7 +428,8 @@ static PyObject *plan_matvec(PlanObject *p, PyObject *args)
     if (xh) PyBuffer_Release(&xv);
     if (yh) PyBuffer_Release(&yv);
     if (xh != yh) {
-        PyErr_SetString(PyExc_ValueError, "x and y must both be host arrays or both device addresses");
+        PyErr_SetString(PyExc_ValueError,
+                        "x and y must both be host arrays or both device addresses");
         return NULL;
     }
     if (st != SPX_OK) return raise_status(st);
@@ -457,10 +478,10 @@ static PyObject *plan_info(PlanObject *p, PyObject *unused)
 {
     (void)unused;
     return Py_BuildValue("{s:s,s:d,s:n,s:s,s:s,s:L,s:L,s:O}", "format", spx_plan_format(p->P),
-                         "prep_ms", spx_plan_prep_ms(p->P), "bytes", (Py_ssize_t)spx_plan_bytes(p->P),
-                         "describe", spx_plan_describe(p->P), "device", p->cuda ? "cuda" : "cpu",
-                         "rows", (long long)p->rows, "cols", (long long)p->cols, "dtype",
-                         p->dtype);
+                         "prep_ms", spx_plan_prep_ms(p->P), "bytes",
+                         (Py_ssize_t)spx_plan_bytes(p->P), "describe", spx_plan_describe(p->P),
+                         "device", p->cuda ? "cuda" : "cpu", "rows", (long long)p->rows, "cols",
+                         (long long)p->cols, "dtype", p->dtype);
 }
 
 /* spgemm(B): C = A*B for an SpGEMM plan. */
@@ -470,8 +491,10 @@ static PyObject *plan_spgemm(PlanObject *p, PyObject *args)
     spx_matrix *C = NULL;
     spx_status st;
     if (!PyArg_ParseTuple(args, "O!", &MatrixType, &b)) return NULL;
-    Py_BEGIN_ALLOW_THREADS st = spx_spgemm_run(p->P, b->A, &C);
-    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_spgemm_run(p->P, b->A, &C);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) return raise_status(st);
     return (PyObject *)matrix_new(C);
 }
 
@@ -481,8 +504,10 @@ static PyObject *plan_spgemm_numeric(PlanObject *p, PyObject *args)
     MatrixObject *b, *c;
     spx_status st;
     if (!PyArg_ParseTuple(args, "O!O!", &MatrixType, &b, &MatrixType, &c)) return NULL;
-    Py_BEGIN_ALLOW_THREADS st = spx_spgemm_numeric(p->P, b->A, c->A);
-    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_spgemm_numeric(p->P, b->A, c->A);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) return raise_status(st);
     Py_RETURN_NONE;
 }
 
@@ -522,15 +547,17 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     /* CPU plans take host arrays, CUDA plans device addresses */
     int placed = p->cuda ? !bh && !xh : bh && xh;
     if (hist && placed) {
-        Py_BEGIN_ALLOW_THREADS st = is_cg ? spx_cg(p->P, A->A, b, x, &o, &info)
-                                          : spx_bicgstab(p->P, A->A, b, x, &o, &info);
+        Py_BEGIN_ALLOW_THREADS
+        st =
+            is_cg ? spx_cg(p->P, A->A, b, x, &o, &info) : spx_bicgstab(p->P, A->A, b, x, &o, &info);
         Py_END_ALLOW_THREADS
     }
     if (bh) PyBuffer_Release(&bv);
     if (xh) PyBuffer_Release(&xv);
     if (!hist) return PyErr_NoMemory();
     PyObject *h = PyList_New(0);
-    for (int64_t i = 0; h && i <= info.iters && (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED); i++) {
+    for (int64_t i = 0; h && i <= info.iters && (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED);
+         i++) {
         PyObject *f = PyFloat_FromDouble(hist[i]);
         PyList_Append(h, f);
         Py_XDECREF(f);
@@ -575,7 +602,8 @@ static PyTypeObject PlanType = {
 /* --------------------------------------------------------------- MultiPlan */
 
 typedef struct {
-    PyObject_HEAD spx_multi_plan *P;
+    PyObject_HEAD
+    spx_multi_plan *P;
     MatrixObject *matrix; /* CPU parts read its arrays in place */
     int64_t rows, cols;
     spx_type vtype; /* the vectors' type: F64 double, else float */
@@ -630,9 +658,10 @@ static PyObject *core_multi_plan(PyObject *self, PyObject *args)
         Py_DECREF(p);
         return PyErr_NoMemory();
     }
-    Py_BEGIN_ALLOW_THREADS st = spx_multi_plan_create(m->A, &o, &mo, &p->P);
-    Py_END_ALLOW_THREADS if (st != SPX_OK)
-    {
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_multi_plan_create(m->A, &o, &mo, &p->P);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) {
         Py_DECREF(p);
         return raise_status(st);
     }
@@ -648,10 +677,12 @@ static PyObject *core_multi_plan(PyObject *self, PyObject *args)
 static spx_status multi_spmv(MultiPlanObject *p, double alpha, const void *x, double beta, void *y)
 {
     spx_status st;
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(p->lock, WAIT_LOCK);
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(p->lock, WAIT_LOCK);
     st = spx_multi_spmv(p->P, alpha, x, beta, y);
     PyThread_release_lock(p->lock);
-    Py_END_ALLOW_THREADS return st;
+    Py_END_ALLOW_THREADS
+    return st;
 }
 
 /* matvec(x, y, alpha, beta): host arrays */
@@ -694,10 +725,12 @@ static PyObject *multi_times(MultiPlanObject *p, PyObject *unused)
     spx_multi_timing t;
     spx_status st;
     (void)unused;
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(p->lock, WAIT_LOCK);
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(p->lock, WAIT_LOCK);
     st = spx_multi_times(p->P, &t);
     PyThread_release_lock(p->lock);
-    Py_END_ALLOW_THREADS if (st != SPX_OK) return raise_status(st);
+    Py_END_ALLOW_THREADS
+    if (st != SPX_OK) return raise_status(st);
     return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "convert_ms", t.convert_ms,
                          "partition_ms", t.partition_ms, "prepare_ms", t.prepare_ms,
                          "distribute_ms", t.distribute_ms, "spmv_ms", t.spmv_ms, "merge_ms",
