@@ -80,17 +80,6 @@ cleanup:
 spx_status spx_bicgstab(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                         const spx_solve_opts *o, spx_solve_info *info)
 {
-    spx__solve S;
-    void *v[NVEC] = {NULL};
-    spx_status st = spx__solve_begin(&S, P, A, b, x, o);
-    if (st != SPX_OK) {
-        spx__solve_free(&S);
-        return st;
-    }
-    for (int k = 0; k < NVEC && st == SPX_OK; k++)
-        st = spx__v_alloc(&S.s, &v[k], "bicgstab vector");
-    if (st == SPX_OK) st = bicgstab_loop(&S, b, x, v);
-    for (int k = 0; k < NVEC; k++)
-        spx__v_free(&S.s, v[k]);
-    return spx__solve_end(&S, b, x, st, info, "bicgstab");
+    _Static_assert(NVEC <= SPX__SOLVE_MAX_VECTORS, "bicgstab work vectors");
+    return spx__solve_run(P, A, b, x, o, info, "bicgstab", NVEC, bicgstab_loop);
 }

@@ -150,3 +150,22 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_statu
                           (long long)S->iters, S->o.rtol);
     return SPX_OK;
 }
+
+spx_status spx__solve_run(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                          const spx_solve_opts *o, spx_solve_info *info, const char *who, int nvec,
+                          spx__solve_loop loop)
+{
+    spx__solve S;
+    void *v[SPX__SOLVE_MAX_VECTORS] = {NULL};
+    spx_status st = spx__solve_begin(&S, P, A, b, x, o);
+    if (st != SPX_OK) {
+        spx__solve_free(&S);
+        return st;
+    }
+    for (int k = 0; k < nvec && st == SPX_OK; k++)
+        st = spx__v_alloc(&S.s, &v[k], who);
+    if (st == SPX_OK) st = loop(&S, b, x, v);
+    for (int k = 0; k < nvec; k++)
+        spx__v_free(&S.s, v[k]);
+    return spx__solve_end(&S, b, x, st, info, who);
+}

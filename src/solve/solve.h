@@ -36,4 +36,13 @@ void spx__solve_free(spx__solve *S);
 spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_status st,
                           spx_solve_info *info, const char *who);
 
+/* A solver's iterations on S from x, with work vectors v[0..nvec). */
+typedef spx_status (*spx__solve_loop)(spx__solve *S, const void *b, void *x, void **v);
+#define SPX__SOLVE_MAX_VECTORS 8
+/* A whole solve: begin, nvec (at most SPX__SOLVE_MAX_VECTORS) work vectors
+ * named after who, loop, end. */
+spx_status spx__solve_run(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                          const spx_solve_opts *o, spx_solve_info *info, const char *who, int nvec,
+                          spx__solve_loop loop);
+
 #endif
