@@ -171,32 +171,8 @@ cleanup:
 spx_status spx_matrix_wrap_csr(int64_t rows, int64_t cols, const int64_t *rowptr,
                                const int32_t *colidx, const double *values, spx_matrix **A)
 {
-    int64_t nnz = 0;
-    spx_matrix *M = NULL;
-    spx_status st = check_csr_args(rows, cols, rowptr, colidx, A, &nnz);
-    if (st != SPX_OK) return st;
-    if (nnz > 0 && !values)
-        return spx__error(SPX_ERR_INVALID_ARG, "wrapped values are NULL");
-    SPX_TRY(spx__calloc((void **)&M, 1, sizeof *M, "matrix header"));
-    /* The arrays stay the caller's; the casts drop const for the shared struct
-     * only: SpX never writes through a matrix's arrays after creation. */
-    M->magic = SPX__MATRIX_MAGIC;
-    M->rows = rows;
-    M->cols = cols;
-    M->nnz = nnz;
-    M->rowptr = (int64_t *)rowptr;
-    M->col32 = (int32_t *)colidx;
-    M->col_bits = 32;
-    M->vtype = SPX_F64;
-    M->values = (double *)values;
-    M->owns_arrays = 0;
-    SPX_TRY(spx_matrix_validate(M));
-    *A = M;
-    spx__clear_error();
-    return SPX_OK;
-cleanup:
-    spx_matrix_destroy(M);
-    return st;
+    /* spx_matrix_wrap's case of 64-bit offsets, 32-bit columns, fp64 values */
+    return spx_matrix_wrap(rows, cols, rowptr, 64, colidx, 32, values, SPX_F64, A);
 }
 
 spx_status spx_matrix_from_coo(int64_t rows, int64_t cols, int64_t nnz, const int64_t *ri,
