@@ -666,6 +666,21 @@ spx_status spx_multi_vector_get(const spx_multi_vector *v, void *host /* out */)
 spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_vector *x,
                                    double beta, spx_multi_vector *y);
 
+/* spx_cg and spx_bicgstab on a square multi-device plan and its resident
+ * vectors: b, and x (in: the first guess; out: the solution), vectors of P;
+ * the work vectors are made alike. Every vector operation runs on each
+ * part's own lines on its device; dot products add the parts' sums in part
+ * order, so a fixed part count gives the same iterates every run. Before
+ * each product the host waits for the parts' streams. A: the matrix P was
+ * made from, read for the Jacobi diagonal only (may be NULL without it).
+ * The same statuses as spx_cg / spx_bicgstab; a vector of another plan is
+ * SPX_ERR_INVALID_ARG. */
+spx_status spx_multi_cg(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b, /* in */
+                        spx_multi_vector *x, /* in: first guess; out: solution */
+                        const spx_solve_opts *o, spx_solve_info *info /* out, may be NULL */);
+spx_status spx_multi_bicgstab(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b,
+                              spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info);
+
 #ifdef __cplusplus
 }
 #endif

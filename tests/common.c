@@ -419,3 +419,27 @@ int spx_test_spgemm_matches(const spx_matrix *A, const spx_matrix *B, const spx_
     free(a), free(b), free(pa), free(pb);
     return ok;
 }
+
+/* -div(grad u) + c du/dx on an m x m grid, central differences: nonsymmetric. */
+spx_matrix *spx_test_convection_diffusion(int64_t m, double c)
+{
+    int64_t n = m * m, k = 0;
+    int64_t *ri = malloc((size_t)(5 * n) * sizeof *ri), *ci = malloc((size_t)(5 * n) * sizeof *ci);
+    double *v = malloc((size_t)(5 * n) * sizeof *v);
+    spx_matrix *A = NULL;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < m; j++) {
+            int64_t r = i * m + j;
+            const int64_t nb[4][2] = {{i - 1, j}, {i + 1, j}, {i, j - 1}, {i, j + 1}};
+            const double w[4] = {-1.0, -1.0, -1.0 - c / 2, -1.0 + c / 2};
+            ri[k] = r, ci[k] = r, v[k++] = 4.0;
+            for (int q = 0; q < 4; q++)
+                if (nb[q][0] >= 0 && nb[q][0] < m && nb[q][1] >= 0 && nb[q][1] < m)
+                    ri[k] = r, ci[k] = nb[q][0] * m + nb[q][1], v[k++] = w[q];
+        }
+    CHECK_STATUS(spx_matrix_from_coo(n, n, k, ri, ci, v, &A), SPX_OK);
+    free(ri);
+    free(ci);
+    free(v);
+    return A;
+}

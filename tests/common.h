@@ -123,4 +123,8 @@ int spx_test_close(const double *y, const double *ref, const double *scale, int6
 int spx_test_spgemm_matches(const spx_matrix *A, const spx_matrix *B, const spx_matrix *C,
                             double tol);
 
+/* -div(grad u) + c du/dx on an m x m grid, central differences: a
+ * nonsymmetric matrix for BiCGSTAB (NULL and a failed check on error). */
+spx_matrix *spx_test_convection_diffusion(int64_t m, double c);
+
 #endif

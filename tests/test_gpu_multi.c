@@ -6,7 +6,8 @@
  * (pcsc summed on GPU 0 through peer copies), row parts there with and
  * without their halo overlapped; pcsc's spans (narrow, missing
  * both ends of y, 40 parts); resident calls replayed as CUDA graphs against
- * the same calls queued part by part; the call's times. Without a
+ * the same calls queued part by part; the call's times; spx_multi_cg and
+ * spx_multi_bicgstab against one CPU part. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #include "test_multi_check.h"
@@ -281,6 +282,92 @@ static void test_times(void)
     spx_matrix_destroy(A);
 }
 
+/* A solve of b = ones from x = 0 by a multi plan of A on the parts' devices
+ * (devices NULL: round robin over the GPUs): x back as doubles. */
+static spx_status multi_solve(const spx_matrix *A, spx_partition kind, int parts,
+                              const int *devices, int bicg, const spx_solve_opts *o, double *x,
+                              spx_solve_info *info)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_plan_opts po = cuda_opts(SPX_F64, "auto");
+    spx_multi_opts m = spx_multi_opts_default();
+    spx_multi_plan *P = NULL;
+    spx_multi_vector *b = NULL, *xv = NULL;
+    m.partition = kind;
+    m.parts = parts;
+    m.devices = devices;
+    double *ones = malloc((size_t)n * sizeof *ones);
+    for (int64_t i = 0; i < n; i++)
+        ones[i] = 1.0, x[i] = 0.0;
+    spx_status st = spx_multi_plan_create(A, &po, &m, &P);
+    if (st == SPX_OK) st = spx_multi_vector_create(P, &b);
+    if (st == SPX_OK) st = spx_multi_vector_create(P, &xv);
+    if (st == SPX_OK) st = spx_multi_vector_set(b, ones);
+    if (st == SPX_OK) st = spx_multi_vector_set(xv, x);
+    if (st == SPX_OK)
+        st = bicg ? spx_multi_bicgstab(P, A, b, xv, o, info) : spx_multi_cg(P, A, b, xv, o, info);
+    if (st == SPX_OK) CHECK_STATUS(spx_multi_vector_get(xv, x), SPX_OK);
+    spx_multi_vector_destroy(b);
+    spx_multi_vector_destroy(xv);
+    spx_multi_plan_destroy(P);
+    free(ones);
+    return st;
+}
+
+/* spx_multi_cg and spx_multi_bicgstab with GPU parts (on GPU 0, and round
+ * robin over every GPU): every kind, 1..4 parts, Jacobi, each against the
+ * same solve by one CPU part: converged, x within 1e-8, the iterations
+ * within 2 (4 for BiCGSTAB), and the same bits from a second solve. */
+static void test_solvers(void)
+{
+    spx_matrix *A = generate("lap3d7:24");
+    if (!A) return;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    int gpus = count_gpus(A);
+    double *x = malloc((size_t)n * sizeof *x), *again = malloc((size_t)n * sizeof *again);
+    double *ref = malloc((size_t)n * sizeof *ref);
+    static const int cpu[] = {SPX_MULTI_CPU};
+    spx_solve_opts o = spx_solve_opts_default();
+    spx_solve_info info, info2, one;
+    o.rtol = 1e-10;
+    o.jacobi = 1;
+    for (int bicg = 0; bicg < 2; bicg++) {
+        if (!CHECK_STATUS(multi_solve(A, SPX_PART_PCSR, 1, cpu, bicg, &o, ref, &one), SPX_OK))
+            continue;
+        for (int k = 0; k < 4; k++)
+            for (int parts = 1; parts <= 4; parts++)
+                for (int spread = 0; spread < (gpus > 1 ? 2 : 1); spread++) {
+                    const int *devices = spread ? NULL : one_gpu;
+                    int ok = CHECK_STATUS(
+                        multi_solve(A, kinds[k], parts, devices, bicg, &o, x, &info), SPX_OK);
+                    if (ok) {
+                        double d = 0.0;
+                        for (int64_t i = 0; i < n; i++)
+                            d = fmax(d, fabs(x[i] - ref[i]));
+                        ok &= CHECK(info.rel_residual <= 2e-10);
+                        ok &= CHECK(llabs(info.iters - one.iters) <= (bicg ? 4 : 2));
+                        ok &= CHECK(d <= 1e-8);
+                        ok &= CHECK_STATUS(
+                            multi_solve(A, kinds[k], parts, devices, bicg, &o, again, &info2),
+                            SPX_OK);
+                        ok &= CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0);
+                    }
+                    if (!ok)
+                        printf("  %s %s, %d parts%s: %lld iterations (CPU part %lld)\n",
+                               bicg ? "bicgstab" : "cg", spx_partition_name(kinds[k]), parts,
+                               spread ? " round robin" : " on GPU 0", (long long)info.iters,
+                               (long long)one.iters);
+                }
+    }
+    printf("  solvers over %d GPU%s\n", gpus, gpus == 1 ? "" : "s");
+    free(x);
+    free(again);
+    free(ref);
+    spx_matrix_destroy(A);
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -302,5 +389,6 @@ int main(void)
     test_overlap();
     test_graph();
     test_times();
+    test_solvers();
     return spx_test_finish();
 }

@@ -29,7 +29,7 @@ static spx_status direction(spx__solve *S, void **v, double beta, double omega, 
     SPX_TRY(spx__v_axpby(&S->s, -omega, v[V], 1.0, v[PV]));
     SPX_TRY(spx__v_axpby(&S->s, 1.0, v[R], beta, v[PV]));
     SPX_TRY(spx__solve_precond(S, v[PV], v[PHAT]));
-    SPX_TRY(spx_spmv(S->P, 1.0, v[PHAT], 0.0, v[V]));
+    SPX_TRY(spx__solve_spmv(S, 1.0, v[PHAT], 0.0, v[V]));
     SPX_TRY(spx__v_dot(&S->s, v[RHAT], v[V], &rv));
     if (rv == 0.0 || isnan(rv)) return breakdown("rhat'v = 0", it);
     *alpha = rho / rv;
@@ -59,7 +59,7 @@ static spx_status bicgstab_loop(spx__solve *S, const void *b, void *x, void **v)
             return SPX_OK;
         }
         SPX_TRY(spx__solve_precond(S, v[SV], v[SHAT]));
-        SPX_TRY(spx_spmv(S->P, 1.0, v[SHAT], 0.0, v[T]));
+        SPX_TRY(spx__solve_spmv(S, 1.0, v[SHAT], 0.0, v[T]));
         SPX_TRY(spx__v_dot(&S->s, v[T], v[SV], &ts));
         SPX_TRY(spx__v_dot(&S->s, v[T], v[T], &tt));
         if (tt == 0.0 || isnan(tt)) return breakdown("t't = 0", it);
@@ -81,5 +81,11 @@ spx_status spx_bicgstab(const spx_plan *P, const spx_matrix *A, const void *b, v
                         const spx_solve_opts *o, spx_solve_info *info)
 {
     _Static_assert(NVEC <= SPX__SOLVE_MAX_VECTORS, "bicgstab work vectors");
-    return spx__solve_run(P, A, b, x, o, info, "bicgstab", NVEC, bicgstab_loop);
+    return spx__solve_run(P, NULL, A, b, x, o, info, "bicgstab", NVEC, bicgstab_loop);
+}
+
+spx_status spx_multi_bicgstab(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b,
+                              spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info)
+{
+    return spx__solve_run(NULL, P, A, b, x, o, info, "bicgstab", NVEC, bicgstab_loop);
 }

@@ -23,7 +23,7 @@ static spx_status cg_loop(spx__solve *S, const void *b, void *x, void **v)
     SPX_TRY(spx__v_dot(&S->s, v[R], v[Z], &rz));
     SPX_TRY(spx__v_axpby(&S->s, 1.0, v[Z], 0.0, v[P]));
     for (int64_t it = 1; it <= S->o.max_iters; it++) {
-        SPX_TRY(spx_spmv(S->P, 1.0, v[P], 0.0, v[Q]));
+        SPX_TRY(spx__solve_spmv(S, 1.0, v[P], 0.0, v[Q]));
         SPX_TRY(spx__v_dot(&S->s, v[P], v[Q], &pq));
         if (!(pq > 0.0))
             return spx__error(SPX_ERR_BREAKDOWN,
@@ -47,5 +47,11 @@ cleanup:
 spx_status spx_cg(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                   const spx_solve_opts *o, spx_solve_info *info)
 {
-    return spx__solve_run(P, A, b, x, o, info, "cg", NVEC, cg_loop);
+    return spx__solve_run(P, NULL, A, b, x, o, info, "cg", NVEC, cg_loop);
+}
+
+spx_status spx_multi_cg(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b,
+                        spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info)
+{
+    return spx__solve_run(NULL, P, A, b, x, o, info, "cg", NVEC, cg_loop);
 }

@@ -56,7 +56,11 @@ static spx_status jacobi(spx__solve *S, const spx_matrix *A)
                           (long long)S->s.n);
     SPX_TRY(spx__alloc((void **)&d, (size_t)S->s.n, sizeof *d, "Jacobi diagonal"));
     SPX_TRY(spx__alloc((void **)&perm, (size_t)S->s.n, sizeof *perm, "plan order"));
-    SPX_TRY(spx_plan_permutation(S->P, perm));
+    if (S->P)
+        SPX_TRY(spx_plan_permutation(S->P, perm));
+    else /* a multi plan's vectors are in A's order */
+        for (int64_t k = 0; k < S->s.n; k++)
+            perm[k] = k;
     for (int64_t k = 0; k < S->s.n; k++) {
         double a = diagonal_entry(A, perm[k]);
         if (a == 0.0 || !isfinite(a)) {
@@ -74,18 +78,34 @@ cleanup:
     return st;
 }
 
-spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, const spx_matrix *A,
-                            const void *b, const void *x, const spx_solve_opts *o)
+/* b and x, vectors of S's space. */
+static spx_status check_vectors(const spx__solve *S, const void *b, const void *x)
+{
+    spx_status st;
+    if (S->M && ((st = spx__multi_v_check(S->s.multi, b)) != SPX_OK ||
+                 (st = spx__multi_v_check(S->s.multi, x)) != SPX_OK))
+        return st;
+    if (S->s.n > 0 && (!b || !x)) return spx__error(SPX_ERR_INVALID_ARG, "b or x is NULL");
+    return SPX_OK;
+}
+
+spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
+                            const spx_matrix *A, const void *b, const void *x,
+                            const spx_solve_opts *o)
 {
     spx_status st;
     memset(S, 0, sizeof *S);
     S->t0 = now_ms();
     S->P = P;
+    S->M = M;
     S->o = o ? *o : spx_solve_opts_default();
     if (!(S->o.rtol >= 0.0) || S->o.max_iters < 0)
         return spx__error(SPX_ERR_INVALID_ARG, "solver rtol must be >= 0 and max_iters >= 0");
-    if ((st = spx__vspace_init(P, &S->s)) != SPX_OK) return st;
-    if (S->s.n > 0 && (!b || !x)) return spx__error(SPX_ERR_INVALID_ARG, "b or x is NULL");
+    if (M && spx_multi_plan_parts(M) == 0)
+        return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is NULL, freed or wrong");
+    st = M ? spx__vspace_init_multi(M, &S->s) : spx__vspace_init(P, &S->s);
+    if (st != SPX_OK) return st;
+    if ((st = check_vectors(S, b, x)) != SPX_OK) return st;
     if (S->o.jacobi && !A)
         return spx__error(SPX_ERR_INVALID_ARG, "the Jacobi preconditioner needs A");
     if (S->o.jacobi && (st = jacobi(S, A)) != SPX_OK) return st;
@@ -94,11 +114,17 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, const spx_matrix *
     return SPX_OK;
 }
 
+spx_status spx__solve_spmv(const spx__solve *S, double alpha, const void *x, double beta, void *y)
+{
+    if (S->M) return spx__multi_v_spmv(S->s.multi, alpha, x, beta, y);
+    return spx_spmv(S->P, alpha, x, beta, y);
+}
+
 spx_status spx__solve_residual(const spx__solve *S, const void *b, const void *x, void *r)
 {
     spx_status st = spx__v_axpby(&S->s, 1.0, b, 0.0, r);
     if (st != SPX_OK || S->s.n == 0) return st;
-    return spx_spmv(S->P, -1.0, x, 1.0, r);
+    return spx__solve_spmv(S, -1.0, x, 1.0, r);
 }
 
 spx_status spx__solve_precond(const spx__solve *S, const void *r, void *z)
@@ -151,13 +177,13 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_statu
     return SPX_OK;
 }
 
-spx_status spx__solve_run(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
-                          const spx_solve_opts *o, spx_solve_info *info, const char *who, int nvec,
-                          spx__solve_loop loop)
+spx_status spx__solve_run(const spx_plan *P, spx_multi_plan *M, const spx_matrix *A, const void *b,
+                          void *x, const spx_solve_opts *o, spx_solve_info *info, const char *who,
+                          int nvec, spx__solve_loop loop)
 {
     spx__solve S;
     void *v[SPX__SOLVE_MAX_VECTORS] = {NULL};
-    spx_status st = spx__solve_begin(&S, P, A, b, x, o);
+    spx_status st = spx__solve_begin(&S, P, M, A, b, x, o);
     if (st != SPX_OK) {
         spx__solve_free(&S);
         return st;

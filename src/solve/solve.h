@@ -1,13 +1,15 @@
-/* What CG and BiCGSTAB share: the vector space, the Jacobi preconditioner,
- * the residual, the record of each iteration (history, callback) and the
- * final report with the residual recomputed from x. */
+/* What CG and BiCGSTAB share: the vector space, the product, the Jacobi
+ * preconditioner, the residual, the record of each iteration (history,
+ * callback) and the final report with the residual recomputed from x. The
+ * operator is a plan, or a multi-device plan on its resident vectors. */
 #ifndef SPX_SOLVE_SOLVE_H
 #define SPX_SOLVE_SOLVE_H
 
 #include "solve/vec.h"
 
 typedef struct spx__solve {
-    const spx_plan *P;
+    const spx_plan *P; /* the operator, or NULL and: */
+    spx_multi_plan *M; /* a multi-device plan (vectors: its resident vectors) */
     spx__vspace s;
     spx_solve_opts o;   /* the caller's, defaults filled in */
     void *dinv;         /* Jacobi: 1 / diag(A) in the plan's order, or NULL */
@@ -18,9 +20,13 @@ typedef struct spx__solve {
     int converged;      /* the updated residual met rtol */
 } spx__solve;
 
-/* Check the arguments and set S up (the Jacobi diagonal from A when asked). */
-spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, const spx_matrix *A,
-                            const void *b, const void *x, const spx_solve_opts *o);
+/* Check the arguments and set S up for P or M (one of them NULL; the Jacobi
+ * diagonal from A when asked). */
+spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
+                            const spx_matrix *A, const void *b, const void *x,
+                            const spx_solve_opts *o);
+/* y = alpha*A*x + beta*y by the solve's operator. */
+spx_status spx__solve_spmv(const spx__solve *S, double alpha, const void *x, double beta, void *y);
 /* r = b - A x */
 spx_status spx__solve_residual(const spx__solve *S, const void *b, const void *x, void *r);
 /* z = M^-1 r (z = r without a preconditioner) */
@@ -39,10 +45,10 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_statu
 /* A solver's iterations on S from x, with work vectors v[0..nvec). */
 typedef spx_status (*spx__solve_loop)(spx__solve *S, const void *b, void *x, void **v);
 #define SPX__SOLVE_MAX_VECTORS 8
-/* A whole solve: begin, nvec (at most SPX__SOLVE_MAX_VECTORS) work vectors
- * named after who, loop, end. */
-spx_status spx__solve_run(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
-                          const spx_solve_opts *o, spx_solve_info *info, const char *who, int nvec,
-                          spx__solve_loop loop);
+/* A whole solve by P or M (one of them NULL): begin, nvec (at most
+ * SPX__SOLVE_MAX_VECTORS) work vectors named after who, loop, end. */
+spx_status spx__solve_run(const spx_plan *P, spx_multi_plan *M, const spx_matrix *A, const void *b,
+                          void *x, const spx_solve_opts *o, spx_solve_info *info, const char *who,
+                          int nvec, spx__solve_loop loop);
 
 #endif

@@ -36,10 +36,18 @@ spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
                            "solver dot scratch");
 }
 
+spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s)
+{
+    memset(s, 0, sizeof *s);
+    return spx__multi_space_init(P, &s->multi, &s->n, &s->t);
+}
+
 void spx__vspace_free(spx__vspace *s)
 {
     if (s->cuda) spx__cuda_free(s->scratch);
     s->scratch = NULL;
+    spx__multi_space_free(s->multi);
+    s->multi = NULL;
 }
 
 size_t spx__v_entry_bytes(const spx__vspace *s)
@@ -52,6 +60,7 @@ spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what)
     size_t bytes = (size_t)s->n * spx__v_entry_bytes(s);
     spx_status st;
     *v = NULL;
+    if (s->multi) return spx__multi_v_alloc(s->multi, v, what);
     if (!s->cuda) return spx__calloc(v, (size_t)s->n, spx__v_entry_bytes(s), what);
     if ((st = spx__cuda_alloc(v, bytes, what)) != SPX_OK) return st;
     st = spx__cuda_memset(*v, 0, bytes, s->stream);
@@ -64,7 +73,9 @@ spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what)
 
 void spx__v_free(const spx__vspace *s, void *v)
 {
-    if (s->cuda)
+    if (s->multi)
+        spx__multi_v_free(v);
+    else if (s->cuda)
         spx__cuda_free(v);
     else
         spx__free(v);
@@ -94,6 +105,7 @@ spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double
 {
     double *sums = NULL;
     spx_status st;
+    if (s->multi) return spx__multi_v_dot(s->multi, a, b, out);
     if (s->cuda) return spx__cuda_vdot(s->n, s->t, a, b, s->scratch, out, s->stream);
     st = spx__alloc((void **)&sums, (size_t)(s->n / VEC_BLOCK + 1), sizeof *sums, "dot sums");
     if (st != SPX_OK) return st;
@@ -118,6 +130,7 @@ HOST_AXPBY(float)
 
 spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y)
 {
+    if (s->multi) return spx__multi_v_axpby(s->multi, alpha, x, beta, y);
     if (s->cuda) return spx__cuda_vaxpby(s->n, s->t, alpha, x, beta, y, s->stream);
     if (s->t == SPX_F64)
         host_axpby_double(s->n, alpha, x, beta, y);
@@ -137,6 +150,7 @@ HOST_MUL(float)
 
 spx_status spx__v_mul(const spx__vspace *s, const void *d, const void *x, void *y)
 {
+    if (s->multi) return spx__multi_v_mul(s->multi, d, x, y);
     if (s->cuda) return spx__cuda_vmul(s->n, s->t, d, x, y, s->stream);
     if (s->t == SPX_F64)
         host_mul_double(s->n, d, x, y);
@@ -149,6 +163,7 @@ spx_status spx__v_from_host(const spx__vspace *s, const double *host, void **v, 
 {
     spx_status st;
     *v = NULL;
+    if (s->multi) return spx__multi_v_from_host(s->multi, host, v, what);
     if (s->cuda) return spx__cuda_upload_values(v, host, SPX_F64, s->n, s->t, what);
     if ((st = spx__v_alloc(s, v, what)) != SPX_OK) return st;
     for (int64_t i = 0; i < s->n; i++) {

@@ -1,14 +1,17 @@
 /* The vectors of a solve: n entries of type t (SPX_F64 double, else float)
- * in host memory for a CPU plan or device memory for a CUDA plan. Each
- * operation runs where the vectors are; dot sums in double in a fixed order
- * (CPU: fixed blocks summed in block order; CUDA: cuda/blas1/blas1.h), so
- * results do not depend on scheduling. */
+ * in host memory for a CPU plan or device memory for a CUDA plan, or, for a
+ * multi-device plan, its resident vectors (spx_multi_vector *; each
+ * operation handed to multi/multi_solve.h). Each operation runs where the
+ * vectors are; dot sums in double in a fixed order (CPU: fixed blocks summed
+ * in block order; CUDA: cuda/blas1/blas1.h; multi: the parts' sums in part
+ * order), so results do not depend on scheduling. */
 #ifndef SPX_SOLVE_VEC_H
 #define SPX_SOLVE_VEC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "multi/multi_solve.h"
 #include "spx.h"
 
 typedef struct spx__vspace {
@@ -17,11 +20,14 @@ typedef struct spx__vspace {
     int cuda;        /* vectors in device memory */
     void *stream;    /* CUDA stream of the plan */
     double *scratch; /* CUDA: partial sums of dot (device) */
+    spx__multi_space *multi; /* a multi-device plan's resident vectors, or NULL */
 } spx__vspace;
 
 /* The space of P's vectors; SPX_ERR_UNSUPPORTED for a non-square plan or x
  * in half. Free with spx__vspace_free. */
 spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s);
+/* The space of a multi-device plan's resident vectors (square plans). */
+spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s);
 void spx__vspace_free(spx__vspace *s);
 
 size_t spx__v_entry_bytes(const spx__vspace *s);

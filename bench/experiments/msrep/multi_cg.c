@@ -1,0 +1,132 @@
+/* CG on one GPU against CG across the GPUs, in one process: spx_cg on a
+ * CUDA plan with device vectors, and spx_multi_cg on a multi plan (parts
+ * round robin over the GPUs, resident vectors), b = ones, x0 = 0, a fixed
+ * iteration count (rtol 0: every solve runs max_iters iterations and ends
+ * with SPX_ERR_NOT_CONVERGED), each solve timed by spx_solve_info.ms,
+ * alternated one / multi for R rounds. Reports ms a solve (median [min-max])
+ * and ms an iteration, the speedup, and the relative residuals the two
+ * reached (they follow the same iteration, so they agree to rounding).
+ *
+ * Usage: multi_cg SPEC (spx_generate's, e.g. lap3d7:200) [--parts N (default:
+ *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)] */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spx.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int fail(const char *what, spx_status st)
+{
+    fprintf(stderr, "multi_cg: %s: %s (%s)\n", what, spx_status_name(st), spx_last_error());
+    return 1;
+}
+
+/* One solve from x0 = 0: *ms and *rel; SPX_ERR_NOT_CONVERGED is the expected end. */
+static spx_status one_gpu_solve(const spx_plan *P, double *db, double *dx, int64_t n,
+                                const spx_solve_opts *o, double *ms, double *rel)
+{
+    spx_solve_info info;
+    cudaMemset(dx, 0, (size_t)n * sizeof(double));
+    spx_status st = spx_cg(P, NULL, db, dx, o, &info);
+    *ms = info.ms;
+    *rel = info.rel_residual;
+    return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
+}
+
+static spx_status multi_solve(spx_multi_plan *M, spx_multi_vector *b, spx_multi_vector *x,
+                              const double *zeros, const spx_solve_opts *o, double *ms, double *rel)
+{
+    spx_solve_info info;
+    spx_status st = spx_multi_vector_set(x, zeros);
+    if (st == SPX_OK) st = spx_multi_cg(M, NULL, b, x, o, &info);
+    *ms = info.ms;
+    *rel = info.rel_residual;
+    return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
+}
+
+int main(int argc, char **argv)
+{
+    const char *spec = argc > 1 ? argv[1] : "lap3d7:200", *kind = "pcsr";
+    int parts = 0, rounds = 5;
+    long iters = 100;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--parts")) parts = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
+        if (!strcmp(argv[i], "--iters")) iters = atol(argv[i + 1]);
+        if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+    }
+    int gpus = 0;
+    cudaGetDeviceCount(&gpus);
+    if (parts <= 0) parts = gpus;
+    spx_matrix *A = NULL;
+    spx_plan *P = NULL;
+    spx_multi_plan *M = NULL;
+    spx_multi_vector *mb = NULL, *mx = NULL;
+    spx_status st = spx_generate(spec, &A);
+    if (st != SPX_OK) return fail("generate", st);
+    int64_t n, nnz;
+    spx_matrix_dims(A, &n, NULL, &nnz);
+    double *ones = malloc((size_t)n * sizeof *ones), *zeros = calloc((size_t)n, sizeof *zeros);
+    for (int64_t i = 0; i < n; i++)
+        ones[i] = 1.0;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    spx_multi_opts m = spx_multi_opts_default();
+    m.parts = parts;
+    if ((st = spx_partition_parse(kind, &m.partition)) != SPX_OK) return fail("--kind", st);
+    if ((st = spx_plan_create(A, SPX_OP_SPMV, &o, &P)) != SPX_OK) return fail("one-GPU plan", st);
+    if ((st = spx_multi_plan_create(A, &o, &m, &M)) != SPX_OK) return fail("multi plan", st);
+    double *db = NULL, *dx = NULL;
+    cudaSetDevice(0);
+    cudaMalloc((void **)&db, (size_t)n * sizeof *db);
+    cudaMalloc((void **)&dx, (size_t)n * sizeof *dx);
+    cudaMemcpy(db, ones, (size_t)n * sizeof *db, cudaMemcpyHostToDevice);
+    if ((st = spx_multi_vector_create(M, &mb)) != SPX_OK ||
+        (st = spx_multi_vector_create(M, &mx)) != SPX_OK ||
+        (st = spx_multi_vector_set(mb, ones)) != SPX_OK)
+        return fail("multi vectors", st);
+    spx_solve_opts so = spx_solve_opts_default();
+    so.rtol = 0.0;
+    so.max_iters = iters;
+    double *t1 = malloc((size_t)rounds * sizeof *t1), *tm = malloc((size_t)rounds * sizeof *tm);
+    double r1 = 0, rm = 0, warm;
+    if ((st = one_gpu_solve(P, db, dx, n, &so, &warm, &r1)) != SPX_OK) return fail("spx_cg", st);
+    if ((st = multi_solve(M, mb, mx, zeros, &so, &warm, &rm)) != SPX_OK)
+        return fail("spx_multi_cg", st);
+    for (int r = 0; r < rounds; r++) {
+        if ((st = one_gpu_solve(P, db, dx, n, &so, &t1[r], &r1)) != SPX_OK)
+            return fail("spx_cg", st);
+        if ((st = multi_solve(M, mb, mx, zeros, &so, &tm[r], &rm)) != SPX_OK)
+            return fail("spx_multi_cg", st);
+    }
+    qsort(t1, (size_t)rounds, sizeof *t1, cmp_double);
+    qsort(tm, (size_t)rounds, sizeof *tm, cmp_double);
+    printf("%s: %lld rows, %lld nonzeros; CG, %ld iterations, %d rounds; one GPU: %s; "
+           "multi: %s, %d parts over %d GPUs\n",
+           spec, (long long)n, (long long)nnz, iters, rounds, spx_plan_format(P), kind, parts,
+           gpus);
+    printf("one GPU  %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
+           t1[rounds / 2], t1[0], t1[rounds - 1], t1[rounds / 2] / (double)iters, r1);
+    printf("multi    %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
+           tm[rounds / 2], tm[0], tm[rounds - 1], tm[rounds / 2] / (double)iters, rm);
+    printf("speedup  %.2fx\n", t1[rounds / 2] / tm[rounds / 2]);
+    spx_multi_vector_destroy(mb);
+    spx_multi_vector_destroy(mx);
+    spx_multi_plan_destroy(M);
+    spx_plan_destroy(P);
+    cudaFree(db);
+    cudaFree(dx);
+    spx_matrix_destroy(A);
+    free(ones);
+    free(zeros);
+    free(t1);
+    free(tm);
+    return 0;
+}

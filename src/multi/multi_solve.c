@@ -1,0 +1,197 @@
+/* The solvers' vectors on a multi-device plan (multi_solve.h). Part i owns
+ * lines [lo_i, lo_i + n_i) of every resident vector (spx__multi_own; they
+ * tile 0..n-1), in the buffer of its device; an operation runs as vec.c's
+ * on each part's lines, on its device and stream. dot adds the parts' sums
+ * in part order, each summed as vec.c sums (fixed blocks on the host,
+ * cuda/blas1 on a GPU), so it is the same bits every call for a fixed part
+ * count. A resident product reads lines other parts own (its halo) and does
+ * not order itself after work queued on their streams: the host waits for
+ * every part's stream before it. */
+#include "multi/multi_solve.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "cuda/blas1/blas1.h"
+#include "cuda/gateway.h"
+#include "multi/multi.h"
+#include "solve/vec.h"
+
+struct spx__multi_space {
+    spx_multi_plan *P;
+    spx__vspace *part; /* part i's own lines: count, type, device or host, stream, scratch */
+    int64_t *lo;       /* part i's first own line */
+};
+
+void spx__multi_space_free(spx__multi_space *m)
+{
+    if (!m) return;
+    int caller = m->part ? spx__multi_device_save(m->P) : -1;
+    for (int i = 0; m->part && i < m->P->parts; i++) {
+        if (m->part[i].cuda && spx__cuda_set_device(m->P->part[i].device) != SPX_OK) continue;
+        spx__vspace_free(&m->part[i]);
+    }
+    if (m->part) spx__multi_device_restore(caller);
+    spx__free(m->part);
+    spx__free(m->lo);
+    spx__free(m);
+}
+
+/* Part i's space: its own lines, its stream, a dot scratch on its device. */
+static spx_status part_space(const spx_multi_plan *P, int i, spx__vspace *s, int64_t *lo)
+{
+    const spx__multi_part *p = &P->part[i];
+    int64_t e;
+    spx__multi_own(P, i, lo, &e);
+    memset(s, 0, sizeof *s);
+    s->n = e - *lo;
+    s->t = P->vtype;
+    s->cuda = p->device >= 0;
+    s->stream = p->stream;
+    if (!s->cuda) return SPX_OK;
+    spx_status st = spx__cuda_set_device(p->device);
+    if (st != SPX_OK) return st;
+    st = spx__cuda_alloc((void **)&s->scratch, (SPX__CUDA_DOT_BLOCKS + 1) * sizeof(double),
+                         "solver dot scratch");
+    if (st != SPX_OK) s->cuda = 0; /* nothing to free */
+    return st;
+}
+
+spx_status spx__multi_space_init(spx_multi_plan *P, spx__multi_space **out, int64_t *n, spx_type *t)
+{
+    spx__multi_space *m = NULL;
+    spx_status st;
+    *out = NULL;
+    *n = P->rows;
+    *t = P->vtype;
+    if (P->rows != P->cols)
+        return spx__error(SPX_ERR_DIM_MISMATCH, "a solver needs a square matrix, not %lld x %lld",
+                          (long long)P->rows, (long long)P->cols);
+    int caller = spx__multi_device_save(P);
+    SPX_TRY(spx__calloc((void **)&m, 1, sizeof *m, "multi solver space"));
+    m->P = P;
+    SPX_TRY(
+        spx__calloc((void **)&m->part, (size_t)P->parts, sizeof *m->part, "multi solver parts"));
+    SPX_TRY(spx__calloc((void **)&m->lo, (size_t)P->parts, sizeof *m->lo, "multi solver parts"));
+    for (int i = 0; i < P->parts; i++)
+        SPX_TRY(part_space(P, i, &m->part[i], &m->lo[i]));
+    spx__multi_device_restore(caller);
+    *out = m;
+    return SPX_OK;
+cleanup:
+    spx__multi_device_restore(caller);
+    spx__multi_space_free(m);
+    return st;
+}
+
+spx_status spx__multi_v_check(const spx__multi_space *m, const void *v)
+{
+    return spx__multi_vector_check(m->P, (const spx_multi_vector *)v);
+}
+
+/* Part i's own lines of v. */
+static void *lines(const spx__multi_space *m, const void *v, int i)
+{
+    return spx__multi_vector_at((const spx_multi_vector *)v, i, m->lo[i]);
+}
+
+/* Make part i's device current for an operation on its lines; 0: nothing to do there. */
+static int enter(const spx__multi_space *m, int i, spx_status *st)
+{
+    if (m->part[i].n == 0) return 0;
+    if (m->part[i].cuda) *st = spx__cuda_set_device(m->P->part[i].device);
+    return *st == SPX_OK;
+}
+
+spx_status spx__multi_v_axpby(const spx__multi_space *m, double alpha, const void *x, double beta,
+                              void *y)
+{
+    spx_status st = SPX_OK;
+    int caller = spx__multi_device_save(m->P);
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (enter(m, i, &st))
+            st = spx__v_axpby(&m->part[i], alpha, lines(m, x, i), beta, lines(m, y, i));
+    spx__multi_device_restore(caller);
+    return st;
+}
+
+spx_status spx__multi_v_mul(const spx__multi_space *m, const void *d, const void *x, void *y)
+{
+    spx_status st = SPX_OK;
+    int caller = spx__multi_device_save(m->P);
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (enter(m, i, &st))
+            st = spx__v_mul(&m->part[i], lines(m, d, i), lines(m, x, i), lines(m, y, i));
+    spx__multi_device_restore(caller);
+    return st;
+}
+
+spx_status spx__multi_v_dot(const spx__multi_space *m, const void *a, const void *b, double *out)
+{
+    spx_status st = SPX_OK;
+    double sum = 0.0, part;
+    int caller = spx__multi_device_save(m->P);
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (enter(m, i, &st) &&
+            (st = spx__v_dot(&m->part[i], lines(m, a, i), lines(m, b, i), &part)) == SPX_OK)
+            sum += part;
+    spx__multi_device_restore(caller);
+    *out = sum;
+    return st;
+}
+
+spx_status spx__multi_v_alloc(const spx__multi_space *m, void **v, const char *what)
+{
+    spx_multi_vector *w = NULL;
+    spx_status st = spx_multi_vector_create(m->P, &w);
+    (void)what; /* spx_multi_vector_create names its buffers */
+    int caller = spx__multi_device_save(m->P);
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (enter(m, i, &st))
+            st = spx__multi_scale(m->P, lines(m, w, i), 0.0, m->part[i].n, m->part[i].stream);
+    spx__multi_device_restore(caller);
+    if (st != SPX_OK) spx_multi_vector_destroy(w);
+    *v = st == SPX_OK ? w : NULL;
+    return st;
+}
+
+void spx__multi_v_free(void *v)
+{
+    spx_multi_vector_destroy((spx_multi_vector *)v);
+}
+
+spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host, void **v,
+                                  const char *what)
+{
+    const spx_multi_plan *P = m->P;
+    void *typed = NULL;
+    spx_status st = spx__alloc(&typed, (size_t)P->rows + 1, P->es, what);
+    *v = NULL;
+    if (st != SPX_OK) return st;
+    for (int64_t k = 0; k < P->rows; k++)
+        if (P->vtype == SPX_F64)
+            ((double *)typed)[k] = host[k];
+        else
+            ((float *)typed)[k] = (float)host[k];
+    spx_multi_vector *w = NULL;
+    st = spx_multi_vector_create(m->P, &w);
+    if (st == SPX_OK) st = spx_multi_vector_set(w, typed);
+    if (st != SPX_OK) spx_multi_vector_destroy(w);
+    spx__free(typed);
+    *v = st == SPX_OK ? w : NULL;
+    return st;
+}
+
+spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
+                             void *y)
+{
+    spx_status st = SPX_OK;
+    int caller = spx__multi_device_save(m->P);
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (m->part[i].cuda && (st = spx__cuda_set_device(m->P->part[i].device)) == SPX_OK)
+            st = spx__cuda_sync(m->part[i].stream);
+    spx__multi_device_restore(caller);
+    if (st != SPX_OK) return st;
+    return spx_multi_spmv_resident(m->P, alpha, (spx_multi_vector *)x, beta, (spx_multi_vector *)y);
+}

@@ -1,0 +1,35 @@
+/* The Krylov solvers' vectors on a multi-device plan (src/solve/vec.h):
+ * resident vectors (spx_multi_vector) of a square plan, each operation done
+ * by every part on the lines it owns, on its device and its stream
+ * (multi_solve.c). vec.c hands its operations here when its space is one of
+ * these. */
+#ifndef SPX_MULTI_SOLVE_H
+#define SPX_MULTI_SOLVE_H
+
+#include <stdint.h>
+
+#include "spx.h"
+
+typedef struct spx__multi_space spx__multi_space;
+
+/* The space of P's resident vectors: *n entries (P's rows) of type *t;
+ * SPX_ERR_DIM_MISMATCH for a plan that is not square. Free with
+ * spx__multi_space_free (NULL: a no-op). */
+spx_status spx__multi_space_init(spx_multi_plan *P, spx__multi_space **out, int64_t *n,
+                                 spx_type *t);
+void spx__multi_space_free(spx__multi_space *m);
+/* A vector of the space is an spx_multi_vector *: made zero by alloc. */
+spx_status spx__multi_v_check(const spx__multi_space *m, const void *v);
+spx_status spx__multi_v_alloc(const spx__multi_space *m, void **v, const char *what);
+void spx__multi_v_free(void *v);
+spx_status spx__multi_v_dot(const spx__multi_space *m, const void *a, const void *b, double *out);
+spx_status spx__multi_v_axpby(const spx__multi_space *m, double alpha, const void *x, double beta,
+                              void *y);
+spx_status spx__multi_v_mul(const spx__multi_space *m, const void *d, const void *x, void *y);
+spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host, void **v,
+                                  const char *what);
+/* y = alpha*A*x + beta*y (spx_multi_spmv_resident), once every part's stream is done. */
+spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
+                             void *y);
+
+#endif
