@@ -671,7 +671,10 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
  * the work vectors are made alike. Every vector operation runs on each
  * part's own lines on its device; dot products add the parts' sums in part
  * order, so a fixed part count gives the same iterates every run. Before
- * each product the host waits for the parts' streams. A: the matrix P was
+ * each product the host waits for the parts' streams, and each dot waits
+ * for every part in turn: on 4 H200s slower than spx_cg on one GPU today
+ * (lap3d7:200 0.67 against 0.60 ms an iteration; bench/results/
+ * multi-cg-2026-11-27.md). A: the matrix P was
  * made from, read for the Jacobi diagonal only (may be NULL without it).
  * The same statuses as spx_cg / spx_bicgstab; a vector of another plan is
  * SPX_ERR_INVALID_ARG. */

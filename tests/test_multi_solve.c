@@ -3,8 +3,9 @@
  *
  * - lap3d7:16 by CG, every partition kind, 1-4 parts, fp64 with and without
  *   Jacobi and fp32: the recomputed residual meets rtol, the iterations are
- *   within 2 of one plan's, x agrees with one plan's x, and two solves give
- *   the same bits;
+ *   within 2 of one plan's (BiCGSTAB's, which rounding moves further, within
+ *   a fifth and 2), x agrees with one plan's x, and two solves give the same
+ *   bits;
  * - BiCGSTAB on a nonsymmetric convection-diffusion matrix, every kind;
  * - the history and a callback that stops;
  * - bad input: a vector of another plan, a freed or NULL plan, Jacobi
@@ -123,7 +124,7 @@ static void check_against_one_plan(int bicg, const spx_matrix *A, spx_type t, in
             int ok = CHECK_STATUS(multi_solve(bicg, P, A, t, &o, x, n, &info), SPX_OK);
             if (ok) {
                 ok &= CHECK(info.rel_residual <= 2 * rtol);
-                ok &= CHECK(llabs(info.iters - one.iters) <= (bicg ? 4 : 2));
+                ok &= CHECK(llabs(info.iters - one.iters) <= (bicg ? one.iters / 5 + 2 : 2));
                 ok &= CHECK(max_diff(x, x1, n) <= xtol);
                 ok &= CHECK_STATUS(multi_solve(bicg, P, A, t, &o, again, n, &info2), SPX_OK);
                 ok &= CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0 &&
