@@ -511,3 +511,118 @@ def test_multi_plan_cuda_matches_scipy(spread, dtype):
             gpus = max(devices) + 1  # spread: round robin over the GPUs; else all on GPU 0
             assert devices == [i % gpus if spread else 0 for i in range(parts)], devices
             check_parts(P, 2000 if partition == "pcsc" else 3000, a.nnz, devices)
+
+
+def scaled_lap3d7(m, seed):
+    """D lap3d7(m) D, D a random positive diagonal: SPD, and Jacobi changes its iterates."""
+    d = sp.diags(np.random.default_rng(seed).uniform(0.5, 2.0, m ** 3))
+    return (d @ lap3d7(m) @ d).tocsr()
+
+
+def check_multi_solve(solve, a, b, M, ref, jacobi, rtol=1e-10):
+    """solve(M, b) converges to ref (spsolve) in about the iterations of one
+    CPU plan, to about its x, and a second solve gives the same bits."""
+    x, info = solve(M, b, rtol=rtol, jacobi=jacobi)
+    assert x.dtype == np.float64 and x.shape == b.shape
+    assert np.linalg.norm(b - a @ x) <= 2 * rtol * np.linalg.norm(b)
+    assert np.linalg.norm(x - ref) <= 1e-7 * np.linalg.norm(ref)
+    assert info["rel_residual"] <= 2 * rtol and info["ms"] > 0
+    assert len(info["history"]) == info["iters"] + 1 and info["history"][0] == 1.0
+    xs, infos = solve(spx.plan(a, format="csr"), b, rtol=rtol, jacobi=jacobi)
+    assert abs(info["iters"] - infos["iters"]) <= infos["iters"] // 5 + 2, (info, infos)
+    assert np.linalg.norm(x - xs) <= 1e-8 * np.linalg.norm(xs)
+    again, info2 = solve(M, b, rtol=rtol, jacobi=jacobi)
+    assert np.array_equal(x, again) and info2["iters"] == info["iters"]
+
+
+@pytest.mark.parametrize("partition", PARTITIONS)
+def test_multi_cg_cpu(partition):
+    a = scaled_lap3d7(10, 40)
+    b = np.random.default_rng(41).uniform(-1, 1, a.shape[0])
+    ref = sla.spsolve(a.tocsc(), b)
+    iters = [spx.cg(spx.plan(a), b, rtol=1e-10, jacobi=j)[1]["iters"] for j in (False, True)]
+    assert iters[1] < iters[0] * 0.8  # Jacobi matters here
+    for parts in range(1, 5):
+        M = spx.multi_plan(a, parts, partition=partition, device="cpu")
+        for jacobi in (False, True):
+            check_multi_solve(spx.cg, a, b, M, ref, jacobi)
+        x, info = spx.cg(M, list(b), x0=ref, rtol=1e-10)  # a list, as the single plan takes
+        assert info["iters"] <= 1 and np.linalg.norm(x - ref) <= 1e-7 * np.linalg.norm(ref)
+
+
+@pytest.mark.parametrize("partition", PARTITIONS)
+def test_multi_bicgstab_cpu(partition):
+    a = (scaled_lap3d7(8, 42) + sp.diags([0.3, -0.2], [1, -7], shape=(512, 512))).tocsr()
+    b = np.random.default_rng(43).uniform(-1, 1, 512)
+    ref = sla.spsolve(a.tocsc(), b)
+    for parts in range(1, 5):
+        M = spx.multi_plan(a, parts, partition=partition)
+        for jacobi in (False, True):
+            check_multi_solve(spx.bicgstab, a, b, M, ref, jacobi)
+
+
+def test_multi_solve_f32_statuses_and_errors():
+    a = lap3d7(8)
+    b = np.ones(512)
+    x, info = spx.cg(spx.multi_plan(a, 3, precision="f32"), b, rtol=1e-5)
+    assert x.dtype == np.float32 and np.linalg.norm(b - a @ x) <= 1e-4 * np.linalg.norm(b)
+    M = spx.multi_plan(a, 3, partition="pcoo")
+    for solve in (spx.cg, spx.bicgstab):
+        with pytest.raises(spx.NotConverged) as one:
+            solve(spx.plan(a), b, rtol=1e-12, max_iters=3)
+        with pytest.raises(spx.NotConverged) as e:
+            solve(M, b, rtol=1e-12, max_iters=3)
+        assert e.value.info["iters"] == 3 and len(e.value.info["history"]) == 4
+        # the last iterate comes back, as the single plan's does
+        assert np.linalg.norm(e.value.x - one.value.x) <= 1e-12 * np.linalg.norm(one.value.x)
+    with pytest.raises(spx.SpxError) as e:  # -A is not positive definite
+        spx.cg(spx.multi_plan(-a, 2), b)
+    assert e.value.args[1] == "SPX_ERR_BREAKDOWN"
+    for bad in (np.ones(511), np.ones(513)):
+        with pytest.raises(ValueError, match="float64 vector of 512 entries"):
+            spx.cg(M, bad)
+        with pytest.raises(ValueError, match="float64 vector of 512 entries"):
+            spx.bicgstab(M, b, x0=bad)
+    with pytest.raises(ValueError, match="max_iters"):
+        spx.cg(M, b, max_iters=-1)
+    with pytest.raises(spx.SpxError):  # resident vectors need a square op(A)
+        spx.cg(spx.multi_plan(random_csr(40, 30, 0.2, 44), 2), np.ones(40))
+    assert np.linalg.norm(b - a @ spx.cg(M, b)[0]) <= 2e-8 * np.linalg.norm(b)  # M still works
+
+
+def test_multi_solve_threads_share_a_plan():
+    a = scaled_lap3d7(8, 45)
+    M = spx.multi_plan(a, 4, partition="pcsc")
+    bs = np.random.default_rng(46).uniform(-1, 1, (4, 512))
+    refs = [spx.cg(M, b, jacobi=True)[0] for b in bs]
+    bad = [0] * 4
+
+    def work(i):  # the plan's lock: one solve at a time, each its own resident vectors
+        for _ in range(10):
+            try:
+                bad[i] += not np.array_equal(spx.cg(M, bs[i], jacobi=True)[0], refs[i])
+            except spx.SpxError:  # in a thread, pytest would only warn of it
+                bad[i] += 1
+
+    run_threads(work, 4)
+    assert bad == [0] * 4
+
+
+@pytest.mark.parametrize("spread", [True, False])
+def test_multi_solve_cuda(spread):
+    if not spx.device_available("cuda"):
+        pytest.skip("no CUDA device")
+    a = scaled_lap3d7(12, 47)
+    n = a.shape[0]
+    b = np.random.default_rng(48).uniform(-1, 1, n)
+    ref = sla.spsolve(a.tocsc(), b)
+    c = (a + sp.diags([0.3], [1], shape=(n, n))).tocsr()
+    ref_c = sla.spsolve(c.tocsc(), b)
+    for partition in PARTITIONS:
+        for parts in range(1, 5):
+            M = spx.multi_plan(a, parts, partition=partition, device="cuda", spread=spread)
+            assert M.device == "cuda"
+            for jacobi in (False, True):
+                check_multi_solve(spx.cg, a, b, M, ref, jacobi)
+            M = spx.multi_plan(c, parts, partition=partition, device="cuda", spread=spread)
+            check_multi_solve(spx.bicgstab, c, b, M, ref_c, True)

@@ -4,7 +4,7 @@
     A = spx.matrix(scipy.sparse.random(1000, 1000, 0.01, format="csr"))
     P = spx.plan(A)                 # format "auto", device "cpu", precision "f64"
     y = P @ np.ones(1000)           # SpMV; the GIL is released while it runs
-    x, info = spx.cg(P, b)          # Krylov solvers on any plan
+    x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too
 
 A matrix made from a scipy CSR matrix (sorted indices, float64 or float32,
 int32 or int64 indices) uses its arrays in place: no copy of the row offsets,
@@ -16,7 +16,8 @@ host round trip) through `matvec`.
 
 spx.multi_plan(A, parts) cuts A into parts of equal nonzeros (MSREP: pcsr,
 pcsc, pcoo, or rows of equal count), each an ordinary plan on a CPU thread or
-a GPU, and multiplies host vectors with one call (spx_multi_spmv).
+a GPU, and multiplies host vectors with one call (spx_multi_spmv); spx.cg and
+spx.bicgstab take it too (spx_multi_cg, spx_multi_bicgstab on resident vectors).
 
 A matrix made from a cupyx.scipy.sparse matrix stays on the GPU
 (spx_matrix_wrap_device): its CUDA csr plans read cupyx's indices and data
@@ -308,7 +309,10 @@ def device_available(device):
 
 
 def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
-    if not isinstance(P, Plan):
+    if isinstance(P, MultiPlan):
+        for v in (b, x0):
+            _host_vector(v)
+    elif not isinstance(P, Plan):
         P = plan(P)
     cupy_side = _device_pointer(b) is not None
     if cupy_side:
@@ -319,8 +323,8 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
         b = np.ascontiguousarray(b, dtype=P.dtype)
         x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=P.dtype)
         args = (b, x)
-    status, iters, rel, ms, history = P._p.solve(kind, P.matrix._m, args[0], args[1], rtol,
-                                                 int(max_iters), bool(jacobi))
+    status, iters, rel, ms, history = P._p.solve(kind, args[0], args[1], rtol, int(max_iters),
+                                                 bool(jacobi))
     info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history}
     if status != 0:
         err = NotConverged(status, "SPX_ERR_NOT_CONVERGED",
@@ -331,12 +335,14 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
 
 
 def cg(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False):
-    """Conjugate gradients on plan P (or a matrix, planned with auto). Returns (x, info)."""
+    """Conjugate gradients on plan P (or a matrix, planned with auto). Returns (x, info).
+    P may be a MultiPlan (spx_multi_cg): b and x0 are then NumPy vectors, copied into
+    resident vectors of the plan for the solve and x copied back."""
     return _solve("cg", P, b, x0, rtol, max_iters, jacobi)
 
 
 def bicgstab(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False):
-    """BiCGSTAB on plan P (or a matrix). Returns (x, info)."""
+    """BiCGSTAB on plan P (or a matrix, or a MultiPlan as in cg). Returns (x, info)."""
     return _solve("bicgstab", P, b, x0, rtol, max_iters, jacobi)
 
 

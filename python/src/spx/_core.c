@@ -11,7 +11,8 @@
  * threads or GPUs, host vectors; its calls run one at a time (a lock).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
- * The GIL is released during plan creation, SpMV, SpGEMM and the solvers.
+ * The GIL is released during plan creation, SpMV, SpGEMM and the solvers
+ * (a MultiPlan's on host vectors, through resident vectors made per solve).
  * Errors raise spx.SpxError(status, name, message). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -511,69 +512,86 @@ static PyObject *plan_spgemm_numeric(PlanObject *p, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* solve(kind, A, b, x, rtol, max_iters, jacobi) -> (status, iters, rel_residual, ms, history) */
-static PyObject *plan_solve(PlanObject *p, PyObject *args)
+/* solve(kind, b, x, rtol, max_iters, jacobi)'s arguments, Plan's and
+ * MultiPlan's: o's history a new array of max_iters + 1 entries, freed by
+ * solve_result (or by the caller where it does not get there). */
+static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, spx_solve_opts *o)
 {
     const char *kind;
-    MatrixObject *A;
-    PyObject *bo, *xo;
     double rtol;
     long long max_iters;
     int jacobi;
-    Py_buffer bv, xv;
-    void *b, *x;
-    int bh, xh;
-    if (!PyArg_ParseTuple(args, "sO!OOdLp", &kind, &MatrixType, &A, &bo, &xo, &rtol, &max_iters,
-                          &jacobi))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "sOOdLp", &kind, b, x, &rtol, &max_iters, &jacobi)) return -1;
     if (max_iters < 0 || max_iters > ((long long)1 << 40)) {
         PyErr_SetString(PyExc_ValueError, "max_iters out of range");
-        return NULL;
+        return -1;
     }
-    if (vector_arg(p, bo, p->rows, 0, &bv, &b, &bh) < 0) return NULL;
-    if (vector_arg(p, xo, p->rows, 1, &xv, &x, &xh) < 0) {
-        if (bh) PyBuffer_Release(&bv);
-        return NULL;
+    *is_cg = strcmp(kind, "cg") == 0;
+    *o = spx_solve_opts_default();
+    o->rtol = rtol;
+    o->max_iters = max_iters;
+    o->jacobi = jacobi;
+    o->history = PyMem_Malloc(((size_t)max_iters + 1) * sizeof(double));
+    if (!o->history) {
+        PyErr_NoMemory();
+        return -1;
     }
-    double *hist = PyMem_Malloc(((size_t)max_iters + 1) * sizeof(double));
-    spx_solve_opts o = spx_solve_opts_default();
+    return 0;
+}
+
+/* (status, iters, rel_residual, ms, history) of a solve that ended with
+ * SPX_OK or SPX_ERR_NOT_CONVERGED, else SpxError; frees o's history. */
+static PyObject *solve_result(spx_status st, const spx_solve_info *info, spx_solve_opts *o)
+{
+    int ran = st == SPX_OK || st == SPX_ERR_NOT_CONVERGED;
+    PyObject *h = ran ? PyList_New(0) : NULL;
+    for (int64_t i = 0; h && i <= info->iters; i++) {
+        PyObject *f = PyFloat_FromDouble(o->history[i]);
+        if (!f || PyList_Append(h, f) < 0) Py_CLEAR(h);
+        Py_XDECREF(f);
+    }
+    PyMem_Free(o->history);
+    if (!ran) return raise_status(st);
+    if (!h) return NULL;
+    return Py_BuildValue("(iLddN)", (int)st, (long long)info->iters, info->rel_residual, info->ms,
+                         h);
+}
+
+/* solve(kind, b, x, rtol, max_iters, jacobi) -> (status, iters, rel_residual, ms, history);
+ * the plan's matrix gives the Jacobi diagonal. */
+static PyObject *plan_solve(PlanObject *p, PyObject *args)
+{
+    PyObject *bo, *xo;
+    spx_solve_opts o;
     spx_solve_info info = {0, 0.0, 0.0};
     spx_status st = SPX_ERR_INVALID_ARG;
-    o.rtol = rtol;
-    o.max_iters = max_iters;
-    o.jacobi = jacobi;
-    o.history = hist;
-    int is_cg = strcmp(kind, "cg") == 0;
+    Py_buffer bv, xv;
+    void *b, *x;
+    int is_cg, bh = 0, xh = 0;
+    if (solve_args(args, &is_cg, &bo, &xo, &o) < 0) return NULL;
+    if (vector_arg(p, bo, p->rows, 0, &bv, &b, &bh) < 0 ||
+        vector_arg(p, xo, p->rows, 1, &xv, &x, &xh) < 0) {
+        if (bh) PyBuffer_Release(&bv);
+        PyMem_Free(o.history);
+        return NULL;
+    }
     /* CPU plans take host arrays, CUDA plans device addresses */
     int placed = p->cuda ? !bh && !xh : bh && xh;
-    if (hist && placed) {
+    if (placed) {
         Py_BEGIN_ALLOW_THREADS
-        st =
-            is_cg ? spx_cg(p->P, A->A, b, x, &o, &info) : spx_bicgstab(p->P, A->A, b, x, &o, &info);
+        st = is_cg ? spx_cg(p->P, p->matrix->A, b, x, &o, &info)
+                   : spx_bicgstab(p->P, p->matrix->A, b, x, &o, &info);
         Py_END_ALLOW_THREADS
     }
     if (bh) PyBuffer_Release(&bv);
     if (xh) PyBuffer_Release(&xv);
-    if (!hist) return PyErr_NoMemory();
-    PyObject *h = PyList_New(0);
-    for (int64_t i = 0; h && i <= info.iters && (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED);
-         i++) {
-        PyObject *f = PyFloat_FromDouble(hist[i]);
-        PyList_Append(h, f);
-        Py_XDECREF(f);
-    }
-    PyMem_Free(hist);
     if (!placed) {
-        Py_XDECREF(h);
+        PyMem_Free(o.history);
         PyErr_SetString(PyExc_ValueError,
                         "b and x: host arrays for CPU plans, device addresses for CUDA plans");
         return NULL;
     }
-    if (st != SPX_OK && st != SPX_ERR_NOT_CONVERGED) {
-        Py_XDECREF(h);
-        return raise_status(st);
-    }
-    return Py_BuildValue("(iLddN)", (int)st, (long long)info.iters, info.rel_residual, info.ms, h);
+    return solve_result(st, &info, &o);
 }
 
 static PyMethodDef plan_methods[] = {
@@ -719,6 +737,60 @@ static PyObject *multi_matmul(PyObject *a, PyObject *b)
     return product(a, multi_apply, &xv, p->rows, p->dtype);
 }
 
+/* spx_multi_cg (is_cg) or spx_multi_bicgstab on host vectors b and x (in:
+ * the first guess; out: the solution, also the last iterate of
+ * SPX_ERR_NOT_CONVERGED) through two resident vectors of P, freed on every path. */
+static spx_status multi_krylov(spx_multi_plan *P, const spx_matrix *A, int is_cg, const void *b,
+                               void *x, const spx_solve_opts *o, spx_solve_info *info)
+{
+    spx_multi_vector *rb = NULL, *rx = NULL;
+    spx_status st;
+    if ((st = spx_multi_vector_create(P, &rb)) == SPX_OK &&
+        (st = spx_multi_vector_create(P, &rx)) == SPX_OK &&
+        (st = spx_multi_vector_set(rb, b)) == SPX_OK &&
+        (st = spx_multi_vector_set(rx, x)) == SPX_OK) {
+        st =
+            is_cg ? spx_multi_cg(P, A, rb, rx, o, info) : spx_multi_bicgstab(P, A, rb, rx, o, info);
+        if (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED) {
+            spx_status got = spx_multi_vector_get(rx, x);
+            if (got != SPX_OK) st = got;
+        }
+    }
+    spx_multi_vector_destroy(rb);
+    spx_multi_vector_destroy(rx);
+    return st;
+}
+
+/* solve(kind, b, x, rtol, max_iters, jacobi) as Plan.solve, on host arrays
+ * (x: in, the first guess; out, the solution); one call at a time per plan. */
+static PyObject *multi_solve(MultiPlanObject *p, PyObject *args)
+{
+    PyObject *bo, *xo;
+    spx_solve_opts o;
+    spx_solve_info info = {0, 0.0, 0.0};
+    spx_status st;
+    Py_buffer bv, xv;
+    int is_cg;
+    if (solve_args(args, &is_cg, &bo, &xo, &o) < 0) return NULL;
+    if (host_vector(p->vtype, bo, p->rows, 0, &bv) < 0) {
+        PyMem_Free(o.history);
+        return NULL;
+    }
+    if (host_vector(p->vtype, xo, p->rows, 1, &xv) < 0) {
+        PyBuffer_Release(&bv);
+        PyMem_Free(o.history);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(p->lock, WAIT_LOCK);
+    st = multi_krylov(p->P, p->matrix->A, is_cg, bv.buf, xv.buf, &o, &info);
+    PyThread_release_lock(p->lock);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&bv);
+    PyBuffer_Release(&xv);
+    return solve_result(st, &info, &o);
+}
+
 /* spx_multi_timing as a dict: plan creation's phases and the last call's. */
 static PyObject *multi_times(MultiPlanObject *p, PyObject *unused)
 {
@@ -777,6 +849,7 @@ static PyMethodDef multi_methods[] = {
     {"times", (PyCFunction)multi_times, METH_NOARGS, "spx_multi_timing, in ms"},
     {"parts", (PyCFunction)multi_parts, METH_NOARGS, "spx_multi_part_info of each part"},
     {"info", (PyCFunction)multi_info, METH_NOARGS, "partition, parts, device, rows, cols, dtype"},
+    {"solve", (PyCFunction)multi_solve, METH_VARARGS, "cg or bicgstab (host arrays)"},
     {NULL, NULL, 0, NULL}};
 
 static PyNumberMethods multi_number = {.nb_matrix_multiply = multi_matmul};
