@@ -309,6 +309,11 @@ spx_status spx__multi_vector_check(const spx_multi_plan *P, const spx_multi_vect
 void *spx__multi_vector_at(const spx_multi_vector *v, int i, int64_t k);
 /* Where resident vectors live: every part on a GPU or every part on the CPU. */
 static inline int spx__multi_on_gpu(const spx_multi_plan *P) { return P->part[0].device >= 0; }
+/* Whether a resident call starts every part's stream after part 0's (one
+ * GPU, or several replayed as a graph or queued from the calling thread),
+ * so that work queued on part 0's stream before the call orders all of it
+ * (multi_resident.c). */
+int spx__multi_call_forks(const spx_multi_plan *P);
 /* Resident-vector steps, on a part's device and stream (host memory for CPU
  * plans, where they finish before returning). */
 spx_status spx__multi_move(const spx_multi_plan *P, void *dst, int dst_device, const void *src,

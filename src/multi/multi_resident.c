@@ -266,6 +266,11 @@ static spx_status check_call(const spx_multi_plan *P, const spx_multi_vector *x,
     return st;
 }
 
+int spx__multi_call_forks(const spx_multi_plan *P)
+{
+    return spx__multi_on_gpu(P) && (P->groups == 1 || !P->graph.off);
+}
+
 spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_vector *x,
                                    double beta, spx_multi_vector *y)
 {

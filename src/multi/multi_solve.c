@@ -4,9 +4,12 @@
  * on each part's lines, on its device and stream. dot adds the parts' sums
  * in part order, each summed as vec.c sums (fixed blocks on the host,
  * cuda/blas1 on a GPU), so it is the same bits every call for a fixed part
- * count. A resident product reads lines other parts own (its halo) and does
- * not order itself after work queued on their streams: the host waits for
- * every part's stream before it. */
+ * count; the dots of an operation are queued on every part before the host
+ * waits for any, so the devices sum at once and the host waits once a part.
+ * A resident product reads lines other parts own (its halo): where the call
+ * forks every part's stream from part 0's (spx__multi_call_forks), part 0's
+ * stream waits for an event of every other part's before it, with no host
+ * wait; else the host waits for every part's stream. */
 #include "multi/multi_solve.h"
 
 #include <string.h>
@@ -22,6 +25,7 @@ struct spx__multi_space {
     spx_multi_plan *P;
     spx__vspace *part; /* part i's own lines: count, type, device or host, stream, scratch */
     int64_t *lo;       /* part i's first own line */
+    void **ready;      /* GPU part i: recorded on its stream before a product */
 };
 
 void spx__multi_space_free(spx__multi_space *m)
@@ -31,15 +35,19 @@ void spx__multi_space_free(spx__multi_space *m)
     for (int i = 0; m->part && i < m->P->parts; i++) {
         if (m->part[i].cuda && spx__cuda_set_device(m->P->part[i].device) != SPX_OK) continue;
         spx__vspace_free(&m->part[i]);
+        if (m->ready) spx__cuda_event_destroy(m->ready[i]);
     }
     if (m->part) spx__multi_device_restore(caller);
     spx__free(m->part);
     spx__free(m->lo);
+    spx__free(m->ready);
     spx__free(m);
 }
 
-/* Part i's space: its own lines, its stream, a dot scratch on its device. */
-static spx_status part_space(const spx_multi_plan *P, int i, spx__vspace *s, int64_t *lo)
+/* Part i's space: its own lines, its stream, its dot buffers and an event
+ * on its device. */
+static spx_status part_space(const spx_multi_plan *P, int i, spx__vspace *s, int64_t *lo,
+                             void **ready)
 {
     const spx__multi_part *p = &P->part[i];
     int64_t e;
@@ -51,11 +59,12 @@ static spx_status part_space(const spx_multi_plan *P, int i, spx__vspace *s, int
     s->stream = p->stream;
     if (!s->cuda) return SPX_OK;
     spx_status st = spx__cuda_set_device(p->device);
-    if (st != SPX_OK) return st;
-    st = spx__cuda_alloc((void **)&s->scratch, (SPX__CUDA_DOT_BLOCKS + 1) * sizeof(double),
-                         "solver dot scratch");
-    if (st != SPX_OK) s->cuda = 0; /* nothing to free */
-    return st;
+    if (st != SPX_OK) {
+        s->cuda = 0; /* nothing to free */
+        return st;
+    }
+    st = spx__vspace_dot_buffers(s);
+    return st == SPX_OK ? spx__cuda_event_create(ready) : st;
 }
 
 spx_status spx__multi_space_init(spx_multi_plan *P, spx__multi_space **out, int64_t *n, spx_type *t)
@@ -74,8 +83,10 @@ spx_status spx__multi_space_init(spx_multi_plan *P, spx__multi_space **out, int6
     SPX_TRY(
         spx__calloc((void **)&m->part, (size_t)P->parts, sizeof *m->part, "multi solver parts"));
     SPX_TRY(spx__calloc((void **)&m->lo, (size_t)P->parts, sizeof *m->lo, "multi solver parts"));
+    SPX_TRY(
+        spx__calloc((void **)&m->ready, (size_t)P->parts, sizeof *m->ready, "multi solver events"));
     for (int i = 0; i < P->parts; i++)
-        SPX_TRY(part_space(P, i, &m->part[i], &m->lo[i]));
+        SPX_TRY(part_space(P, i, &m->part[i], &m->lo[i], &m->ready[i]));
     spx__multi_device_restore(caller);
     *out = m;
     return SPX_OK;
@@ -127,17 +138,38 @@ spx_status spx__multi_v_mul(const spx__multi_space *m, const void *d, const void
     return st;
 }
 
-spx_status spx__multi_v_dot(const spx__multi_space *m, const void *a, const void *b, double *out)
+/* Part i's lines of the k vectors v[j]. */
+static void lines_of(const spx__multi_space *m, int i, int k, const void *const *v,
+                     const void **out)
+{
+    for (int j = 0; j < k; j++)
+        out[j] = lines(m, v[j], i);
+}
+
+spx_status spx__multi_v_dots(const spx__multi_space *m, int k, const void *const *a,
+                             const void *const *b, double *out)
 {
     spx_status st = SPX_OK;
-    double sum = 0.0, part;
+    const void *ai[SPX__V_MAX_DOTS], *bi[SPX__V_MAX_DOTS];
+    double part[SPX__V_MAX_DOTS];
     int caller = spx__multi_device_save(m->P);
     for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
-        if (enter(m, i, &st) &&
-            (st = spx__v_dot(&m->part[i], lines(m, a, i), lines(m, b, i), &part)) == SPX_OK)
-            sum += part;
+        if (enter(m, i, &st)) {
+            lines_of(m, i, k, a, ai);
+            lines_of(m, i, k, b, bi);
+            st = spx__v_dots_queue(&m->part[i], k, ai, bi);
+        }
+    for (int j = 0; j < k; j++)
+        out[j] = 0.0;
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++) {
+        if (!enter(m, i, &st)) continue;
+        lines_of(m, i, k, a, ai);
+        lines_of(m, i, k, b, bi);
+        if ((st = spx__v_dots_take(&m->part[i], k, ai, bi, part)) != SPX_OK) break;
+        for (int j = 0; j < k; j++)
+            out[j] += part[j];
+    }
     spx__multi_device_restore(caller);
-    *out = sum;
     return st;
 }
 
@@ -183,15 +215,40 @@ spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host,
     return st;
 }
 
+/* Part 0's stream waits for every other GPU part's work queued so far. */
+static spx_status order_after_parts(const spx__multi_space *m)
+{
+    const spx_multi_plan *P = m->P;
+    spx_status st = SPX_OK;
+    for (int i = 1; i < P->parts; i++) {
+        SPX_TRY(spx__cuda_set_device(P->part[i].device));
+        SPX_TRY(spx__cuda_event_record(m->ready[i], P->part[i].stream));
+    }
+    SPX_TRY(spx__cuda_set_device(P->part[0].device));
+    for (int i = 1; i < P->parts; i++)
+        SPX_TRY(spx__cuda_stream_wait(P->part[0].stream, m->ready[i]));
+cleanup:
+    return st;
+}
+
+static spx_status wait_for_parts(const spx__multi_space *m)
+{
+    spx_status st = SPX_OK;
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (m->part[i].cuda && (st = spx__cuda_set_device(m->P->part[i].device)) == SPX_OK)
+            st = spx__cuda_sync(m->part[i].stream);
+    return st;
+}
+
 spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
                              void *y)
 {
     spx_status st = SPX_OK;
-    int caller = spx__multi_device_save(m->P);
-    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
-        if (m->part[i].cuda && (st = spx__cuda_set_device(m->P->part[i].device)) == SPX_OK)
-            st = spx__cuda_sync(m->part[i].stream);
-    spx__multi_device_restore(caller);
+    if (spx__multi_on_gpu(m->P)) {
+        int caller = spx__multi_device_save(m->P);
+        st = spx__multi_call_forks(m->P) ? order_after_parts(m) : wait_for_parts(m);
+        spx__multi_device_restore(caller);
+    }
     if (st != SPX_OK) return st;
     return spx_multi_spmv_resident(m->P, alpha, (spx_multi_vector *)x, beta, (spx_multi_vector *)y);
 }

@@ -22,13 +22,16 @@ void spx__multi_space_free(spx__multi_space *m);
 spx_status spx__multi_v_check(const spx__multi_space *m, const void *v);
 spx_status spx__multi_v_alloc(const spx__multi_space *m, void **v, const char *what);
 void spx__multi_v_free(void *v);
-spx_status spx__multi_v_dot(const spx__multi_space *m, const void *a, const void *b, double *out);
+/* out[j] = a[j] . b[j], j < k, 1 <= k <= SPX__V_MAX_DOTS (vec.h's spx__v_dots) */
+spx_status spx__multi_v_dots(const spx__multi_space *m, int k, const void *const *a,
+                             const void *const *b, double *out);
 spx_status spx__multi_v_axpby(const spx__multi_space *m, double alpha, const void *x, double beta,
                               void *y);
 spx_status spx__multi_v_mul(const spx__multi_space *m, const void *d, const void *x, void *y);
 spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host, void **v,
                                   const char *what);
-/* y = alpha*A*x + beta*y (spx_multi_spmv_resident), once every part's stream is done. */
+/* y = alpha*A*x + beta*y (spx_multi_spmv_resident), after the work queued
+ * on every part's stream. */
 spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
                              void *y);
 

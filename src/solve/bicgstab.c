@@ -7,13 +7,27 @@
  *           if ||s|| <= rtol ||b||: x += alpha phat, stop;
  *           shat = M^-1 s; t = A shat; omega = t's / t't;
  *           x += alpha phat + omega shat; r = s - omega t; stop when small.
- * rho' = 0, rhat'v = 0, t't = 0 or omega = 0 is a breakdown. */
+ * rho' = 0, rhat'v = 0, t't = 0 or omega = 0 is a breakdown. Dots taken
+ * together (one wait for the device each pair): t's with t't, and r'r with
+ * the next iteration's rhat'r. */
 #include <math.h>
 
 #include "core/error.h"
 #include "solve/solve.h"
 
 enum { R, RHAT, PV, V, PHAT, SV, SHAT, T, NVEC };
+
+/* *d0 = a0'b0, *d1 = a1'b1, with one wait. */
+static spx_status dot_pair(spx__solve *S, const void *a0, const void *b0, const void *a1,
+                           const void *b1, double *d0, double *d1)
+{
+    const void *a[2] = {a0, a1}, *b[2] = {b0, b1};
+    double d[2] = {0.0, 0.0};
+    spx_status st = spx__v_dots(&S->s, 2, a, b, d);
+    *d0 = d[0];
+    *d1 = d[1];
+    return st;
+}
 
 static spx_status breakdown(const char *what, int64_t it)
 {
@@ -43,10 +57,9 @@ static spx_status bicgstab_loop(spx__solve *S, const void *b, void *x, void **v)
     spx_status st;
     SPX_TRY(spx__solve_residual(S, b, x, v[R]));
     SPX_TRY(spx__v_axpby(&S->s, 1.0, v[R], 0.0, v[RHAT]));
-    SPX_TRY(spx__v_dot(&S->s, v[R], v[R], &rr));
+    SPX_TRY(dot_pair(S, v[R], v[R], v[RHAT], v[R], &rr, &rho_new));
     if (spx__solve_record(S, 0, sqrt(rr))) return SPX_OK;
     for (int64_t it = 1; it <= S->o.max_iters; it++) {
-        SPX_TRY(spx__v_dot(&S->s, v[RHAT], v[R], &rho_new));
         if (rho_new == 0.0 || isnan(rho_new)) return breakdown("rho = 0", it);
         SPX_TRY(direction(S, v, (rho_new / rho) * (alpha / omega), omega, rho_new, it, &alpha));
         rho = rho_new;
@@ -60,15 +73,14 @@ static spx_status bicgstab_loop(spx__solve *S, const void *b, void *x, void **v)
         }
         SPX_TRY(spx__solve_precond(S, v[SV], v[SHAT]));
         SPX_TRY(spx__solve_spmv(S, 1.0, v[SHAT], 0.0, v[T]));
-        SPX_TRY(spx__v_dot(&S->s, v[T], v[SV], &ts));
-        SPX_TRY(spx__v_dot(&S->s, v[T], v[T], &tt));
+        SPX_TRY(dot_pair(S, v[T], v[SV], v[T], v[T], &ts, &tt));
         if (tt == 0.0 || isnan(tt)) return breakdown("t't = 0", it);
         omega = ts / tt;
         SPX_TRY(spx__v_axpby(&S->s, alpha, v[PHAT], 1.0, x));
         SPX_TRY(spx__v_axpby(&S->s, omega, v[SHAT], 1.0, x));
         SPX_TRY(spx__v_axpby(&S->s, 1.0, v[SV], 0.0, v[R]));
         SPX_TRY(spx__v_axpby(&S->s, -omega, v[T], 1.0, v[R]));
-        SPX_TRY(spx__v_dot(&S->s, v[R], v[R], &rr));
+        SPX_TRY(dot_pair(S, v[R], v[R], v[RHAT], v[R], &rr, &rho_new));
         if (isnan(rr)) return breakdown("NaN", it);
         if (spx__solve_record(S, it, sqrt(rr))) return SPX_OK;
         if (omega == 0.0) return breakdown("omega = 0", it);

@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "cuda/blas1/blas1.h"
+#include "cuda/multi/multi_cuda.h" /* pinned host memory */
 #include "plan/format.h"
 
 #define VEC_BLOCK 4096
@@ -31,9 +32,19 @@ spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
                           "a solver keeps x and y of one type: make the plan without xtype=half");
     s->cuda = spx_plan_device(P) == SPX_DEV_CUDA;
     s->stream = spx__plan_stream(P);
-    if (!s->cuda) return SPX_OK;
-    return spx__cuda_alloc((void **)&s->scratch, (SPX__CUDA_DOT_BLOCKS + 1) * sizeof(double),
-                           "solver dot scratch");
+    return s->cuda ? spx__vspace_dot_buffers(s) : SPX_OK;
+}
+
+spx_status spx__vspace_dot_buffers(spx__vspace *s)
+{
+    _Static_assert(SPX__V_MAX_DOTS <= SPX__CUDA_DOTS_MAX, "one launch");
+    size_t bytes = SPX__CUDA_DOT_SCRATCH * sizeof(double);
+    spx_status st = spx__cuda_alloc((void **)&s->scratch, bytes, "solver dot scratch");
+    if (st == SPX_OK) st = spx__cuda_memset(s->scratch, 0, bytes, s->stream);
+    if (st == SPX_OK)
+        st = spx__cuda_host_alloc((void **)&s->dots, SPX__V_MAX_DOTS * sizeof(double),
+                                  "solver dot results");
+    return st;
 }
 
 spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s)
@@ -44,8 +55,11 @@ spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s)
 
 void spx__vspace_free(spx__vspace *s)
 {
-    if (s->cuda) spx__cuda_free(s->scratch);
-    s->scratch = NULL;
+    if (s->cuda) {
+        spx__cuda_free(s->scratch);
+        spx__cuda_host_free(s->dots);
+    }
+    s->scratch = s->dots = NULL;
     spx__multi_space_free(s->multi);
     s->multi = NULL;
 }
@@ -101,17 +115,53 @@ void spx__v_free(const spx__vspace *s, void *v)
 HOST_DOT(double)
 HOST_DOT(float)
 
-spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double *out)
+static spx_status check_dots(int k)
+{
+    if (k >= 1 && k <= SPX__V_MAX_DOTS) return SPX_OK;
+    return spx__error(SPX_ERR_INVALID_ARG, "%d dots at once, not 1..%d", k, SPX__V_MAX_DOTS);
+}
+
+spx_status spx__v_dots_queue(const spx__vspace *s, int k, const void *const *a,
+                             const void *const *b)
+{
+    spx_status st = check_dots(k);
+    if (st == SPX_OK && s->cuda)
+        st = spx__cuda_vdots(s->n, s->t, k, a, b, s->scratch, s->dots, s->stream);
+    return st;
+}
+
+spx_status spx__v_dots_take(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                            double *out)
 {
     double *sums = NULL;
-    spx_status st;
-    if (s->multi) return spx__multi_v_dot(s->multi, a, b, out);
-    if (s->cuda) return spx__cuda_vdot(s->n, s->t, a, b, s->scratch, out, s->stream);
+    spx_status st = check_dots(k);
+    if (st != SPX_OK) return st;
+    if (s->cuda) {
+        if ((st = spx__cuda_sync(s->stream)) != SPX_OK) return st;
+        memcpy(out, s->dots, (size_t)k * sizeof *out);
+        return SPX_OK;
+    }
     st = spx__alloc((void **)&sums, (size_t)(s->n / VEC_BLOCK + 1), sizeof *sums, "dot sums");
     if (st != SPX_OK) return st;
-    *out = s->t == SPX_F64 ? host_dot_double(s->n, a, b, sums) : host_dot_float(s->n, a, b, sums);
+    for (int j = 0; j < k; j++)
+        out[j] = s->t == SPX_F64 ? host_dot_double(s->n, a[j], b[j], sums)
+                                 : host_dot_float(s->n, a[j], b[j], sums);
     spx__free(sums);
     return SPX_OK;
+}
+
+spx_status spx__v_dots(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                       double *out)
+{
+    spx_status st = check_dots(k);
+    if (st == SPX_OK && s->multi) return spx__multi_v_dots(s->multi, k, a, b, out);
+    if (st == SPX_OK) st = spx__v_dots_queue(s, k, a, b);
+    return st == SPX_OK ? spx__v_dots_take(s, k, a, b, out) : st;
+}
+
+spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double *out)
+{
+    return spx__v_dots(s, 1, &a, &b, out);
 }
 
 #define HOST_AXPBY(T)                                                                       \

@@ -19,7 +19,8 @@ typedef struct spx__vspace {
     spx_type t;      /* SPX_F64 or SPX_F32 */
     int cuda;        /* vectors in device memory */
     void *stream;    /* CUDA stream of the plan */
-    double *scratch; /* CUDA: partial sums of dot (device) */
+    double *scratch; /* CUDA: partial sums of dot (device, SPX__CUDA_DOT_SCRATCH) */
+    double *dots;    /* CUDA: dot results, written by the device (pinned host, SPX__V_MAX_DOTS) */
     spx__multi_space *multi; /* a multi-device plan's resident vectors, or NULL */
 } spx__vspace;
 
@@ -29,12 +30,27 @@ spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s);
 /* The space of a multi-device plan's resident vectors (square plans). */
 spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s);
 void spx__vspace_free(spx__vspace *s);
+/* A CUDA space's dot buffers, on the current device (s->cuda set, freed
+ * by spx__vspace_free). */
+spx_status spx__vspace_dot_buffers(spx__vspace *s);
 
 size_t spx__v_entry_bytes(const spx__vspace *s);
 spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what); /* zeroed */
 void spx__v_free(const spx__vspace *s, void *v);
 /* *out = a . b */
 spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double *out);
+/* out[j] = a[j] . b[j] for j < k <= SPX__V_MAX_DOTS, with one launch and
+ * one wait for the device: the same bits as k calls of spx__v_dot. It is
+ * dots_queue (starts the device's sums; their results land in s->dots) and
+ * dots_take (waits for them; on the host, sums); queue and take the same k
+ * pairs, no other dots in between on s's stream. */
+#define SPX__V_MAX_DOTS 4
+spx_status spx__v_dots(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                       double *out);
+spx_status spx__v_dots_queue(const spx__vspace *s, int k, const void *const *a,
+                             const void *const *b);
+spx_status spx__v_dots_take(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                            double *out);
 /* y = alpha*x + beta*y; beta == 0 never reads y */
 spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y);
 /* y = d .* x */

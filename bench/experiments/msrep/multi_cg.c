@@ -6,6 +6,9 @@
  * alternated one / multi for R rounds. Reports ms a solve (median [min-max])
  * and ms an iteration, the speedup, and the relative residuals the two
  * reached (they follow the same iteration, so they agree to rounding).
+ * Beside it, the products alone: K calls of y = A p each way, the host
+ * waiting after each as a solver's next dot does (ms a call, median of R),
+ * so that an iteration less its product is the vector work and the waits.
  *
  * Usage: multi_cg SPEC (spx_generate's, e.g. lap3d7:200) [--parts N (default:
  *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)] */
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "spx.h"
 
@@ -38,6 +42,39 @@ static spx_status one_gpu_solve(const spx_plan *P, double *db, double *dx, int64
     *ms = info.ms;
     *rel = info.rel_residual;
     return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* ms a call of K products y = A x on one GPU, the host waiting after each. */
+static spx_status one_gpu_products(const spx_plan *P, const double *dx, double *dy, long k,
+                                   double *ms)
+{
+    spx_status st = SPX_OK;
+    double t0 = now_ms();
+    for (long i = 0; st == SPX_OK && i < k; i++) {
+        st = spx_spmv(P, 1.0, dx, 0.0, dy);
+        if (cudaDeviceSynchronize() != cudaSuccess) st = SPX_ERR_DEVICE;
+    }
+    *ms = (now_ms() - t0) / (double)k;
+    return st;
+}
+
+/* The same across the GPUs (a resident call ends with its host wait). */
+static spx_status multi_products(spx_multi_plan *M, spx_multi_vector *x, spx_multi_vector *y,
+                                 long k, double *ms)
+{
+    spx_status st = SPX_OK;
+    double t0 = now_ms();
+    for (long i = 0; st == SPX_OK && i < k; i++)
+        st = spx_multi_spmv_resident(M, 1.0, x, 0.0, y);
+    *ms = (now_ms() - t0) / (double)k;
+    return st;
 }
 
 static spx_status multi_solve(spx_multi_plan *M, spx_multi_vector *b, spx_multi_vector *x,
@@ -100,14 +137,21 @@ int main(int argc, char **argv)
     if ((st = one_gpu_solve(P, db, dx, n, &so, &warm, &r1)) != SPX_OK) return fail("spx_cg", st);
     if ((st = multi_solve(M, mb, mx, zeros, &so, &warm, &rm)) != SPX_OK)
         return fail("spx_multi_cg", st);
+    double *p1 = malloc((size_t)rounds * sizeof *p1), *pm = malloc((size_t)rounds * sizeof *pm);
     for (int r = 0; r < rounds; r++) {
         if ((st = one_gpu_solve(P, db, dx, n, &so, &t1[r], &r1)) != SPX_OK)
             return fail("spx_cg", st);
         if ((st = multi_solve(M, mb, mx, zeros, &so, &tm[r], &rm)) != SPX_OK)
             return fail("spx_multi_cg", st);
+        if ((st = one_gpu_products(P, db, dx, iters, &p1[r])) != SPX_OK)
+            return fail("spx_spmv", st);
+        if ((st = multi_products(M, mb, mx, iters, &pm[r])) != SPX_OK)
+            return fail("spx_multi_spmv_resident", st);
     }
     qsort(t1, (size_t)rounds, sizeof *t1, cmp_double);
     qsort(tm, (size_t)rounds, sizeof *tm, cmp_double);
+    qsort(p1, (size_t)rounds, sizeof *p1, cmp_double);
+    qsort(pm, (size_t)rounds, sizeof *pm, cmp_double);
     printf("%s: %lld rows, %lld nonzeros; CG, %ld iterations, %d rounds; one GPU: %s; "
            "multi: %s, %d parts over %d GPUs\n",
            spec, (long long)n, (long long)nnz, iters, rounds, spx_plan_format(P), kind, parts,
@@ -117,6 +161,11 @@ int main(int argc, char **argv)
     printf("multi    %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
            tm[rounds / 2], tm[0], tm[rounds - 1], tm[rounds / 2] / (double)iters, rm);
     printf("speedup  %.2fx\n", t1[rounds / 2] / tm[rounds / 2]);
+    printf("products alone: one GPU %.4f ms a call, multi %.4f (%.2fx); an iteration less its "
+           "product: one GPU %.4f ms, multi %.4f\n",
+           p1[rounds / 2], pm[rounds / 2], p1[rounds / 2] / pm[rounds / 2],
+           t1[rounds / 2] / (double)iters - p1[rounds / 2],
+           tm[rounds / 2] / (double)iters - pm[rounds / 2]);
     spx_multi_vector_destroy(mb);
     spx_multi_vector_destroy(mx);
     spx_multi_plan_destroy(M);
@@ -128,5 +177,7 @@ int main(int argc, char **argv)
     free(zeros);
     free(t1);
     free(tm);
+    free(p1);
+    free(pm);
     return 0;
 }

@@ -27,53 +27,82 @@ static __device__ void block_sum(double *s)
     __syncthreads();
 }
 
-/* partial[block] = sum over i = block*THREADS + thread + k*stride of a[i]*b[i]. */
-template <typename T>
+/* k dots (K a template constant) side by side, one launch: block j sums
+ * a[i]*b[i] for i = j*THREADS + thread + m*stride (m = 0, 1, ...) by a tree
+ * into partial[d*SPX__CUDA_DOT_BLOCKS + j] for dot d; the last block to
+ * finish (a ticket taken after a fence, the reduction sample's pattern)
+ * sums partial[d*SPX__CUDA_DOT_BLOCKS + 0..SPX__CUDA_DOT_BLOCKS) by the
+ * same tree, in block order whichever block it is, into out[d] (device or
+ * pinned host memory), and puts the ticket back to 0 for the next launch. */
+struct dot_pairs {
+    const void *a[SPX__CUDA_DOTS_MAX], *b[SPX__CUDA_DOTS_MAX];
+};
+
+template <typename T, int K>
 __global__ void __launch_bounds__(THREADS)
-    dot_partial(int64_t n, const T *__restrict__ a, const T *__restrict__ b, double *partial)
+    dots(int64_t n, dot_pairs p, double *partial, unsigned *ticket, double *out)
 {
     __shared__ double s[THREADS];
-    double acc = 0.0;
+    __shared__ bool last;
+    double acc[K];
+    for (int d = 0; d < K; d++)
+        acc[d] = 0.0;
     const int64_t stride = (int64_t)gridDim.x * THREADS;
     for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < n; i += stride)
-        acc += (double)a[i] * (double)b[i];
-    s[threadIdx.x] = acc;
-    block_sum(s);
-    if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+        for (int d = 0; d < K; d++)
+            acc[d] += (double)((const T *)p.a[d])[i] * (double)((const T *)p.b[d])[i];
+    for (int d = 0; d < K; d++) {
+        s[threadIdx.x] = acc[d];
+        block_sum(s);
+        if (threadIdx.x == 0) partial[d * SPX__CUDA_DOT_BLOCKS + blockIdx.x] = s[0];
+    }
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    for (int d = 0; d < K; d++) {
+        double sum = 0.0;
+        for (int j = threadIdx.x; j < SPX__CUDA_DOT_BLOCKS; j += THREADS)
+            sum += __ldcg(&partial[d * SPX__CUDA_DOT_BLOCKS + j]);
+        s[threadIdx.x] = sum;
+        block_sum(s);
+        if (threadIdx.x == 0) out[d] = s[0];
+    }
+    if (threadIdx.x == 0) *ticket = 0;
 }
 
-/* partial[SPX__CUDA_DOT_BLOCKS] = sum of partial[0..SPX__CUDA_DOT_BLOCKS). */
-__global__ void __launch_bounds__(THREADS) dot_final(double *partial)
+template <typename T>
+static void launch_dots(int64_t n, int k, const dot_pairs &p, double *scratch, double *out,
+                        cudaStream_t st)
 {
-    __shared__ double s[THREADS];
-    double acc = 0.0;
-    for (int i = threadIdx.x; i < SPX__CUDA_DOT_BLOCKS; i += THREADS)
-        acc += partial[i];
-    s[threadIdx.x] = acc;
-    block_sum(s);
-    if (threadIdx.x == 0) partial[SPX__CUDA_DOT_BLOCKS] = s[0];
+    unsigned *ticket = (unsigned *)(scratch + SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX);
+    switch (k) {
+    case 1: dots<T, 1><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out); break;
+    case 2: dots<T, 2><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out); break;
+    case 3: dots<T, 3><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out); break;
+    default: dots<T, 4><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out);
+    }
 }
 
-extern "C" spx_status spx__cuda_vdot(int64_t n, spx_type t, const void *a, const void *b,
-                                     double *scratch, double *out, void *stream)
+extern "C" spx_status spx__cuda_vdots(int64_t n, spx_type t, int k, const void *const *a,
+                                      const void *const *b, double *scratch, double *out,
+                                      void *stream)
 {
-    cudaStream_t st = (cudaStream_t)stream;
+    if (k < 1 || k > SPX__CUDA_DOTS_MAX)
+        return spx__error(SPX_ERR_INVALID_ARG, "%d dots in one launch, not 1..%d", k,
+                          SPX__CUDA_DOTS_MAX);
+    dot_pairs p = {};
+    for (int d = 0; d < k; d++) {
+        p.a[d] = a[d];
+        p.b[d] = b[d];
+    }
     if (t == SPX_F64)
-        dot_partial<double><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(
-            n, (const double *)a, (const double *)b, scratch);
+        launch_dots<double>(n, k, p, scratch, out, (cudaStream_t)stream);
     else
-        dot_partial<float><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(
-            n, (const float *)a, (const float *)b, scratch);
-    dot_final<<<1, THREADS, 0, st>>>(scratch);
-    spx_status s = launch_status("dot kernels");
-    if (s != SPX_OK) return s;
-    cudaError_t e = cudaMemcpyAsync(out, scratch + SPX__CUDA_DOT_BLOCKS, sizeof(double),
-                                    cudaMemcpyDeviceToHost, st);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(st);
-    if (e != cudaSuccess)
-        return spx__error(SPX_ERR_DEVICE, "CUDA dot result copy failed: %s",
-                          cudaGetErrorString(e));
-    return SPX_OK;
+        launch_dots<float>(n, k, p, scratch, out, (cudaStream_t)stream);
+    return launch_status("dot kernel");
 }
 
 /* y = alpha*x + beta*y; beta == 0 never reads y. */

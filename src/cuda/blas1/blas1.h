@@ -3,11 +3,11 @@
  * resident vectors (src/multi/mpi/dist_spmv.c): n-vectors of type t
  * (SPX_F64: double, SPX_F32: float), on a stream.
  *
- * dot sums in double in a fixed order whatever the call: each of
+ * dots sums in double in a fixed order whatever the call: each of
  * SPX__CUDA_DOT_BLOCKS thread blocks sums a fixed stride of the entries
- * (a grid-stride loop, then a tree in shared memory) into scratch[block],
- * and one block sums scratch[0..SPX__CUDA_DOT_BLOCKS) by the same tree, so
- * a result is the same bits from call to call and run to run. */
+ * (a grid-stride loop, then a tree in shared memory) into scratch, and the
+ * last block to finish sums those block sums, in block order, by the same
+ * tree, so a result is the same bits from call to call and run to run. */
 #ifndef SPX_CUDA_BLAS1_H
 #define SPX_CUDA_BLAS1_H
 
@@ -21,10 +21,16 @@ extern "C" {
 #endif
 
 #define SPX__CUDA_DOT_BLOCKS 256
+#define SPX__CUDA_DOTS_MAX 4
+/* doubles: the block sums of SPX__CUDA_DOTS_MAX dots, then a ticket */
+#define SPX__CUDA_DOT_SCRATCH (SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX + 1)
 
 /* The blas1 gateway (cuda/gateway.h; src/cuda/blas1/blas1.cu):
- * - vdot: *out = a . b (host double; waits for the stream); scratch is a
- *   device array of SPX__CUDA_DOT_BLOCKS + 1 doubles;
+ * - vdots: out[d] = a[d] . b[d] for d < k <= SPX__CUDA_DOTS_MAX, in one
+ *   launch, written by the device once the stream gets there (out in device
+ *   memory, or pinned host memory, read after a wait for the stream);
+ *   scratch is a device array of SPX__CUDA_DOT_SCRATCH doubles, zero before
+ *   its first use, used by one stream at a time;
  * - vaxpby: y = alpha*x + beta*y (beta == 0: y is not read);
  * - vmul: y = d .* x, entry by entry (y may be x);
  * - vgather: dst[k] = src[map[k]] for k < n, entries of elem bytes (2, 4 or
@@ -33,8 +39,8 @@ extern "C" {
  * - vscatter_add: y[map[k]] += x[k] for k < n, entries of type t; the n
  *   indices of map (a device array) are distinct. */
 #define SPX__CUDA_BLAS1_API(S, Q, V)                                                               \
-    S(spx__cuda_vdot, (int64_t n, spx_type t, const void *a, const void *b, double *scratch,       \
-                       double *out, void *stream))                                                 \
+    S(spx__cuda_vdots, (int64_t n, spx_type t, int k, const void *const *a, const void *const *b,  \
+                        double *scratch, double *out, void *stream))                               \
     S(spx__cuda_vaxpby,                                                                            \
       (int64_t n, spx_type t, double alpha, const void *x, double beta, void *y, void *stream))    \
     S(spx__cuda_vmul,                                                                              \
