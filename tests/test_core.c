@@ -168,12 +168,32 @@ static void test_plans(void)
     spx_matrix_destroy(A);
 }
 
+/* A plan of a few nonzeros wakes no team of threads (core/threads.h): one
+ * thread whatever OMP_NUM_THREADS says. */
+static void test_small_plans_one_thread(void)
+{
+    spx_matrix *A = NULL;
+    spx_plan *P = NULL;
+    CHECK_STATUS(spx_matrix_create_csr(4, 3, rp, ci, va, &A), SPX_OK);
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = "csr";
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK);
+    CHECK(strstr(spx_plan_describe(P), "threads=1 ") != NULL);
+    spx_plan_destroy(P);
+    o.threads = 3; /* asked: kept */
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK);
+    CHECK(strstr(spx_plan_describe(P), "threads=3 ") != NULL);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+}
+
 int main(void)
 {
     test_create_and_view();
     test_validation();
     test_coo_and_transpose();
     test_plans();
+    test_small_plans_one_thread();
     CHECK(strcmp(spx_status_name(SPX_ERR_OOM), "SPX_ERR_OOM") == 0);
     return spx_test_finish();
 }

@@ -22,6 +22,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "core/threads.h"
 #include "cpu/axt.h"
 #include "plan/format.h"
 
@@ -92,7 +93,7 @@ static void pick_kernels(spx__axt *a)
 }
 
 /* A plan's fixed choices before layout: ISA, THW, kernels, BS. */
-static spx_status choose(const axt_params *p, const spx_plan_opts *o, spx__axt *a)
+static spx_status choose(const axt_params *p, const spx_plan_opts *o, int64_t nnz, spx__axt *a)
 {
     spx__isa active = spx__isa_active();
     spx__axt_kernels k;
@@ -108,7 +109,7 @@ static spx_status choose(const axt_params *p, const spx_plan_opts *o, spx__axt *
     a->thw = (int)(p->thw > 0 ? p->thw : vl > 1 ? vl : ti == 0 ? 8 : 16);
     pick_kernels(a);
     a->th = 1;
-    a->nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    a->nthreads = o->threads > 0 ? o->threads : spx__threads_for(nnz, SPX__SPMV_GRAIN);
     if (p->variant == SPX__AXT_CH1) {
         long bs = p->bs > 0 ? p->bs : 512 / a->thw * a->thw;
         if (bs < a->thw || bs % a->thw != 0)
@@ -323,7 +324,7 @@ static spx_status axt_analyze(int variant, const spx_matrix *A, const spx_plan_o
         return spx__error(SPX_ERR_UNSUPPORTED, "%s: 64-bit column indices (%lld columns)",
                           variant_names[variant], (long long)A->cols);
     SPX_TRY(spx__params_each(o->params, parse_one, &p));
-    SPX_TRY(choose(&p, o, &base));
+    SPX_TRY(choose(&p, o, A->nnz, &base));
     int th = (int)(p.th > 0 ? p.th : variant == SPX__AXT_UH ? 4 : variant == SPX__AXT_CH ? 64 : 1);
     if (variant == SPX__AXT_CH && p.th < 0 && th * base.thw > SPX__AXT_MAX_TILE)
         th = SPX__AXT_MAX_TILE / base.thw;

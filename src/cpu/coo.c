@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "core/threads.h"
 #include "plan/format.h"
 
 typedef struct coo_carry {
@@ -54,7 +55,7 @@ static spx_status coo_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     s->nnz = A->nnz;
     s->col = A->col32;
     s->precision = o->precision;
-    s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    s->threads = o->threads > 0 ? o->threads : spx__threads_for(A->nnz, SPX__SPMV_GRAIN);
     SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
     SPX_TRY(spx__alloc((void **)&s->row, (size_t)A->nnz, sizeof(int64_t), "coo row indices"));
     for (int64_t i = 0; i < A->rows; i++)

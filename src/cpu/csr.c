@@ -26,6 +26,7 @@
 #include "core/error.h"
 #include "core/iso.h"
 #include "core/matrix.h"
+#include "core/threads.h"
 #include "plan/format.h"
 
 typedef struct csr_state {
@@ -153,7 +154,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     s->precision = o->precision;
     SPX_TRY(spx__values_choose(A, values, o->precision, "csr (cpu)", &s->iso, &s->iso_value));
     if (!s->iso) SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
-    s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    s->threads = o->threads > 0 ? o->threads : spx__threads_for(A->nnz, SPX__SPMV_GRAIN);
     int T = s->threads;
     SPX_TRY(spx__alloc((void **)&s->part, (size_t)T + 1, sizeof(int64_t), "csr partition"));
     for (int t = 0; t <= T; t++)

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/threads.h"
 #include "cuda/blas1/blas1.h"
 #include "cuda/multi/multi_cuda.h" /* pinned host memory */
 #include "plan/format.h"
@@ -95,22 +96,24 @@ void spx__v_free(const spx__vspace *s, void *v)
         spx__free(v);
 }
 
-#define HOST_DOT(T)                                                                         \
-    static double host_dot_##T(int64_t n, const T *a, const T *b, double *block_sums)     \
-    {                                                                                       \
-        int64_t blocks = (n + VEC_BLOCK - 1) / VEC_BLOCK;                                   \
-        double total = 0.0;                                                                 \
-        _Pragma("omp parallel for schedule(static)") for (int64_t k = 0; k < blocks; k++)   \
-        {                                                                                   \
-            int64_t end = (k + 1) * VEC_BLOCK < n ? (k + 1) * VEC_BLOCK : n;                \
-            double acc = 0.0;                                                               \
-            for (int64_t i = k * VEC_BLOCK; i < end; i++)                                   \
-                acc += (double)a[i] * (double)b[i];                                         \
-            block_sums[k] = acc;                                                            \
-        }                                                                                   \
-        for (int64_t k = 0; k < blocks; k++)                                                \
-            total += block_sums[k];                                                         \
-        return total;                                                                       \
+#define HOST_DOT(T)                                                                                \
+    static double host_dot_##T(int64_t n, const T *a, const T *b, double *block_sums)              \
+    {                                                                                              \
+        int64_t blocks = (n + VEC_BLOCK - 1) / VEC_BLOCK;                                          \
+        double total = 0.0;                                                                        \
+        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                           \
+        _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t k = 0;           \
+                                                                          k < blocks; k++)         \
+        {                                                                                          \
+            int64_t end = (k + 1) * VEC_BLOCK < n ? (k + 1) * VEC_BLOCK : n;                       \
+            double acc = 0.0;                                                                      \
+            for (int64_t i = k * VEC_BLOCK; i < end; i++)                                          \
+                acc += (double)a[i] * (double)b[i];                                                \
+            block_sums[k] = acc;                                                                   \
+        }                                                                                          \
+        for (int64_t k = 0; k < blocks; k++)                                                       \
+            total += block_sums[k];                                                                \
+        return total;                                                                              \
     }
 HOST_DOT(double)
 HOST_DOT(float)
@@ -164,16 +167,19 @@ spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double
     return spx__v_dots(s, 1, &a, &b, out);
 }
 
-#define HOST_AXPBY(T)                                                                       \
-    static void host_axpby_##T(int64_t n, double alpha, const T *x, double beta, T *y)    \
-    {                                                                                       \
-        if (beta == 0.0) {                                                                  \
-            _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++)    \
-                y[i] = (T)(alpha * (double)x[i]);                                           \
-        } else {                                                                            \
-            _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++)    \
-                y[i] = (T)(alpha * (double)x[i] + beta * (double)y[i]);                     \
-        }                                                                                   \
+#define HOST_AXPBY(T)                                                                              \
+    static void host_axpby_##T(int64_t n, double alpha, const T *x, double beta, T *y)             \
+    {                                                                                              \
+        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                           \
+        if (beta == 0.0) {                                                                         \
+            _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t i = 0;       \
+                                                                              i < n; i++) y[i] =   \
+                (T)(alpha * (double)x[i]);                                                         \
+        } else {                                                                                   \
+            _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t i = 0;       \
+                                                                              i < n; i++) y[i] =   \
+                (T)(alpha * (double)x[i] + beta * (double)y[i]);                                   \
+        }                                                                                          \
     }
 HOST_AXPBY(double)
 HOST_AXPBY(float)
@@ -189,11 +195,12 @@ spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, doubl
     return SPX_OK;
 }
 
-#define HOST_MUL(T)                                                                         \
-    static void host_mul_##T(int64_t n, const T *d, const T *x, T *y)                      \
-    {                                                                                       \
-        _Pragma("omp parallel for schedule(static)") for (int64_t i = 0; i < n; i++)        \
-            y[i] = d[i] * x[i];                                                             \
+#define HOST_MUL(T)                                                                                \
+    static void host_mul_##T(int64_t n, const T *d, const T *x, T *y)                              \
+    {                                                                                              \
+        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                           \
+        _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t i = 0; i < n;    \
+                                                                          i++) y[i] = d[i] * x[i]; \
     }
 HOST_MUL(double)
 HOST_MUL(float)
