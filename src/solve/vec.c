@@ -89,7 +89,7 @@ spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what)
 void spx__v_free(const spx__vspace *s, void *v)
 {
     if (s->multi)
-        spx__multi_v_free(v);
+        spx__multi_v_free(s->multi, v);
     else if (s->cuda)
         spx__cuda_free(v);
     else
