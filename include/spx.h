@@ -670,11 +670,11 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
  * vectors: b, and x (in: the first guess; out: the solution), vectors of P;
  * the work vectors are made alike. Every vector operation runs on each
  * part's own lines on its device; dot products add the parts' sums in part
- * order, so a fixed part count gives the same iterates every run. Before
- * each product the host waits for the parts' streams, and each dot waits
- * for every part in turn: on 4 H200s slower than spx_cg on one GPU today
- * (lap3d7:200 0.67 against 0.60 ms an iteration; bench/results/
- * multi-cg-2026-11-27.md). A: the matrix P was
+ * order, so a fixed part count gives the same iterates every run. Across
+ * GPUs a host thread per GPU issues its parts' operations; an iteration
+ * waits for the GPUs at its dots (CG: twice). CG on lap3d7:200: 4 H200s
+ * 1.17-1.42x one, 2 H200s 1.37x; smaller matrices gain less or lose
+ * (bench/results/multi-solve-waits-2026-11-27.md). A: the matrix P was
  * made from, read for the Jacobi diagonal only (may be NULL without it).
  * The same statuses as spx_cg / spx_bicgstab; a vector of another plan is
  * SPX_ERR_INVALID_ARG. */
