@@ -673,7 +673,7 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
  * order, so a fixed part count gives the same iterates every run. Across
  * GPUs a host thread per GPU issues its parts' operations; an iteration
  * waits for the GPUs at its dots (CG: twice). CG on lap3d7:200: 4 H200s
- * 1.17-1.42x one, 2 H200s 1.37x; smaller matrices gain less or lose
+ * 1.27-1.33x one, 2 H200s 1.37x; smaller matrices gain less or lose
  * (bench/results/multi-solve-waits-2026-11-27.md). A: the matrix P was
  * made from, read for the Jacobi diagonal only (may be NULL without it).
  * The same statuses as spx_cg / spx_bicgstab; a vector of another plan is

@@ -30,15 +30,15 @@
 #include "multi/multi.h"
 #include "solve/vec.h"
 
-/* An operation on every part's lines: y = alpha*a[0] + beta*y (AXPBY),
- * y = a[0] .* b[0] (MUL), or sums[i][j] = a[j] . b[j] over part i's lines,
- * j < k (DOTS). */
+/* An operation on every part's lines: y = alpha*a[0] + beta*y + gamma*b[0]
+ * (AXPBY; b[0] unused with gamma == 0), y = a[0] .* b[0] (MUL), or
+ * sums[i][j] = a[j] . b[j] over part i's lines, j < k (DOTS). */
 typedef enum { OP_AXPBY, OP_MUL, OP_DOTS } op_kind;
 
 typedef struct space_op {
     op_kind kind;
     int k;
-    double alpha, beta;
+    double alpha, beta, gamma;
     const void *a[SPX__V_MAX_DOTS], *b[SPX__V_MAX_DOTS];
     void *y;
 } space_op;
@@ -171,8 +171,9 @@ static spx_status part_op(const spx__multi_space *m, int i, const space_op *op)
     const void *ai[SPX__V_MAX_DOTS], *bi[SPX__V_MAX_DOTS];
     switch (op->kind) {
     case OP_AXPBY:
-        return spx__v_axpby(&m->part[i], op->alpha, lines(m, op->a[0], i), op->beta,
-                            lines(m, op->y, i));
+        return spx__v_axpbypcz(&m->part[i], op->alpha, lines(m, op->a[0], i), op->beta,
+                               lines(m, op->y, i), op->gamma,
+                               op->gamma != 0.0 ? lines(m, op->b[0], i) : NULL);
     case OP_MUL:
         return spx__v_mul(&m->part[i], lines(m, op->a[0], i), lines(m, op->b[0], i),
                           lines(m, op->y, i));
@@ -235,10 +236,11 @@ static spx_status settle(const spx__multi_space *m)
     return m->crew ? spx__crew_wait(m->crew) : SPX_OK;
 }
 
-spx_status spx__multi_v_axpby(const spx__multi_space *m, double alpha, const void *x, double beta,
-                              void *y)
+spx_status spx__multi_v_axpbypcz(const spx__multi_space *m, double alpha, const void *x,
+                                 double beta, void *y, double gamma, const void *z)
 {
-    space_op op = {.kind = OP_AXPBY, .alpha = alpha, .beta = beta, .a = {x}, .y = y};
+    space_op op = {
+        .kind = OP_AXPBY, .alpha = alpha, .beta = beta, .gamma = gamma, .a = {x}, .b = {z}, .y = y};
     return run(m, &op);
 }
 

@@ -25,8 +25,8 @@ void spx__multi_v_free(const spx__multi_space *m, void *v);
 /* out[j] = a[j] . b[j], j < k, 1 <= k <= SPX__V_MAX_DOTS (vec.h's spx__v_dots) */
 spx_status spx__multi_v_dots(const spx__multi_space *m, int k, const void *const *a,
                              const void *const *b, double *out);
-spx_status spx__multi_v_axpby(const spx__multi_space *m, double alpha, const void *x, double beta,
-                              void *y);
+spx_status spx__multi_v_axpbypcz(const spx__multi_space *m, double alpha, const void *x,
+                                 double beta, void *y, double gamma, const void *z);
 spx_status spx__multi_v_mul(const spx__multi_space *m, const void *d, const void *x, void *y);
 spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host, void **v,
                                   const char *what);

@@ -96,25 +96,27 @@ void spx__v_free(const spx__vspace *s, void *v)
         spx__free(v);
 }
 
-#define HOST_DOT(T)                                                                                \
-    static double host_dot_##T(int64_t n, const T *a, const T *b, double *block_sums)              \
-    {                                                                                              \
-        int64_t blocks = (n + VEC_BLOCK - 1) / VEC_BLOCK;                                          \
-        double total = 0.0;                                                                        \
-        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                           \
-        _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t k = 0;           \
-                                                                          k < blocks; k++)         \
-        {                                                                                          \
-            int64_t end = (k + 1) * VEC_BLOCK < n ? (k + 1) * VEC_BLOCK : n;                       \
-            double acc = 0.0;                                                                      \
-            for (int64_t i = k * VEC_BLOCK; i < end; i++)                                          \
-                acc += (double)a[i] * (double)b[i];                                                \
-            block_sums[k] = acc;                                                                   \
-        }                                                                                          \
-        for (int64_t k = 0; k < blocks; k++)                                                       \
-            total += block_sums[k];                                                                \
-        return total;                                                                              \
+/* Each loop's pragma on a line of its own, which clang-format would join to the loop. */
+/* clang-format off */
+#define HOST_DOT(T)                                                                         \
+    static double host_dot_##T(int64_t n, const T *a, const T *b, double *block_sums)     \
+    {                                                                                       \
+        int64_t blocks = (n + VEC_BLOCK - 1) / VEC_BLOCK;                                   \
+        double total = 0.0;                                                                 \
+        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                    \
+        _Pragma("omp parallel for schedule(static) num_threads(nt)")                        \
+        for (int64_t k = 0; k < blocks; k++) {                                              \
+            int64_t end = (k + 1) * VEC_BLOCK < n ? (k + 1) * VEC_BLOCK : n;                \
+            double acc = 0.0;                                                               \
+            for (int64_t i = k * VEC_BLOCK; i < end; i++)                                   \
+                acc += (double)a[i] * (double)b[i];                                         \
+            block_sums[k] = acc;                                                            \
+        }                                                                                   \
+        for (int64_t k = 0; k < blocks; k++)                                                \
+            total += block_sums[k];                                                         \
+        return total;                                                                       \
     }
+/* clang-format on */
 HOST_DOT(double)
 HOST_DOT(float)
 
@@ -167,41 +169,51 @@ spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double
     return spx__v_dots(s, 1, &a, &b, out);
 }
 
-#define HOST_AXPBY(T)                                                                              \
-    static void host_axpby_##T(int64_t n, double alpha, const T *x, double beta, T *y)             \
-    {                                                                                              \
-        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                           \
-        if (beta == 0.0) {                                                                         \
-            _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t i = 0;       \
-                                                                              i < n; i++) y[i] =   \
-                (T)(alpha * (double)x[i]);                                                         \
-        } else {                                                                                   \
-            _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t i = 0;       \
-                                                                              i < n; i++) y[i] =   \
-                (T)(alpha * (double)x[i] + beta * (double)y[i]);                                   \
-        }                                                                                          \
+/* clang-format off */
+#define HOST_LINCOMB(T)                                                                     \
+    static void host_lincomb_##T(int64_t n, double alpha, const T *x, double beta, T *y,  \
+                                 double gamma, const T *z)                                 \
+    {                                                                                       \
+        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                    \
+        _Pragma("omp parallel for schedule(static) num_threads(nt)")                        \
+        for (int64_t i = 0; i < n; i++) {                                                   \
+            double v = alpha * (double)x[i];                                                \
+            if (beta != 0.0) v += beta * (double)y[i];                                      \
+            if (gamma != 0.0) v += gamma * (double)z[i];                                    \
+            y[i] = (T)v;                                                                    \
+        }                                                                                   \
     }
-HOST_AXPBY(double)
-HOST_AXPBY(float)
+/* clang-format on */
+HOST_LINCOMB(double)
+HOST_LINCOMB(float)
 
-spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y)
+spx_status spx__v_axpbypcz(const spx__vspace *s, double alpha, const void *x, double beta, void *y,
+                           double gamma, const void *z)
 {
-    if (s->multi) return spx__multi_v_axpby(s->multi, alpha, x, beta, y);
-    if (s->cuda) return spx__cuda_vaxpby(s->n, s->t, alpha, x, beta, y, s->stream);
+    if (s->multi) return spx__multi_v_axpbypcz(s->multi, alpha, x, beta, y, gamma, z);
+    if (s->cuda) return spx__cuda_vaxpbypcz(s->n, s->t, alpha, x, beta, y, gamma, z, s->stream);
     if (s->t == SPX_F64)
-        host_axpby_double(s->n, alpha, x, beta, y);
+        host_lincomb_double(s->n, alpha, x, beta, y, gamma, z);
     else
-        host_axpby_float(s->n, alpha, x, beta, y);
+        host_lincomb_float(s->n, alpha, x, beta, y, gamma, z);
     return SPX_OK;
 }
 
-#define HOST_MUL(T)                                                                                \
-    static void host_mul_##T(int64_t n, const T *d, const T *x, T *y)                              \
-    {                                                                                              \
-        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                           \
-        _Pragma("omp parallel for schedule(static) num_threads(nt)") for (int64_t i = 0; i < n;    \
-                                                                          i++) y[i] = d[i] * x[i]; \
+spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y)
+{
+    return spx__v_axpbypcz(s, alpha, x, beta, y, 0.0, NULL);
+}
+
+/* clang-format off */
+#define HOST_MUL(T)                                                                         \
+    static void host_mul_##T(int64_t n, const T *d, const T *x, T *y)                      \
+    {                                                                                       \
+        int nt = spx__threads_for(n, SPX__VECTOR_GRAIN);                                    \
+        _Pragma("omp parallel for schedule(static) num_threads(nt)")                        \
+        for (int64_t i = 0; i < n; i++)                                                     \
+            y[i] = d[i] * x[i];                                                             \
     }
+/* clang-format on */
 HOST_MUL(double)
 HOST_MUL(float)
 

@@ -53,6 +53,10 @@ spx_status spx__v_dots_take(const spx__vspace *s, int k, const void *const *a, c
                             double *out);
 /* y = alpha*x + beta*y; beta == 0 never reads y */
 spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y);
+/* y = alpha*x + beta*y + gamma*z, in double in that order (one pass where
+ * two axpby would make two); beta == 0 never reads y, gamma == 0 never z */
+spx_status spx__v_axpbypcz(const spx__vspace *s, double alpha, const void *x, double beta, void *y,
+                           double gamma, const void *z);
 /* y = d .* x */
 spx_status spx__v_mul(const spx__vspace *s, const void *d, const void *x, void *y);
 /* *v = a new vector holding n host doubles, converted to the space's type */

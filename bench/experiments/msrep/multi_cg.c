@@ -8,10 +8,12 @@
  * reached (they follow the same iteration, so they agree to rounding).
  * Beside it, the products alone: K calls of y = A p each way, the host
  * waiting after each as a solver's next dot does (ms a call, median of R),
- * so that an iteration less its product is the vector work and the waits.
+ * so that an iteration less its products (BiCGSTAB: two) is the vector work
+ * and the waits.
  *
  * Usage: multi_cg SPEC (spx_generate's, e.g. lap3d7:200) [--parts N (default:
- *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)] */
+ *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)]
+ *        [--solver cg|bicgstab (cg): spx_bicgstab and spx_multi_bicgstab instead] */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,8 @@
 #include <time.h>
 
 #include "spx.h"
+
+static int bicgstab; /* --solver bicgstab */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -38,7 +42,8 @@ static spx_status one_gpu_solve(const spx_plan *P, double *db, double *dx, int64
 {
     spx_solve_info info;
     cudaMemset(dx, 0, (size_t)n * sizeof(double));
-    spx_status st = spx_cg(P, NULL, db, dx, o, &info);
+    spx_status st =
+        bicgstab ? spx_bicgstab(P, NULL, db, dx, o, &info) : spx_cg(P, NULL, db, dx, o, &info);
     *ms = info.ms;
     *rel = info.rel_residual;
     return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
@@ -82,7 +87,9 @@ static spx_status multi_solve(spx_multi_plan *M, spx_multi_vector *b, spx_multi_
 {
     spx_solve_info info;
     spx_status st = spx_multi_vector_set(x, zeros);
-    if (st == SPX_OK) st = spx_multi_cg(M, NULL, b, x, o, &info);
+    if (st == SPX_OK)
+        st = bicgstab ? spx_multi_bicgstab(M, NULL, b, x, o, &info)
+                      : spx_multi_cg(M, NULL, b, x, o, &info);
     *ms = info.ms;
     *rel = info.rel_residual;
     return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
@@ -98,6 +105,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
         if (!strcmp(argv[i], "--iters")) iters = atol(argv[i + 1]);
         if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--solver")) bicgstab = !strcmp(argv[i + 1], "bicgstab");
     }
     int gpus = 0;
     cudaGetDeviceCount(&gpus);
@@ -134,15 +142,16 @@ int main(int argc, char **argv)
     so.max_iters = iters;
     double *t1 = malloc((size_t)rounds * sizeof *t1), *tm = malloc((size_t)rounds * sizeof *tm);
     double r1 = 0, rm = 0, warm;
-    if ((st = one_gpu_solve(P, db, dx, n, &so, &warm, &r1)) != SPX_OK) return fail("spx_cg", st);
+    if ((st = one_gpu_solve(P, db, dx, n, &so, &warm, &r1)) != SPX_OK)
+        return fail("one-GPU solve", st);
     if ((st = multi_solve(M, mb, mx, zeros, &so, &warm, &rm)) != SPX_OK)
-        return fail("spx_multi_cg", st);
+        return fail("multi solve", st);
     double *p1 = malloc((size_t)rounds * sizeof *p1), *pm = malloc((size_t)rounds * sizeof *pm);
     for (int r = 0; r < rounds; r++) {
         if ((st = one_gpu_solve(P, db, dx, n, &so, &t1[r], &r1)) != SPX_OK)
-            return fail("spx_cg", st);
+            return fail("one-GPU solve", st);
         if ((st = multi_solve(M, mb, mx, zeros, &so, &tm[r], &rm)) != SPX_OK)
-            return fail("spx_multi_cg", st);
+            return fail("multi solve", st);
         if ((st = one_gpu_products(P, db, dx, iters, &p1[r])) != SPX_OK)
             return fail("spx_spmv", st);
         if ((st = multi_products(M, mb, mx, iters, &pm[r])) != SPX_OK)
@@ -152,20 +161,21 @@ int main(int argc, char **argv)
     qsort(tm, (size_t)rounds, sizeof *tm, cmp_double);
     qsort(p1, (size_t)rounds, sizeof *p1, cmp_double);
     qsort(pm, (size_t)rounds, sizeof *pm, cmp_double);
-    printf("%s: %lld rows, %lld nonzeros; CG, %ld iterations, %d rounds; one GPU: %s; "
+    printf("%s: %lld rows, %lld nonzeros; %s, %ld iterations, %d rounds; one GPU: %s; "
            "multi: %s, %d parts over %d GPUs\n",
-           spec, (long long)n, (long long)nnz, iters, rounds, spx_plan_format(P), kind, parts,
-           gpus);
+           spec, (long long)n, (long long)nnz, bicgstab ? "BiCGSTAB" : "CG", iters, rounds,
+           spx_plan_format(P), kind, parts, gpus);
     printf("one GPU  %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
            t1[rounds / 2], t1[0], t1[rounds - 1], t1[rounds / 2] / (double)iters, r1);
     printf("multi    %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
            tm[rounds / 2], tm[0], tm[rounds - 1], tm[rounds / 2] / (double)iters, rm);
     printf("speedup  %.2fx\n", t1[rounds / 2] / tm[rounds / 2]);
+    double per = bicgstab ? 2.0 : 1.0; /* products an iteration */
     printf("products alone: one GPU %.4f ms a call, multi %.4f (%.2fx); an iteration less its "
-           "product: one GPU %.4f ms, multi %.4f\n",
+           "products: one GPU %.4f ms, multi %.4f\n",
            p1[rounds / 2], pm[rounds / 2], p1[rounds / 2] / pm[rounds / 2],
-           t1[rounds / 2] / (double)iters - p1[rounds / 2],
-           tm[rounds / 2] / (double)iters - pm[rounds / 2]);
+           t1[rounds / 2] / (double)iters - per * p1[rounds / 2],
+           tm[rounds / 2] / (double)iters - per * pm[rounds / 2]);
     spx_multi_vector_destroy(mb);
     spx_multi_vector_destroy(mx);
     spx_multi_plan_destroy(M);

@@ -105,14 +105,17 @@ extern "C" spx_status spx__cuda_vdots(int64_t n, spx_type t, int k, const void *
     return launch_status("dot kernel");
 }
 
-/* y = alpha*x + beta*y; beta == 0 never reads y. */
+/* y = alpha*x + beta*y + gamma*z, in double, in that order; beta == 0 never
+ * reads y, gamma == 0 never reads z. */
 template <typename T>
-__global__ void axpby(int64_t n, double alpha, const T *__restrict__ x, double beta, T *y)
+__global__ void lincomb(int64_t n, double alpha, const T *x, double beta, T *y, double gamma,
+                        const T *z)
 {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         double v = alpha * (double)x[i];
         if (beta != 0.0) v += beta * (double)y[i];
+        if (gamma != 0.0) v += gamma * (double)z[i];
         y[i] = (T)v;
     }
 }
@@ -132,18 +135,25 @@ static unsigned grid_for(int64_t n)
     return (unsigned)(blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks);
 }
 
-extern "C" spx_status spx__cuda_vaxpby(int64_t n, spx_type t, double alpha, const void *x,
-                                       double beta, void *y, void *stream)
+extern "C" spx_status spx__cuda_vaxpbypcz(int64_t n, spx_type t, double alpha, const void *x,
+                                          double beta, void *y, double gamma, const void *z,
+                                          void *stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     if (n == 0) return SPX_OK;
     if (t == SPX_F64)
-        axpby<double><<<grid_for(n), THREADS, 0, st>>>(n, alpha, (const double *)x, beta,
-                                                       (double *)y);
+        lincomb<double><<<grid_for(n), THREADS, 0, st>>>(n, alpha, (const double *)x, beta,
+                                                         (double *)y, gamma, (const double *)z);
     else
-        axpby<float><<<grid_for(n), THREADS, 0, st>>>(n, alpha, (const float *)x, beta,
-                                                      (float *)y);
-    return launch_status("axpby kernel");
+        lincomb<float><<<grid_for(n), THREADS, 0, st>>>(n, alpha, (const float *)x, beta,
+                                                        (float *)y, gamma, (const float *)z);
+    return launch_status("linear combination kernel");
+}
+
+extern "C" spx_status spx__cuda_vaxpby(int64_t n, spx_type t, double alpha, const void *x,
+                                       double beta, void *y, void *stream)
+{
+    return spx__cuda_vaxpbypcz(n, t, alpha, x, beta, y, 0.0, NULL, stream);
 }
 
 extern "C" spx_status spx__cuda_vmul(int64_t n, spx_type t, const void *d, const void *x,

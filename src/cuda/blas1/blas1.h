@@ -32,6 +32,8 @@ extern "C" {
  *   scratch is a device array of SPX__CUDA_DOT_SCRATCH doubles, zero before
  *   its first use, used by one stream at a time;
  * - vaxpby: y = alpha*x + beta*y (beta == 0: y is not read);
+ * - vaxpbypcz: y = alpha*x + beta*y + gamma*z, summed in double in that
+ *   order (beta == 0: y is not read; gamma == 0: z is not read);
  * - vmul: y = d .* x, entry by entry (y may be x);
  * - vgather: dst[k] = src[map[k]] for k < n, entries of elem bytes (2, 4 or
  *   8: half, float, double); map is a device array of n indices into src,
@@ -43,6 +45,8 @@ extern "C" {
                         double *scratch, double *out, void *stream))                               \
     S(spx__cuda_vaxpby,                                                                            \
       (int64_t n, spx_type t, double alpha, const void *x, double beta, void *y, void *stream))    \
+    S(spx__cuda_vaxpbypcz, (int64_t n, spx_type t, double alpha, const void *x, double beta,       \
+                            void *y, double gamma, const void *z, void *stream))                   \
     S(spx__cuda_vmul,                                                                              \
       (int64_t n, spx_type t, const void *d, const void *x, void *y, void *stream))                \
     S(spx__cuda_vgather,                                                                           \
