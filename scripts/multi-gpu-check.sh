@@ -16,6 +16,9 @@
 #            IPC), and pcsr again with SPX_DIST_IPC=0 (through the host) and
 #            with SPX_DIST_PULL=0 (same-host receives by one copy a peer, not
 #            read by the GPUs' threads);
+#   solve    CG (100 iterations) and BiCGSTAB (50) on one GPU against every
+#            GPU, and the products alone (bench/experiments/msrep/multi_cg.c:
+#            spx_multi_cg, spx_multi_bicgstab, a host thread per GPU);
 #   oversize a 7-point stencil sized to 1.2x one GPU's memory (fp64 csr):
 #            one GPU must refuse it with SPX_ERR_OOM, all the GPUs multiply it
 #            (bench/experiments/msrep/oversize.c, checked on the host).
@@ -24,14 +27,14 @@
 # Results: bench/results/msrep-<N>gpu-<gpu>-<date>.txt and its log, copied to
 # $OUT when set. Exit 0 when every step passed.
 #
-# Environment: SPX_MULTI_STEPS (default "build test scale mpi oversize"), SPX_MULTI_DEADLINE
+# Environment: SPX_MULTI_STEPS (default "build test scale mpi solve oversize"), SPX_MULTI_DEADLINE
 # (seconds after which further bench runs are skipped, default 480),
 # SPX_MULTI_CALLS (calls a batch, default 20), SPX_MULTI_JOBS (build jobs, 32),
 # SPX_MULTI_PARTS (GPU counts to scale to, default 2 4 8 up to the host's).
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_MULTI_STEPS:-"build test scale mpi oversize"}
+STEPS=${SPX_MULTI_STEPS:-"build test scale mpi solve oversize"}
 DEADLINE=${SPX_MULTI_DEADLINE:-480}
 CALLS=${SPX_MULTI_CALLS:-20}
 JOBS=${SPX_MULTI_JOBS:-32}
@@ -139,6 +142,30 @@ if step mpi && [[ -x $BUILD/spx ]] && grep -q "SpX MPI.*ON" "$BASE-build.log" 2>
     done
 fi
 
+# A harness of bench/experiments/msrep built against the static library: $BUILD/msrep_NAME.
+build_harness() {
+    local cuda_lib cuda_inc
+    cuda_lib=$(dirname "$(sed -n 's/^CUDA_cudart_LIBRARY:FILEPATH=//p' $BUILD/CMakeCache.txt)")
+    cuda_inc=$(dirname "$(command -v nvcc)")/../include
+    cc -O2 -fopenmp -Iinclude -Isrc -I"$cuda_inc" bench/experiments/msrep/"$1".c $BUILD/libspx.a \
+        -L"$cuda_lib" -Wl,-rpath,"$cuda_lib" -lcudart -lstdc++ -lm -lz -o $BUILD/msrep_"$1"
+}
+
+if step solve && ((NGPU >= 2)) && [[ -f $BUILD/libspx.a ]]; then
+    say "solvers on 1 and $NGPU GPUs" | tee -a "$LOG"
+    {
+        echo
+        echo "## solvers: one GPU against $NGPU (multi_cg; ms an iteration)"
+        build_harness multi_cg &&
+            for run in "lap3d7:200 --iters 100" "lap3d27:128 --iters 100" \
+                "lap3d7:200 --iters 50 --solver bicgstab"; do
+                ((SECONDS > DEADLINE)) && { echo "skipped past the deadline: $run"; continue; }
+                # shellcheck disable=SC2086 # the run's words are its arguments
+                timeout 120 $BUILD/msrep_multi_cg $run --rounds 5
+            done
+    } >>"$BASE.txt" 2>>"$LOG" || fail solve
+fi
+
 # One GPU holds 108 bytes a row of lap3d7 in fp64 csr: 8 of row offset, 7
 # nonzeros of 12 (column, value), x and y 16. N^3 rows = 1.2 x one GPU's
 # memory / 108; the host holds the matrix (92 a row), x, y and y's check
@@ -150,15 +177,11 @@ elif step oversize && ((NGPU >= 2)); then
     mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0)
     host=$(awk '/MemTotal/ {print $2 * 1024}' /proc/meminfo)
     N=$(python3 -c "print(int((1.2 * $mib * 2**20 / 108) ** (1 / 3)) + 1)")
-    cuda_lib=$(dirname "$(sed -n 's/^CUDA_cudart_LIBRARY:FILEPATH=//p' $BUILD/CMakeCache.txt)")
-    cuda_inc=$(dirname "$(command -v nvcc)")/../include
     {
         echo
         echo "## oversize: lap3d7:$N (one GPU ${mib} MiB, host $((host >> 30)) GiB)"
         if python3 -c "import sys; sys.exit(0 if 116 * $N**3 < 0.8 * $host else 1)"; then
-            cc -O2 -fopenmp -Iinclude -Isrc -I"$cuda_inc" bench/experiments/msrep/oversize.c \
-                $BUILD/libspx.a -L"$cuda_lib" -Wl,-rpath,"$cuda_lib" -lcudart -lstdc++ -lm -lz \
-                -o $BUILD/msrep_oversize &&
+            build_harness oversize &&
                 timeout 420 $BUILD/msrep_oversize lap3d7:$N --gpus "$NGPU" --calls 10 --batches 5
         else
             echo "skipped: 116 x $N^3 bytes exceed 80% of the host's memory"
