@@ -3,7 +3,8 @@
  * iterations the CPU solve takes (within 2: the dots sum in another order)
  * and with its residual checked on the host against the long-double
  * reference; BiCGSTAB on lap3d7:16 with Jacobi; fp32 CG to 1e-5; two
- * solves give the same bits. Skipped (77) without a GPU. */
+ * solves give the same bits; CG queued ahead against CG waiting every
+ * iteration. Skipped (77) without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,76 @@ static void test_cg(void)
     spx_matrix_destroy(A);
 }
 
+/* A callback that never stops: the solve then waits for every iteration. */
+static int go_on(void *ctx, int64_t iter, double rel)
+{
+    (void)iter;
+    (void)rel;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* CG queues an iteration ahead of the residual it waits for (cg.c), and
+ * stops where the device finds the residual small: the same x bits,
+ * iterations, history and status as a solve that waits every iteration
+ * (a callback), converged, out of iterations, and broken down. */
+static void test_cg_ahead(void)
+{
+    enum { ITERS = 400 };
+    spx_matrix *A = NULL, *D = NULL;
+    const int64_t n = 4096;
+    double *x = malloc(n * sizeof *x), *xw = malloc(n * sizeof *xw);
+    double *h = malloc((ITERS + 1) * sizeof *h), *hw = malloc((ITERS + 1) * sizeof *hw);
+    spx_solve_opts o = spx_solve_opts_default();
+    spx_solve_info info, winfo;
+    int calls = 0;
+    CHECK_STATUS(spx_generate("lap3d7:16", &A), SPX_OK);
+    for (int jac = 0; jac <= 1; jac++)
+        for (int run = 0; run < 2; run++) {
+            o = spx_solve_opts_default();
+            o.jacobi = jac;
+            o.max_iters = run ? 17 : ITERS;
+            o.rtol = run ? 0.0 : 1e-10;
+            o.history = h;
+            spx_status want = run ? SPX_ERR_NOT_CONVERGED : SPX_OK;
+            CHECK_STATUS(solve_on_gpu(A, "sell", SPX_F64, spx_cg, &o, x, &info), want);
+            o.history = hw;
+            o.callback = go_on;
+            o.ctx = &calls;
+            calls = 0;
+            CHECK_STATUS(solve_on_gpu(A, "sell", SPX_F64, spx_cg, &o, xw, &winfo), want);
+            if (!CHECK(info.iters == winfo.iters && calls == winfo.iters + 1 &&
+                       (run == 0 || info.iters == 17)))
+                fprintf(stderr, "  jacobi=%d: %lld iterations ahead, %lld waiting, %d calls\n", jac,
+                        (long long)info.iters, (long long)winfo.iters, calls);
+            CHECK(memcmp(x, xw, n * sizeof *x) == 0);
+            CHECK(memcmp(h, hw, (size_t)(winfo.iters + 1) * sizeof *h) == 0);
+        }
+    /* indefinite, diag(1, -1, 1, -1, ...): p'Ap = 0 at iteration 1, found
+     * once iteration 2 is queued, whose updates (alpha infinite) must do
+     * nothing: x as the waiting solve left it */
+    int64_t rp[4097], ci[4096];
+    double *v = malloc(n * sizeof *v);
+    for (int64_t i = 0; i < n; i++)
+        rp[i] = i, ci[i] = i, v[i] = i % 2 ? -1.0 : 1.0;
+    rp[n] = n;
+    CHECK_STATUS(spx_matrix_from_coo(n, n, n, rp, ci, v, &D), SPX_OK);
+    o = spx_solve_opts_default();
+    CHECK_STATUS(solve_on_gpu(D, "csr", SPX_F64, spx_cg, &o, x, &info), SPX_ERR_BREAKDOWN);
+    o.callback = go_on;
+    o.ctx = &calls;
+    CHECK_STATUS(solve_on_gpu(D, "csr", SPX_F64, spx_cg, &o, xw, &winfo), SPX_ERR_BREAKDOWN);
+    CHECK(info.iters == winfo.iters);
+    CHECK(memcmp(x, xw, n * sizeof *x) == 0);
+    free(v);
+    free(x);
+    free(xw);
+    free(h);
+    free(hw);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(D);
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -120,5 +191,6 @@ int main(void)
         return 77;
     }
     test_cg();
+    test_cg_ahead();
     return spx_test_finish();
 }

@@ -55,7 +55,7 @@ typedef struct spx__cuda_csr {
  * - upload: *dptr = a new device copy of host bytes (freed on failure);
  * - upload_values: *dptr = n device values of type t (F64 double, F32 float,
  *   F16 half) converted on the device from n host values of type from;
- * - event_*: timing events; elapsed waits for stop;
+ * - event_*: timing events; elapsed waits for stop; sync waits for event;
  * - can_overlap_launches: 1 when the device runs programmatic dependent
  *   launches (compute capability 9.0 or newer);
  * - convert_values: as upload_values from n device values (a new array; the
@@ -70,36 +70,37 @@ typedef struct spx__cuda_csr {
  * - free_pooled: memory of a stream-ordered pool (a device C of gpu-rows,
  *   spgemm_dev.cuh) back to its pool, after a wait for its device, as
  *   cudaFree waits. */
-#define SPX__CUDA_RUNTIME_API(S, Q, V)                                                          \
-    Q(int, spx__cuda_compiled, (void), 0)                                                       \
-    Q(int, spx__cuda_device_count, (void), 0)                                                   \
-    S(spx__cuda_alloc, (void **dptr, size_t bytes, const char *what))                           \
-    V(spx__cuda_free, (void *dptr))                                                             \
-    V(spx__cuda_free_pooled, (void *dptr))                                                      \
-    S(spx__cuda_copy, (void *dst, const void *src, size_t bytes, int to_device))                \
-    S(spx__cuda_sync, (void *stream))                                                           \
-    S(spx__cuda_device_info, (char *name, size_t name_len, int *sm_count, size_t *l2_bytes))    \
-    S(spx__cuda_copy_d2d, (void *dst, const void *src, size_t bytes, void *stream))             \
-    S(spx__cuda_copy_async,                                                                     \
-      (void *dst, const void *src, size_t bytes, int to_device, void *stream))                  \
-    S(spx__cuda_memset, (void *dptr, int value, size_t bytes, void *stream))                    \
-    S(spx__cuda_copy_staged, (void *dst, const void *src, size_t bytes, void *stream))          \
-    S(spx__cuda_upload, (void **dptr, const void *host, size_t bytes, const char *what))        \
-    S(spx__cuda_upload_values,                                                                  \
-      (void **dptr, const void *host, spx_type from, int64_t n, spx_type t, const char *what))  \
-    S(spx__cuda_convert_values,                                                                 \
-      (void **dptr, const void *dev, spx_type from, int64_t n, spx_type t, const char *what))   \
-    S(spx__cuda_event_create, (void **event))                                                   \
-    S(spx__cuda_event_record, (void *event, void *stream))                                      \
-    S(spx__cuda_event_elapsed, (void *start, void *stop, float *ms))                            \
-    V(spx__cuda_event_destroy, (void *event))                                                   \
-    Q(int, spx__cuda_can_overlap_launches, (void), 0)                                           \
-    S(spx__cuda_csr_upload, (const spx_matrix *A, spx_type t, spx__cuda_csr *d))                \
-    V(spx__cuda_csr_free, (spx__cuda_csr *d))                                                   \
-    Q(size_t, spx__cuda_csr_bytes, (const spx__cuda_csr *d), 0)                                 \
-    S(spx__cuda_device_array, (const void *p, const char *what))                                \
-    S(spx__cuda_offsets_to_host, (int64_t *dst, const void *src, int bits, int64_t n))          \
-    S(spx__cuda_widen_offsets, (int64_t **dptr, const int32_t *src, int64_t n))
+#define SPX__CUDA_RUNTIME_API(S, Q, V)                                                             \
+    Q(int, spx__cuda_compiled, (void), 0)                                                          \
+    Q(int, spx__cuda_device_count, (void), 0)                                                      \
+    S(spx__cuda_alloc, (void **dptr, size_t bytes, const char *what))                              \
+    V(spx__cuda_free, (void *dptr))                                                                \
+    V(spx__cuda_free_pooled, (void *dptr))                                                         \
+    S(spx__cuda_copy, (void *dst, const void *src, size_t bytes, int to_device))                   \
+    S(spx__cuda_sync, (void *stream))                                                              \
+    S(spx__cuda_device_info, (char *name, size_t name_len, int *sm_count, size_t *l2_bytes))       \
+    S(spx__cuda_copy_d2d, (void *dst, const void *src, size_t bytes, void *stream))                \
+    S(spx__cuda_copy_async,                                                                        \
+      (void *dst, const void *src, size_t bytes, int to_device, void *stream))                     \
+    S(spx__cuda_memset, (void *dptr, int value, size_t bytes, void *stream))                       \
+    S(spx__cuda_copy_staged, (void *dst, const void *src, size_t bytes, void *stream))             \
+    S(spx__cuda_upload, (void **dptr, const void *host, size_t bytes, const char *what))           \
+    S(spx__cuda_upload_values,                                                                     \
+      (void **dptr, const void *host, spx_type from, int64_t n, spx_type t, const char *what))     \
+    S(spx__cuda_convert_values,                                                                    \
+      (void **dptr, const void *dev, spx_type from, int64_t n, spx_type t, const char *what))      \
+    S(spx__cuda_event_create, (void **event))                                                      \
+    S(spx__cuda_event_record, (void *event, void *stream))                                         \
+    S(spx__cuda_event_elapsed, (void *start, void *stop, float *ms))                               \
+    S(spx__cuda_event_sync, (void *event))                                                         \
+    V(spx__cuda_event_destroy, (void *event))                                                      \
+    Q(int, spx__cuda_can_overlap_launches, (void), 0)                                              \
+    S(spx__cuda_csr_upload, (const spx_matrix *A, spx_type t, spx__cuda_csr *d))                   \
+    V(spx__cuda_csr_free, (spx__cuda_csr * d))                                                     \
+    Q(size_t, spx__cuda_csr_bytes, (const spx__cuda_csr *d), 0)                                    \
+    S(spx__cuda_device_array, (const void *p, const char *what))                                   \
+    S(spx__cuda_offsets_to_host, (int64_t * dst, const void *src, int bits, int64_t n))            \
+    S(spx__cuda_widen_offsets, (int64_t * *dptr, const int32_t *src, int64_t n))
 
 SPX__CUDA_DECLARE(SPX__CUDA_RUNTIME_API)
 

@@ -267,6 +267,12 @@ extern "C" spx_status spx__cuda_event_elapsed(void *start, void *stop, float *ms
     return SPX_OK;
 }
 
+extern "C" spx_status spx__cuda_event_sync(void *event)
+{
+    CUDA_CHECK(cudaEventSynchronize((cudaEvent_t)event));
+    return SPX_OK;
+}
+
 extern "C" void spx__cuda_event_destroy(void *event)
 {
     if (event) cudaEventDestroy((cudaEvent_t)event);

@@ -5,61 +5,124 @@
  *           z = M^-1 r; stop when ||r|| <= rtol ||b||;
  *           beta = r'z / rz; rz = r'z; p = z + beta p.
  * p'q <= 0 (A not positive definite) or NaN is a breakdown. r'r and r'z
- * are taken together (one wait for the device an iteration less; z is
- * made once more than needed, at the last iteration); without a
- * preconditioner z is r. */
+ * are taken together; without a preconditioner z is r.
+ * The scalars live in the solve's registers (scalars.h), next to the
+ * vectors, so on a CUDA plan iteration it + 1 is queued before the host
+ * waits for iteration it's residual (LAG): the GPU never waits for the
+ * host. The stopping test runs where the registers are, and an iteration
+ * queued behind the one that stopped changes nothing, so x, the iteration
+ * count and the history are those of a solve that waits every iteration.
+ * With a callback (which may stop any iteration) the host waits for each. */
 #include <math.h>
 
 #include "core/error.h"
 #include "solve/solve.h"
 
 enum { R, Z, P, Q, NVEC };
+enum { RR, RZ, RZ_NEW, PQ, ALPHA, BETA }; /* registers */
+enum { STOP_NOT_SPD = SPX__S_NAN + 1 };   /* stop codes past scalars.h's */
+#define LAG 1
 
-/* z = M^-1 r; *rr = r'r, *rz = r'z. Without a preconditioner z is r
- * itself (v[Z] unused): no copy, one dot. */
-static spx_status precondition(spx__solve *S, void **v, double *rr, double *rz)
-{
-    const void *a[2] = {v[R], v[R]}, *b[2] = {v[R], v[Z]};
-    double d[2] = {0.0, 0.0};
-    spx_status st = S->dinv ? spx__solve_precond(S, v[R], v[Z]) : SPX_OK;
-    if (st == SPX_OK) st = spx__v_dots(&S->s, S->dinv ? 2 : 1, a, b, d);
-    *rr = d[0];
-    *rz = S->dinv ? d[1] : d[0];
-    return st;
-}
-
-/* z: M^-1 r, or r itself without a preconditioner. */
 static const void *z_of(const spx__solve *S, void **v)
 {
     return S->dinv ? v[Z] : v[R];
 }
 
-static spx_status cg_loop(spx__solve *S, const void *b, void *x, void **v)
+/* The register r'z lands in: RR itself without a preconditioner. */
+static int rz_new_reg(const spx__solve *S)
 {
-    double rr, rz, pq, rz_new;
+    return S->dinv ? RZ_NEW : RR;
+}
+
+static spx__coef reg(double k, int r)
+{
+    return (spx__coef){k, r};
+}
+static spx__coef num(double k)
+{
+    return (spx__coef){k, -1};
+}
+
+/* r = b - A x; rr, rz; p = z; the registers set for iteration 1. */
+static spx_status start(spx__solve *S, const void *b, void *x, void **v, double *rr)
+{
+    const void *a[2] = {v[R], v[R]}, *c[2] = {v[R], v[Z]};
+    double d[2] = {0.0, 0.0};
     spx_status st;
     SPX_TRY(spx__solve_residual(S, b, x, v[R]));
-    SPX_TRY(precondition(S, v, &rr, &rz));
-    if (spx__solve_record(S, 0, sqrt(rr))) return SPX_OK;
+    if (S->dinv) SPX_TRY(spx__solve_precond(S, v[R], v[Z]));
+    SPX_TRY(spx__v_dots(&S->s, S->dinv ? 2 : 1, a, c, d));
+    *rr = d[0];
+    spx__sprog set = {4,
+                      {{SPX__S_SET, RZ, 0, 0, S->dinv ? d[1] : d[0]},
+                       {SPX__S_SET, SPX__S_STOP, 0, 0, 0.0},
+                       {SPX__S_SET, SPX__S_BNORM, 0, 0, S->bnorm},
+                       {SPX__S_SET, SPX__S_RTOL, 0, 0, S->o.rtol}}};
+    SPX_TRY(spx__v_scalars(&S->s, &set));
     SPX_TRY(spx__v_axpby(&S->s, 1.0, z_of(S, v), 0.0, v[P]));
-    for (int64_t it = 1; it <= S->o.max_iters; it++) {
-        SPX_TRY(spx__solve_spmv(S, 1.0, v[P], 0.0, v[Q]));
-        SPX_TRY(spx__v_dot(&S->s, v[P], v[Q], &pq));
-        if (!(pq > 0.0))
-            return spx__error(SPX_ERR_BREAKDOWN,
-                              "cg: p'Ap = %g at iteration %lld (A not positive definite?)", pq,
-                              (long long)it);
-        double alpha = rz / pq;
-        SPX_TRY(spx__v_axpby(&S->s, alpha, v[P], 1.0, x));
-        SPX_TRY(spx__v_axpby(&S->s, -alpha, v[Q], 1.0, v[R]));
-        SPX_TRY(precondition(S, v, &rr, &rz_new));
-        if (isnan(rr)) return spx__error(SPX_ERR_BREAKDOWN, "cg: NaN at iteration %lld", (long long)it);
-        if (spx__solve_record(S, it, sqrt(rr))) return SPX_OK;
-        SPX_TRY(spx__v_axpby(&S->s, 1.0, z_of(S, v), rz_new / rz, v[P]));
-        rz = rz_new;
-    }
 cleanup:
     return st;
+}
+
+/* Queue iteration it; its registers are published as slot it. */
+static spx_status queue_iteration(spx__solve *S, void *x, void **v, int64_t it)
+{
+    const int rzn = rz_new_reg(S);
+    const void *pa[1] = {v[P]}, *pb[1] = {v[Q]};
+    const void *ra[2] = {v[R], v[R]}, *rb[2] = {v[R], v[Z]};
+    const int pq_dst[1] = {PQ}, r_dst[2] = {RR, RZ_NEW};
+    const spx__sprog step = {
+        2, {{SPX__S_STOP_UNLESS_POS, 0, PQ, 0, STOP_NOT_SPD}, {SPX__S_DIV, ALPHA, RZ, PQ, 0.0}}};
+    const spx__sprog turn = {3,
+                             {{SPX__S_STOP_IF_SMALL, 0, RR, 0, SPX__S_CONVERGED},
+                              {SPX__S_DIV, BETA, rzn, RZ, 0.0},
+                              {SPX__S_COPY, RZ, rzn, 0, 0.0}}};
+    spx_status st;
+    SPX_TRY(spx__solve_spmv(S, 1.0, v[P], 0.0, v[Q]));
+    SPX_TRY(spx__v_dots_regs(&S->s, 1, pa, pb, pq_dst, &step, -1));
+    SPX_TRY(spx__v_lincomb(&S->s, reg(1.0, ALPHA), v[P], num(1.0), x, num(0.0), NULL));
+    SPX_TRY(spx__v_lincomb(&S->s, reg(-1.0, ALPHA), v[Q], num(1.0), v[R], num(0.0), NULL));
+    if (S->dinv) SPX_TRY(spx__solve_precond(S, v[R], v[Z]));
+    SPX_TRY(spx__v_dots_regs(&S->s, S->dinv ? 2 : 1, ra, rb, r_dst, &turn, it));
+    SPX_TRY(spx__v_lincomb(&S->s, num(1.0), z_of(S, v), reg(1.0, BETA), v[P], num(0.0), NULL));
+cleanup:
+    return st;
+}
+
+/* Iteration it's outcome from its published registers: 1 when the solve is
+ * over (*st says how). */
+static int take(spx__solve *S, int64_t it, spx_status *st)
+{
+    double r[SPX__S_REGS];
+    if ((*st = spx__v_snapshot(&S->s, it, r)) != SPX_OK) return 1;
+    if (r[SPX__S_STOP] == STOP_NOT_SPD) {
+        *st = spx__error(SPX_ERR_BREAKDOWN,
+                         "cg: p'Ap = %g at iteration %lld (A not positive definite?)", r[PQ],
+                         (long long)it);
+        return 1;
+    }
+    if (r[SPX__S_STOP] == SPX__S_NAN) {
+        *st = spx__error(SPX_ERR_BREAKDOWN, "cg: NaN at iteration %lld", (long long)it);
+        return 1;
+    }
+    return spx__solve_record(S, it, sqrt(r[RR]));
+}
+
+static spx_status cg_loop(spx__solve *S, const void *b, void *x, void **v)
+{
+    const int64_t lag = S->s.cuda && !S->o.callback ? LAG : 0;
+    int64_t taken = 0;
+    double rr;
+    spx_status st = start(S, b, x, v, &rr);
+    if (st != SPX_OK || spx__solve_record(S, 0, sqrt(rr))) return st;
+    for (int64_t it = 1; it <= S->o.max_iters; it++) {
+        if ((st = queue_iteration(S, x, v, it)) != SPX_OK) return st;
+        while (taken < it - lag)
+            if (take(S, ++taken, &st)) return st;
+    }
+    while (taken < S->o.max_iters)
+        if (take(S, ++taken, &st)) return st;
+    return SPX_OK;
 }
 
 spx_status spx_cg(const spx_plan *P, const spx_matrix *A, const void *b, void *x,

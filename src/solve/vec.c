@@ -15,6 +15,27 @@
 
 #define VEC_BLOCK 4096
 
+/* The registers, zero, and their published copies (vec.h). */
+static spx_status register_file(spx__vspace *s)
+{
+    const size_t regs = SPX__S_REGS * sizeof(double);
+    spx_status st;
+    if (!s->cuda) {
+        st = spx__calloc((void **)&s->regs, SPX__S_REGS, sizeof(double), "solver registers");
+        if (st == SPX_OK)
+            st = spx__calloc((void **)&s->ring, SPX__V_RING * SPX__S_REGS, sizeof(double),
+                             "solver register copies");
+        return st;
+    }
+    st = spx__cuda_alloc((void **)&s->regs, regs, "solver registers");
+    if (st == SPX_OK) st = spx__cuda_memset(s->regs, 0, regs, s->stream);
+    if (st == SPX_OK)
+        st = spx__cuda_host_alloc((void **)&s->ring, SPX__V_RING * regs, "solver register copies");
+    for (int k = 0; k < SPX__V_RING && st == SPX_OK; k++)
+        st = spx__cuda_event_create(&s->ring_ev[k]);
+    return st;
+}
+
 spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
 {
     int64_t rows, cols;
@@ -33,7 +54,8 @@ spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
                           "a solver keeps x and y of one type: make the plan without xtype=half");
     s->cuda = spx_plan_device(P) == SPX_DEV_CUDA;
     s->stream = spx__plan_stream(P);
-    return s->cuda ? spx__vspace_dot_buffers(s) : SPX_OK;
+    if (s->cuda && (st = spx__vspace_dot_buffers(s)) != SPX_OK) return st;
+    return register_file(s);
 }
 
 spx_status spx__vspace_dot_buffers(spx__vspace *s)
@@ -51,7 +73,8 @@ spx_status spx__vspace_dot_buffers(spx__vspace *s)
 spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s)
 {
     memset(s, 0, sizeof *s);
-    return spx__multi_space_init(P, &s->multi, &s->n, &s->t);
+    spx_status st = spx__multi_space_init(P, &s->multi, &s->n, &s->t);
+    return st == SPX_OK ? register_file(s) : st;
 }
 
 void spx__vspace_free(spx__vspace *s)
@@ -59,8 +82,16 @@ void spx__vspace_free(spx__vspace *s)
     if (s->cuda) {
         spx__cuda_free(s->scratch);
         spx__cuda_host_free(s->dots);
+        spx__cuda_free(s->regs);
+        spx__cuda_host_free(s->ring);
+        for (int k = 0; k < SPX__V_RING; k++)
+            spx__cuda_event_destroy(s->ring_ev[k]);
+    } else {
+        spx__free(s->regs);
+        spx__free(s->ring);
     }
-    s->scratch = s->dots = NULL;
+    memset(s->ring_ev, 0, sizeof s->ring_ev);
+    s->scratch = s->dots = s->regs = s->ring = NULL;
     spx__multi_space_free(s->multi);
     s->multi = NULL;
 }
@@ -202,6 +233,59 @@ spx_status spx__v_axpbypcz(const spx__vspace *s, double alpha, const void *x, do
 spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, double beta, void *y)
 {
     return spx__v_axpbypcz(s, alpha, x, beta, y, 0.0, NULL);
+}
+
+spx_status spx__v_scalars(const spx__vspace *s, const spx__sprog *p)
+{
+    if (s->cuda) return spx__cuda_vscalars(s->regs, p, NULL, s->stream);
+    spx__sprog_run(s->regs, p);
+    return SPX_OK;
+}
+
+/* A published copy's place in the ring. */
+static int ring_slot(int64_t slot)
+{
+    return (int)(slot % SPX__V_RING);
+}
+
+spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                            const int *dst, const spx__sprog *p, int64_t slot)
+{
+    double *copy = slot >= 0 ? s->ring + ring_slot(slot) * SPX__S_REGS : NULL;
+    double d[SPX__V_MAX_DOTS];
+    spx_status st = check_dots(k);
+    if (st != SPX_OK) return st;
+    if (s->cuda) {
+        st =
+            spx__cuda_vdots_regs(s->n, s->t, k, a, b, s->scratch, s->regs, dst, p, copy, s->stream);
+        if (st == SPX_OK && copy)
+            st = spx__cuda_event_record(s->ring_ev[ring_slot(slot)], s->stream);
+        return st;
+    }
+    if ((st = spx__v_dots(s, k, a, b, d)) != SPX_OK) return st;
+    for (int j = 0; j < k; j++)
+        s->regs[dst[j]] = d[j];
+    spx__sprog_run(s->regs, p);
+    if (copy) memcpy(copy, s->regs, SPX__S_REGS * sizeof *copy);
+    return SPX_OK;
+}
+
+spx_status spx__v_snapshot(const spx__vspace *s, int64_t slot, double *regs)
+{
+    spx_status st = s->cuda ? spx__cuda_event_sync(s->ring_ev[ring_slot(slot)]) : SPX_OK;
+    if (st == SPX_OK)
+        memcpy(regs, s->ring + ring_slot(slot) * SPX__S_REGS, SPX__S_REGS * sizeof *regs);
+    return st;
+}
+
+spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx__coef b, void *y,
+                          spx__coef c, const void *z)
+{
+    const spx__coef k[3] = {a, b, c};
+    if (s->cuda) return spx__cuda_vlincomb(s->n, s->t, k, s->regs, x, y, z, s->stream);
+    if (s->regs[SPX__S_STOP] != 0.0) return SPX_OK;
+    return spx__v_axpbypcz(s, spx__coef_value(a, s->regs), x, spx__coef_value(b, s->regs), y,
+                           spx__coef_value(c, s->regs), z);
 }
 
 /* clang-format off */

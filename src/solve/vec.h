@@ -12,7 +12,10 @@
 #include <stdint.h>
 
 #include "multi/multi_solve.h"
+#include "solve/scalars.h"
 #include "spx.h"
+
+#define SPX__V_RING 4 /* published register files in flight */
 
 typedef struct spx__vspace {
     int64_t n;
@@ -22,6 +25,9 @@ typedef struct spx__vspace {
     double *scratch; /* CUDA: partial sums of dot (device, SPX__CUDA_DOT_SCRATCH) */
     double *dots;    /* CUDA: dot results, written by the device (pinned host, SPX__V_MAX_DOTS) */
     spx__multi_space *multi; /* a multi-device plan's resident vectors, or NULL */
+    double *regs; /* the solve's scalar registers (scalars.h): device memory for CUDA, else host */
+    double *ring; /* SPX__V_RING published copies of them (pinned host memory for CUDA) */
+    void *ring_ev[SPX__V_RING]; /* CUDA: recorded behind each copy's writer */
 } spx__vspace;
 
 /* The space of P's vectors; SPX_ERR_UNSUPPORTED for a non-square plan or x
@@ -57,6 +63,21 @@ spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, doubl
  * two axpby would make two); beta == 0 never reads y, gamma == 0 never z */
 spx_status spx__v_axpbypcz(const spx__vspace *s, double alpha, const void *x, double beta, void *y,
                            double gamma, const void *z);
+/* The solve's registers (scalars.h), queued behind the work before them
+ * (nothing waits for a CUDA device):
+ * - scalars: the program p on the registers;
+ * - dots_regs: regs[dst[j]] = a[j] . b[j] for j < k <= SPX__V_MAX_DOTS (the
+ *   bits of spx__v_dots), then p; with slot >= 0 the registers are then
+ *   published as slot's copy, which snapshot waits for and reads (a slot's
+ *   copy is overwritten SPX__V_RING slots later);
+ * - lincomb: y = a*x + b*y + c*z as spx__v_axpbypcz with the coefficients'
+ *   values (spx__coef_value): nothing once the register SPX__S_STOP is set. */
+spx_status spx__v_scalars(const spx__vspace *s, const spx__sprog *p);
+spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                            const int *dst, const spx__sprog *p, int64_t slot);
+spx_status spx__v_snapshot(const spx__vspace *s, int64_t slot, double *regs);
+spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx__coef b, void *y,
+                          spx__coef c, const void *z);
 /* y = d .* x */
 spx_status spx__v_mul(const spx__vspace *s, const void *d, const void *x, void *y);
 /* *v = a new vector holding n host doubles, converted to the space's type */

@@ -32,15 +32,34 @@ static __device__ void block_sum(double *s)
  * into partial[d*SPX__CUDA_DOT_BLOCKS + j] for dot d; the last block to
  * finish (a ticket taken after a fence, the reduction sample's pattern)
  * sums partial[d*SPX__CUDA_DOT_BLOCKS + 0..SPX__CUDA_DOT_BLOCKS) by the
- * same tree, in block order whichever block it is, into out[d] (device or
- * pinned host memory), and puts the ticket back to 0 for the next launch. */
+ * same tree, in block order whichever block it is, and its thread 0 hands
+ * the k results to the tail (where they go) and puts the ticket back to 0
+ * for the next launch. */
 struct dot_pairs {
     const void *a[SPX__CUDA_DOTS_MAX], *b[SPX__CUDA_DOTS_MAX];
 };
 
+/* Where k dot results go: out[d] (device or pinned host memory), or
+ * regs[dst[d]] followed by the program p and a copy of the registers to
+ * publish (pinned host memory; NULL: none). */
+struct dot_tail {
+    double *out, *regs, *publish;
+    int dst[SPX__CUDA_DOTS_MAX];
+    spx__sprog p;
+};
+
+/* The tail of vdots_regs and vscalars: p on regs, then regs published. */
+static __device__ void run_program(double *regs, const spx__sprog &p, double *publish)
+{
+    spx__sprog_run(regs, &p);
+    if (publish)
+        for (int r = 0; r < SPX__S_REGS; r++)
+            publish[r] = regs[r];
+}
+
 template <typename T, int K>
 __global__ void __launch_bounds__(THREADS)
-    dots(int64_t n, dot_pairs p, double *partial, unsigned *ticket, double *out)
+    dots(int64_t n, dot_pairs p, double *partial, unsigned *ticket, dot_tail tail)
 {
     __shared__ double s[THREADS];
     __shared__ bool last;
@@ -68,27 +87,34 @@ __global__ void __launch_bounds__(THREADS)
             sum += __ldcg(&partial[d * SPX__CUDA_DOT_BLOCKS + j]);
         s[threadIdx.x] = sum;
         block_sum(s);
-        if (threadIdx.x == 0) out[d] = s[0];
+        if (threadIdx.x == 0) {
+            if (tail.regs)
+                tail.regs[tail.dst[d]] = s[0];
+            else
+                tail.out[d] = s[0];
+        }
     }
-    if (threadIdx.x == 0) *ticket = 0;
+    if (threadIdx.x != 0) return;
+    *ticket = 0;
+    if (tail.regs) run_program(tail.regs, tail.p, tail.publish);
 }
 
 template <typename T>
-static void launch_dots(int64_t n, int k, const dot_pairs &p, double *scratch, double *out,
-                        cudaStream_t st)
+static void launch_dots(int64_t n, int k, const dot_pairs &p, double *scratch,
+                        const dot_tail &tail, cudaStream_t st)
 {
     unsigned *ticket = (unsigned *)(scratch + SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX);
     switch (k) {
-    case 1: dots<T, 1><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out); break;
-    case 2: dots<T, 2><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out); break;
-    case 3: dots<T, 3><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out); break;
-    default: dots<T, 4><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, out);
+    case 1: dots<T, 1><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, tail); break;
+    case 2: dots<T, 2><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, tail); break;
+    case 3: dots<T, 3><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, tail); break;
+    default: dots<T, 4><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, tail);
     }
 }
 
-extern "C" spx_status spx__cuda_vdots(int64_t n, spx_type t, int k, const void *const *a,
-                                      const void *const *b, double *scratch, double *out,
-                                      void *stream)
+static spx_status dots_to(int64_t n, spx_type t, int k, const void *const *a,
+                          const void *const *b, double *scratch, const dot_tail &tail,
+                          void *stream)
 {
     if (k < 1 || k > SPX__CUDA_DOTS_MAX)
         return spx__error(SPX_ERR_INVALID_ARG, "%d dots in one launch, not 1..%d", k,
@@ -99,18 +125,60 @@ extern "C" spx_status spx__cuda_vdots(int64_t n, spx_type t, int k, const void *
         p.b[d] = b[d];
     }
     if (t == SPX_F64)
-        launch_dots<double>(n, k, p, scratch, out, (cudaStream_t)stream);
+        launch_dots<double>(n, k, p, scratch, tail, (cudaStream_t)stream);
     else
-        launch_dots<float>(n, k, p, scratch, out, (cudaStream_t)stream);
+        launch_dots<float>(n, k, p, scratch, tail, (cudaStream_t)stream);
     return launch_status("dot kernel");
 }
 
-/* y = alpha*x + beta*y + gamma*z, in double, in that order; beta == 0 never
- * reads y, gamma == 0 never reads z. */
-template <typename T>
-__global__ void lincomb(int64_t n, double alpha, const T *x, double beta, T *y, double gamma,
-                        const T *z)
+extern "C" spx_status spx__cuda_vdots(int64_t n, spx_type t, int k, const void *const *a,
+                                      const void *const *b, double *scratch, double *out,
+                                      void *stream)
 {
+    dot_tail tail = {};
+    tail.out = out;
+    return dots_to(n, t, k, a, b, scratch, tail, stream);
+}
+
+extern "C" spx_status spx__cuda_vdots_regs(int64_t n, spx_type t, int k, const void *const *a,
+                                           const void *const *b, double *scratch, double *regs,
+                                           const int *dst, const spx__sprog *p, double *publish,
+                                           void *stream)
+{
+    dot_tail tail = {};
+    tail.regs = regs;
+    tail.publish = publish;
+    tail.p = *p;
+    for (int d = 0; d < k && d < SPX__CUDA_DOTS_MAX; d++)
+        tail.dst[d] = dst[d];
+    return dots_to(n, t, k, a, b, scratch, tail, stream);
+}
+
+static __global__ void scalars(double *regs, spx__sprog p, double *publish)
+{
+    run_program(regs, p, publish);
+}
+
+extern "C" spx_status spx__cuda_vscalars(double *regs, const spx__sprog *p, double *publish,
+                                         void *stream)
+{
+    scalars<<<1, 1, 0, (cudaStream_t)stream>>>(regs, *p, publish);
+    return launch_status("scalar kernel");
+}
+
+/* y = alpha*x + beta*y + gamma*z, in double, in that order, the
+ * coefficients c (from regs where they name a register: nothing is written
+ * once regs[SPX__S_STOP] is set); a coefficient 0 never reads its vector. */
+struct coefs {
+    spx__coef c[3];
+};
+
+template <typename T>
+__global__ void lincomb(int64_t n, coefs c, const double *regs, const T *x, T *y, const T *z)
+{
+    if (regs && regs[SPX__S_STOP] != 0.0) return;
+    const double alpha = spx__coef_value(c.c[0], regs), beta = spx__coef_value(c.c[1], regs),
+                 gamma = spx__coef_value(c.c[2], regs);
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         double v = alpha * (double)x[i];
@@ -135,19 +203,28 @@ static unsigned grid_for(int64_t n)
     return (unsigned)(blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks);
 }
 
+extern "C" spx_status spx__cuda_vlincomb(int64_t n, spx_type t, const spx__coef *c,
+                                         const double *regs, const void *x, void *y,
+                                         const void *z, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    coefs k = {{c[0], c[1], c[2]}};
+    if (n == 0) return SPX_OK;
+    if (t == SPX_F64)
+        lincomb<double><<<grid_for(n), THREADS, 0, st>>>(n, k, regs, (const double *)x,
+                                                         (double *)y, (const double *)z);
+    else
+        lincomb<float><<<grid_for(n), THREADS, 0, st>>>(n, k, regs, (const float *)x, (float *)y,
+                                                        (const float *)z);
+    return launch_status("linear combination kernel");
+}
+
 extern "C" spx_status spx__cuda_vaxpbypcz(int64_t n, spx_type t, double alpha, const void *x,
                                           double beta, void *y, double gamma, const void *z,
                                           void *stream)
 {
-    cudaStream_t st = (cudaStream_t)stream;
-    if (n == 0) return SPX_OK;
-    if (t == SPX_F64)
-        lincomb<double><<<grid_for(n), THREADS, 0, st>>>(n, alpha, (const double *)x, beta,
-                                                         (double *)y, gamma, (const double *)z);
-    else
-        lincomb<float><<<grid_for(n), THREADS, 0, st>>>(n, alpha, (const float *)x, beta,
-                                                        (float *)y, gamma, (const float *)z);
-    return launch_status("linear combination kernel");
+    const spx__coef c[3] = {{alpha, -1}, {beta, -1}, {gamma, -1}};
+    return spx__cuda_vlincomb(n, t, c, NULL, x, y, z, stream);
 }
 
 extern "C" spx_status spx__cuda_vaxpby(int64_t n, spx_type t, double alpha, const void *x,

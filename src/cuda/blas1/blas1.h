@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cuda/gateway.h"
+#include "solve/scalars.h"
 #include "spx.h"
 
 #ifdef __cplusplus
@@ -31,6 +32,14 @@ extern "C" {
  *   memory, or pinned host memory, read after a wait for the stream);
  *   scratch is a device array of SPX__CUDA_DOT_SCRATCH doubles, zero before
  *   its first use, used by one stream at a time;
+ * - vdots_regs: the same dots into registers of a solve's file regs
+ *   (solve/scalars.h; device memory), regs[dst[d]] = a[d] . b[d], then the
+ *   program p run on them by one thread, then, with publish non-NULL, the
+ *   whole file copied there (pinned host memory, read after a wait);
+ * - vscalars: p alone on regs, then published as vdots_regs does;
+ * - vlincomb: y = c[0]*x + c[1]*y + c[2]*z with the coefficients read from
+ *   regs (spx__coef_value), nothing where regs[SPX__S_STOP] is set; as
+ *   vaxpbypcz (a coefficient 0 does not read its vector);
  * - vaxpby: y = alpha*x + beta*y (beta == 0: y is not read);
  * - vaxpbypcz: y = alpha*x + beta*y + gamma*z, summed in double in that
  *   order (beta == 0: y is not read; gamma == 0: z is not read);
@@ -43,6 +52,12 @@ extern "C" {
 #define SPX__CUDA_BLAS1_API(S, Q, V)                                                               \
     S(spx__cuda_vdots, (int64_t n, spx_type t, int k, const void *const *a, const void *const *b,  \
                         double *scratch, double *out, void *stream))                               \
+    S(spx__cuda_vdots_regs,                                                                        \
+      (int64_t n, spx_type t, int k, const void *const *a, const void *const *b, double *scratch,  \
+       double *regs, const int *dst, const spx__sprog *p, double *publish, void *stream))          \
+    S(spx__cuda_vscalars, (double *regs, const spx__sprog *p, double *publish, void *stream))      \
+    S(spx__cuda_vlincomb, (int64_t n, spx_type t, const spx__coef *c, const double *regs,          \
+                           const void *x, void *y, const void *z, void *stream))                   \
     S(spx__cuda_vaxpby,                                                                            \
       (int64_t n, spx_type t, double alpha, const void *x, double beta, void *y, void *stream))    \
     S(spx__cuda_vaxpbypcz, (int64_t n, spx_type t, double alpha, const void *x, double beta,       \
