@@ -12,7 +12,9 @@
  * host. The stopping test runs where the registers are, and an iteration
  * queued behind the one that stopped changes nothing, so x, the iteration
  * count and the history are those of a solve that waits every iteration.
- * With a callback (which may stop any iteration) the host waits for each. */
+ * With a callback (which may stop any iteration) the host waits for each.
+ * After the product an iteration is two passes over the vectors: p'q, then
+ * x, r (and z) updated with r'r (and r'z) taken (spx__v_cg_step). */
 #include <math.h>
 
 #include "core/error.h"
@@ -69,7 +71,6 @@ static spx_status queue_iteration(spx__solve *S, void *x, void **v, int64_t it)
 {
     const int rzn = rz_new_reg(S);
     const void *pa[1] = {v[P]}, *pb[1] = {v[Q]};
-    const void *ra[2] = {v[R], v[R]}, *rb[2] = {v[R], v[Z]};
     const int pq_dst[1] = {PQ}, r_dst[2] = {RR, RZ_NEW};
     const spx__sprog step = {
         2, {{SPX__S_STOP_UNLESS_POS, 0, PQ, 0, STOP_NOT_SPD}, {SPX__S_DIV, ALPHA, RZ, PQ, 0.0}}};
@@ -80,10 +81,7 @@ static spx_status queue_iteration(spx__solve *S, void *x, void **v, int64_t it)
     spx_status st;
     SPX_TRY(spx__solve_spmv(S, 1.0, v[P], 0.0, v[Q]));
     SPX_TRY(spx__v_dots_regs(&S->s, 1, pa, pb, pq_dst, &step, -1));
-    SPX_TRY(spx__v_lincomb(&S->s, reg(1.0, ALPHA), v[P], num(1.0), x, num(0.0), NULL));
-    SPX_TRY(spx__v_lincomb(&S->s, reg(-1.0, ALPHA), v[Q], num(1.0), v[R], num(0.0), NULL));
-    if (S->dinv) SPX_TRY(spx__solve_precond(S, v[R], v[Z]));
-    SPX_TRY(spx__v_dots_regs(&S->s, S->dinv ? 2 : 1, ra, rb, r_dst, &turn, it));
+    SPX_TRY(spx__v_cg_step(&S->s, ALPHA, x, v[P], v[R], v[Q], S->dinv, v[Z], r_dst, &turn, it));
     SPX_TRY(spx__v_lincomb(&S->s, num(1.0), z_of(S, v), reg(1.0, BETA), v[P], num(0.0), NULL));
 cleanup:
     return st;

@@ -288,6 +288,28 @@ spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx_
                            spx__coef_value(c, s->regs), z);
 }
 
+spx_status spx__v_cg_step(const spx__vspace *s, int a, void *x, const void *p, void *r,
+                          const void *q, const void *d, void *z, const int *dst,
+                          const spx__sprog *prog, int64_t slot)
+{
+    const void *ra[2] = {r, r}, *rb[2] = {r, z};
+    const spx__coef one = {1.0, -1}, none = {0.0, -1};
+    spx_status st;
+    if (s->cuda) {
+        double *copy = slot >= 0 ? s->ring + ring_slot(slot) * SPX__S_REGS : NULL;
+        st = spx__cuda_vcg_step(s->n, s->t, s->regs, a, x, p, r, q, d, z, s->scratch, dst, prog,
+                                copy, s->stream);
+        if (st == SPX_OK && copy)
+            st = spx__cuda_event_record(s->ring_ev[ring_slot(slot)], s->stream);
+        return st;
+    }
+    if ((st = spx__v_lincomb(s, (spx__coef){1.0, a}, p, one, x, none, NULL)) != SPX_OK ||
+        (st = spx__v_lincomb(s, (spx__coef){-1.0, a}, q, one, r, none, NULL)) != SPX_OK ||
+        (d && (st = spx__v_mul(s, d, r, z)) != SPX_OK))
+        return st;
+    return spx__v_dots_regs(s, d ? 2 : 1, ra, rb, dst, prog, slot);
+}
+
 /* clang-format off */
 #define HOST_MUL(T)                                                                         \
     static void host_mul_##T(int64_t n, const T *d, const T *x, T *y)                      \

@@ -78,6 +78,13 @@ spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, c
 spx_status spx__v_snapshot(const spx__vspace *s, int64_t slot, double *regs);
 spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx__coef b, void *y,
                           spx__coef c, const void *z);
+/* CG's step after its product: x += alpha p, r -= alpha q (alpha the
+ * register a; nothing once stopped), z = d .* r (d non-NULL), then as
+ * dots_regs regs[dst[0]] = r'r and regs[dst[1]] = r'z (d non-NULL), p and
+ * slot's copy. One pass over the vectors on a CUDA space. */
+spx_status spx__v_cg_step(const spx__vspace *s, int a, void *x, const void *p, void *r,
+                          const void *q, const void *d, void *z, const int *dst,
+                          const spx__sprog *prog, int64_t slot);
 /* y = d .* x */
 spx_status spx__v_mul(const spx__vspace *s, const void *d, const void *x, void *y);
 /* *v = a new vector holding n host doubles, converted to the space's type */

@@ -7,62 +7,28 @@ extern "C" {
 #include "core/error.h"
 }
 #include "cuda/blas1/blas1.h"
+#include "cuda/blas1/kernels.cuh"
 
-#define THREADS 256
+#define THREADS SPX__BLAS1_THREADS
 
-static spx_status launch_status(const char *what)
+spx_status spx__blas1_launch_status(const char *what)
 {
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) return SPX_OK;
     return spx__error(SPX_ERR_DEVICE, "CUDA %s failed: %s", what, cudaGetErrorString(e));
 }
 
-/* Tree sum of the block's THREADS values in s[]; the total lands in s[0]. */
-static __device__ void block_sum(double *s)
-{
-    for (int half = THREADS / 2; half > 0; half /= 2) {
-        __syncthreads();
-        if ((int)threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
-    }
-    __syncthreads();
-}
-
-/* k dots (K a template constant) side by side, one launch: block j sums
- * a[i]*b[i] for i = j*THREADS + thread + m*stride (m = 0, 1, ...) by a tree
- * into partial[d*SPX__CUDA_DOT_BLOCKS + j] for dot d; the last block to
- * finish (a ticket taken after a fence, the reduction sample's pattern)
- * sums partial[d*SPX__CUDA_DOT_BLOCKS + 0..SPX__CUDA_DOT_BLOCKS) by the
- * same tree, in block order whichever block it is, and its thread 0 hands
- * the k results to the tail (where they go) and puts the ticket back to 0
- * for the next launch. */
+/* k dots (K a template constant) side by side, one launch: thread t of
+ * block j sums a[i]*b[i] for i = j*THREADS + t + m*stride (m = 0, 1, ...),
+ * then finish_dots (kernels.cuh). */
 struct dot_pairs {
     const void *a[SPX__CUDA_DOTS_MAX], *b[SPX__CUDA_DOTS_MAX];
 };
-
-/* Where k dot results go: out[d] (device or pinned host memory), or
- * regs[dst[d]] followed by the program p and a copy of the registers to
- * publish (pinned host memory; NULL: none). */
-struct dot_tail {
-    double *out, *regs, *publish;
-    int dst[SPX__CUDA_DOTS_MAX];
-    spx__sprog p;
-};
-
-/* The tail of vdots_regs and vscalars: p on regs, then regs published. */
-static __device__ void run_program(double *regs, const spx__sprog &p, double *publish)
-{
-    spx__sprog_run(regs, &p);
-    if (publish)
-        for (int r = 0; r < SPX__S_REGS; r++)
-            publish[r] = regs[r];
-}
 
 template <typename T, int K>
 __global__ void __launch_bounds__(THREADS)
     dots(int64_t n, dot_pairs p, double *partial, unsigned *ticket, dot_tail tail)
 {
-    __shared__ double s[THREADS];
-    __shared__ bool last;
     double acc[K];
     for (int d = 0; d < K; d++)
         acc[d] = 0.0;
@@ -70,40 +36,17 @@ __global__ void __launch_bounds__(THREADS)
     for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < n; i += stride)
         for (int d = 0; d < K; d++)
             acc[d] += (double)((const T *)p.a[d])[i] * (double)((const T *)p.b[d])[i];
-    for (int d = 0; d < K; d++) {
-        s[threadIdx.x] = acc[d];
-        block_sum(s);
-        if (threadIdx.x == 0) partial[d * SPX__CUDA_DOT_BLOCKS + blockIdx.x] = s[0];
-    }
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    for (int d = 0; d < K; d++) {
-        double sum = 0.0;
-        for (int j = threadIdx.x; j < SPX__CUDA_DOT_BLOCKS; j += THREADS)
-            sum += __ldcg(&partial[d * SPX__CUDA_DOT_BLOCKS + j]);
-        s[threadIdx.x] = sum;
-        block_sum(s);
-        if (threadIdx.x == 0) {
-            if (tail.regs)
-                tail.regs[tail.dst[d]] = s[0];
-            else
-                tail.out[d] = s[0];
-        }
-    }
-    if (threadIdx.x != 0) return;
-    *ticket = 0;
-    if (tail.regs) run_program(tail.regs, tail.p, tail.publish);
+    finish_dots<K>(acc, partial, ticket, tail);
 }
+
+static_assert(SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX <= SPX__CUDA_DOT_PARTIALS,
+              "the dots' block sums fit");
 
 template <typename T>
 static void launch_dots(int64_t n, int k, const dot_pairs &p, double *scratch,
                         const dot_tail &tail, cudaStream_t st)
 {
-    unsigned *ticket = (unsigned *)(scratch + SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX);
+    unsigned *ticket = dot_ticket(scratch);
     switch (k) {
     case 1: dots<T, 1><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, tail); break;
     case 2: dots<T, 2><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, p, scratch, ticket, tail); break;
@@ -128,7 +71,7 @@ static spx_status dots_to(int64_t n, spx_type t, int k, const void *const *a,
         launch_dots<double>(n, k, p, scratch, tail, (cudaStream_t)stream);
     else
         launch_dots<float>(n, k, p, scratch, tail, (cudaStream_t)stream);
-    return launch_status("dot kernel");
+    return spx__blas1_launch_status("dot kernel");
 }
 
 extern "C" spx_status spx__cuda_vdots(int64_t n, spx_type t, int k, const void *const *a,
@@ -163,7 +106,7 @@ extern "C" spx_status spx__cuda_vscalars(double *regs, const spx__sprog *p, doub
                                          void *stream)
 {
     scalars<<<1, 1, 0, (cudaStream_t)stream>>>(regs, *p, publish);
-    return launch_status("scalar kernel");
+    return spx__blas1_launch_status("scalar kernel");
 }
 
 /* y = alpha*x + beta*y + gamma*z, in double, in that order, the
@@ -180,12 +123,8 @@ __global__ void lincomb(int64_t n, coefs c, const double *regs, const T *x, T *y
     const double alpha = spx__coef_value(c.c[0], regs), beta = spx__coef_value(c.c[1], regs),
                  gamma = spx__coef_value(c.c[2], regs);
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        double v = alpha * (double)x[i];
-        if (beta != 0.0) v += beta * (double)y[i];
-        if (gamma != 0.0) v += gamma * (double)z[i];
-        y[i] = (T)v;
-    }
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        y[i] = (T)lincomb_entry(alpha, x[i], beta, &y[i], gamma, z ? &z[i] : z);
 }
 
 template <typename T> __global__ void mul(int64_t n, const T *d, const T *x, T *y)
@@ -216,7 +155,7 @@ extern "C" spx_status spx__cuda_vlincomb(int64_t n, spx_type t, const spx__coef 
     else
         lincomb<float><<<grid_for(n), THREADS, 0, st>>>(n, k, regs, (const float *)x, (float *)y,
                                                         (const float *)z);
-    return launch_status("linear combination kernel");
+    return spx__blas1_launch_status("linear combination kernel");
 }
 
 extern "C" spx_status spx__cuda_vaxpbypcz(int64_t n, spx_type t, double alpha, const void *x,
@@ -244,7 +183,7 @@ extern "C" spx_status spx__cuda_vmul(int64_t n, spx_type t, const void *d, const
     else
         mul<float><<<grid_for(n), THREADS, 0, st>>>(n, (const float *)d, (const float *)x,
                                                     (float *)y);
-    return launch_status("elementwise product kernel");
+    return spx__blas1_launch_status("elementwise product kernel");
 }
 
 /* dst[k] = src[map[k]]: a random read and an ordered write per entry. */
@@ -273,7 +212,7 @@ extern "C" spx_status spx__cuda_vgather(int64_t n, size_t elem, const int32_t *m
                                                           (uint16_t *)dst);
     else
         return spx__error(SPX_ERR_INVALID_ARG, "gather of %zu-byte entries", elem);
-    return launch_status("gather kernel");
+    return spx__blas1_launch_status("gather kernel");
 }
 
 /* y[map[k]] += x[k]: the indices are distinct, so the adds do not race and
@@ -298,5 +237,5 @@ extern "C" spx_status spx__cuda_vscatter_add(int64_t n, spx_type t, const int32_
     else
         scatter_add<float><<<grid_for(n), THREADS, 0, st>>>(n, map, (const float *)x,
                                                             (float *)y);
-    return launch_status("scatter-add kernel");
+    return spx__blas1_launch_status("scatter-add kernel");
 }

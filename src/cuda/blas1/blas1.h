@@ -21,10 +21,18 @@
 extern "C" {
 #endif
 
-#define SPX__CUDA_DOT_BLOCKS 256
+/* 1024: with CG's step in one pass, CG on lap3d7:200 took 0.421-0.432 ms an
+ * iteration against 0.440-0.441 with 256 on an H200 (run LC), the same on
+ * 2M-row vectors; alone (run KD, 2026-11-27) it had gained 2-5% on 8M rows
+ * and lost 1-4% on 2M. */
+#ifndef SPX__CUDA_DOT_BLOCKS
+#define SPX__CUDA_DOT_BLOCKS 1024
+#endif
 #define SPX__CUDA_DOTS_MAX 4
-/* doubles: the block sums of SPX__CUDA_DOTS_MAX dots, then a ticket */
-#define SPX__CUDA_DOT_SCRATCH (SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX + 1)
+/* doubles: room for the block sums of a launch (vdots: SPX__CUDA_DOT_BLOCKS
+ * * SPX__CUDA_DOTS_MAX; vcg_step: its blocks * 2), then a ticket */
+#define SPX__CUDA_DOT_PARTIALS 4096
+#define SPX__CUDA_DOT_SCRATCH (SPX__CUDA_DOT_PARTIALS + 1)
 
 /* The blas1 gateway (cuda/gateway.h; src/cuda/blas1/blas1.cu):
  * - vdots: out[d] = a[d] . b[d] for d < k <= SPX__CUDA_DOTS_MAX, in one
@@ -40,6 +48,10 @@ extern "C" {
  * - vlincomb: y = c[0]*x + c[1]*y + c[2]*z with the coefficients read from
  *   regs (spx__coef_value), nothing where regs[SPX__S_STOP] is set; as
  *   vaxpbypcz (a coefficient 0 does not read its vector);
+ * - vcg_step: CG's update and its dots in one pass (cg_step.cu): x +=
+ *   alpha p, r -= alpha q (alpha = regs[a], nothing once stopped), z = d .*
+ *   r (d non-NULL), then regs[dst[0]] = r'r and regs[dst[1]] = r'z (d
+ *   non-NULL), p and publish as vdots_regs;
  * - vaxpby: y = alpha*x + beta*y (beta == 0: y is not read);
  * - vaxpbypcz: y = alpha*x + beta*y + gamma*z, summed in double in that
  *   order (beta == 0: y is not read; gamma == 0: z is not read);
@@ -58,6 +70,9 @@ extern "C" {
     S(spx__cuda_vscalars, (double *regs, const spx__sprog *p, double *publish, void *stream))      \
     S(spx__cuda_vlincomb, (int64_t n, spx_type t, const spx__coef *c, const double *regs,          \
                            const void *x, void *y, const void *z, void *stream))                   \
+    S(spx__cuda_vcg_step, (int64_t n, spx_type t, double *regs, int a, void *x, const void *p,     \
+                           void *r, const void *q, const void *d, void *z, double *scratch,        \
+                           const int *dst, const spx__sprog *prog, double *publish, void *stream)) \
     S(spx__cuda_vaxpby,                                                                            \
       (int64_t n, spx_type t, double alpha, const void *x, double beta, void *y, void *stream))    \
     S(spx__cuda_vaxpbypcz, (int64_t n, spx_type t, double alpha, const void *x, double beta,       \

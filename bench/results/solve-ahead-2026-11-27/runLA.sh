@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Device run LA: CG with its scalars in device registers, an iteration queued ahead of the
+# residual the host waits for (cg.c, scalars.h), against 9820d05 with the same harness, one
+# GPU, alternated; the solver tests and memcheck; spx.cg against CuPy from Python.
+O=$OUT/la; mkdir -p $O
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $O/gpu.txt
+rm -rf /tmp/base && mkdir -p /tmp/base && tar -C /tmp/base -xzf .devrun/base-la.tar.gz
+CF="-DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release -DSPX_WERROR=OFF -DSPX_MPI=OFF -DSPX_BUILD_EXPERIMENTS=ON"
+B=build-la
+{ cmake -S . -B $B $CF && cmake --build $B -j16 --target multi_cg test_gpu_solve test_gpu_multi; } > $O/build.log 2>&1 &
+{ cmake -S /tmp/base -B /tmp/base/b $CF && cmake --build /tmp/base/b -j12 --target multi_cg; } > $O/build-base.log 2>&1 &
+{ cmake -S python -B build-py -DSPX_CUDA=ON -DSPX_CUDA_ARCHS=90 -DCMAKE_BUILD_TYPE=Release && cmake --build build-py -j12; } > $O/build-py.log 2>&1 &
+wait
+echo "built at ${SECONDS}s"; tail -1 $O/build.log $O/build-base.log $O/build-py.log | cut -c1-120
+(cd tests && timeout 60 ../$B/tests/test_gpu_solve) > $O/test_gpu_solve.txt 2>&1; echo "test_gpu_solve rc=$? $(tail -1 $O/test_gpu_solve.txt) at ${SECONDS}s"; grep -E "FAIL|iterations ahead" $O/test_gpu_solve.txt | head
+(cd tests && SPX_TEST_QUICK=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 ../$B/tests/test_gpu_solve) > $O/memcheck-solve.txt 2>&1; echo "memcheck test_gpu_solve rc=$? at ${SECONDS}s"; grep "ERROR SUMMARY" $O/memcheck-solve.txt | head -2
+EN=$(find $B -name multi_cg -type f | head -1); EB=$(find /tmp/base/b -name multi_cg -type f | head -1)
+for round in 1 2; do for spec in lap3d7:200 lap3d7:128 lap3d7:64 lap3d27:128; do
+  for who in base new; do E=$EN; [ $who = base ] && E=$EB
+    timeout 60 $E $spec --iters 100 --rounds 5 > $O/cg-${spec/:/-}-$who-$round.txt 2>&1; echo "cg $spec $who rc=$? at ${SECONDS}s"; grep -E "^(one|products)" $O/cg-${spec/:/-}-$who-$round.txt | cut -c1-170
+  done; done; done
+rm -rf /tmp/pyspx && mkdir -p /tmp/pyspx && cp -r python/src/spx /tmp/pyspx/ && cp build-py/_core*.so /tmp/pyspx/spx/ && cp python/bench/solve.py /tmp/pyspx/
+for m in 128 200; do [ $SECONDS -gt 430 ] && break; (cd /tmp/pyspx && timeout 60 python3 solve.py $m --gpu-only) > $O/solve-py-$m.txt 2>&1; echo "solve.py $m rc=$? at ${SECONDS}s"; tail -3 $O/solve-py-$m.txt | cut -c1-200; done
+[ $SECONDS -lt 440 ] && { timeout $((560-SECONDS)) $B/tests/test_gpu_multi > $O/test_gpu_multi.txt 2>&1; echo "test_gpu_multi rc=$? at ${SECONDS}s"; grep -E "FAIL" $O/test_gpu_multi.txt | head -5; tail -1 $O/test_gpu_multi.txt; }
+cd $OUT && tar czf la.tar.gz la
