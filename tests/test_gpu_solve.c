@@ -3,8 +3,8 @@
  * iterations the CPU solve takes (within 2: the dots sum in another order)
  * and with its residual checked on the host against the long-double
  * reference; BiCGSTAB on lap3d7:16 with Jacobi; fp32 CG to 1e-5; two
- * solves give the same bits; CG queued ahead against CG waiting every
- * iteration. Skipped (77) without a GPU. */
+ * solves give the same bits; CG and BiCGSTAB queued ahead against the
+ * same solves waiting every iteration. Skipped (77) without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,65 +123,92 @@ static int go_on(void *ctx, int64_t iter, double rel)
     return 0;
 }
 
-/* CG queues an iteration ahead of the residual it waits for (cg.c), and
- * stops where the device finds the residual small: the same x bits,
- * iterations, history and status as a solve that waits every iteration
- * (a callback), converged, out of iterations, and broken down. */
-static void test_cg_ahead(void)
+/* The solvers queue an iteration ahead of the residual they wait for
+ * (solve.h's spx__solve_iterate) and stop where the device finds the solve
+ * over: the same x bits, iterations, history and status as a solve that
+ * waits every iteration (a callback), converged, out of iterations, and
+ * broken down. */
+static void same_ahead_as_waiting(const spx_matrix *A, const char *format, solver s,
+                                  spx_solve_opts o, spx_status want, const char *what)
 {
-    enum { ITERS = 400 };
-    spx_matrix *A = NULL, *D = NULL;
-    const int64_t n = 4096;
-    double *x = malloc(n * sizeof *x), *xw = malloc(n * sizeof *xw);
-    double *h = malloc((ITERS + 1) * sizeof *h), *hw = malloc((ITERS + 1) * sizeof *hw);
-    spx_solve_opts o = spx_solve_opts_default();
-    spx_solve_info info, winfo;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    int64_t cap = o.max_iters + 1;
+    double *x = malloc((size_t)n * sizeof *x), *xw = malloc((size_t)n * sizeof *xw);
+    double *h = calloc((size_t)cap, sizeof *h), *hw = calloc((size_t)cap, sizeof *hw);
+    spx_solve_info info = {0}, winfo = {0};
     int calls = 0;
-    CHECK_STATUS(spx_generate("lap3d7:16", &A), SPX_OK);
-    for (int jac = 0; jac <= 1; jac++)
-        for (int run = 0; run < 2; run++) {
-            o = spx_solve_opts_default();
-            o.jacobi = jac;
-            o.max_iters = run ? 17 : ITERS;
-            o.rtol = run ? 0.0 : 1e-10;
-            o.history = h;
-            spx_status want = run ? SPX_ERR_NOT_CONVERGED : SPX_OK;
-            CHECK_STATUS(solve_on_gpu(A, "sell", SPX_F64, spx_cg, &o, x, &info), want);
-            o.history = hw;
-            o.callback = go_on;
-            o.ctx = &calls;
-            calls = 0;
-            CHECK_STATUS(solve_on_gpu(A, "sell", SPX_F64, spx_cg, &o, xw, &winfo), want);
-            if (!CHECK(info.iters == winfo.iters && calls == winfo.iters + 1 &&
-                       (run == 0 || info.iters == 17)))
-                fprintf(stderr, "  jacobi=%d: %lld iterations ahead, %lld waiting, %d calls\n", jac,
-                        (long long)info.iters, (long long)winfo.iters, calls);
-            CHECK(memcmp(x, xw, n * sizeof *x) == 0);
-            CHECK(memcmp(h, hw, (size_t)(winfo.iters + 1) * sizeof *h) == 0);
-        }
-    /* indefinite, diag(1, -1, 1, -1, ...): p'Ap = 0 at iteration 1, found
-     * once iteration 2 is queued, whose updates (alpha infinite) must do
-     * nothing: x as the waiting solve left it */
-    int64_t rp[4097], ci[4096];
-    double *v = malloc(n * sizeof *v);
-    for (int64_t i = 0; i < n; i++)
-        rp[i] = i, ci[i] = i, v[i] = i % 2 ? -1.0 : 1.0;
-    rp[n] = n;
-    CHECK_STATUS(spx_matrix_from_coo(n, n, n, rp, ci, v, &D), SPX_OK);
-    o = spx_solve_opts_default();
-    CHECK_STATUS(solve_on_gpu(D, "csr", SPX_F64, spx_cg, &o, x, &info), SPX_ERR_BREAKDOWN);
+    o.history = h;
+    CHECK_STATUS(solve_on_gpu(A, format, SPX_F64, s, &o, x, &info), want);
+    o.history = hw;
     o.callback = go_on;
     o.ctx = &calls;
-    CHECK_STATUS(solve_on_gpu(D, "csr", SPX_F64, spx_cg, &o, xw, &winfo), SPX_ERR_BREAKDOWN);
-    CHECK(info.iters == winfo.iters);
-    CHECK(memcmp(x, xw, n * sizeof *x) == 0);
-    free(v);
+    CHECK_STATUS(solve_on_gpu(A, format, SPX_F64, s, &o, xw, &winfo), want);
+    if (!CHECK(info.iters == winfo.iters && calls >= winfo.iters))
+        fprintf(stderr, "  %s: %lld iterations ahead, %lld waiting, %d calls\n", what,
+                (long long)info.iters, (long long)winfo.iters, calls);
+    if (!CHECK(memcmp(x, xw, (size_t)n * sizeof *x) == 0 &&
+               memcmp(h, hw, (size_t)(winfo.iters + 1) * sizeof *h) == 0))
+        fprintf(stderr, "  %s: x or the history differs ahead and waiting\n", what);
+    printf("%s: %lld iterations, %s\n", what, (long long)info.iters, spx_status_name(want));
     free(x);
     free(xw);
     free(h);
     free(hw);
+}
+
+/* n x n diagonal with entries d[i % 2], or, with skew, 2x2 blocks [0 1; -1 0]. */
+static spx_matrix *two_valued(int64_t n, double d0, double d1, int skew)
+{
+    int64_t *ri = malloc((size_t)n * sizeof *ri), *ci = malloc((size_t)n * sizeof *ci);
+    double *v = malloc((size_t)n * sizeof *v);
+    spx_matrix *M = NULL;
+    for (int64_t i = 0; i < n; i++) {
+        ri[i] = i;
+        ci[i] = skew ? i ^ 1 : i;
+        v[i] = skew ? (i % 2 ? -1.0 : 1.0) : (i % 2 ? d1 : d0);
+    }
+    CHECK_STATUS(spx_matrix_from_coo(n, n, n, ri, ci, v, &M), SPX_OK);
+    free(ri);
+    free(ci);
+    free(v);
+    return M;
+}
+
+static void test_ahead(void)
+{
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_generate("lap3d7:16", &A), SPX_OK);
+    static const solver solvers[] = {spx_cg, spx_bicgstab};
+    static const char *const names[] = {"cg", "bicgstab"};
+    char what[96];
+    for (int k = 0; k < 2; k++)
+        for (int jac = 0; jac <= 1; jac++)
+            for (int run = 0; run < 2; run++) {
+                spx_solve_opts o = spx_solve_opts_default();
+                o.jacobi = jac;
+                o.max_iters = run ? 17 : 400;
+                o.rtol = run ? 0.0 : 1e-10;
+                snprintf(what, sizeof what, "%s lap3d7:16 jacobi=%d %s", names[k], jac,
+                         run ? "17 iterations" : "to 1e-10");
+                same_ahead_as_waiting(A, "sell", solvers[k], o,
+                                      run ? SPX_ERR_NOT_CONVERGED : SPX_OK, what);
+            }
     spx_matrix_destroy(A);
-    spx_matrix_destroy(D);
+    spx_solve_opts o = spx_solve_opts_default();
+    /* diag(1, -1, ...): CG's p'Ap = 0 at iteration 1, found once iteration
+     * 2 is queued, whose updates (alpha infinite) must do nothing */
+    A = two_valued(4096, 1.0, -1.0, 0);
+    same_ahead_as_waiting(A, "csr", spx_cg, o, SPX_ERR_BREAKDOWN, "cg indefinite");
+    spx_matrix_destroy(A);
+    /* 2 I: BiCGSTAB's s is 0 after the half step: x = b / 2, iteration 1 */
+    A = two_valued(4096, 2.0, 2.0, 0);
+    same_ahead_as_waiting(A, "csr", spx_bicgstab, o, SPX_OK, "bicgstab 2I (half step)");
+    spx_matrix_destroy(A);
+    /* skew-symmetric: rhat'A r = 0 at iteration 1 */
+    A = two_valued(4096, 0.0, 0.0, 1);
+    same_ahead_as_waiting(A, "csr", spx_bicgstab, o, SPX_ERR_BREAKDOWN, "bicgstab skew");
+    spx_matrix_destroy(A);
 }
 
 int main(void)
@@ -191,6 +218,6 @@ int main(void)
         return 77;
     }
     test_cg();
-    test_cg_ahead();
+    test_ahead();
     return spx_test_finish();
 }

@@ -173,6 +173,27 @@ static void test_statuses(void)
     spx_plan_destroy(P);
     spx_matrix_destroy(A);
 
+    /* BiCGSTAB: on 2 I, s is 0 after the half step (x = b / 2 exactly, one
+     * iteration); on 2x2 blocks [0 1; -1 0], rhat'A r = 0 at iteration 1 */
+    double two[8];
+    for (int i = 0; i < 8; i++)
+        two[i] = 2.0;
+    CHECK_STATUS(spx_matrix_from_coo(8, 8, 8, rp, ci, two, &A), SPX_OK);
+    P = plan_of(A, "csr", SPX_F64, NULL);
+    memset(x, 0, 8 * sizeof *x);
+    CHECK_STATUS(spx_bicgstab(P, A, b, x, NULL, &info), SPX_OK);
+    CHECK(info.iters == 1 && x[0] == 0.5 && x[7] == 0.5);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    int64_t swapped[8];
+    for (int i = 0; i < 8; i++)
+        swapped[i] = i ^ 1;
+    CHECK_STATUS(spx_matrix_from_coo(8, 8, 8, rp, swapped, v, &A), SPX_OK);
+    P = plan_of(A, "csr", SPX_F64, NULL);
+    CHECK_STATUS(spx_bicgstab(P, A, b, x, NULL, NULL), SPX_ERR_BREAKDOWN);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+
     /* a zero diagonal entry: Jacobi refused, naming it */
     v[3] = 0.0;
     CHECK_STATUS(spx_matrix_from_coo(8, 8, 8, rp, ci, v, &A), SPX_OK);

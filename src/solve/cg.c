@@ -7,12 +7,11 @@
  * p'q <= 0 (A not positive definite) or NaN is a breakdown. r'r and r'z
  * are taken together; without a preconditioner z is r.
  * The scalars live in the solve's registers (scalars.h), next to the
- * vectors, so on a CUDA plan iteration it + 1 is queued before the host
- * waits for iteration it's residual (LAG): the GPU never waits for the
- * host. The stopping test runs where the registers are, and an iteration
- * queued behind the one that stopped changes nothing, so x, the iteration
- * count and the history are those of a solve that waits every iteration.
- * With a callback (which may stop any iteration) the host waits for each.
+ * vectors, so on a CUDA plan an iteration is queued before the host waits
+ * for the one before (spx__solve_iterate). The stopping test runs where the
+ * registers are, and an iteration queued behind the one that stopped
+ * changes nothing, so x, the iteration count and the history are those of
+ * a solve that waits every iteration.
  * After the product an iteration is two passes over the vectors: p'q, then
  * x, r (and z) updated with r'r (and r'z) taken (spx__v_cg_step). */
 #include <math.h>
@@ -23,7 +22,6 @@
 enum { R, Z, P, Q, NVEC };
 enum { RR, RZ, RZ_NEW, PQ, ALPHA, BETA }; /* registers */
 enum { STOP_NOT_SPD = SPX__S_NAN + 1 };   /* stop codes past scalars.h's */
-#define LAG 1
 
 static const void *z_of(const spx__solve *S, void **v)
 {
@@ -108,19 +106,10 @@ static int take(spx__solve *S, int64_t it, spx_status *st)
 
 static spx_status cg_loop(spx__solve *S, const void *b, void *x, void **v)
 {
-    const int64_t lag = S->s.cuda && !S->o.callback ? LAG : 0;
-    int64_t taken = 0;
     double rr;
     spx_status st = start(S, b, x, v, &rr);
     if (st != SPX_OK || spx__solve_record(S, 0, sqrt(rr))) return st;
-    for (int64_t it = 1; it <= S->o.max_iters; it++) {
-        if ((st = queue_iteration(S, x, v, it)) != SPX_OK) return st;
-        while (taken < it - lag)
-            if (take(S, ++taken, &st)) return st;
-    }
-    while (taken < S->o.max_iters)
-        if (take(S, ++taken, &st)) return st;
-    return SPX_OK;
+    return spx__solve_iterate(S, x, v, queue_iteration, take);
 }
 
 spx_status spx_cg(const spx_plan *P, const spx_matrix *A, const void *b, void *x,

@@ -36,6 +36,7 @@ enum {
     SPX__S_MUL,             /* r[d] = r[a] * r[b] */
     SPX__S_STOP_UNLESS_POS, /* stop with code imm unless r[a] > 0 (NaN stops) */
     SPX__S_STOP_IF_ZERO,    /* stop with code imm where r[a] is 0 or NaN */
+    SPX__S_RECODE,          /* stopped with code b: now with code imm */
     SPX__S_STOP_IF_SMALL    /* r[a] a squared norm: NaN stops with SPX__S_NAN, rel <= rtol
                                with code imm */
 };
@@ -44,7 +45,7 @@ typedef struct spx__sop {
     double imm;
 } spx__sop;
 
-#define SPX__S_MAX_OPS 4
+#define SPX__S_MAX_OPS 12
 typedef struct spx__sprog {
     int n;
     spx__sop op[SPX__S_MAX_OPS];
@@ -81,6 +82,9 @@ static inline SPX__HD void spx__sprog_run(double *r, const spx__sprog *p)
             break;
         case SPX__S_STOP_IF_ZERO:
             if (a == 0.0 || isnan(a)) spx__sprog_stop(r, o->imm);
+            break;
+        case SPX__S_RECODE:
+            if (r[SPX__S_STOP] == o->b) r[SPX__S_STOP] = o->imm;
             break;
         default: {
             double rn = sqrt(a), b = r[SPX__S_BNORM];

@@ -143,6 +143,22 @@ int spx__solve_record(spx__solve *S, int64_t iter, double rnorm)
     return S->stop || S->converged;
 }
 
+spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue queue,
+                              spx__solve_take take)
+{
+    const int64_t ahead = S->s.cuda && !S->o.callback ? SPX__SOLVE_AHEAD : 0;
+    int64_t taken = 0;
+    spx_status st = SPX_OK;
+    for (int64_t it = 1; it <= S->o.max_iters; it++) {
+        if ((st = queue(S, x, v, it)) != SPX_OK) return st;
+        while (taken < it - ahead)
+            if (take(S, ++taken, &st)) return st;
+    }
+    while (taken < S->o.max_iters)
+        if (take(S, ++taken, &st)) return st;
+    return SPX_OK;
+}
+
 void spx__solve_free(spx__solve *S)
 {
     spx__v_free(&S->s, S->dinv);

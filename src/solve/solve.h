@@ -42,6 +42,20 @@ void spx__solve_free(spx__solve *S);
 spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_status st,
                           spx_solve_info *info, const char *who);
 
+/* The iterations of a solver whose scalars live in S's registers
+ * (scalars.h): queue(it) for it = 1, 2, ... max_iters, each publishing its
+ * registers as slot it, and take(it) for each in order, which reads them
+ * and returns 1 when the solve is over (*st: how). On a CUDA plan without
+ * a callback iteration it + SPX__SOLVE_AHEAD is queued before iteration it
+ * is taken, so the device never waits for the host; what an iteration
+ * queued behind a stop does is undone by the stop (scalars.h). Otherwise
+ * each is taken as soon as queued (a callback may stop any iteration). */
+#define SPX__SOLVE_AHEAD 1
+typedef spx_status (*spx__solve_queue)(spx__solve *S, void *x, void **v, int64_t it);
+typedef int (*spx__solve_take)(spx__solve *S, int64_t it, spx_status *st);
+spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue queue,
+                              spx__solve_take take);
+
 /* A solver's iterations on S from x, with work vectors v[0..nvec). */
 typedef spx_status (*spx__solve_loop)(spx__solve *S, const void *b, void *x, void **v);
 #define SPX__SOLVE_MAX_VECTORS 8

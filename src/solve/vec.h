@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuda/blas1/blas1.h" /* spx__bicgstab_step */
 #include "multi/multi_solve.h"
 #include "solve/scalars.h"
 #include "spx.h"
@@ -78,6 +79,15 @@ spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, c
 spx_status spx__v_snapshot(const spx__vspace *s, int64_t slot, double *regs);
 spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx__coef b, void *y,
                           spx__coef c, const void *z);
+/* y = a*x + b*y + c*z as lincomb, then as dots_regs regs[dst] = y'y (y as
+ * it is, updated or not), p and slot's copy. One pass on a CUDA space. */
+spx_status spx__v_lincomb_dot(const spx__vspace *s, spx__coef a, const void *x, spx__coef b,
+                              void *y, spx__coef c, const void *z, int dst, const spx__sprog *p,
+                              int64_t slot);
+/* BiCGSTAB's closing step (cuda/blas1/blas1.h's vbicgstab_step), then as
+ * dots_regs regs[dst[0]] = r'r, regs[dst[1]] = rhat'r, p and slot's copy. */
+spx_status spx__v_bicgstab_step(const spx__vspace *s, const spx__bicgstab_step *b, const int *dst,
+                                const spx__sprog *p, int64_t slot);
 /* CG's step after its product: x += alpha p, r -= alpha q (alpha the
  * register a; nothing once stopped), z = d .* r (d non-NULL), then as
  * dots_regs regs[dst[0]] = r'r and regs[dst[1]] = r'z (d non-NULL), p and

@@ -39,9 +39,6 @@ __global__ void __launch_bounds__(THREADS)
     finish_dots<K>(acc, partial, ticket, tail);
 }
 
-static_assert(SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX <= SPX__CUDA_DOT_PARTIALS,
-              "the dots' block sums fit");
-
 template <typename T>
 static void launch_dots(int64_t n, int k, const dot_pairs &p, double *scratch,
                         const dot_tail &tail, cudaStream_t st)
@@ -156,6 +153,54 @@ extern "C" spx_status spx__cuda_vlincomb(int64_t n, spx_type t, const spx__coef 
         lincomb<float><<<grid_for(n), THREADS, 0, st>>>(n, k, regs, (const float *)x, (float *)y,
                                                         (const float *)z);
     return spx__blas1_launch_status("linear combination kernel");
+}
+
+/* lincomb's y, then y'y: the same entries, then the dot of dots's order
+ * (kernels.cuh); the dot is of y as it is, updated or not. */
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+    lincomb_dot(int64_t n, coefs c, double *regs, const T *x, T *y, const T *z, double *partial,
+                unsigned *ticket, dot_tail tail)
+{
+    const bool live = regs[SPX__S_STOP] == 0.0;
+    const double alpha = spx__coef_value(c.c[0], regs), beta = spx__coef_value(c.c[1], regs),
+                 gamma = spx__coef_value(c.c[2], regs);
+    double acc[1] = {0.0};
+    const int64_t stride = (int64_t)gridDim.x * THREADS;
+    for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < n; i += stride) {
+        T yi;
+        if (live) {
+            yi = (T)lincomb_entry(alpha, x[i], beta, &y[i], gamma, z ? &z[i] : z);
+            y[i] = yi;
+        } else {
+            yi = y[i];
+        }
+        acc[0] += (double)yi * (double)yi;
+    }
+    finish_dots<1>(acc, partial, ticket, tail);
+}
+
+extern "C" spx_status spx__cuda_vlincomb_dot(int64_t n, spx_type t, const spx__coef *c,
+                                             double *regs, const void *x, void *y, const void *z,
+                                             double *scratch, int dst, const spx__sprog *p,
+                                             double *publish, void *stream)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    coefs k = {{c[0], c[1], c[2]}};
+    dot_tail tail = {};
+    tail.regs = regs;
+    tail.publish = publish;
+    tail.p = *p;
+    tail.dst[0] = dst;
+    if (t == SPX_F64)
+        lincomb_dot<double><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(
+            n, k, regs, (const double *)x, (double *)y, (const double *)z, scratch,
+            dot_ticket(scratch), tail);
+    else
+        lincomb_dot<float><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(
+            n, k, regs, (const float *)x, (float *)y, (const float *)z, scratch,
+            dot_ticket(scratch), tail);
+    return spx__blas1_launch_status("linear combination and dot kernel");
 }
 
 extern "C" spx_status spx__cuda_vaxpbypcz(int64_t n, spx_type t, double alpha, const void *x,

@@ -21,18 +21,29 @@
 extern "C" {
 #endif
 
-/* 1024: with CG's step in one pass, CG on lap3d7:200 took 0.421-0.432 ms an
- * iteration against 0.440-0.441 with 256 on an H200 (run LC), the same on
- * 2M-row vectors; alone (run KD, 2026-11-27) it had gained 2-5% on 8M rows
- * and lost 1-4% on 2M. */
+/* Blocks of every kernel that ends in dots. 1024 on an H200 (runs LB, LC,
+ * 2026-11-27): CG on lap3d7:200 took 0.491-0.495 ms an iteration with 256
+ * blocks for its one-pass step (too few loads in flight), 0.440-0.441 with
+ * 1024 (512 and 2048 within 2%), and 0.421-0.432 with the dots at 1024 too;
+ * the same on 2M-row vectors. The dots alone at 1024 (run KD) had gained
+ * 2-5% on 8M rows and lost 1-4% on 2M. */
 #ifndef SPX__CUDA_DOT_BLOCKS
 #define SPX__CUDA_DOT_BLOCKS 1024
 #endif
 #define SPX__CUDA_DOTS_MAX 4
-/* doubles: room for the block sums of a launch (vdots: SPX__CUDA_DOT_BLOCKS
- * * SPX__CUDA_DOTS_MAX; vcg_step: its blocks * 2), then a ticket */
-#define SPX__CUDA_DOT_PARTIALS 4096
+/* doubles: the block sums of a launch's dots, then a ticket */
+#define SPX__CUDA_DOT_PARTIALS (SPX__CUDA_DOT_BLOCKS * SPX__CUDA_DOTS_MAX)
 #define SPX__CUDA_DOT_SCRATCH (SPX__CUDA_DOT_PARTIALS + 1)
+
+/* BiCGSTAB's closing step: its vectors, the registers of alpha and omega,
+ * and the stop code of a solve whose s was small enough (x += alpha phat
+ * alone). */
+typedef struct spx__bicgstab_step {
+    void *x, *r;
+    const void *phat, *shat, *s, *t, *rhat;
+    int alpha, omega;
+    double half;
+} spx__bicgstab_step;
 
 /* The blas1 gateway (cuda/gateway.h; src/cuda/blas1/blas1.cu):
  * - vdots: out[d] = a[d] . b[d] for d < k <= SPX__CUDA_DOTS_MAX, in one
@@ -48,6 +59,13 @@ extern "C" {
  * - vlincomb: y = c[0]*x + c[1]*y + c[2]*z with the coefficients read from
  *   regs (spx__coef_value), nothing where regs[SPX__S_STOP] is set; as
  *   vaxpbypcz (a coefficient 0 does not read its vector);
+ * - vlincomb_dot: vlincomb, then regs[dst] = y'y (of y as it is, updated
+ *   or not), p and publish as vdots_regs;
+ * - vbicgstab_step: BiCGSTAB's closing step in one pass (bicgstab_step.cu,
+ *   the vectors and registers in *b): x += alpha phat + omega shat and r = s
+ *   - omega t; where regs[SPX__S_STOP] is b->half, x += alpha phat alone;
+ *   nothing where it is another code; then regs[dst[0]] = r'r and
+ *   regs[dst[1]] = rhat'r, p and publish as vdots_regs;
  * - vcg_step: CG's update and its dots in one pass (cg_step.cu): x +=
  *   alpha p, r -= alpha q (alpha = regs[a], nothing once stopped), z = d .*
  *   r (d non-NULL), then regs[dst[0]] = r'r and regs[dst[1]] = r'z (d
@@ -70,6 +88,12 @@ extern "C" {
     S(spx__cuda_vscalars, (double *regs, const spx__sprog *p, double *publish, void *stream))      \
     S(spx__cuda_vlincomb, (int64_t n, spx_type t, const spx__coef *c, const double *regs,          \
                            const void *x, void *y, const void *z, void *stream))                   \
+    S(spx__cuda_vlincomb_dot, (int64_t n, spx_type t, const spx__coef *c, double *regs,            \
+                               const void *x, void *y, const void *z, double *scratch, int dst,    \
+                               const spx__sprog *p, double *publish, void *stream))                \
+    S(spx__cuda_vbicgstab_step,                                                                    \
+      (int64_t n, spx_type t, double *regs, const spx__bicgstab_step *b, double *scratch,          \
+       const int *dst, const spx__sprog *p, double *publish, void *stream))                        \
     S(spx__cuda_vcg_step, (int64_t n, spx_type t, double *regs, int a, void *x, const void *p,     \
                            void *r, const void *q, const void *d, void *z, double *scratch,        \
                            const int *dst, const spx__sprog *prog, double *publish, void *stream)) \

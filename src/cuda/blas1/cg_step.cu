@@ -16,14 +16,6 @@ extern "C" {
 #include "cuda/blas1/blas1.h"
 #include "cuda/blas1/kernels.cuh"
 
-/* Blocks of the pass. On an H200 (runs LB, LC; ms a CG iteration of
- * lap3d7:200) 256 blocks kept too few loads in flight (0.491-0.495 against
- * 0.445-0.457 with 512); 512, 1024 and 2048 were within 2% of each other. */
-#ifndef SPX__CG_STEP_BLOCKS
-#define SPX__CG_STEP_BLOCKS 1024
-#endif
-static_assert(SPX__CG_STEP_BLOCKS * 2 <= SPX__CUDA_DOT_PARTIALS, "two dots' block sums fit");
-
 template <typename T, bool JACOBI>
 __global__ void __launch_bounds__(SPX__BLAS1_THREADS)
     cg_step(int64_t n, const double *regs, int a, T *x, const T *p, T *r, const T *q, const T *d,
@@ -56,11 +48,11 @@ static void launch(int64_t n, const double *regs, int a, void *x, const void *p,
                    cudaStream_t st)
 {
     if (d)
-        cg_step<T, true><<<SPX__CG_STEP_BLOCKS, SPX__BLAS1_THREADS, 0, st>>>(
+        cg_step<T, true><<<SPX__CUDA_DOT_BLOCKS, SPX__BLAS1_THREADS, 0, st>>>(
             n, regs, a, (T *)x, (const T *)p, (T *)r, (const T *)q, (const T *)d, (T *)z, scratch,
             dot_ticket(scratch), tail);
     else
-        cg_step<T, false><<<SPX__CG_STEP_BLOCKS, SPX__BLAS1_THREADS, 0, st>>>(
+        cg_step<T, false><<<SPX__CUDA_DOT_BLOCKS, SPX__BLAS1_THREADS, 0, st>>>(
             n, regs, a, (T *)x, (const T *)p, (T *)r, (const T *)q, NULL, NULL, scratch,
             dot_ticket(scratch), tail);
 }
