@@ -483,9 +483,12 @@ spx_status spx_spgemm_stats(const spx_matrix *A,    /* in */
 /* Krylov solvers for A x = b on any square SpMV plan of A, CPU or CUDA: every
  * product is spx_spmv(P, ...), vectors live where the plan's device is (host
  * or device pointers) and are of the plan's vector type (double for F64,
- * float for F32 and F16; not x in half), and stay there: on CUDA only the
- * scalars of each iteration reach the host. Dots sum in double in a fixed
- * order, so a solve is the same bits run to run for a fixed thread count. */
+ * float for F32 and F16; not x in half), and stay there. On CUDA the
+ * scalars stay on the device too and an iteration is queued before the host
+ * reads the one before's residual (history and callback see every
+ * iteration; with a callback the solve waits for each). Dots sum in double
+ * in a fixed order, so a solve is the same bits run to run for a fixed
+ * thread count. */
 typedef struct spx_solve_opts {
     double rtol;          /* stop when ||b - A x|| <= rtol ||b|| (2-norms; default 1e-8) */
     int64_t max_iters;    /* iteration limit (default 1000) */
