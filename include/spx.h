@@ -520,6 +520,14 @@ spx_status spx_cg(const spx_plan *P, const spx_matrix *A, const void *b, void *x
  * SPX_ERR_BREAKDOWN when rho or omega vanish. */
 spx_status spx_bicgstab(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                         const spx_solve_opts *o, spx_solve_info *info);
+/* The same with host vectors whatever the plan's device: for a CUDA plan b
+ * and x are copied to the device, the solve runs there and x comes back,
+ * after a failed solve too (the last iterate). spx_cg and spx_bicgstab on a
+ * CUDA plan refuse host vectors (SPX_ERR_INVALID_ARG naming them). */
+spx_status spx_cg_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                       const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx_bicgstab_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                             const spx_solve_opts *o, spx_solve_info *info);
 
 /* ------------------------------------------- several devices and processes */
 

@@ -54,7 +54,7 @@ endfunction()
 
 # ---- help and usage errors
 spx_cli_test(help 0 ARGS --help STDOUT "Usage: spx COMMAND")
-foreach(c info convert gen spmv spgemm bench formats)
+foreach(c info convert gen spmv spgemm solve bench formats)
   spx_cli_test(help_${c} 0 ARGS ${c} --help STDOUT "Usage: spx ${c} ")
 endforeach()
 spx_cli_test(no_command 2 STDERR "Usage: spx COMMAND")
@@ -140,6 +140,37 @@ spx_cli_test(bench_multi 0 ARGS bench gen:lap3d7:12 --multi 3 --device cpu --cal
 spx_cli_test(bench_multi_cuda 0 ARGS bench gen:lap3d7:12 --multi 3 --device cuda --calls 2 --batches 3
              STDOUT "all on GPU 0, a stream each.*resident vectors.*replayed as a CUDA graph.*\nrows .*x .*x "
              NO_GPU_RC 1 NO_GPU_STDERR "(SPX_ERR_NO_DEVICE|SPX_ERR_NOT_COMPILED)")
+
+# ---- solve: on 2 I, CG's first step and BiCGSTAB's half step give x = b / 2
+# exactly, with history [1, 0]; a Laplacian by both methods; the limit
+# reached is exit 3 with x still written; usage and library errors
+spx_cli_test(solve_cg_exact 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt
+             --out ${SPX_CLI_OUT}/x_cg.txt --history ${SPX_CLI_OUT}/h_cg.txt
+             STDOUT "^cg on two_i \\(3 rows, 3 nonzeros\\), cpu [a-z0-9-]+ f64: 1 iterations, relative residual 0,"
+             OUT_FILE ${SPX_CLI_OUT}/x_cg.txt EXPECT ${SPX_CLI_DATA}/x_half.txt)
+spx_cli_test(solve_history 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt
+             --history ${SPX_CLI_OUT}/h_bicg.txt --method bicgstab --format csr
+             OUT_FILE ${SPX_CLI_OUT}/h_bicg.txt EXPECT ${SPX_CLI_DATA}/hist_half.txt)
+spx_cli_test(solve_bicgstab_stdout 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt
+             --method bicgstab --precision f32 --out - STDOUT "^0.5\n1\n1.5\n$"
+             STDERR "^bicgstab on two_i .* f32: 1 iterations")
+spx_cli_test(solve_laplacian 0 ARGS solve gen:lap2d5:20 --rtol 1e-10 --jacobi
+             STDOUT "^cg \\(jacobi\\) on lap2d5:20 \\(400 rows, 1920 nonzeros\\), cpu .*: [1-9][0-9]* iterations, relative residual [0-9.e-]+,")
+spx_cli_test(solve_laplacian_bicgstab 0 ARGS solve gen:lap2d5:20 --method bicgstab --format sell
+             STDOUT "^bicgstab on lap2d5:20 .* cpu sell f64: [1-9][0-9]* iterations")
+spx_cli_test(solve_not_converged 3 ARGS solve gen:lap2d5:20 --max-iters 2 --out ${SPX_CLI_OUT}/x_nc.txt
+             STDOUT ": 2 iterations" STDERR "spx solve: not converged: cg: relative residual")
+spx_cli_test(solve_not_square 1 ARGS solve ${SPX_CLI_DATA}/a.mtx
+             STDERR "^spx solve: cg: SPX_ERR_DIM_MISMATCH: a solver needs a square matrix, not 4 x 3")
+spx_cli_test(solve_bad_method 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --method gmres
+             STDERR "--method is cg or bicgstab, not 'gmres'")
+spx_cli_test(solve_f16 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --precision f16 STDERR "f64 or f32")
+spx_cli_test(solve_b_count 1 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x4.txt
+             STDERR "spx solve: .*x4.txt")
+spx_cli_test(solve_cuda 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt --device cuda
+             --out ${SPX_CLI_OUT}/x_cuda.txt STDOUT "cuda [a-z0-9-]+ f64: 1 iterations"
+             OUT_FILE ${SPX_CLI_OUT}/x_cuda.txt EXPECT ${SPX_CLI_DATA}/x_half.txt
+             NO_GPU_RC 1 NO_GPU_STDERR "^spx solve: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
 
 # ---- devices and precisions without kernels: said before the matrix is read
 # A CUDA SpMV runs where a GPU is; elsewhere the library's reason, exit 1.

@@ -4,7 +4,8 @@
  * and with its residual checked on the host against the long-double
  * reference; BiCGSTAB on lap3d7:16 with Jacobi; fp32 CG to 1e-5; two
  * solves give the same bits; CG and BiCGSTAB queued ahead against the
- * same solves waiting every iteration. Skipped (77) without a GPU. */
+ * same solves waiting every iteration; host vectors refused by spx_cg,
+ * taken by spx_cg_host and spx_bicgstab_host. Skipped (77) without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,40 @@ static void test_ahead(void)
     spx_matrix_destroy(A);
 }
 
+/* Host vectors: spx_cg and spx_bicgstab on a CUDA plan refuse them with a
+ * status naming the host API (and the device works on after); spx_cg_host
+ * and spx_bicgstab_host take them and give the bits of the device solve. */
+static void test_host_vectors(void)
+{
+    spx_matrix *A = NULL;
+    const int64_t n = 4096;
+    double *b = malloc(n * sizeof *b), *x = calloc(n, sizeof *x), *xd = malloc(n * sizeof *xd);
+    spx_solve_opts o = spx_solve_opts_default();
+    spx_solve_info info, dinfo;
+    CHECK_STATUS(spx_generate("lap3d7:16", &A), SPX_OK);
+    for (int64_t i = 0; i < n; i++)
+        b[i] = 1.0;
+    spx_plan *P = plan_on(A, SPX_DEV_CUDA, "sell", SPX_F64);
+    if (CHECK_STATUS(spx_cg(P, A, b, x, &o, NULL), SPX_ERR_INVALID_ARG))
+        CHECK(strstr(spx_last_error(), "spx_cg_host") != NULL);
+    o.jacobi = 1;
+    static const solver on_device[] = {spx_cg, spx_bicgstab};
+    static const solver on_host[] = {spx_cg_host, spx_bicgstab_host};
+    for (int k = 0; k < 2; k++) {
+        memset(x, 0, n * sizeof *x);
+        CHECK_STATUS(on_host[k](P, A, b, x, &o, &info), SPX_OK);
+        CHECK_STATUS(solve_on_gpu(A, "sell", SPX_F64, on_device[k], &o, xd, &dinfo), SPX_OK);
+        if (!CHECK(info.iters == dinfo.iters && memcmp(x, xd, n * sizeof *x) == 0))
+            fprintf(stderr, "  %s: host vectors %lld iterations, device %lld\n",
+                    k ? "bicgstab" : "cg", (long long)info.iters, (long long)dinfo.iters);
+    }
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    free(b);
+    free(x);
+    free(xd);
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -219,5 +254,6 @@ int main(void)
     }
     test_cg();
     test_ahead();
+    test_host_vectors();
     return spx_test_finish();
 }

@@ -243,6 +243,9 @@ static void test_precisions_and_order(void)
     CHECK_STATUS(spx_cg(P, A, bp, x, &o, &info), SPX_OK);
     CHECK_STATUS(spx_cg(P, A, bp, x2, &o, &info), SPX_OK);
     CHECK(memcmp(x, x2, n * sizeof *x) == 0);
+    memset(x2, 0, n * sizeof *x2); /* spx_cg_host on a CPU plan: spx_cg itself */
+    CHECK_STATUS(spx_cg_host(P, A, bp, x2, &o, &info), SPX_OK);
+    CHECK(memcmp(x, x2, n * sizeof *x) == 0);
     for (int64_t k = 0; k < n; k++)
         xo[perm[k]] = x[k];
     CHECK(true_residual(A, b, xo) <= 2e-10);

@@ -31,6 +31,7 @@ int spx_cmd_convert(int argc, char **argv);
 int spx_cmd_gen(int argc, char **argv);
 int spx_cmd_spmv(int argc, char **argv);
 int spx_cmd_spgemm(int argc, char **argv);
+int spx_cmd_solve(int argc, char **argv);
 int spx_cmd_bench(int argc, char **argv);
 int spx_cmd_formats(int argc, char **argv);
 

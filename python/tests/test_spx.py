@@ -255,6 +255,15 @@ def test_cupy_vectors():
     assert np.linalg.norm(1 - sym @ xs.get()) <= 2e-10 * np.sqrt(1000)
 
 
+@pytest.mark.skipif(not spx.device_available("cuda"), reason="no CUDA device")
+@pytest.mark.parametrize("solver", ["cg", "bicgstab"])
+def test_cuda_plan_solves_numpy_vectors(solver):
+    sym = lap3d7(10)
+    xh, info = getattr(spx, solver)(spx.plan(sym, device="cuda"), np.ones(1000), rtol=1e-10)
+    assert isinstance(xh, np.ndarray) and info["iters"] > 0
+    assert np.linalg.norm(1 - sym @ xh) <= 2e-10 * np.sqrt(1000)
+
+
 @pytest.mark.skipif(spx.device_available("cuda"), reason="a CUDA device is here")
 def test_wrap_device_needs_a_gpu():
     # no GPU (or a build without CUDA): refused before the addresses are read

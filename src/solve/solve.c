@@ -6,12 +6,14 @@
 #include "solve/solve.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "cuda/gateway.h"
 
 spx_solve_opts spx_solve_opts_default(void)
 {
@@ -86,6 +88,15 @@ static spx_status check_vectors(const spx__solve *S, const void *b, const void *
                  (st = spx__multi_v_check(S->s.multi, x)) != SPX_OK))
         return st;
     if (S->s.n > 0 && (!b || !x)) return spx__error(SPX_ERR_INVALID_ARG, "b or x is NULL");
+    if (S->s.cuda && S->s.n > 0) {
+        static const char *const host = "of a CUDA plan's solve (host vectors: spx_cg_host, "
+                                        "spx_bicgstab_host)";
+        char what[128];
+        snprintf(what, sizeof what, "b %s", host);
+        if ((st = spx__cuda_device_array(b, what)) != SPX_OK) return st;
+        snprintf(what, sizeof what, "x %s", host);
+        return spx__cuda_device_array(x, what);
+    }
     return SPX_OK;
 }
 

@@ -575,12 +575,17 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
         PyMem_Free(o.history);
         return NULL;
     }
-    /* CPU plans take host arrays, CUDA plans device addresses */
-    int placed = p->cuda ? !bh && !xh : bh && xh;
+    /* host arrays for any plan (spx_cg_host copies them for CUDA plans), or
+     * device addresses for CUDA plans */
+    int host = bh && xh, placed = host || (p->cuda && !bh && !xh);
     if (placed) {
         Py_BEGIN_ALLOW_THREADS
-        st = is_cg ? spx_cg(p->P, p->matrix->A, b, x, &o, &info)
-                   : spx_bicgstab(p->P, p->matrix->A, b, x, &o, &info);
+        if (host)
+            st = is_cg ? spx_cg_host(p->P, p->matrix->A, b, x, &o, &info)
+                       : spx_bicgstab_host(p->P, p->matrix->A, b, x, &o, &info);
+        else
+            st = is_cg ? spx_cg(p->P, p->matrix->A, b, x, &o, &info)
+                       : spx_bicgstab(p->P, p->matrix->A, b, x, &o, &info);
         Py_END_ALLOW_THREADS
     }
     if (bh) PyBuffer_Release(&bv);
@@ -588,7 +593,7 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     if (!placed) {
         PyMem_Free(o.history);
         PyErr_SetString(PyExc_ValueError,
-                        "b and x: host arrays for CPU plans, device addresses for CUDA plans");
+                        "b and x: both host arrays, or both device arrays for CUDA plans");
         return NULL;
     }
     return solve_result(st, &info, &o);

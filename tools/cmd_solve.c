@@ -1,0 +1,189 @@
+/* spx solve: A x = b by CG or BiCGSTAB (spx_cg_host, spx_bicgstab_host)
+ * from x0 = 0, b from a text file (default: all ones), on a plan of any
+ * format and device. Prints one line: the method, the plan, the iterations,
+ * the relative residual ||b - A x|| / ||b|| recomputed from x, and the
+ * times; writes x (%.17g, one value per line) and the residual history when
+ * asked. Not converging within --max-iters is exit 3 (x is still written);
+ * a breakdown is a library error (exit 1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *usage(void)
+{
+    static char text[4096];
+    char formats[512], devices[64];
+    cli_format_names(SPX_OP_SPMV, formats, sizeof formats);
+    cli_device_names(SPX_OP_SPMV, devices, sizeof devices);
+    snprintf(text, sizeof text,
+             "Usage: spx solve A [--b B.txt] [--out X.txt|-] [--method cg|bicgstab]\n"
+             "                [--rtol r] [--max-iters k] [--jacobi] [--format F]\n"
+             "                [--device %s] [--precision f64|f32] [--param k=v,...]\n"
+             "                [--history H.txt|-]\n\n"
+             "Solves A x = b from x0 = 0 and prints the iterations, the relative\n"
+             "residual ||b - A x|| / ||b|| recomputed from x, and the times. A is a .mtx,\n"
+             ".mtx.gz or .spx file, or gen:SPEC (square).\n\n"
+             "  --b B.txt      b, one value per line (default: all ones)\n"
+             "  --out X.txt    x, one value per line (%%.17g; - : standard output, the\n"
+             "                 summary then goes to standard error)\n"
+             "  --method M     cg (default; A symmetric positive definite) or bicgstab\n"
+             "  --rtol r       stop when the relative residual is at most r (default 1e-8)\n"
+             "  --max-iters k  iteration limit (default 1000); reaching it is exit 3\n"
+             "  --jacobi       Jacobi preconditioner, M = diag(A)\n"
+             "  --format F     default auto; the formats (spx formats):\n"
+             "                 %s\n"
+             "  --device D     %s (default cpu); on cuda the vectors and the\n"
+             "                 iteration stay on the GPU\n"
+             "  --precision P  f64 (default) or f32 (vectors and sums of the plan's type)\n"
+             "  --param k=v,.. format parameters\n"
+             "  --history H    the relative residual before the first iteration and\n"
+             "                 after each, one per line\n",
+             devices, formats, devices);
+    return text;
+}
+
+typedef struct solve_args {
+    const char *matrix, *b, *out, *history;
+    int bicgstab;
+    spx_plan_opts o;
+    spx_solve_opts so;
+} solve_args;
+
+static int parse_args(int argc, char **argv, solve_args *a)
+{
+    const char *device = "cpu", *prec = "f64", *method = "cg", *rtol = "1e-8";
+    const char *max_iters = "1000", *format = "auto", *params = NULL;
+    int jacobi = 0;
+    long iters;
+    const cli_opt opts[] = {{"--b", &a->b, NULL},
+                            {"--out", &a->out, NULL},
+                            {"--history", &a->history, NULL},
+                            {"--method", &method, NULL},
+                            {"--rtol", &rtol, NULL},
+                            {"--max-iters", &max_iters, NULL},
+                            {"--jacobi", NULL, &jacobi},
+                            {"--format", &format, NULL},
+                            {"--device", &device, NULL},
+                            {"--precision", &prec, NULL},
+                            {"--param", &params, NULL},
+                            {NULL, NULL, NULL}};
+    const cli_command cmd = {"solve", usage(), opts, 1, 1};
+    int rc = cli_parse(&cmd, argc, argv, &a->matrix);
+    if (rc != CLI_PARSED) return rc;
+    if (strcmp(method, "cg") != 0 && strcmp(method, "bicgstab") != 0)
+        return cli_usage_error("solve", "--method is cg or bicgstab, not '%s'", method);
+    a->bicgstab = method[0] == 'b';
+    a->so = spx_solve_opts_default();
+    a->so.jacobi = jacobi;
+    if ((rc = cli_parse_double("solve", "--rtol", rtol, &a->so.rtol)) != CLI_PARSED) return rc;
+    if (!(a->so.rtol >= 0.0)) return cli_usage_error("solve", "--rtol must be >= 0");
+    if ((rc = cli_parse_int("solve", "--max-iters", max_iters, 0, 1L << 30, &iters)) != CLI_PARSED)
+        return rc;
+    a->so.max_iters = iters;
+    a->o = spx_plan_opts_default();
+    a->o.format = format;
+    a->o.params = params;
+    if ((rc = cli_parse_device("solve", device, &a->o.device)) != CLI_PARSED) return rc;
+    if ((rc = cli_parse_precision("solve", prec, &a->o.precision)) != CLI_PARSED) return rc;
+    if (a->o.precision == SPX_F16)
+        return cli_usage_error("solve", "--precision is f64 or f32: a solve keeps its vectors "
+                                        "in one type");
+    if ((rc = cli_check_format("solve", SPX_OP_SPMV, format)) != CLI_PARSED) return rc;
+    return cli_check_plan("solve", SPX_OP_SPMV, &a->o);
+}
+
+/* v (n doubles) as the plan's vector type t in place: floats packed at the
+ * front for SPX_F32, or back to doubles (to_double). */
+static void convert(double *v, int64_t n, spx_type t, int to_double)
+{
+    float *f = (float *)v;
+    if (t == SPX_F64) return;
+    if (to_double)
+        for (int64_t i = n - 1; i >= 0; i--)
+            v[i] = (double)f[i];
+    else
+        for (int64_t i = 0; i < n; i++)
+            f[i] = (float)v[i];
+}
+
+/* The summary line, on out. */
+static void report(FILE *out, const solve_args *a, const spx_plan *P, int64_t n, int64_t nnz,
+                   const spx_solve_info *info, double load_s)
+{
+    char label[256];
+    cli_matrix_label(a->matrix, label, sizeof label);
+    fprintf(out,
+            "%s%s on %s (%lld rows, %lld nonzeros), %s %s %s: %lld iterations, relative "
+            "residual %.3g, %.3f ms (plan %.3f ms, read %.3f s)\n",
+            a->bicgstab ? "bicgstab" : "cg", a->so.jacobi ? " (jacobi)" : "", label, (long long)n,
+            (long long)nnz, cli_device_name(a->o.device), spx_plan_format(P),
+            cli_precision_name(a->o.precision), (long long)info->iters, info->rel_residual,
+            info->ms, spx_plan_prep_ms(P), load_s);
+}
+
+/* Solve with P; x and the history (max_iters + 1 entries) written as asked. */
+static int run_solve(solve_args *a, const spx_matrix *A, const spx_plan *P, double load_s)
+{
+    int64_t n, nnz;
+    spx_matrix_dims(A, &n, NULL, &nnz);
+    spx_type t = spx_plan_x_type(P);
+    double *b = malloc((size_t)n * sizeof *b + 1), *x = calloc((size_t)n + 1, sizeof *x);
+    double *hist = a->history ? calloc((size_t)a->so.max_iters + 1, sizeof *hist) : NULL;
+    spx_solve_info info = {0, 0.0, 0.0};
+    char why[512];
+    int rc = CLI_OK;
+    if (!b || !x || (a->history && !hist)) {
+        fprintf(stderr, "spx solve: out of memory for the vectors\n");
+        rc = CLI_RUNTIME;
+    }
+    if (rc == CLI_OK && a->b) rc = cli_read_vector("solve", a->b, n, "the row count of A", b);
+    for (int64_t i = 0; rc == CLI_OK && !a->b && i < n; i++)
+        b[i] = 1.0;
+    if (rc == CLI_OK) {
+        cli_progress pr;
+        convert(b, n, t, 0);
+        a->so.history = hist;
+        cli_progress_begin(&pr, "solving by %s", a->bicgstab ? "bicgstab" : "cg");
+        spx_status st = a->bicgstab ? spx_bicgstab_host(P, A, b, x, &a->so, &info)
+                                    : spx_cg_host(P, A, b, x, &a->so, &info);
+        cli_progress_end(&pr);
+        snprintf(why, sizeof why, "%s", spx_last_error());
+        convert(x, n, t, 1);
+        if (st != SPX_OK && st != SPX_ERR_NOT_CONVERGED)
+            rc = cli_library_error("solve", a->bicgstab ? "bicgstab" : "cg", st);
+        else
+            report(a->out && cli_is_stdout(a->out) ? stderr : stdout, a, P, n, nnz, &info, load_s);
+        if (rc == CLI_OK && a->out) rc = cli_write_values("solve", a->out, n, x);
+        if (rc == CLI_OK && a->history)
+            rc = cli_write_values("solve", a->history, info.iters + 1, hist);
+        if (rc == CLI_OK && st == SPX_ERR_NOT_CONVERGED) {
+            fprintf(stderr, "spx solve: not converged: %s\n", why);
+            rc = CLI_CHECK;
+        }
+    }
+    free(b);
+    free(x);
+    free(hist);
+    return rc;
+}
+
+int spx_cmd_solve(int argc, char **argv)
+{
+    solve_args a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(argc, argv, &a);
+    if (rc != CLI_PARSED) return rc;
+    spx_matrix *A = NULL;
+    spx_plan *P = NULL;
+    cli_load_info info;
+    spx_status st = cli_load_matrix(a.matrix, &A, &info);
+    if (st != SPX_OK) return cli_library_error("solve", a.matrix, st);
+    if ((st = spx_plan_create(A, SPX_OP_SPMV, &a.o, &P)) != SPX_OK)
+        rc = cli_library_error("solve", a.matrix, st);
+    else
+        rc = run_solve(&a, A, P, info.seconds);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    return rc;
+}
