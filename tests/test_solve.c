@@ -154,6 +154,7 @@ static void test_statuses(void)
     CHECK_STATUS(spx_cg(P, NULL, b, x, &(spx_solve_opts){.rtol = 1e-8, .max_iters = 5, .jacobi = 1},
                         NULL),
                  SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_bicgstab(P, A, b, b, NULL, NULL), SPX_ERR_INVALID_ARG); /* x is b */
     o = spx_solve_opts_default();
     o.rtol = -1.0;
     CHECK_STATUS(spx_cg(P, A, b, x, &o, NULL), SPX_ERR_INVALID_ARG);

@@ -88,6 +88,8 @@ static spx_status check_vectors(const spx__solve *S, const void *b, const void *
                  (st = spx__multi_v_check(S->s.multi, x)) != SPX_OK))
         return st;
     if (S->s.n > 0 && (!b || !x)) return spx__error(SPX_ERR_INVALID_ARG, "b or x is NULL");
+    if (S->s.n > 0 && b == x) /* x's updates would change b under the solve */
+        return spx__error(SPX_ERR_INVALID_ARG, "b and x are the same vector: x needs its own");
     if (S->s.cuda && S->s.n > 0) {
         static const char *const host = "of a CUDA plan's solve (host vectors: spx_cg_host, "
                                         "spx_bicgstab_host)";
