@@ -64,7 +64,7 @@ spx_status spx__v_axpby(const spx__vspace *s, double alpha, const void *x, doubl
  * two axpby would make two); beta == 0 never reads y, gamma == 0 never z */
 spx_status spx__v_axpbypcz(const spx__vspace *s, double alpha, const void *x, double beta, void *y,
                            double gamma, const void *z);
-/* The solve's registers (scalars.h), queued behind the work before them
+/* The solve's registers (scalars.h; vec_regs.c), queued behind the work before them
  * (nothing waits for a CUDA device):
  * - scalars: the program p on the registers;
  * - dots_regs: regs[dst[j]] = a[j] . b[j] for j < k <= SPX__V_MAX_DOTS (the

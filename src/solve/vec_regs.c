@@ -1,0 +1,129 @@
+/* The solve's registers (solve/scalars.h) and the operations that use
+ * them (vec.h): on a CUDA space launches that read and write the device's
+ * file, each dot's last block running the program and, for a slot,
+ * publishing the file into the ring of pinned copies with an event behind
+ * it; on a host or multi-device space the same program on the host file
+ * after the space's own dots. The host's compositions compute each entry as
+ * the device's one-pass kernels do. */
+#include <string.h>
+
+#include "core/error.h"
+#include "cuda/blas1/blas1.h"
+#include "cuda/gateway.h"
+#include "solve/vec.h"
+
+spx_status spx__v_scalars(const spx__vspace *s, const spx__sprog *p)
+{
+    if (s->cuda) return spx__cuda_vscalars(s->regs, p, NULL, s->stream);
+    spx__sprog_run(s->regs, p);
+    return SPX_OK;
+}
+
+/* A published copy's place in the ring. */
+static int ring_slot(int64_t slot)
+{
+    return (int)(slot % SPX__V_RING);
+}
+
+/* Where slot's copy goes (NULL: slot < 0, none). */
+static double *copy_of(const spx__vspace *s, int64_t slot)
+{
+    return slot >= 0 ? s->ring + ring_slot(slot) * SPX__S_REGS : NULL;
+}
+
+/* CUDA: st of the launch that writes slot's copy, and its event behind it. */
+static spx_status queued_copy(const spx__vspace *s, int64_t slot, spx_status st)
+{
+    if (st == SPX_OK && slot >= 0)
+        st = spx__cuda_event_record(s->ring_ev[ring_slot(slot)], s->stream);
+    return st;
+}
+
+spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, const void *const *b,
+                            const int *dst, const spx__sprog *p, int64_t slot)
+{
+    double *copy = copy_of(s, slot);
+    double d[SPX__V_MAX_DOTS];
+    spx_status st;
+    if (s->cuda)
+        return queued_copy(s, slot,
+                           spx__cuda_vdots_regs(s->n, s->t, k, a, b, s->scratch, s->regs, dst, p,
+                                                copy, s->stream));
+    if ((st = spx__v_dots(s, k, a, b, d)) != SPX_OK) return st;
+    for (int j = 0; j < k; j++)
+        s->regs[dst[j]] = d[j];
+    spx__sprog_run(s->regs, p);
+    if (copy) memcpy(copy, s->regs, SPX__S_REGS * sizeof *copy);
+    return SPX_OK;
+}
+
+spx_status spx__v_snapshot(const spx__vspace *s, int64_t slot, double *regs)
+{
+    spx_status st = s->cuda ? spx__cuda_event_sync(s->ring_ev[ring_slot(slot)]) : SPX_OK;
+    if (st == SPX_OK)
+        memcpy(regs, s->ring + ring_slot(slot) * SPX__S_REGS, SPX__S_REGS * sizeof *regs);
+    return st;
+}
+
+spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx__coef b, void *y,
+                          spx__coef c, const void *z)
+{
+    const spx__coef k[3] = {a, b, c};
+    if (s->cuda) return spx__cuda_vlincomb(s->n, s->t, k, s->regs, x, y, z, s->stream);
+    if (s->regs[SPX__S_STOP] != 0.0) return SPX_OK;
+    return spx__v_axpbypcz(s, spx__coef_value(a, s->regs), x, spx__coef_value(b, s->regs), y,
+                           spx__coef_value(c, s->regs), z);
+}
+
+spx_status spx__v_cg_step(const spx__vspace *s, int a, void *x, const void *p, void *r,
+                          const void *q, const void *d, void *z, const int *dst,
+                          const spx__sprog *prog, int64_t slot)
+{
+    const void *ra[2] = {r, r}, *rb[2] = {r, z};
+    const spx__coef one = {1.0, -1}, none = {0.0, -1};
+    spx_status st;
+    if (s->cuda)
+        return queued_copy(s, slot,
+                           spx__cuda_vcg_step(s->n, s->t, s->regs, a, x, p, r, q, d, z, s->scratch,
+                                              dst, prog, copy_of(s, slot), s->stream));
+    if ((st = spx__v_lincomb(s, (spx__coef){1.0, a}, p, one, x, none, NULL)) != SPX_OK ||
+        (st = spx__v_lincomb(s, (spx__coef){-1.0, a}, q, one, r, none, NULL)) != SPX_OK ||
+        (d && (st = spx__v_mul(s, d, r, z)) != SPX_OK))
+        return st;
+    return spx__v_dots_regs(s, d ? 2 : 1, ra, rb, dst, prog, slot);
+}
+
+spx_status spx__v_lincomb_dot(const spx__vspace *s, spx__coef a, const void *x, spx__coef b,
+                              void *y, spx__coef c, const void *z, int dst, const spx__sprog *p,
+                              int64_t slot)
+{
+    const spx__coef k[3] = {a, b, c};
+    const void *yy[1] = {y};
+    spx_status st;
+    if (s->cuda)
+        return queued_copy(s, slot,
+                           spx__cuda_vlincomb_dot(s->n, s->t, k, s->regs, x, y, z, s->scratch, dst,
+                                                  p, copy_of(s, slot), s->stream));
+    if ((st = spx__v_lincomb(s, a, x, b, y, c, z)) != SPX_OK) return st;
+    return spx__v_dots_regs(s, 1, yy, yy, &dst, p, slot);
+}
+
+spx_status spx__v_bicgstab_step(const spx__vspace *s, const spx__bicgstab_step *b, const int *dst,
+                                const spx__sprog *p, int64_t slot)
+{
+    const void *da[2] = {b->r, b->rhat}, *db[2] = {b->r, b->r};
+    const double state = s->cuda ? 0.0 : s->regs[SPX__S_STOP];
+    spx_status st = SPX_OK;
+    if (s->cuda)
+        return queued_copy(s, slot,
+                           spx__cuda_vbicgstab_step(s->n, s->t, s->regs, b, s->scratch, dst, p,
+                                                    copy_of(s, slot), s->stream));
+    double alpha = s->regs[b->alpha], omega = s->regs[b->omega];
+    if (state == 0.0) {
+        st = spx__v_axpbypcz(s, alpha, b->phat, 1.0, b->x, omega, b->shat);
+        if (st == SPX_OK) st = spx__v_axpbypcz(s, 1.0, b->s, 0.0, b->r, -omega, b->t);
+    } else if (state == b->half) {
+        st = spx__v_axpby(s, alpha, b->phat, 1.0, b->x);
+    }
+    return st == SPX_OK ? spx__v_dots_regs(s, 2, da, db, dst, p, slot) : st;
+}
