@@ -4,7 +4,8 @@
     A = spx.matrix(scipy.sparse.random(1000, 1000, 0.01, format="csr"))
     P = spx.plan(A)                 # format "auto", device "cpu", precision "f64"
     y = P @ np.ones(1000)           # SpMV; the GIL is released while it runs
-    x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too
+    x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too; on a CUDA
+                                    # plan b may be NumPy (copied once) or CuPy (in place)
 
 A matrix made from a scipy CSR matrix (sorted indices, float64 or float32,
 int32 or int64 indices) uses its arrays in place: no copy of the row offsets,
