@@ -154,6 +154,10 @@ spx_cli_test(solve_history 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_
 spx_cli_test(solve_bicgstab_stdout 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt
              --method bicgstab --precision f32 --out - STDOUT "^0.5\n1\n1.5\n$"
              STDERR "^bicgstab on two_i .* f32: 1 iterations")
+spx_cli_test(solve_x0 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt
+             --x0 ${SPX_CLI_DATA}/x_half.txt --out ${SPX_CLI_OUT}/x_x0.txt
+             STDOUT ": 0 iterations, relative residual 0,"
+             OUT_FILE ${SPX_CLI_OUT}/x_x0.txt EXPECT ${SPX_CLI_DATA}/x_half.txt)
 spx_cli_test(solve_laplacian 0 ARGS solve gen:lap2d5:20 --rtol 1e-10 --jacobi
              STDOUT "^cg \\(jacobi\\) on lap2d5:20 \\(400 rows, 1920 nonzeros\\), cpu .*: [1-9][0-9]* iterations, relative residual [0-9.e-]+,")
 spx_cli_test(solve_laplacian_bicgstab 0 ARGS solve gen:lap2d5:20 --method bicgstab --format sell

@@ -1,5 +1,5 @@
 /* spx solve: A x = b by CG or BiCGSTAB (spx_cg_host, spx_bicgstab_host)
- * from x0 = 0, b from a text file (default: all ones), on a plan of any
+ * from x0 (a text file, default 0), b from a text file (default: all ones), on a plan of any
  * format and device. Prints one line: the method, the plan, the iterations,
  * the relative residual ||b - A x|| / ||b|| recomputed from x, and the
  * times; writes x (%.17g, one value per line) and the residual history when
@@ -17,14 +17,16 @@ static const char *usage(void)
     cli_format_names(SPX_OP_SPMV, formats, sizeof formats);
     cli_device_names(SPX_OP_SPMV, devices, sizeof devices);
     snprintf(text, sizeof text,
-             "Usage: spx solve A [--b B.txt] [--out X.txt|-] [--method cg|bicgstab]\n"
-             "                [--rtol r] [--max-iters k] [--jacobi] [--format F]\n"
-             "                [--device %s] [--precision f64|f32] [--param k=v,...]\n"
+             "Usage: spx solve A [--b B.txt] [--x0 X0.txt] [--out X.txt|-]\n"
+             "                [--method cg|bicgstab] [--rtol r] [--max-iters k] [--jacobi]\n"
+             "                [--format F]"
+             " [--device %s] [--precision f64|f32] [--param k=v,...]\n"
              "                [--history H.txt|-]\n\n"
-             "Solves A x = b from x0 = 0 and prints the iterations, the relative\n"
+             "Solves A x = b from x0 and prints the iterations, the relative\n"
              "residual ||b - A x|| / ||b|| recomputed from x, and the times. A is a .mtx,\n"
              ".mtx.gz or .spx file, or gen:SPEC (square).\n\n"
              "  --b B.txt      b, one value per line (default: all ones)\n"
+             "  --x0 X0.txt    the first guess, one value per line (default: zeros)\n"
              "  --out X.txt    x, one value per line (%%.17g; - : standard output, the\n"
              "                 summary then goes to standard error)\n"
              "  --method M     cg (default; A symmetric positive definite) or bicgstab\n"
@@ -44,7 +46,7 @@ static const char *usage(void)
 }
 
 typedef struct solve_args {
-    const char *matrix, *b, *out, *history;
+    const char *matrix, *b, *x0, *out, *history;
     int bicgstab;
     spx_plan_opts o;
     spx_solve_opts so;
@@ -57,6 +59,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
     int jacobi = 0;
     long iters;
     const cli_opt opts[] = {{"--b", &a->b, NULL},
+                            {"--x0", &a->x0, NULL},
                             {"--out", &a->out, NULL},
                             {"--history", &a->history, NULL},
                             {"--method", &method, NULL},
@@ -140,9 +143,11 @@ static int run_solve(solve_args *a, const spx_matrix *A, const spx_plan *P, doub
     if (rc == CLI_OK && a->b) rc = cli_read_vector("solve", a->b, n, "the row count of A", b);
     for (int64_t i = 0; rc == CLI_OK && !a->b && i < n; i++)
         b[i] = 1.0;
+    if (rc == CLI_OK && a->x0) rc = cli_read_vector("solve", a->x0, n, "the row count of A", x);
     if (rc == CLI_OK) {
         cli_progress pr;
         convert(b, n, t, 0);
+        convert(x, n, t, 0);
         a->so.history = hist;
         cli_progress_begin(&pr, "solving by %s", a->bicgstab ? "bicgstab" : "cg");
         spx_status st = a->bicgstab ? spx_bicgstab_host(P, A, b, x, &a->so, &info)
