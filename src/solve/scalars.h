@@ -86,13 +86,15 @@ static inline SPX__HD void spx__sprog_run(double *r, const spx__sprog *p)
         case SPX__S_RECODE:
             if (r[SPX__S_STOP] == o->b) r[SPX__S_STOP] = o->imm;
             break;
-        default: {
+        case SPX__S_STOP_IF_SMALL: {
             double rn = sqrt(a), b = r[SPX__S_BNORM];
             if (isnan(a))
                 spx__sprog_stop(r, SPX__S_NAN);
             else if ((b > 0.0 ? rn / b : rn) <= r[SPX__S_RTOL])
                 spx__sprog_stop(r, o->imm);
+            break;
         }
+        default: break; /* no other kind is made */
         }
     }
 }
