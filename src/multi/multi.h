@@ -180,6 +180,8 @@ typedef struct spx__multi_graph {
     void *start, *end;       /* events on part 0's stream around the last replay (the
                                 parts' own events, recorded inside a graph, time nothing) */
     int replayed;            /* the last call was a replay: its times are start..end */
+    int no_wait;             /* a replay is not waited for: a solve with its registers on the
+                                GPUs orders its streams after it (multi_solve_ahead.c) */
 } spx__multi_graph;
 
 /* Queue a resident call on the parts' streams, joined into part 0's. */

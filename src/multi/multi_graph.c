@@ -88,6 +88,7 @@ spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi
     SPX_TRY(spx__cuda_event_record(g->end, lead));
 cleanup:
     g->replayed = st == SPX_OK;
+    if (st == SPX_OK && g->no_wait) return SPX_OK;
     spx_status s = spx__cuda_sync(lead);
     return st == SPX_OK ? s : st;
 }

@@ -26,9 +26,7 @@
 #include "core/error.h"
 #include "cuda/blas1/blas1.h"
 #include "cuda/gateway.h"
-#include "multi/crew.h"
-#include "multi/multi.h"
-#include "solve/vec.h"
+#include "multi/multi_solve_space.h"
 
 /* An operation on every part's lines: y = alpha*a[0] + beta*y + gamma*b[0]
  * (AXPBY; b[0] unused with gamma == 0), y = a[0] .* b[0] (MUL), or
@@ -43,19 +41,11 @@ typedef struct space_op {
     void *y;
 } space_op;
 
-struct spx__multi_space {
-    spx_multi_plan *P;
-    spx__vspace *part; /* part i's own lines: count, type, device or host, stream, scratch */
-    int64_t *lo;       /* part i's first own line */
-    void **ready;      /* GPU part i: recorded on its stream before a product */
-    double (*sums)[SPX__V_MAX_DOTS]; /* part i's sums of the last dots */
-    spx__crew *crew;                 /* several GPUs: a thread each issues its parts' operations */
-};
-
 void spx__multi_space_free(spx__multi_space *m)
 {
     if (!m) return;
     spx__crew_stop(m->crew);
+    spx__multi_ahead_destroy(m);
     int caller = m->part ? spx__multi_device_save(m->P) : -1;
     for (int i = 0; m->part && i < m->P->parts; i++) {
         if (m->part[i].cuda && spx__cuda_set_device(m->P->part[i].device) != SPX_OK) continue;
@@ -127,7 +117,8 @@ spx_status spx__multi_space_init(spx_multi_plan *P, spx__multi_space **out, int6
     SPX_TRY(spx__calloc((void **)&m->sums, (size_t)P->parts, sizeof *m->sums, "multi solver dots"));
     for (int i = 0; i < P->parts; i++)
         SPX_TRY(part_space(P, i, &m->part[i], &m->lo[i], &m->ready[i]));
-    if (wants_crew(P))
+    SPX_TRY(spx__multi_ahead_create(m));
+    if (!m->ahead && wants_crew(P))
         SPX_TRY(spx__crew_start(P->groups, sizeof(space_op), run_group, m, &m->crew));
     spx__multi_device_restore(caller);
     *out = m;
@@ -143,10 +134,9 @@ spx_status spx__multi_v_check(const spx__multi_space *m, const void *v)
     return spx__multi_vector_check(m->P, (const spx_multi_vector *)v);
 }
 
-/* Part i's own lines of v. */
 static void *lines(const spx__multi_space *m, const void *v, int i)
 {
-    return spx__multi_vector_at((const spx_multi_vector *)v, i, m->lo[i]);
+    return spx__multi_lines(m, v, i);
 }
 
 /* Make part i's device current for an operation on its lines; 0: nothing to do there. */
@@ -347,5 +337,6 @@ spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void
         spx__multi_device_restore(caller);
     }
     if (st != SPX_OK) return st;
-    return spx_multi_spmv_resident(m->P, alpha, (spx_multi_vector *)x, beta, (spx_multi_vector *)y);
+    st = spx_multi_spmv_resident(m->P, alpha, (spx_multi_vector *)x, beta, (spx_multi_vector *)y);
+    return st == SPX_OK && m->ahead ? spx__multi_ahead_after_product(m) : st;
 }

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "cuda/blas1/blas1.h" /* spx__bicgstab_step, solve/scalars.h */
 #include "spx.h"
 
 typedef struct spx__multi_space spx__multi_space;
@@ -34,5 +35,27 @@ spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host,
  * on every part's stream. */
 spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
                              void *y);
+
+/* Registers on the GPUs (multi_solve_ahead.c): where every part is on a
+ * GPU reaching the others, the solver's registers (solve/scalars.h) live
+ * there and these do what vec.h's functions of the same names do, queued
+ * without waiting for the devices; else ahead is 0 and the registers are
+ * vec.c's host array. */
+int spx__multi_v_ahead(const spx__multi_space *m);
+spx_status spx__multi_v_scalars(const spx__multi_space *m, const spx__sprog *p);
+spx_status spx__multi_v_dots_regs(const spx__multi_space *m, int k, const void *const *a,
+                                  const void *const *b, const int *dst, const spx__sprog *p,
+                                  int64_t slot);
+spx_status spx__multi_v_snapshot(const spx__multi_space *m, int64_t slot, double *regs);
+spx_status spx__multi_v_lincomb(const spx__multi_space *m, const spx__coef *c, const void *x,
+                                void *y, const void *z);
+spx_status spx__multi_v_lincomb_dot(const spx__multi_space *m, const spx__coef *c, const void *x,
+                                    void *y, const void *z, int dst, const spx__sprog *p,
+                                    int64_t slot);
+spx_status spx__multi_v_cg_step(const spx__multi_space *m, int a, void *x, const void *p, void *r,
+                                const void *q, const void *d, void *z, const int *dst,
+                                const spx__sprog *prog, int64_t slot);
+spx_status spx__multi_v_bicgstab_step(const spx__multi_space *m, const spx__bicgstab_step *b,
+                                      const int *dst, const spx__sprog *p, int64_t slot);
 
 #endif

@@ -159,7 +159,8 @@ int spx__solve_record(spx__solve *S, int64_t iter, double rnorm)
 spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue queue,
                               spx__solve_take take)
 {
-    const int64_t ahead = S->s.cuda && !S->o.callback ? SPX__SOLVE_AHEAD : 0;
+    const int on_gpus = S->s.cuda || (S->s.multi && spx__multi_v_ahead(S->s.multi));
+    const int64_t ahead = on_gpus && !S->o.callback ? SPX__SOLVE_AHEAD : 0;
     int64_t taken = 0;
     spx_status st = SPX_OK;
     for (int64_t it = 1; it <= S->o.max_iters; it++) {

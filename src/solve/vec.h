@@ -27,6 +27,8 @@ typedef struct spx__vspace {
     double *dots;    /* CUDA: dot results, written by the device (pinned host, SPX__V_MAX_DOTS) */
     spx__multi_space *multi; /* a multi-device plan's resident vectors, or NULL */
     double *regs; /* the solve's scalar registers (scalars.h): device memory for CUDA, else host */
+    double *partial; /* a part of a multi solve with device registers (multi_solve.c): where
+                        its dots go (device memory), regs its device's file; both borrowed */
     double *ring; /* SPX__V_RING published copies of them (pinned host memory for CUDA) */
     void *ring_ev[SPX__V_RING]; /* CUDA: recorded behind each copy's writer */
 } spx__vspace;

@@ -48,16 +48,11 @@ __global__ void __launch_bounds__(SPX__BLAS1_THREADS)
 
 extern "C" spx_status spx__cuda_vbicgstab_step(int64_t n, spx_type t, double *regs,
                                                const spx__bicgstab_step *b, double *scratch,
-                                               const int *dst, const spx__sprog *p,
-                                               double *publish, void *stream)
+                                               double *partial, const int *dst,
+                                               const spx__sprog *p, double *publish, void *stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
-    dot_tail tail = {};
-    tail.regs = regs;
-    tail.publish = publish;
-    tail.p = *p;
-    tail.dst[0] = dst[0];
-    tail.dst[1] = dst[1];
+    const dot_tail tail = dot_tail_of(regs, partial, dst, 2, p, publish);
     if (t == SPX_F64)
         bicgstab_step<double><<<SPX__CUDA_DOT_BLOCKS, SPX__BLAS1_THREADS, 0, st>>>(
             n, regs, *b, scratch, dot_ticket(scratch), tail);

@@ -85,13 +85,30 @@ extern "C" spx_status spx__cuda_vdots_regs(int64_t n, spx_type t, int k, const v
                                            const int *dst, const spx__sprog *p, double *publish,
                                            void *stream)
 {
-    dot_tail tail = {};
-    tail.regs = regs;
-    tail.publish = publish;
-    tail.p = *p;
-    for (int d = 0; d < k && d < SPX__CUDA_DOTS_MAX; d++)
-        tail.dst[d] = dst[d];
-    return dots_to(n, t, k, a, b, scratch, tail, stream);
+    return dots_to(n, t, k, a, b, scratch, dot_tail_of(regs, NULL, dst, k, p, publish), stream);
+}
+
+/* One thread: each of k dots summed over the parts in part order into its
+ * register, then the program. */
+static __global__ void combine(double *regs, const double *const *partials, int parts, int k,
+                               dot_tail tail)
+{
+    for (int d = 0; d < k; d++) {
+        double sum = 0.0;
+        for (int i = 0; i < parts; i++)
+            sum += partials[i][d];
+        regs[tail.dst[d]] = sum;
+    }
+    run_program(regs, tail.p, tail.publish);
+}
+
+extern "C" spx_status spx__cuda_vcombine(double *regs, const double *const *partials, int parts,
+                                         int k, const int *dst, const spx__sprog *p,
+                                         double *publish, void *stream)
+{
+    combine<<<1, 1, 0, (cudaStream_t)stream>>>(regs, partials, parts, k,
+                                               dot_tail_of(regs, NULL, dst, k, p, publish));
+    return spx__blas1_launch_status("dot combine kernel");
 }
 
 static __global__ void scalars(double *regs, spx__sprog p, double *publish)
@@ -182,16 +199,12 @@ __global__ void __launch_bounds__(THREADS)
 
 extern "C" spx_status spx__cuda_vlincomb_dot(int64_t n, spx_type t, const spx__coef *c,
                                              double *regs, const void *x, void *y, const void *z,
-                                             double *scratch, int dst, const spx__sprog *p,
-                                             double *publish, void *stream)
+                                             double *scratch, double *partial, int dst,
+                                             const spx__sprog *p, double *publish, void *stream)
 {
     cudaStream_t st = (cudaStream_t)stream;
     coefs k = {{c[0], c[1], c[2]}};
-    dot_tail tail = {};
-    tail.regs = regs;
-    tail.publish = publish;
-    tail.p = *p;
-    tail.dst[0] = dst;
+    const dot_tail tail = dot_tail_of(regs, partial, &dst, 1, p, publish);
     if (t == SPX_F64)
         lincomb_dot<double><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(
             n, k, regs, (const double *)x, (double *)y, (const double *)z, scratch,

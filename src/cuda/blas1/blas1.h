@@ -56,6 +56,14 @@ typedef struct spx__bicgstab_step {
  *   program p run on them by one thread, then, with publish non-NULL, the
  *   whole file copied there (pinned host memory, read after a wait);
  * - vscalars: p alone on regs, then published as vdots_regs does;
+ * - vcombine: several devices' dots into one register file (regs on this
+ *   device): regs[dst[j]] = sum over i < parts, in order, of
+ *   partials[i][j] (j < k; partials a device array of pointers to each
+ *   part's sums, on this device or a peer it reaches), then p and publish
+ *   as vdots_regs: the multi solvers' dots summed where their registers are;
+ * - partial (vlincomb_dot, vbicgstab_step, vcg_step): non-NULL, the dots go
+ *   there (device memory) instead, dst, p and publish unused: one part of a
+ *   multi solve, combined by vcombine;
  * - vlincomb: y = c[0]*x + c[1]*y + c[2]*z with the coefficients read from
  *   regs (spx__coef_value), nothing where regs[SPX__S_STOP] is set; as
  *   vaxpbypcz (a coefficient 0 does not read its vector);
@@ -86,17 +94,21 @@ typedef struct spx__bicgstab_step {
       (int64_t n, spx_type t, int k, const void *const *a, const void *const *b, double *scratch,  \
        double *regs, const int *dst, const spx__sprog *p, double *publish, void *stream))          \
     S(spx__cuda_vscalars, (double *regs, const spx__sprog *p, double *publish, void *stream))      \
+    S(spx__cuda_vcombine, (double *regs, const double *const *partials, int parts, int k,          \
+                           const int *dst, const spx__sprog *p, double *publish, void *stream))    \
     S(spx__cuda_vlincomb, (int64_t n, spx_type t, const spx__coef *c, const double *regs,          \
                            const void *x, void *y, const void *z, void *stream))                   \
-    S(spx__cuda_vlincomb_dot, (int64_t n, spx_type t, const spx__coef *c, double *regs,            \
-                               const void *x, void *y, const void *z, double *scratch, int dst,    \
-                               const spx__sprog *p, double *publish, void *stream))                \
+    S(spx__cuda_vlincomb_dot,                                                                      \
+      (int64_t n, spx_type t, const spx__coef *c, double *regs, const void *x, void *y,            \
+       const void *z, double *scratch, double *partial, int dst, const spx__sprog *p,              \
+       double *publish, void *stream))                                                             \
     S(spx__cuda_vbicgstab_step,                                                                    \
       (int64_t n, spx_type t, double *regs, const spx__bicgstab_step *b, double *scratch,          \
-       const int *dst, const spx__sprog *p, double *publish, void *stream))                        \
-    S(spx__cuda_vcg_step, (int64_t n, spx_type t, double *regs, int a, void *x, const void *p,     \
-                           void *r, const void *q, const void *d, void *z, double *scratch,        \
-                           const int *dst, const spx__sprog *prog, double *publish, void *stream)) \
+       double *partial, const int *dst, const spx__sprog *p, double *publish, void *stream))       \
+    S(spx__cuda_vcg_step,                                                                          \
+      (int64_t n, spx_type t, double *regs, int a, void *x, const void *p, void *r, const void *q, \
+       const void *d, void *z, double *scratch, double *partial, const int *dst,                   \
+       const spx__sprog *prog, double *publish, void *stream))                                     \
     S(spx__cuda_vaxpby,                                                                            \
       (int64_t n, spx_type t, double alpha, const void *x, double beta, void *y, void *stream))    \
     S(spx__cuda_vaxpbypcz, (int64_t n, spx_type t, double alpha, const void *x, double beta,       \

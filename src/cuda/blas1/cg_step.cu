@@ -59,15 +59,11 @@ static void launch(int64_t n, const double *regs, int a, void *x, const void *p,
 
 extern "C" spx_status spx__cuda_vcg_step(int64_t n, spx_type t, double *regs, int a, void *x,
                                          const void *p, void *r, const void *q, const void *d,
-                                         void *z, double *scratch, const int *dst,
-                                         const spx__sprog *prog, double *publish, void *stream)
+                                         void *z, double *scratch, double *partial,
+                                         const int *dst, const spx__sprog *prog, double *publish,
+                                         void *stream)
 {
-    dot_tail tail = {};
-    tail.regs = regs;
-    tail.publish = publish;
-    tail.p = *prog;
-    tail.dst[0] = dst[0];
-    tail.dst[1] = d ? dst[1] : 0;
+    const dot_tail tail = dot_tail_of(regs, partial, dst, d ? 2 : 1, prog, publish);
     if (t == SPX_F64)
         launch<double>(n, regs, a, x, p, r, q, d, z, scratch, tail, (cudaStream_t)stream);
     else

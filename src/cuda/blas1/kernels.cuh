@@ -95,6 +95,24 @@ static __device__ double lincomb_entry(double alpha, T x, double beta, const T *
     return v;
 }
 
+/* The tail of a launch: its dots to partial (one part of a multi solve:
+ * no program), else into regs[dst[d]] followed by p and publish. */
+static inline dot_tail dot_tail_of(double *regs, double *partial, const int *dst, int k,
+                                   const spx__sprog *p, double *publish)
+{
+    dot_tail tail = {};
+    if (partial) {
+        tail.out = partial;
+        return tail;
+    }
+    tail.regs = regs;
+    tail.publish = publish;
+    tail.p = *p;
+    for (int d = 0; d < k && d < SPX__CUDA_DOTS_MAX; d++)
+        tail.dst[d] = dst[d];
+    return tail;
+}
+
 /* The ticket after the block sums of scratch (SPX__CUDA_DOT_SCRATCH doubles). */
 static inline unsigned *dot_ticket(double *scratch)
 {
