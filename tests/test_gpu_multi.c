@@ -7,9 +7,11 @@
  * without their halo overlapped; pcsc's spans (narrow, missing
  * both ends of y, 40 parts); resident calls replayed as CUDA graphs against
  * the same calls queued part by part; the call's times; spx_multi_cg and
- * spx_multi_bicgstab against one CPU part. Without a
+ * spx_multi_bicgstab against one CPU part, their iterations replayed from a
+ * recorded graph against the same solves queued. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "test_multi_check.h"
 
 static const int one_gpu[] = {0, 0, 0, 0};
@@ -362,12 +364,24 @@ static void test_solvers(void)
                             multi_solve(A, kinds[k], parts, devices, bicg, &o, again, &info2),
                             SPX_OK);
                         ok &= CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0);
+                        /* on one GPU the iterations are replayed from a graph
+                         * (across GPUs where they reach each other's memory):
+                         * the bits of the solve queued operation by operation */
+                        ok &= CHECK(spread || info.replayed > 0);
+                        setenv("SPX_SOLVE_GRAPH", "0", 1);
+                        ok &= CHECK_STATUS(
+                            multi_solve(A, kinds[k], parts, devices, bicg, &o, again, &info2),
+                            SPX_OK);
+                        unsetenv("SPX_SOLVE_GRAPH");
+                        ok &= CHECK(info2.replayed == 0 && info2.iters == info.iters);
+                        ok &= CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0);
                     }
                     if (!ok)
-                        printf("  %s %s, %d parts%s: %lld iterations (CPU part %lld)\n",
+                        printf("  %s %s, %d parts%s: %lld iterations (CPU part %lld), %lld "
+                               "replayed\n",
                                bicg ? "bicgstab" : "cg", spx_partition_name(kinds[k]), parts,
                                spread ? " round robin" : " on GPU 0", (long long)info.iters,
-                               (long long)one.iters);
+                               (long long)one.iters, (long long)info.replayed);
                 }
     }
     printf("  solvers over %d GPU%s\n", gpus, gpus == 1 ? "" : "s");

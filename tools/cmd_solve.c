@@ -133,7 +133,7 @@ static int run_solve(solve_args *a, const spx_matrix *A, const spx_plan *P, doub
     spx_type t = spx_plan_x_type(P);
     double *b = malloc((size_t)n * sizeof *b + 1), *x = calloc((size_t)n + 1, sizeof *x);
     double *hist = a->history ? calloc((size_t)a->so.max_iters + 1, sizeof *hist) : NULL;
-    spx_solve_info info = {0, 0.0, 0.0};
+    spx_solve_info info = {0, 0.0, 0.0, 0};
     char why[512];
     int rc = CLI_OK;
     if (!b || !x || (a->history && !hist)) {

@@ -182,6 +182,8 @@ typedef struct spx__multi_graph {
     int replayed;            /* the last call was a replay: its times are start..end */
     int no_wait;             /* a replay is not waited for: a solve with its registers on the
                                 GPUs orders its streams after it (multi_solve_ahead.c) */
+    int capturing;           /* a solver's iteration is being recorded: a call is queued only,
+                                neither replayed nor waited for (multi_solve_graph.c) */
 } spx__multi_graph;
 
 /* Queue a resident call on the parts' streams, joined into part 0's. */

@@ -73,6 +73,7 @@ spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi
 {
     spx__multi_graph *g = &P->graph;
     const void *xb = spx__multi_vector_at(x, 0, 0), *yb = spx__multi_vector_at(y, 0, 0);
+    if (g->capturing) return queue(P, alpha, x, beta, y);
     if (!g->off && !same_call(g, xb, yb, alpha, beta)) record(P, alpha, x, beta, y, queue);
     if (g->off) {
         spx__clear_error(); /* a failed recording is not the call's failure */

@@ -58,4 +58,15 @@ spx_status spx__multi_v_cg_step(const spx__multi_space *m, int a, void *x, const
 spx_status spx__multi_v_bicgstab_step(const spx__multi_space *m, const spx__bicgstab_step *b,
                                       const int *dst, const spx__sprog *p, int64_t slot);
 
+/* A solver's iteration recorded as one CUDA graph and replayed
+ * (multi_solve_graph.c), where the registers are on the GPUs (can_record):
+ * record_begin, the iteration queued with no slot, record_end (keep 0: the
+ * queueing failed; the capture is ended and nothing kept); replay runs it
+ * and publishes the registers as slot's copy. A failed recording runs
+ * nothing. */
+int spx__multi_v_can_record(const spx__multi_space *m);
+spx_status spx__multi_v_record_begin(spx__multi_space *m);
+spx_status spx__multi_v_record_end(spx__multi_space *m, int keep);
+spx_status spx__multi_v_replay(const spx__multi_space *m, int64_t slot);
+
 #endif

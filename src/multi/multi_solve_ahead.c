@@ -126,6 +126,7 @@ void spx__multi_ahead_destroy(spx__multi_space *m)
         if (a->comb_ev) spx__cuda_event_destroy(a->comb_ev[g]);
     }
     if (spx__cuda_set_device(P->part[0].device) == SPX_OK) {
+        spx__cuda_graph_destroy(a->iteration);
         spx__cuda_host_free(a->ring);
         for (int k = 0; k < SPX__V_RING; k++)
             spx__cuda_event_destroy(a->ring_ev[k]);

@@ -19,6 +19,7 @@ typedef struct spx__multi_ahead {
     double *ring;     /* group 0's registers published, SPX__V_RING copies (pinned) */
     void *ring_ev[SPX__V_RING];
     void *done; /* part 0's device: recorded after a product */
+    void *iteration; /* a solver's iteration recorded as a graph (multi_solve_graph.c), or NULL */
 } spx__multi_ahead;
 
 struct spx__multi_space {

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -156,6 +157,43 @@ int spx__solve_record(spx__solve *S, int64_t iter, double rnorm)
     return S->stop || S->converged;
 }
 
+/* Whether S's iterations are recorded and replayed: where the space can,
+ * without a callback (which waits for each iteration anyway), for solves
+ * allowed SPX__SOLVE_RECORD_MIN iterations or more (a recording costs
+ * about as much as a few iterations), unless SPX_SOLVE_GRAPH=0. */
+static int wants_replay(const spx__solve *S)
+{
+    const char *env = getenv("SPX_SOLVE_GRAPH");
+    if (env && strcmp(env, "0") == 0) return 0;
+    return !S->o.callback && S->o.max_iters >= SPX__SOLVE_RECORD_MIN && spx__v_can_record(&S->s);
+}
+
+/* queue(it) recorded as S's graph; a failure ran nothing. */
+static spx_status record(spx__solve *S, void *x, void **v, spx__solve_queue queue)
+{
+    spx_status st = spx__v_record_begin(&S->s);
+    if (st != SPX_OK) return st;
+    st = queue(S, x, v, -1);
+    spx_status end = spx__v_record_end(&S->s, st == SPX_OK);
+    return st == SPX_OK ? end : st;
+}
+
+/* Iteration it queued: replayed from S's graph (recorded at the first),
+ * or queued operation by operation where it cannot be recorded. */
+static spx_status queue_one(spx__solve *S, void *x, void **v, spx__solve_queue queue, int64_t it)
+{
+    if (S->replay && !S->recorded) {
+        S->recorded = record(S, x, v, queue) == SPX_OK;
+        if (!S->recorded) {
+            spx__clear_error(); /* a failed recording is not the solve's failure */
+            S->replay = 0;
+        }
+    }
+    if (!S->replay) return queue(S, x, v, it);
+    S->replayed++;
+    return spx__v_replay(&S->s, it);
+}
+
 spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue queue,
                               spx__solve_take take)
 {
@@ -163,8 +201,9 @@ spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue
     const int64_t ahead = on_gpus && !S->o.callback ? SPX__SOLVE_AHEAD : 0;
     int64_t taken = 0;
     spx_status st = SPX_OK;
+    S->replay = wants_replay(S);
     for (int64_t it = 1; it <= S->o.max_iters; it++) {
-        if ((st = queue(S, x, v, it)) != SPX_OK) return st;
+        if ((st = queue_one(S, x, v, queue, it)) != SPX_OK) return st;
         while (taken < it - ahead)
             if (take(S, ++taken, &st)) return st;
     }
@@ -195,6 +234,7 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_statu
         info->iters = S->iters;
         info->rel_residual = rel;
         info->ms = now_ms() - S->t0;
+        info->replayed = S->replayed;
     }
     spx__v_free(&S->s, r);
     spx__solve_free(S);

@@ -18,6 +18,9 @@ typedef struct spx__solve {
     int64_t iters;
     int stop;           /* the callback asked to stop */
     int converged;      /* the updated residual met rtol */
+    int replay;         /* iterations are replayed from one recorded graph (solve.c) */
+    int recorded;       /* and it is recorded */
+    int64_t replayed;   /* iterations replayed */
 } spx__solve;
 
 /* Check the arguments and set S up for P or M (one of them NULL; the Jacobi
@@ -51,6 +54,10 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_statu
  * queued behind a stop does is undone by the stop (scalars.h). Otherwise
  * each is taken as soon as queued (a callback may stop any iteration). */
 #define SPX__SOLVE_AHEAD 1
+/* Where the space can record one (vec.h's spx__v_can_record), the first
+ * iteration is recorded as a CUDA graph (queue called with it = -1: its
+ * registers not published) and every iteration is a replay of it. */
+#define SPX__SOLVE_RECORD_MIN 16
 typedef spx_status (*spx__solve_queue)(spx__solve *S, void *x, void **v, int64_t it);
 typedef int (*spx__solve_take)(spx__solve *S, int64_t it, spx_status *st);
 spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue queue,

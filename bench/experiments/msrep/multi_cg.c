@@ -10,10 +10,16 @@
  * waiting after each as a solver's next dot does (ms a call, median of R),
  * so that an iteration less its products (BiCGSTAB: two) is the vector work
  * and the waits.
+ * Each solve runs its iterations as replays of one recorded CUDA graph
+ * where it can (spx_solve_info.replayed; the one-GPU plan only on a stream
+ * of its own, --stream); --ab alternates every solve with the same solve
+ * queued operation by operation (SPX_SOLVE_GRAPH=0) and reports both.
  *
  * Usage: multi_cg SPEC (spx_generate's, e.g. lap3d7:200) [--parts N (default:
  *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)]
- *        [--solver cg|bicgstab (cg): spx_bicgstab and spx_multi_bicgstab instead] */
+ *        [--solver cg|bicgstab (cg): spx_bicgstab and spx_multi_bicgstab instead]
+ *        [--stream 1: the one-GPU plan on a stream of its own] [--ab 1] */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +29,7 @@
 #include "spx.h"
 
 static int bicgstab; /* --solver bicgstab */
+static int64_t replayed[2]; /* the last one-GPU and multi solve's replayed iterations */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -42,10 +49,12 @@ static spx_status one_gpu_solve(const spx_plan *P, double *db, double *dx, int64
 {
     spx_solve_info info;
     cudaMemset(dx, 0, (size_t)n * sizeof(double));
+    cudaDeviceSynchronize(); /* the plan's stream may not wait for the default one */
     spx_status st =
         bicgstab ? spx_bicgstab(P, NULL, db, dx, o, &info) : spx_cg(P, NULL, db, dx, o, &info);
     *ms = info.ms;
     *rel = info.rel_residual;
+    replayed[0] = info.replayed;
     return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
 }
 
@@ -92,13 +101,32 @@ static spx_status multi_solve(spx_multi_plan *M, spx_multi_vector *b, spx_multi_
                       : spx_multi_cg(M, NULL, b, x, o, &info);
     *ms = info.ms;
     *rel = info.rel_residual;
+    replayed[1] = info.replayed;
     return st == SPX_ERR_NOT_CONVERGED ? SPX_OK : st;
+}
+
+/* Solves recorded and replayed (mode 0) or queued (mode 1). */
+static void set_mode(int mode)
+{
+    if (mode)
+        setenv("SPX_SOLVE_GRAPH", "0", 1);
+    else
+        unsetenv("SPX_SOLVE_GRAPH");
+}
+
+static void report(const char *what, double *t, int rounds, long iters, double rel, int64_t rep)
+{
+    qsort(t, (size_t)rounds, sizeof *t, cmp_double);
+    printf("%-15s %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e  "
+           "replayed %lld\n",
+           what, t[rounds / 2], t[0], t[rounds - 1], t[rounds / 2] / (double)iters, rel,
+           (long long)rep);
 }
 
 int main(int argc, char **argv)
 {
     const char *spec = argc > 1 ? argv[1] : "lap3d7:200", *kind = "pcsr";
-    int parts = 0, rounds = 5;
+    int parts = 0, rounds = 5, own_stream = 0, ab = 0;
     long iters = 100;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--parts")) parts = atoi(argv[i + 1]);
@@ -106,6 +134,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--iters")) iters = atol(argv[i + 1]);
         if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--solver")) bicgstab = !strcmp(argv[i + 1], "bicgstab");
+        if (!strcmp(argv[i], "--stream")) own_stream = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--ab")) ab = atoi(argv[i + 1]);
     }
     int gpus = 0;
     cudaGetDeviceCount(&gpus);
@@ -123,10 +153,14 @@ int main(int argc, char **argv)
         ones[i] = 1.0;
     spx_plan_opts o = spx_plan_opts_default();
     o.device = SPX_DEV_CUDA;
+    cudaStream_t stream = NULL;
+    if (own_stream) cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
     spx_multi_opts m = spx_multi_opts_default();
     m.parts = parts;
     if ((st = spx_partition_parse(kind, &m.partition)) != SPX_OK) return fail("--kind", st);
+    o.stream = stream;
     if ((st = spx_plan_create(A, SPX_OP_SPMV, &o, &P)) != SPX_OK) return fail("one-GPU plan", st);
+    o.stream = NULL; /* the multi plan's parts have streams of their own */
     if ((st = spx_multi_plan_create(A, &o, &m, &M)) != SPX_OK) return fail("multi plan", st);
     double *db = NULL, *dx = NULL;
     cudaSetDevice(0);
@@ -140,42 +174,56 @@ int main(int argc, char **argv)
     spx_solve_opts so = spx_solve_opts_default();
     so.rtol = 0.0;
     so.max_iters = iters;
-    double *t1 = malloc((size_t)rounds * sizeof *t1), *tm = malloc((size_t)rounds * sizeof *tm);
-    double r1 = 0, rm = 0, warm;
-    if ((st = one_gpu_solve(P, db, dx, n, &so, &warm, &r1)) != SPX_OK)
+    const int modes = ab ? 2 : 1;
+    double *t1[2], *tm[2], r1[2] = {0, 0}, rm[2] = {0, 0}, warm;
+    int64_t rep1[2] = {0, 0}, repm[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        t1[k] = malloc((size_t)rounds * sizeof *t1[k]);
+        tm[k] = malloc((size_t)rounds * sizeof *tm[k]);
+    }
+    if ((st = one_gpu_solve(P, db, dx, n, &so, &warm, &r1[0])) != SPX_OK)
         return fail("one-GPU solve", st);
-    if ((st = multi_solve(M, mb, mx, zeros, &so, &warm, &rm)) != SPX_OK)
+    if ((st = multi_solve(M, mb, mx, zeros, &so, &warm, &rm[0])) != SPX_OK)
         return fail("multi solve", st);
     double *p1 = malloc((size_t)rounds * sizeof *p1), *pm = malloc((size_t)rounds * sizeof *pm);
     for (int r = 0; r < rounds; r++) {
-        if ((st = one_gpu_solve(P, db, dx, n, &so, &t1[r], &r1)) != SPX_OK)
-            return fail("one-GPU solve", st);
-        if ((st = multi_solve(M, mb, mx, zeros, &so, &tm[r], &rm)) != SPX_OK)
-            return fail("multi solve", st);
+        for (int k = 0; k < modes; k++) {
+            set_mode(k);
+            if ((st = one_gpu_solve(P, db, dx, n, &so, &t1[k][r], &r1[k])) != SPX_OK)
+                return fail("one-GPU solve", st);
+            rep1[k] = replayed[0];
+            if ((st = multi_solve(M, mb, mx, zeros, &so, &tm[k][r], &rm[k])) != SPX_OK)
+                return fail("multi solve", st);
+            repm[k] = replayed[1];
+        }
+        set_mode(0);
         if ((st = one_gpu_products(P, db, dx, iters, &p1[r])) != SPX_OK)
             return fail("spx_spmv", st);
         if ((st = multi_products(M, mb, mx, iters, &pm[r])) != SPX_OK)
             return fail("spx_multi_spmv_resident", st);
     }
-    qsort(t1, (size_t)rounds, sizeof *t1, cmp_double);
-    qsort(tm, (size_t)rounds, sizeof *tm, cmp_double);
     qsort(p1, (size_t)rounds, sizeof *p1, cmp_double);
     qsort(pm, (size_t)rounds, sizeof *pm, cmp_double);
     printf("%s: %lld rows, %lld nonzeros; %s, %ld iterations, %d rounds; one GPU: %s; "
            "multi: %s, %d parts over %d GPUs\n",
            spec, (long long)n, (long long)nnz, bicgstab ? "BiCGSTAB" : "CG", iters, rounds,
            spx_plan_format(P), kind, parts, gpus);
-    printf("one GPU  %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
-           t1[rounds / 2], t1[0], t1[rounds - 1], t1[rounds / 2] / (double)iters, r1);
-    printf("multi    %9.3f ms a solve [%.3f-%.3f]  %.4f ms an iteration  residual %.6e\n",
-           tm[rounds / 2], tm[0], tm[rounds - 1], tm[rounds / 2] / (double)iters, rm);
-    printf("speedup  %.2fx\n", t1[rounds / 2] / tm[rounds / 2]);
+    static const char *const names[2][2] = {{"one GPU", "multi"},
+                                            {"one GPU queued", "multi queued"}};
+    for (int k = 0; k < modes; k++) {
+        report(names[k][0], t1[k], rounds, iters, r1[k], rep1[k]);
+        report(names[k][1], tm[k], rounds, iters, rm[k], repm[k]);
+    }
+    printf("speedup  %.2fx\n", t1[0][rounds / 2] / tm[0][rounds / 2]);
+    if (ab)
+        printf("replayed / queued: one GPU %.3f, multi %.3f\n",
+               t1[0][rounds / 2] / t1[1][rounds / 2], tm[0][rounds / 2] / tm[1][rounds / 2]);
     double per = bicgstab ? 2.0 : 1.0; /* products an iteration */
     printf("products alone: one GPU %.4f ms a call, multi %.4f (%.2fx); an iteration less its "
            "products: one GPU %.4f ms, multi %.4f\n",
            p1[rounds / 2], pm[rounds / 2], p1[rounds / 2] / pm[rounds / 2],
-           t1[rounds / 2] / (double)iters - per * p1[rounds / 2],
-           tm[rounds / 2] / (double)iters - per * pm[rounds / 2]);
+           t1[0][rounds / 2] / (double)iters - per * p1[rounds / 2],
+           tm[0][rounds / 2] / (double)iters - per * pm[rounds / 2]);
     spx_multi_vector_destroy(mb);
     spx_multi_vector_destroy(mx);
     spx_multi_plan_destroy(M);
@@ -185,8 +233,11 @@ int main(int argc, char **argv)
     spx_matrix_destroy(A);
     free(ones);
     free(zeros);
-    free(t1);
-    free(tm);
+    for (int k = 0; k < 2; k++) {
+        free(t1[k]);
+        free(tm[k]);
+    }
+    if (stream) cudaStreamDestroy(stream);
     free(p1);
     free(pm);
     return 0;

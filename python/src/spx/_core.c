@@ -563,7 +563,7 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
 {
     PyObject *bo, *xo;
     spx_solve_opts o;
-    spx_solve_info info = {0, 0.0, 0.0};
+    spx_solve_info info = {0, 0.0, 0.0, 0};
     spx_status st = SPX_ERR_INVALID_ARG;
     Py_buffer bv, xv;
     void *b, *x;
@@ -772,7 +772,7 @@ static PyObject *multi_solve(MultiPlanObject *p, PyObject *args)
 {
     PyObject *bo, *xo;
     spx_solve_opts o;
-    spx_solve_info info = {0, 0.0, 0.0};
+    spx_solve_info info = {0, 0.0, 0.0, 0};
     spx_status st;
     Py_buffer bv, xv;
     int is_cg;
