@@ -506,8 +506,7 @@ typedef struct spx_solve_info {
     double rel_residual;  /* ||b - A x|| / ||b|| of the returned x, recomputed at the end */
     double ms;            /* wall time of the solve */
     int64_t replayed;     /* iterations run as replays of one recorded CUDA graph (multi plans
-                             on GPUs, CUDA plans on a stream of their own; SPX_SOLVE_GRAPH=0
-                             turns it off) */
+                             with every part on a GPU; SPX_SOLVE_GRAPH=0 turns it off) */
 } spx_solve_info;
 
 spx_solve_opts spx_solve_opts_default(void);

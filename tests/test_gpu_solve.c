@@ -4,20 +4,14 @@
  * and with its residual checked on the host against the long-double
  * reference; BiCGSTAB on lap3d7:16 with Jacobi; fp32 CG to 1e-5; two
  * solves give the same bits; CG and BiCGSTAB queued ahead against the
- * same solves waiting every iteration, and replayed from a recorded
- * graph (a plan on a stream of its own) against the same solves queued
- * (SPX_SOLVE_GRAPH=0); host vectors refused by spx_cg, taken by
- * spx_cg_host and spx_bicgstab_host. Skipped (77) without a GPU. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+ * same solves waiting every iteration; host vectors refused by spx_cg,
+ * taken by spx_cg_host and spx_bicgstab_host. Skipped (77) without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "cuda/gateway.h"
-#include "cuda/multi/multi_cuda.h"
-
-static void *plan_stream; /* plans' stream: NULL, the default stream, or one of the test's */
 
 static spx_plan *plan_on(const spx_matrix *A, spx_device d, const char *format, spx_type t)
 {
@@ -26,7 +20,6 @@ static spx_plan *plan_on(const spx_matrix *A, spx_device d, const char *format, 
     o.device = d;
     o.format = format;
     o.precision = t;
-    o.stream = d == SPX_DEV_CUDA ? plan_stream : NULL;
     CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK);
     return P;
 }
@@ -165,45 +158,6 @@ static void same_ahead_as_waiting(const spx_matrix *A, const char *format, solve
     free(hw);
 }
 
-/* On a plan with a stream of its own, the iterations are replayed from a
- * graph of the first (solve.c): the same x bits, iterations, history and
- * status as the same solve queued operation by operation. */
-static void same_replayed_as_queued(const spx_matrix *A, const char *format, solver s,
-                                    spx_solve_opts o, spx_status want, const char *what)
-{
-    int64_t n;
-    spx_matrix_dims(A, &n, NULL, NULL);
-    int64_t cap = o.max_iters + 1;
-    double *x = malloc((size_t)n * sizeof *x), *xq = malloc((size_t)n * sizeof *xq);
-    double *h = calloc((size_t)cap, sizeof *h), *hq = calloc((size_t)cap, sizeof *hq);
-    spx_solve_info info = {0}, qinfo = {0};
-    CHECK_STATUS(spx__cuda_stream_create(&plan_stream), SPX_OK);
-    o.history = h;
-    CHECK_STATUS(solve_on_gpu(A, format, SPX_F64, s, &o, x, &info), want);
-    o.history = hq;
-    setenv("SPX_SOLVE_GRAPH", "0", 1);
-    CHECK_STATUS(solve_on_gpu(A, format, SPX_F64, s, &o, xq, &qinfo), want);
-    unsetenv("SPX_SOLVE_GRAPH");
-    spx__cuda_stream_destroy(plan_stream);
-    plan_stream = NULL;
-    CHECK(qinfo.replayed == 0);
-    /* iterations queued: those taken, and one ahead unless the last */
-    if (!CHECK(info.replayed >= 1 && info.replayed >= info.iters &&
-               info.replayed <= info.iters + 2))
-        fprintf(stderr, "  %s: %lld iterations, %lld replayed\n", what, (long long)info.iters,
-                (long long)info.replayed);
-    if (!CHECK(info.iters == qinfo.iters && memcmp(x, xq, (size_t)n * sizeof *x) == 0 &&
-               memcmp(h, hq, (size_t)(qinfo.iters + 1) * sizeof *h) == 0))
-        fprintf(stderr, "  %s: replayed %lld iterations, queued %lld, or x or history differ\n",
-                what, (long long)info.iters, (long long)qinfo.iters);
-    printf("%s replayed: %lld iterations (%lld replays), %s\n", what, (long long)info.iters,
-           (long long)info.replayed, spx_status_name(want));
-    free(x);
-    free(xq);
-    free(h);
-    free(hq);
-}
-
 /* n x n diagonal with entries d[i % 2], or, with skew, 2x2 blocks [0 1; -1 0]. */
 static spx_matrix *two_valued(int64_t n, double d0, double d1, int skew)
 {
@@ -240,8 +194,6 @@ static void test_ahead(void)
                          run ? "17 iterations" : "to 1e-10");
                 same_ahead_as_waiting(A, "sell", solvers[k], o,
                                       run ? SPX_ERR_NOT_CONVERGED : SPX_OK, what);
-                same_replayed_as_queued(A, "sell", solvers[k], o,
-                                        run ? SPX_ERR_NOT_CONVERGED : SPX_OK, what);
             }
     spx_matrix_destroy(A);
     spx_solve_opts o = spx_solve_opts_default();
@@ -249,17 +201,14 @@ static void test_ahead(void)
      * 2 is queued, whose updates (alpha infinite) must do nothing */
     A = two_valued(4096, 1.0, -1.0, 0);
     same_ahead_as_waiting(A, "csr", spx_cg, o, SPX_ERR_BREAKDOWN, "cg indefinite");
-    same_replayed_as_queued(A, "csr", spx_cg, o, SPX_ERR_BREAKDOWN, "cg indefinite");
     spx_matrix_destroy(A);
     /* 2 I: BiCGSTAB's s is 0 after the half step: x = b / 2, iteration 1 */
     A = two_valued(4096, 2.0, 2.0, 0);
     same_ahead_as_waiting(A, "csr", spx_bicgstab, o, SPX_OK, "bicgstab 2I (half step)");
-    same_replayed_as_queued(A, "csr", spx_bicgstab, o, SPX_OK, "bicgstab 2I (half step)");
     spx_matrix_destroy(A);
     /* skew-symmetric: rhat'A r = 0 at iteration 1 */
     A = two_valued(4096, 0.0, 0.0, 1);
     same_ahead_as_waiting(A, "csr", spx_bicgstab, o, SPX_ERR_BREAKDOWN, "bicgstab skew");
-    same_replayed_as_queued(A, "csr", spx_bicgstab, o, SPX_ERR_BREAKDOWN, "bicgstab skew");
     spx_matrix_destroy(A);
 }
 

@@ -7,8 +7,12 @@
  * thread there sums them in part order into its registers (the host's order,
  * so the same bits) and runs the program: every GPU holds the same values,
  * and updates read their coefficients from their own GPU's file. Every
- * part's stream then waits for every group's sum, since its registers are
- * read and the partial sums written next. Group 0 publishes its registers
+ * part's stream then waits for its own group's sum, whose registers it
+ * reads next. Its next dots go to its other buffer of partial sums, so they
+ * need not wait for the other groups' sums that read the last ones; the
+ * dots after those reuse this buffer, and come after every group's sum of
+ * it: each group's sum of the dots in between waited for every part, and
+ * each part for its own group's. Group 0 publishes its registers
  * for the host (a ring of pinned copies, an event each). A product is
  * replayed without a host wait (spx__multi_graph's no_wait) and every
  * stream waits for it. Needs every part on a GPU and every GPU reaching the
@@ -44,7 +48,7 @@ static int can_go_ahead(const spx_multi_plan *P)
 
 static spx_status part_buffers(spx__multi_space *m, spx__multi_ahead *a, int i)
 {
-    const size_t bytes = SPX__V_MAX_DOTS * sizeof(double);
+    const size_t bytes = 2 * SPX__V_MAX_DOTS * sizeof(double);
     spx_status st = spx__cuda_set_device(m->P->part[i].device);
     if (st == SPX_OK) st = spx__cuda_alloc((void **)&a->partial[i], bytes, "solver partial dots");
     if (st == SPX_OK) st = spx__cuda_memset(a->partial[i], 0, bytes, m->P->part[i].stream);
@@ -55,14 +59,22 @@ static spx_status part_buffers(spx__multi_space *m, spx__multi_ahead *a, int i)
 static spx_status group_buffers(spx__multi_space *m, spx__multi_ahead *a, int g)
 {
     const spx__multi_group *G = &m->P->group[g];
+    const int parts = m->P->parts;
     const size_t bytes = SPX__S_REGS * sizeof(double);
-    spx_status st = spx__cuda_set_device(G->device);
+    double **both = NULL; /* buffer b of part i at [b * parts + i] */
+    spx_status st = spx__calloc((void **)&both, 2 * (size_t)parts, sizeof *both, "solver dots");
+    for (int i = 0; st == SPX_OK && i < parts; i++) {
+        both[i] = a->partial[i];
+        both[parts + i] = a->partial[i] + SPX__V_MAX_DOTS;
+    }
+    if (st == SPX_OK) st = spx__cuda_set_device(G->device);
     if (st == SPX_OK) st = spx__cuda_alloc((void **)&a->regs[g], bytes, "solver registers");
     if (st == SPX_OK) st = spx__cuda_memset(a->regs[g], 0, bytes, m->P->part[G->lead].stream);
     if (st == SPX_OK) st = spx__cuda_event_create(&a->comb_ev[g]);
     if (st == SPX_OK)
-        st = spx__cuda_upload(&a->table[g], a->partial, (size_t)m->P->parts * sizeof *a->partial,
+        st = spx__cuda_upload(&a->table[g], both, 2 * (size_t)parts * sizeof *both,
                               "solver dot table");
+    spx__free(both);
     return st;
 }
 
@@ -148,7 +160,8 @@ int spx__multi_v_ahead(const spx__multi_space *m)
 
 /* After every part's dots (k of them; none: the program alone): each
  * group's sum and program, group 0's registers published as slot's copy
- * (slot >= 0), every stream after every group's sum. */
+ * (slot >= 0), every stream after its group's sum; dots summed, the next
+ * go to the other buffer. */
 static spx_status combine(const spx__multi_space *m, int k, const int *dst, const spx__sprog *p,
                           int64_t slot)
 {
@@ -166,16 +179,16 @@ static spx_status combine(const spx__multi_space *m, int k, const int *dst, cons
         SPX_TRY(spx__cuda_set_device(P->group[g].device));
         for (int i = 0; i < P->parts; i++)
             SPX_TRY(spx__cuda_stream_wait(lead, a->dot_ev[i]));
-        SPX_TRY(spx__cuda_vcombine(a->regs[g], (const double *const *)a->table[g], P->parts, k, dst,
-                                   p, copy, lead));
+        const double *const *table = (const double *const *)a->table[g] + a->buffer * P->parts;
+        SPX_TRY(spx__cuda_vcombine(a->regs[g], table, P->parts, k, dst, p, copy, lead));
         if (copy) SPX_TRY(spx__cuda_event_record(a->ring_ev[r], lead));
         SPX_TRY(spx__cuda_event_record(a->comb_ev[g], lead));
     }
     for (int i = 0; i < P->parts; i++) {
         SPX_TRY(spx__cuda_set_device(P->part[i].device));
-        for (int g = 0; g < P->groups; g++)
-            SPX_TRY(spx__cuda_stream_wait(P->part[i].stream, a->comb_ev[g]));
+        SPX_TRY(spx__cuda_stream_wait(P->part[i].stream, a->comb_ev[P->part[i].group]));
     }
+    if (k > 0) spx__multi_ahead_use_buffer(m, !a->buffer);
 cleanup:
     return st;
 }

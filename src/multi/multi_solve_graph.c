@@ -15,6 +15,10 @@
  * queued, not replayed (a graph is not launched inside a capture), with no
  * host wait (spx__multi_graph's capturing). A call that cannot be recorded
  * (a host wait, an allocation) fails the capture and nothing of it runs.
+ * The parts' dots alternate between two buffers (multi_solve_ahead.c), so
+ * an iteration is kept only where it ends on the buffer it started on (an
+ * even number of dots summed: CG 2, BiCGSTAB 4), as its replays then
+ * continue the alternation.
  *
  * Ordering: a graph launched on the lead starts after the lead's earlier
  * work only, so before the first replay the lead waits for every other
@@ -63,6 +67,7 @@ spx_status spx__multi_v_record_begin(spx__multi_space *m)
 {
     spx_multi_plan *P = m->P;
     int caller = spx__multi_device_save(P);
+    m->ahead->recorded_from = m->ahead->buffer;
     spx_status st = lead_waits_others(m);
     if (st == SPX_OK) st = spx__cuda_capture_begin(P->part[0].stream);
     if (st == SPX_OK) {
@@ -78,6 +83,7 @@ spx_status spx__multi_v_record_end(spx__multi_space *m, int keep)
     spx_multi_plan *P = m->P;
     int caller = spx__multi_device_save(P);
     void *exec = NULL;
+    keep = keep && m->ahead->buffer == m->ahead->recorded_from;
     spx_status st = keep ? lead_waits_others(m) : SPX_OK;
     spx_status end = spx__cuda_set_device(P->part[0].device);
     if (end == SPX_OK) end = spx__cuda_capture_end(P->part[0].stream, &exec);
@@ -85,7 +91,8 @@ spx_status spx__multi_v_record_end(spx__multi_space *m, int keep)
     spx__multi_device_restore(caller);
     if (st == SPX_OK) st = end;
     if (st == SPX_OK && !keep) st = spx__error(SPX_ERR_UNSUPPORTED, "iteration not recorded");
-    if (st != SPX_OK) {
+    if (st != SPX_OK) { /* nothing recorded ran: the dots go on from the buffer they were at */
+        spx__multi_ahead_use_buffer(m, m->ahead->recorded_from);
         spx__cuda_graph_destroy(exec);
         return st;
     }

@@ -12,8 +12,12 @@
  * and every GPU reaches the others' memory. */
 typedef struct spx__multi_ahead {
     double **regs;    /* group g's register file, on its device */
-    double **partial; /* part i's dots, SPX__V_MAX_DOTS on its device */
-    void **table;     /* group g: the parts' partial pointers, a device array there */
+    double **partial; /* part i's dots, 2 buffers of SPX__V_MAX_DOTS on its device */
+    void **table;     /* group g: the parts' buffer pointers, a device array there: buffer b
+                         of part i at [b * parts + i] */
+    int buffer;       /* the buffer the parts' next dots go to; dots that are combined
+                         alternate between the two */
+    int recorded_from; /* buffer at the start of a recording (multi_solve_graph.c) */
     void **dot_ev;    /* part i: recorded after its dots */
     void **comb_ev;   /* group g: recorded after its combine */
     double *ring;     /* group 0's registers published, SPX__V_RING copies (pinned) */
@@ -36,6 +40,14 @@ struct spx__multi_space {
 static inline void *spx__multi_lines(const spx__multi_space *m, const void *v, int i)
 {
     return spx__multi_vector_at((const spx_multi_vector *)v, i, m->lo[i]);
+}
+
+/* Every part's next dots into buffer b. */
+static inline void spx__multi_ahead_use_buffer(const spx__multi_space *m, int b)
+{
+    m->ahead->buffer = b;
+    for (int i = 0; i < m->P->parts; i++)
+        m->part[i].partial = m->ahead->partial[i] + b * SPX__V_MAX_DOTS;
 }
 
 /* m->ahead made where it can be (the crew then stays off), or left NULL. */

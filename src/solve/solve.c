@@ -172,8 +172,7 @@ static int wants_replay(const spx__solve *S)
 static spx_status record(spx__solve *S, void *x, void **v, spx__solve_queue queue)
 {
     spx_status st = spx__v_record_begin(&S->s);
-    if (st != SPX_OK) return st;
-    st = queue(S, x, v, -1);
+    if (st == SPX_OK) st = queue(S, x, v, -1);
     spx_status end = spx__v_record_end(&S->s, st == SPX_OK);
     return st == SPX_OK ? end : st;
 }

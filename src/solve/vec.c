@@ -84,7 +84,6 @@ void spx__vspace_free(spx__vspace *s)
         spx__cuda_host_free(s->dots);
         spx__cuda_free(s->regs);
         spx__cuda_host_free(s->ring);
-        spx__cuda_graph_destroy(s->iteration);
         for (int k = 0; k < SPX__V_RING; k++)
             spx__cuda_event_destroy(s->ring_ev[k]);
     } else {
@@ -93,7 +92,6 @@ void spx__vspace_free(spx__vspace *s)
     }
     memset(s->ring_ev, 0, sizeof s->ring_ev);
     s->scratch = s->dots = s->regs = s->ring = NULL;
-    s->iteration = NULL;
     spx__multi_space_free(s->multi);
     s->multi = NULL;
 }

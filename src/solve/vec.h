@@ -31,7 +31,6 @@ typedef struct spx__vspace {
                         its dots go (device memory), regs its device's file; both borrowed */
     double *ring; /* SPX__V_RING published copies of them (pinned host memory for CUDA) */
     void *ring_ev[SPX__V_RING]; /* CUDA: recorded behind each copy's writer */
-    void *iteration; /* CUDA: a solver's iteration recorded as a graph (vec_graph.c), or NULL */
 } spx__vspace;
 
 /* The space of P's vectors; SPX_ERR_UNSUPPORTED for a non-square plan or x
@@ -99,14 +98,16 @@ spx_status spx__v_cg_step(const spx__vspace *s, int a, void *x, const void *p, v
                           const void *q, const void *d, void *z, const int *dst,
                           const spx__sprog *prog, int64_t slot);
 /* A solver's iteration recorded once as a CUDA graph and replayed
- * (vec_graph.c), on a space that can_record: a CUDA space on a stream of
- * its own (the default stream cannot be recorded), or a multi-device one
- * with its registers on the GPUs. record_begin; the iteration queued with
- * no slot (its registers not published); record_end (keep 0: queueing it
- * failed): a failed recording ran nothing and leaves no graph. replay: the
- * recorded iteration queued, then the registers published as slot's copy
- * (a solver's last operation of an iteration publishes its registers'
- * final values, so this is the copy the queued iteration would make). */
+ * (vec_regs.c), on a space that can_record: a multi-device one with its
+ * registers on the GPUs (multi_solve.h). record_begin; the iteration
+ * queued with no slot (its registers not published); record_end, whatever
+ * record_begin returned (keep 0: queueing it failed): a failed recording
+ * ran nothing and leaves no graph.
+ * replay: the recorded iteration queued, then the registers published as
+ * slot's copy (a solver's last operation of an iteration publishes its
+ * registers' final values, so this is the copy the queued iteration would
+ * make). A one-GPU CUDA space does not record: on one H200 its replays were
+ * 1-12% slower than its iterations queued ahead (solve-graph-2026-11-27). */
 int spx__v_can_record(const spx__vspace *s);
 spx_status spx__v_record_begin(spx__vspace *s);
 spx_status spx__v_record_end(spx__vspace *s, int keep);

@@ -2,9 +2,11 @@
  * them (vec.h): on a CUDA space launches that read and write the device's
  * file, each dot's last block running the program and, for a slot,
  * publishing the file into the ring of pinned copies with an event behind
- * it; on a host or multi-device space the same program on the host file
- * after the space's own dots. The host's compositions compute each entry as
- * the device's one-pass kernels do. */
+ * it; on a multi-device space with every part on a GPU the same on each
+ * GPU's file (multi_solve_ahead.c), and an iteration recorded as a graph
+ * (multi_solve_graph.c); on a host or other multi-device space the program
+ * on the host file after the space's own dots. The host's compositions
+ * compute each entry as the device's one-pass kernels do. */
 #include <string.h>
 
 #include "core/error.h"
@@ -142,4 +144,24 @@ spx_status spx__v_bicgstab_step(const spx__vspace *s, const spx__bicgstab_step *
         st = spx__v_axpby(s, alpha, b->phat, 1.0, b->x);
     }
     return st == SPX_OK ? spx__v_dots_regs(s, 2, da, db, dst, p, slot) : st;
+}
+
+int spx__v_can_record(const spx__vspace *s)
+{
+    return s->multi && spx__multi_v_can_record(s->multi);
+}
+
+spx_status spx__v_record_begin(spx__vspace *s)
+{
+    return spx__multi_v_record_begin(s->multi);
+}
+
+spx_status spx__v_record_end(spx__vspace *s, int keep)
+{
+    return spx__multi_v_record_end(s->multi, keep);
+}
+
+spx_status spx__v_replay(const spx__vspace *s, int64_t slot)
+{
+    return spx__multi_v_replay(s->multi, slot);
 }
