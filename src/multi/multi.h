@@ -375,11 +375,5 @@ spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta,
                                   spx_multi_vector *y);
 spx_status spx__multi_queue_devices(const spx_multi_plan *P, double alpha,
                                     const spx_multi_vector *x, double beta, spx_multi_vector *y);
-/* The same for a solver whose vectors' last writers recorded ready[i] on
- * each part's stream (multi_solve.c): each group after every part's ready,
- * neither forked from part 0 nor joined into it; every part's stream then
- * after its own group's merge (the lines it reads next are its group's). */
-spx_status spx__multi_queue_solver(const spx_multi_plan *P, void *const *ready, double alpha,
-                                   const spx_multi_vector *x, double beta, spx_multi_vector *y);
 
 #endif

@@ -18,13 +18,7 @@
  * the calling thread after a host wait (lap3d7:250, 109M nonzeros;
  * bench/results/msrep-4gpu-2026-11-26.md) the parts' SpMV took 0.114 ms of
  * a 0.187 ms pcsr call and of a 0.215 ms pcsc call; as one graph 0.186 and
- * 0.182 ms (run AI).
- *
- * A solver's product (spx__multi_queue_solver) needs neither the fork nor
- * the join: in a solve recorded as one graph over the GPUs each dependency
- * from one GPU to another costs microseconds, and the fork (every lead
- * after part 0), the join (part 0 after every lead) and the solver's wait
- * after it (every part after part 0) are three of an iteration's seven. */
+ * 0.182 ms (run AI). */
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
@@ -101,29 +95,6 @@ spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta, s
     SPX_TRY(spx__multi_merge_queue(P, g, beta, y));
     SPX_TRY(spx__cuda_set_device(P->group[g].device));
     SPX_TRY(spx__cuda_event_record(lead->ev[3], lead->stream));
-cleanup:
-    return st;
-}
-
-spx_status spx__multi_queue_solver(const spx_multi_plan *P, void *const *ready, double alpha,
-                                   const spx_multi_vector *x, double beta, spx_multi_vector *y)
-{
-    spx_status st = SPX_OK;
-    for (int g = 0; g < P->groups; g++) {
-        const spx__multi_part *lead = &P->part[P->group[g].lead];
-        SPX_TRY(spx__cuda_set_device(P->group[g].device));
-        for (int i = 0; i < P->parts; i++)
-            if (i != P->group[g].lead) SPX_TRY(spx__cuda_stream_wait(lead->stream, ready[i]));
-        SPX_TRY(spx__multi_queue_group(P, g, 0, alpha, x, beta, y));
-    }
-    for (int g = 0; g < P->groups; g++)
-        SPX_TRY(spx__multi_merge_group(P, g, beta, y));
-    for (int i = 0; i < P->parts; i++) {
-        const spx__multi_part *lead = &P->part[P->group[P->part[i].group].lead];
-        if (i == P->group[P->part[i].group].lead) continue;
-        SPX_TRY(spx__cuda_set_device(P->part[i].device));
-        SPX_TRY(spx__cuda_stream_wait(P->part[i].stream, lead->ev[3]));
-    }
 cleanup:
     return st;
 }

@@ -327,31 +327,9 @@ static spx_status wait_for_parts(const spx__multi_space *m)
     return st;
 }
 
-/* A product of a solve with its registers on the GPUs, across several:
- * every part's ready recorded, the product queued after them, with no
- * host wait (spx__multi_queue_solver). */
-static spx_status solver_product(const spx__multi_space *m, double alpha, const void *x,
-                                 double beta, void *y)
-{
-    const spx_multi_plan *P = m->P;
-    int caller = spx__multi_device_save(P);
-    spx_status st = SPX_OK;
-    for (int i = 0; i < P->parts; i++) {
-        SPX_TRY(spx__cuda_set_device(P->part[i].device));
-        SPX_TRY(spx__cuda_event_record(m->ready[i], P->part[i].stream));
-    }
-    SPX_TRY(spx__multi_queue_solver(P, m->ready, alpha, (const spx_multi_vector *)x, beta,
-                                    (spx_multi_vector *)y));
-cleanup:
-    spx__multi_device_restore(caller);
-    return st;
-}
-
 spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
                              void *y)
 {
-    if (m->ahead && m->P->groups > 1 && m->P->rows > 0 && x != y)
-        return solver_product(m, alpha, x, beta, y);
     spx_status st = settle(m);
     if (st == SPX_OK && spx__multi_on_gpu(m->P)) {
         int caller = spx__multi_device_save(m->P);
