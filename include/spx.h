@@ -499,6 +499,11 @@ typedef struct spx_solve_opts {
      * (SPX_OK, with the iterate so far) */
     int (*callback)(void *ctx, int64_t iter, double rel_residual);
     void *ctx;
+    /* nonzero (the default): the plan keeps the solve's work vectors (4 of the plan's
+     * vector length for CG, 8 for BiCGSTAB, on its device) and buffers for its next
+     * solve, until spx_plan_destroy / spx_multi_plan_destroy or a solve with 0 here.
+     * Allocating them, pinned host buffers most of all, takes 1-4 ms on a GPU. */
+    int keep_workspace;
 } spx_solve_opts;
 
 typedef struct spx_solve_info {

@@ -8,7 +8,8 @@
  * both ends of y, 40 parts); resident calls replayed as CUDA graphs against
  * the same calls queued part by part; the call's times; spx_multi_cg and
  * spx_multi_bicgstab against one CPU part, their iterations replayed from a
- * recorded graph against the same solves queued. Without a
+ * recorded graph against the same solves queued, and one after another on
+ * one plan (its kept workspace) against plans of their own. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -391,6 +392,77 @@ static void test_solvers(void)
     spx_matrix_destroy(A);
 }
 
+/* A solve of A x = rhs (host arrays, x from 0) on P's resident vectors. */
+static spx_status solve_on(spx_multi_plan *P, const spx_matrix *A, int bicg, const double *rhs,
+                           const spx_solve_opts *o, double *x, spx_solve_info *info)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_multi_vector *b = NULL, *xv = NULL;
+    memset(x, 0, (size_t)n * sizeof *x);
+    spx_status st = spx_multi_vector_create(P, &b);
+    if (st == SPX_OK) st = spx_multi_vector_create(P, &xv);
+    if (st == SPX_OK) st = spx_multi_vector_set(b, rhs);
+    if (st == SPX_OK) st = spx_multi_vector_set(xv, x);
+    if (st == SPX_OK)
+        st = bicg ? spx_multi_bicgstab(P, A, b, xv, o, info) : spx_multi_cg(P, A, b, xv, o, info);
+    if (spx_multi_vector_get(xv, x) != SPX_OK) st = SPX_ERR_DEVICE;
+    spx_multi_vector_destroy(b);
+    spx_multi_vector_destroy(xv);
+    return st;
+}
+
+static spx_multi_plan *solver_plan(const spx_matrix *A)
+{
+    spx_plan_opts po = cuda_opts(SPX_F64, "auto");
+    spx_multi_opts m = spx_multi_opts_default();
+    spx_multi_plan *P = NULL;
+    m.parts = 3; /* round robin: two on GPU 0 where there are two GPUs */
+    CHECK_STATUS(spx_multi_plan_create(A, &po, &m, &P), SPX_OK);
+    return P;
+}
+
+/* Solves one after another on one multi plan over the GPUs (CG, BiCGSTAB
+ * with more vectors, one on a NaN, keep_workspace 0): the bits and
+ * iterations of each on a plan of its own. */
+static void test_kept_workspace(void)
+{
+    spx_matrix *A = generate("lap3d7:20");
+    if (!A) return;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_multi_plan *P = solver_plan(A);
+    double *b = malloc((size_t)n * sizeof *b), *bad = malloc((size_t)n * sizeof *bad);
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    spx_solve_info info, fresh;
+    for (int64_t i = 0; i < n; i++)
+        b[i] = bad[i] = 1.0;
+    bad[7] = NAN;
+    static const int bicg[] = {0, 1, 0, 1, 1, 0, 0}, jacobi[] = {0, 0, 1, 0, 1, 0, 0};
+    static const int keep[] = {1, 1, 1, 1, 1, 0, 1}, nan[] = {0, 0, 0, 1, 0, 0, 0};
+    for (int k = 0; P && k < 7; k++) {
+        spx_solve_opts o = spx_solve_opts_default();
+        o.rtol = 1e-10;
+        o.jacobi = jacobi[k];
+        o.keep_workspace = keep[k];
+        const double *rhs = nan[k] ? bad : b;
+        spx_multi_plan *own = solver_plan(A);
+        spx_status want = solve_on(own, A, bicg[k], rhs, &o, y, &fresh);
+        spx_multi_plan_destroy(own);
+        CHECK_STATUS(solve_on(P, A, bicg[k], rhs, &o, x, &info), want);
+        if (!CHECK(info.iters == fresh.iters && memcmp(x, y, (size_t)n * sizeof *x) == 0))
+            printf("  kept workspace, step %d: %lld iterations, fresh plan %lld\n", k,
+                   (long long)info.iters, (long long)fresh.iters);
+    }
+    printf("  solves on one plan, its workspace kept\n");
+    spx_multi_plan_destroy(P);
+    free(b);
+    free(bad);
+    free(x);
+    free(y);
+    spx_matrix_destroy(A);
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -413,5 +485,6 @@ int main(void)
     test_graph();
     test_times();
     test_solvers();
+    test_kept_workspace();
     return spx_test_finish();
 }

@@ -5,7 +5,9 @@
  * reference; BiCGSTAB on lap3d7:16 with Jacobi; fp32 CG to 1e-5; two
  * solves give the same bits; CG and BiCGSTAB queued ahead against the
  * same solves waiting every iteration; host vectors refused by spx_cg,
- * taken by spx_cg_host and spx_bicgstab_host. Skipped (77) without a GPU. */
+ * taken by spx_cg_host and spx_bicgstab_host; solves one after another on
+ * one plan reusing the workspace it keeps, against plans of their own.
+ * Skipped (77) without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +248,67 @@ static void test_host_vectors(void)
     free(xd);
 }
 
+/* x and info of a solve of A x = b (host arrays, x from 0) on P's device
+ * vectors, or on a sell plan of its own (P NULL). */
+static spx_status solve_on(const spx_plan *P, const spx_matrix *A, solver s, const double *b,
+                           const spx_solve_opts *o, double *x, spx_solve_info *info)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    size_t bytes = (size_t)n * sizeof(double);
+    spx_plan *own = P ? NULL : plan_on(A, SPX_DEV_CUDA, "sell", SPX_F64);
+    void *db = NULL, *dx = NULL;
+    spx_status st = SPX_ERR_DEVICE;
+    memset(x, 0, bytes);
+    if (spx__cuda_upload(&db, b, bytes, "b") == SPX_OK &&
+        spx__cuda_upload(&dx, x, bytes, "x") == SPX_OK) {
+        st = s(P ? P : own, A, db, dx, o, info);
+        if (spx__cuda_copy(x, dx, bytes, 0) != SPX_OK) st = SPX_ERR_DEVICE;
+    }
+    spx__cuda_free(db);
+    spx__cuda_free(dx);
+    spx_plan_destroy(own);
+    return st;
+}
+
+/* Solves one after another on one plan (CG, BiCGSTAB with more vectors,
+ * one on a NaN, keep_workspace 0): the bits of each on a plan of its own. */
+static void test_kept_workspace(void)
+{
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_generate("lap3d7:16", &A), SPX_OK);
+    const int64_t n = 4096;
+    spx_plan *P = plan_on(A, SPX_DEV_CUDA, "sell", SPX_F64);
+    double *b = malloc(n * sizeof *b), *bad = malloc(n * sizeof *bad);
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    spx_solve_info info, fresh;
+    for (int64_t i = 0; i < n; i++)
+        b[i] = bad[i] = 1.0;
+    bad[7] = NAN;
+    static const solver solvers[] = {spx_cg,       spx_bicgstab, spx_cg, spx_bicgstab,
+                                     spx_bicgstab, spx_cg,       spx_cg};
+    static const int jacobi[] = {0, 0, 1, 0, 1, 0, 0}, keep[] = {1, 1, 1, 1, 1, 0, 1};
+    static const int nan[] = {0, 0, 0, 1, 0, 0, 0};
+    for (int k = 0; k < 7; k++) {
+        spx_solve_opts o = spx_solve_opts_default();
+        o.rtol = 1e-10;
+        o.jacobi = jacobi[k];
+        o.keep_workspace = keep[k];
+        const double *rhs = nan[k] ? bad : b;
+        spx_status want = solve_on(NULL, A, solvers[k], rhs, &o, y, &fresh);
+        CHECK_STATUS(solve_on(P, A, solvers[k], rhs, &o, x, &info), want);
+        if (!CHECK(info.iters == fresh.iters && memcmp(x, y, n * sizeof *x) == 0))
+            fprintf(stderr, "  kept workspace, step %d: %lld iterations, fresh plan %lld\n", k,
+                    (long long)info.iters, (long long)fresh.iters);
+    }
+    free(b);
+    free(bad);
+    free(x);
+    free(y);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -255,5 +318,6 @@ int main(void)
     test_cg();
     test_ahead();
     test_host_vectors();
+    test_kept_workspace();
     return spx_test_finish();
 }

@@ -10,7 +10,10 @@
  *   iterate), an indefinite matrix in CG (SPX_ERR_BREAKDOWN), a zero
  *   diagonal with Jacobi, a callback that stops, the history;
  * - fp32 plans, a reordered plan with vectors=permuted (Jacobi in the plan's
- *   order), and bitwise repeatability of two solves. */
+ *   order), and bitwise repeatability of two solves;
+ * - solves one after another on one plan, reusing the workspace the plan
+ *   keeps (CG, then BiCGSTAB with more vectors, after a NaN, with
+ *   keep_workspace 0): the bits of each solve on a plan of its own. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,11 +265,67 @@ static void test_precisions_and_order(void)
     spx_matrix_destroy(A);
 }
 
+typedef spx_status (*solver)(const spx_plan *, const spx_matrix *, const void *, void *,
+                             const spx_solve_opts *, spx_solve_info *);
+
+/* x (from 0) and info of one solve on P, or on a plan of its own (P NULL). */
+static spx_status solve_once(spx_plan *P, const spx_matrix *A, solver s, const double *b,
+                             const spx_solve_opts *o, double *x, spx_solve_info *info)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_plan *own = P ? NULL : plan_of(A, "csr", SPX_F64, NULL);
+    memset(x, 0, (size_t)n * sizeof *x);
+    spx_status st = s(P ? P : own, A, b, x, o, info);
+    spx_plan_destroy(own);
+    return st;
+}
+
+static void test_kept_workspace(void)
+{
+    spx_matrix *A = generate("lap3d7:12");
+    spx_plan *P = plan_of(A, "csr", SPX_F64, NULL);
+    const int64_t n = 1728;
+    double *b = filled(n, 1.0), *bad = filled(n, 1.0), *x = filled(n, 0.0), *y = filled(n, 0.0);
+    spx_solve_info info, fresh;
+    bad[7] = NAN;
+    static const struct {
+        solver s;
+        int jacobi, keep, nan;
+        const char *what;
+    } steps[] = {{spx_cg, 0, 1, 0, "cg"},
+                 {spx_bicgstab, 0, 1, 0, "bicgstab, more vectors"},
+                 {spx_cg, 1, 1, 0, "cg jacobi"},
+                 {spx_bicgstab, 0, 1, 1, "bicgstab on a NaN"},
+                 {spx_bicgstab, 1, 1, 0, "bicgstab jacobi after the NaN"},
+                 {spx_cg, 0, 0, 0, "cg, workspace not kept"},
+                 {spx_cg, 0, 1, 0, "cg again"}};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        spx_solve_opts o = spx_solve_opts_default();
+        o.rtol = 1e-10;
+        o.jacobi = steps[k].jacobi;
+        o.keep_workspace = steps[k].keep;
+        const double *rhs = steps[k].nan ? bad : b;
+        spx_status want = solve_once(NULL, A, steps[k].s, rhs, &o, y, &fresh);
+        CHECK_STATUS(solve_once(P, A, steps[k].s, rhs, &o, x, &info), want);
+        if (!CHECK(info.iters == fresh.iters && memcmp(x, y, (size_t)n * sizeof *x) == 0))
+            printf("  kept workspace, %s: %lld iterations, on a plan of its own %lld\n",
+                   steps[k].what, (long long)info.iters, (long long)fresh.iters);
+    }
+    free(b);
+    free(bad);
+    free(x);
+    free(y);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+}
+
 int main(void)
 {
     test_cg_laplacian();
     test_bicgstab();
     test_statuses();
     test_precisions_and_order();
+    test_kept_workspace();
     return spx_test_finish();
 }

@@ -81,6 +81,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/keep.h"
 #include "cuda/multi/multi_cuda.h" /* spx__multi_run */
 #include "multi/partition.h"
 
@@ -225,6 +226,7 @@ struct spx_multi_plan_s {
     spx__multi_run *runs;       /* pcsc on one device: the lines the merge sums, owned */
     int nruns;
     spx_multi_timing times;
+    spx__keep solve_keep; /* a solver's workspace for the next solve (solve/solve.c) */
 };
 
 /* Record the status and message of a step that ran in part p's thread. */

@@ -200,6 +200,7 @@ cleanup:
 void spx_multi_plan_destroy(spx_multi_plan *P)
 {
     if (!P || P->magic != SPX__MULTI_MAGIC) return;
+    spx__keep_free(&P->solve_keep); /* on the parts' streams: before the parts go */
     int caller = spx__multi_device_save(P);
     spx__multi_graph_destroy(P);
     if (P->reduce_buf) {

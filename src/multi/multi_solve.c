@@ -257,17 +257,24 @@ spx_status spx__multi_v_dots(const spx__multi_space *m, int k, const void *const
     return st;
 }
 
+spx_status spx__multi_v_zero(const spx__multi_space *m, void *v)
+{
+    spx_status st = settle(m);
+    int caller = spx__multi_device_save(m->P);
+    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
+        if (enter(m, i, &st))
+            st = spx__multi_scale(m->P, lines(m, v, i), 0.0, m->part[i].n, m->part[i].stream);
+    spx__multi_device_restore(caller);
+    return st;
+}
+
 spx_status spx__multi_v_alloc(const spx__multi_space *m, void **v, const char *what)
 {
     spx_multi_vector *w = NULL;
     spx_status st = settle(m);
     if (st == SPX_OK) st = spx_multi_vector_create(m->P, &w);
     (void)what; /* spx_multi_vector_create names its buffers */
-    int caller = spx__multi_device_save(m->P);
-    for (int i = 0; st == SPX_OK && i < m->P->parts; i++)
-        if (enter(m, i, &st))
-            st = spx__multi_scale(m->P, lines(m, w, i), 0.0, m->part[i].n, m->part[i].stream);
-    spx__multi_device_restore(caller);
+    if (st == SPX_OK) st = spx__multi_v_zero(m, w);
     if (st != SPX_OK) spx_multi_vector_destroy(w);
     *v = st == SPX_OK ? w : NULL;
     return st;

@@ -21,6 +21,7 @@ spx_status spx__multi_space_init(spx_multi_plan *P, spx__multi_space **out, int6
 void spx__multi_space_free(spx__multi_space *m);
 /* A vector of the space is an spx_multi_vector *: made zero by alloc. */
 spx_status spx__multi_v_check(const spx__multi_space *m, const void *v);
+spx_status spx__multi_v_zero(const spx__multi_space *m, void *v);
 spx_status spx__multi_v_alloc(const spx__multi_space *m, void **v, const char *what);
 void spx__multi_v_free(const spx__multi_space *m, void *v);
 /* out[j] = a[j] . b[j], j < k, 1 <= k <= SPX__V_MAX_DOTS (vec.h's spx__v_dots) */

@@ -90,6 +90,9 @@ void spx__plan_device_arrays(const spx_plan *P, const void **rowptr, const void 
 
 /* The CUDA stream of a plan (NULL: the default stream, or not a plan). */
 void *spx__plan_stream(const spx_plan *P);
+/* The plan's slot for a solver's workspace (core/keep.h), freed with the
+ * plan; writable through a const plan, as it is no part of the product. */
+struct spx__keep *spx__plan_keep(const spx_plan *P);
 
 /* Operation bits of a format: SPX__OP_BIT(SPX_OP_SPMV) when it has spmv, ... */
 #define SPX__OP_BIT(op) (1u << (unsigned)(op))

@@ -9,6 +9,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/keep.h"
 #include "core/matrix.h"
 #include "cuda/gateway.h"
 #include "plan/format.h"
@@ -27,6 +28,7 @@ struct spx_plan_s {
     spx__reorder *reorder;    /* params reorder=: P and A' = P op(A) P^T, or NULL */
     double prep_ms;
     char describe[1024]; /* room for the longest format description (hbp: about 450) */
+    spx__keep solve_keep; /* a solver's workspace for the next solve (solve/solve.c) */
 };
 
 spx_plan_opts spx_plan_opts_default(void)
@@ -259,6 +261,7 @@ cleanup:
 void spx_plan_destroy(spx_plan *P)
 {
     if (!P || P->magic != SPX__PLAN_MAGIC) return;
+    spx__keep_free(&P->solve_keep); /* on the plan's stream: before the plan goes */
     if (P->state) P->ops->destroy(P->state);
     spx__reorder_destroy(P->reorder);
     spx_matrix_destroy(P->transposed);
@@ -452,6 +455,11 @@ spx_status spx_plan_dims(const spx_plan *P, int64_t *rows, int64_t *cols)
 }
 
 void *spx__plan_stream(const spx_plan *P) { return check_plan(P) == SPX_OK ? P->opts.stream : NULL; }
+
+struct spx__keep *spx__plan_keep(const spx_plan *P)
+{
+    return check_plan(P) == SPX_OK ? &((spx_plan *)P)->solve_keep : NULL;
+}
 
 spx_type spx_plan_x_type(const spx_plan *P)
 {

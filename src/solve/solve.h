@@ -18,6 +18,9 @@ typedef struct spx__solve {
     int64_t iters;
     int stop;           /* the callback asked to stop */
     int converged;      /* the updated residual met rtol */
+    struct spx__keep *slot;       /* the plan's slot for the workspace (core/keep.h) */
+    struct spx__solve_kept *kept; /* the workspace taken from it, or NULL */
+    int space_ready;              /* s is set up (kept or made) */
     int replay;         /* iterations are replayed from one recorded graph (solve.c) */
     int recorded;       /* and it is recorded */
     int64_t replayed;   /* iterations replayed */
@@ -37,12 +40,11 @@ spx_status spx__solve_precond(const spx__solve *S, const void *r, void *z);
 /* Record iteration `iter` with residual norm rnorm: history, callback.
  * Returns 1 when the solve is over (converged, or the callback said stop). */
 int spx__solve_record(spx__solve *S, int64_t iter, double rnorm);
-/* Release what S holds (after a failed spx__solve_begin too). */
-void spx__solve_free(spx__solve *S);
-/* Finish: recompute the residual of x into info, free S; returns st, or
- * SPX_ERR_NOT_CONVERGED when st is SPX_OK but the solve neither converged
- * (by the residual the iteration updates) nor was stopped. */
-spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, spx_status st,
+/* Finish: recompute the residual of x into info (r: a work vector, its
+ * scratch); returns st, or SPX_ERR_NOT_CONVERGED when st is SPX_OK but the
+ * solve neither converged (by the residual the iteration updates) nor was
+ * stopped. */
+spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, void *r, spx_status st,
                           spx_solve_info *info, const char *who);
 
 /* The iterations of a solver whose scalars live in S's registers

@@ -117,6 +117,14 @@ spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what)
     return st;
 }
 
+spx_status spx__v_zero(const spx__vspace *s, void *v)
+{
+    if (s->multi) return spx__multi_v_zero(s->multi, v);
+    if (s->cuda) return spx__cuda_memset(v, 0, (size_t)s->n * spx__v_entry_bytes(s), s->stream);
+    if (s->n > 0) memset(v, 0, (size_t)s->n * spx__v_entry_bytes(s));
+    return SPX_OK;
+}
+
 void spx__v_free(const spx__vspace *s, void *v)
 {
     if (s->multi)

@@ -46,6 +46,7 @@ spx_status spx__vspace_dot_buffers(spx__vspace *s);
 size_t spx__v_entry_bytes(const spx__vspace *s);
 spx_status spx__v_alloc(const spx__vspace *s, void **v, const char *what); /* zeroed */
 void spx__v_free(const spx__vspace *s, void *v);
+spx_status spx__v_zero(const spx__vspace *s, void *v); /* v = 0, queued on a device */
 /* *out = a . b */
 spx_status spx__v_dot(const spx__vspace *s, const void *a, const void *b, double *out);
 /* out[j] = a[j] . b[j] for j < k <= SPX__V_MAX_DOTS, with one launch and

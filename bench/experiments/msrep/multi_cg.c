@@ -18,7 +18,9 @@
  * Usage: multi_cg SPEC (spx_generate's, e.g. lap3d7:200) [--parts N (default:
  *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)]
  *        [--solver cg|bicgstab (cg): spx_bicgstab and spx_multi_bicgstab instead]
- *        [--stream 1: the one-GPU plan on a stream of its own] [--ab 1] */
+ *        [--stream 1: the one-GPU plan on a stream of its own] [--ab 1]
+ *        [--keep 0: spx_solve_opts.keep_workspace 0, every solve allocates its
+ *        workspace and frees it; by default the plans keep it between solves] */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -126,7 +128,7 @@ static void report(const char *what, double *t, int rounds, long iters, double r
 int main(int argc, char **argv)
 {
     const char *spec = argc > 1 ? argv[1] : "lap3d7:200", *kind = "pcsr";
-    int parts = 0, rounds = 5, own_stream = 0, ab = 0;
+    int parts = 0, rounds = 5, own_stream = 0, ab = 0, keep = 1;
     long iters = 100;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--parts")) parts = atoi(argv[i + 1]);
@@ -136,6 +138,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--solver")) bicgstab = !strcmp(argv[i + 1], "bicgstab");
         if (!strcmp(argv[i], "--stream")) own_stream = atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--ab")) ab = atoi(argv[i + 1]);
+        if (!strcmp(argv[i], "--keep")) keep = atoi(argv[i + 1]);
     }
     int gpus = 0;
     cudaGetDeviceCount(&gpus);
@@ -174,6 +177,7 @@ int main(int argc, char **argv)
     spx_solve_opts so = spx_solve_opts_default();
     so.rtol = 0.0;
     so.max_iters = iters;
+    so.keep_workspace = keep;
     const int modes = ab ? 2 : 1;
     double *t1[2], *tm[2], r1[2] = {0, 0}, rm[2] = {0, 0}, warm;
     int64_t rep1[2] = {0, 0}, repm[2] = {0, 0};
