@@ -241,6 +241,52 @@ static void check_graph(const spx_matrix *A, const int *devices)
     free(b);
 }
 
+/* Over several GPUs: x's buffer on GPU 1 swapped with another vector's,
+ * its buffer on GPU 0 kept (as a new vector can get the address of a freed
+ * one on one GPU and not on another): the replay reads the new buffer, as
+ * the call queued does. */
+static void check_graph_buffers(const spx_matrix *A)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_plan_opts o = cuda_opts(SPX_F64, "auto");
+    spx_multi_opts m = spx_multi_opts_default();
+    spx_multi_plan *P = NULL;
+    spx_multi_vector *x = NULL, *w = NULL, *y = NULL;
+    double *hx = malloc(sizeof *hx * (size_t)n), *hw = malloc(sizeof *hw * (size_t)n);
+    double *a = calloc((size_t)n, sizeof *a), *b = calloc((size_t)n, sizeof *b);
+    for (int64_t i = 0; i < n; i++) {
+        hx[i] = 1.0 + (double)(i % 7);
+        hw[i] = -2.0 - (double)(i % 3);
+    }
+    m.parts = 2;
+    if (CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK) &&
+        CHECK_STATUS(spx_multi_vector_create(P, &x), SPX_OK) &&
+        CHECK_STATUS(spx_multi_vector_create(P, &w), SPX_OK) &&
+        CHECK_STATUS(spx_multi_vector_create(P, &y), SPX_OK) && CHECK(x->groups == 2)) {
+        CHECK_STATUS(spx_multi_vector_set(x, hx), SPX_OK);
+        CHECK_STATUS(spx_multi_vector_set(w, hw), SPX_OK);
+        resident_call(P, x, y, hx, 1.0, 0.0, a); /* recorded */
+        void *swap = x->buf[1];
+        x->buf[1] = w->buf[1];
+        w->buf[1] = swap;
+        resident_call(P, x, y, hx, 1.0, 0.0, a);
+        CHECK_STATUS(spx_multi_set_graph(P, 0), SPX_OK);
+        resident_call(P, x, y, hx, 1.0, 0.0, b);
+        CHECK(memcmp(a, b, sizeof *a * (size_t)n) == 0);
+        w->buf[1] = x->buf[1];
+        x->buf[1] = swap;
+    }
+    spx_multi_vector_destroy(x);
+    spx_multi_vector_destroy(w);
+    spx_multi_vector_destroy(y);
+    spx_multi_plan_destroy(P);
+    free(hx);
+    free(hw);
+    free(a);
+    free(b);
+}
+
 static void test_graph(void)
 {
     spx_matrix *A = generate("lap3d7:24");
@@ -250,6 +296,7 @@ static void test_graph(void)
     if (gpus > 1) {
         printf("  graphs over %d GPUs\n", gpus);
         check_graph(A, NULL);
+        check_graph_buffers(A);
     }
     spx_matrix_destroy(A);
 }

@@ -176,7 +176,9 @@ typedef struct spx__multi_graph {
     int off;                 /* no_graph (spx_multi_opts, spx_multi_set_graph), or a
                                 recording failed: queue parts */
     void *exec;              /* the executable graph, NULL: none yet */
-    const void *x, *y;       /* the device buffers it reads and writes */
+    void **x, **y;           /* the device buffers it reads and writes, every group's (owned
+                                arrays of P->groups: another vector may share one group's
+                                buffer address with a freed one, not all of them) */
     double alpha, beta;
     void *start, *end;       /* events on part 0's stream around the last replay (the
                                 parts' own events, recorded inside a graph, time nothing) */

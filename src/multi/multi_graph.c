@@ -21,15 +21,20 @@
  * as a whole by two events of its own around the launch; spx_multi_times
  * then gives that as the SpMV time, the merge (ghost adds, pcsc's sum)
  * included, and no separate merge time (multi_info.c). */
+#include "core/alloc.h"
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "cuda/multi/multi_cuda.h"
 #include "multi/multi.h"
 
-static int same_call(const spx__multi_graph *g, const void *x, const void *y, double alpha,
-                     double beta)
+static int same_call(const spx_multi_plan *P, const spx_multi_vector *x, const spx_multi_vector *y,
+                     double alpha, double beta)
 {
-    return g->exec && g->x == x && g->y == y && g->alpha == alpha && g->beta == beta;
+    const spx__multi_graph *g = &P->graph;
+    if (!g->exec || g->alpha != alpha || g->beta != beta) return 0;
+    for (int k = 0; k < P->groups; k++)
+        if (g->x[k] != x->buf[k] || g->y[k] != y->buf[k]) return 0;
+    return 1;
 }
 
 /* Queue the call directly and wait for every part's stream. */
@@ -62,8 +67,18 @@ static void record(spx_multi_plan *P, double alpha, const spx_multi_vector *x, d
         g->off = 1;
         return;
     }
-    g->x = spx__multi_vector_at(x, 0, 0);
-    g->y = spx__multi_vector_at(y, 0, 0);
+    if ((!g->x &&
+         spx__calloc((void **)&g->x, (size_t)P->groups, sizeof *g->x, "graph") != SPX_OK) ||
+        (!g->y &&
+         spx__calloc((void **)&g->y, (size_t)P->groups, sizeof *g->y, "graph") != SPX_OK)) {
+        spx__multi_graph_free(P);
+        g->off = 1;
+        return;
+    }
+    for (int k = 0; k < P->groups; k++) {
+        g->x[k] = x->buf[k];
+        g->y[k] = y->buf[k];
+    }
     g->alpha = alpha;
     g->beta = beta;
 }
@@ -72,9 +87,8 @@ spx_status spx__multi_graph_run(spx_multi_plan *P, double alpha, const spx_multi
                                 double beta, spx_multi_vector *y, spx__multi_queue_fn queue)
 {
     spx__multi_graph *g = &P->graph;
-    const void *xb = spx__multi_vector_at(x, 0, 0), *yb = spx__multi_vector_at(y, 0, 0);
     if (g->capturing) return queue(P, alpha, x, beta, y);
-    if (!g->off && !same_call(g, xb, yb, alpha, beta)) record(P, alpha, x, beta, y, queue);
+    if (!g->off && !same_call(P, x, y, alpha, beta)) record(P, alpha, x, beta, y, queue);
     if (g->off) {
         spx__clear_error(); /* a failed recording is not the call's failure */
         g->replayed = 0;
@@ -116,4 +130,7 @@ void spx__multi_graph_destroy(spx_multi_plan *P)
     spx__cuda_event_destroy(P->graph.start);
     spx__cuda_event_destroy(P->graph.end);
     P->graph.start = P->graph.end = NULL;
+    spx__free(P->graph.x);
+    spx__free(P->graph.y);
+    P->graph.x = P->graph.y = NULL;
 }
