@@ -501,6 +501,19 @@ static void test_kept_workspace(void)
             printf("  kept workspace, step %d: %lld iterations, fresh plan %lld\n", k,
                    (long long)info.iters, (long long)fresh.iters);
     }
+    /* the plan outlives its solves' workspace: a caller's resident call still
+     * returns finished */
+    spx_multi_vector *xv = NULL, *yv = NULL;
+    if (P && CHECK_STATUS(spx_multi_vector_create(P, &xv), SPX_OK) &&
+        CHECK_STATUS(spx_multi_vector_create(P, &yv), SPX_OK) &&
+        CHECK_STATUS(spx_multi_vector_set(xv, b), SPX_OK))
+        for (int k = 0; k < 3; k++) {
+            CHECK_STATUS(spx_multi_spmv_resident(P, 1.0, xv, 0.0, yv), SPX_OK);
+            for (int i = 0; i < P->parts; i++)
+                CHECK(spx__cuda_stream_idle(P->part[i].stream));
+        }
+    spx_multi_vector_destroy(xv);
+    spx_multi_vector_destroy(yv);
     printf("  solves on one plan, its workspace kept\n");
     spx_multi_plan_destroy(P);
     free(b);

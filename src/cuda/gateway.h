@@ -47,7 +47,8 @@ typedef struct spx__cuda_csr {
  * - device_count: usable CUDA devices (0 without CUDA or without a GPU);
  * - alloc, free: device memory; failure reports the bytes;
  * - copy: to_device nonzero host -> device, else device -> host; sync: wait
- *   for a stream;
+ *   for a stream; stream_idle: 1 when everything queued on it has run (a
+ *   test's check that a call waited);
  * - device_info: name, multiprocessor count and L2 bytes (outputs may be NULL);
  * - copy_d2d, copy_async, memset: ordered on a stream (async for pinned host);
  * - copy_staged: host -> device through pinned staging buffers, finished on
@@ -78,6 +79,7 @@ typedef struct spx__cuda_csr {
     V(spx__cuda_free_pooled, (void *dptr))                                                         \
     S(spx__cuda_copy, (void *dst, const void *src, size_t bytes, int to_device))                   \
     S(spx__cuda_sync, (void *stream))                                                              \
+    Q(int, spx__cuda_stream_idle, (void *stream), 1)                                               \
     S(spx__cuda_device_info, (char *name, size_t name_len, int *sm_count, size_t *l2_bytes))       \
     S(spx__cuda_copy_d2d, (void *dst, const void *src, size_t bytes, void *stream))                \
     S(spx__cuda_copy_async,                                                                        \

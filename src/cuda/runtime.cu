@@ -89,6 +89,13 @@ extern "C" spx_status spx__cuda_sync(void *stream)
     return SPX_OK;
 }
 
+extern "C" int spx__cuda_stream_idle(void *stream)
+{
+    cudaError_t e = cudaStreamQuery((cudaStream_t)stream);
+    if (e != cudaSuccess && e != cudaErrorNotReady) cudaGetLastError();
+    return e == cudaSuccess;
+}
+
 extern "C" spx_status spx__cuda_device_info(char *name, size_t name_len, int *sm_count,
                                             size_t *l2_bytes)
 {

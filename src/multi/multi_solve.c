@@ -344,6 +344,10 @@ spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void
         spx__multi_device_restore(caller);
     }
     if (st != SPX_OK) return st;
+    /* the solve's product only: the plan, and the space kept on it, outlive
+     * the solve, and a caller's own resident call waits as it always did */
+    m->P->graph.no_wait = m->ahead != NULL;
     st = spx_multi_spmv_resident(m->P, alpha, (spx_multi_vector *)x, beta, (spx_multi_vector *)y);
+    m->P->graph.no_wait = 0;
     return st == SPX_OK && m->ahead ? spx__multi_ahead_after_product(m) : st;
 }

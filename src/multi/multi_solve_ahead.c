@@ -113,7 +113,6 @@ spx_status spx__multi_ahead_create(spx__multi_space *m)
         m->part[i].regs = a->regs[P->part[i].group];
         m->part[i].partial = a->partial[i];
     }
-    m->P->graph.no_wait = 1;
 cleanup:
     return st;
 }
@@ -123,7 +122,6 @@ void spx__multi_ahead_destroy(spx__multi_space *m)
     spx__multi_ahead *a = m->ahead;
     spx_multi_plan *P = m->P;
     if (!a) return;
-    P->graph.no_wait = 0;
     for (int i = 0; i < P->parts; i++) {
         m->part[i].regs = m->part[i].partial = NULL; /* borrowed: not the part's to free */
         if (spx__cuda_set_device(P->part[i].device) != SPX_OK) continue;
