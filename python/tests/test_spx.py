@@ -192,6 +192,20 @@ def test_cg_against_scipy():
     assert e.value.info["iters"] == 3
 
 
+def test_solves_on_one_plan():
+    """Solves in turn on one plan, which keeps their workspace, give the bits of each
+    on a plan of its own; keep_workspace=False too. No graph replays on a CPU plan."""
+    a = lap3d7(10)
+    b = np.random.default_rng(5).uniform(-1, 1, a.shape[0])
+    P = spx.plan(a, format="csr")
+    for solve, jacobi, keep in [(spx.cg, False, True), (spx.bicgstab, True, True),
+                                (spx.cg, True, False), (spx.cg, False, True)]:
+        x, info = solve(P, b, rtol=1e-10, jacobi=jacobi, keep_workspace=keep)
+        xf, infof = solve(spx.plan(a, format="csr"), b, rtol=1e-10, jacobi=jacobi)
+        assert np.array_equal(x, xf) and info["iters"] == infof["iters"]
+        assert info["replayed"] == 0
+
+
 def test_bicgstab_nonsymmetric():
     a = (lap3d7(8) + sp.diags([0.3], [1], shape=(512, 512))).tocsr()
     b = np.ones(512)

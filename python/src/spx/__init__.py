@@ -309,7 +309,7 @@ def device_available(device):
     return _core.device_available(device)
 
 
-def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
+def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace):
     if isinstance(P, MultiPlan):
         for v in (b, x0):
             _host_vector(v)
@@ -324,9 +324,10 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
         b = np.ascontiguousarray(b, dtype=P.dtype)
         x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=P.dtype)
         args = (b, x)
-    status, iters, rel, ms, history = P._p.solve(kind, args[0], args[1], rtol, int(max_iters),
-                                                 bool(jacobi))
-    info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history}
+    status, iters, rel, ms, history, replayed = P._p.solve(
+        kind, args[0], args[1], rtol, int(max_iters), bool(jacobi), bool(keep_workspace))
+    info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history,
+            "replayed": replayed}
     if status != 0:
         err = NotConverged(status, "SPX_ERR_NOT_CONVERGED",
                            "%s: relative residual %.3g after %d iterations" % (kind, rel, iters))
@@ -335,16 +336,18 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi):
     return x, info
 
 
-def cg(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False):
+def cg(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace=True):
     """Conjugate gradients on plan P (or a matrix, planned with auto). Returns (x, info).
     P may be a MultiPlan (spx_multi_cg): b and x0 are then NumPy vectors, copied into
-    resident vectors of the plan for the solve and x copied back."""
-    return _solve("cg", P, b, x0, rtol, max_iters, jacobi)
+    resident vectors of the plan for the solve and x copied back. keep_workspace: the plan
+    keeps the solve's work vectors and buffers for its next solve (spx_solve_opts);
+    info["replayed"]: iterations replayed from one recorded CUDA graph (multi plans on GPUs)."""
+    return _solve("cg", P, b, x0, rtol, max_iters, jacobi, keep_workspace)
 
 
-def bicgstab(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False):
+def bicgstab(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace=True):
     """BiCGSTAB on plan P (or a matrix, or a MultiPlan as in cg). Returns (x, info)."""
-    return _solve("bicgstab", P, b, x0, rtol, max_iters, jacobi)
+    return _solve("bicgstab", P, b, x0, rtol, max_iters, jacobi, keep_workspace)
 
 
 def bench(A, formats=None, device="cpu", precision="f64", calls=200, batches=10):

@@ -512,7 +512,7 @@ static PyObject *plan_spgemm_numeric(PlanObject *p, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* solve(kind, b, x, rtol, max_iters, jacobi)'s arguments, Plan's and
+/* solve(kind, b, x, rtol, max_iters, jacobi, keep)'s arguments, Plan's and
  * MultiPlan's: o's history a new array of max_iters + 1 entries, freed by
  * solve_result (or by the caller where it does not get there). */
 static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, spx_solve_opts *o)
@@ -520,8 +520,9 @@ static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, sp
     const char *kind;
     double rtol;
     long long max_iters;
-    int jacobi;
-    if (!PyArg_ParseTuple(args, "sOOdLp", &kind, b, x, &rtol, &max_iters, &jacobi)) return -1;
+    int jacobi, keep;
+    if (!PyArg_ParseTuple(args, "sOOdLpp", &kind, b, x, &rtol, &max_iters, &jacobi, &keep))
+        return -1;
     if (max_iters < 0 || max_iters > ((long long)1 << 40)) {
         PyErr_SetString(PyExc_ValueError, "max_iters out of range");
         return -1;
@@ -531,6 +532,7 @@ static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, sp
     o->rtol = rtol;
     o->max_iters = max_iters;
     o->jacobi = jacobi;
+    o->keep_workspace = keep;
     o->history = PyMem_Malloc(((size_t)max_iters + 1) * sizeof(double));
     if (!o->history) {
         PyErr_NoMemory();
@@ -539,7 +541,7 @@ static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, sp
     return 0;
 }
 
-/* (status, iters, rel_residual, ms, history) of a solve that ended with
+/* (status, iters, rel_residual, ms, history, replayed) of a solve that ended with
  * SPX_OK or SPX_ERR_NOT_CONVERGED, else SpxError; frees o's history. */
 static PyObject *solve_result(spx_status st, const spx_solve_info *info, spx_solve_opts *o)
 {
@@ -553,11 +555,12 @@ static PyObject *solve_result(spx_status st, const spx_solve_info *info, spx_sol
     PyMem_Free(o->history);
     if (!ran) return raise_status(st);
     if (!h) return NULL;
-    return Py_BuildValue("(iLddN)", (int)st, (long long)info->iters, info->rel_residual, info->ms,
-                         h);
+    return Py_BuildValue("(iLddNL)", (int)st, (long long)info->iters, info->rel_residual, info->ms,
+                         h, (long long)info->replayed);
 }
 
-/* solve(kind, b, x, rtol, max_iters, jacobi) -> (status, iters, rel_residual, ms, history);
+/* solve(kind, b, x, rtol, max_iters, jacobi, keep) -> (status, iters, rel_residual, ms,
+ * history, replayed);
  * the plan's matrix gives the Jacobi diagonal. */
 static PyObject *plan_solve(PlanObject *p, PyObject *args)
 {
@@ -766,7 +769,7 @@ static spx_status multi_krylov(spx_multi_plan *P, const spx_matrix *A, int is_cg
     return st;
 }
 
-/* solve(kind, b, x, rtol, max_iters, jacobi) as Plan.solve, on host arrays
+/* solve(kind, b, x, rtol, max_iters, jacobi, keep) as Plan.solve, on host arrays
  * (x: in, the first guess; out, the solution); one call at a time per plan. */
 static PyObject *multi_solve(MultiPlanObject *p, PyObject *args)
 {
