@@ -3,7 +3,9 @@
  * give, from concurrent calls on one plan, the same bits as a lone call, and
  * the same bits call after call (the order of partial sums is fixed for a
  * fixed thread count). The matrix has long rows, which csr, coo and sell sum
- * in slices across threads. */
+ * in slices across threads. Solves too: CG from several threads on one
+ * plan, which keeps one solve's workspace (core/keep.h: the others make
+ * their own), each the bits of a lone solve. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,66 @@ static void *call_many(void *arg)
     }
     free(y);
     return NULL;
+}
+
+typedef struct solver_thread {
+    const spx_plan *P;
+    const spx_matrix *A;
+    const double *b, *want;
+    int64_t n;
+    int mismatches;
+} solver_thread;
+
+static void *solve_many(void *arg)
+{
+    solver_thread *c = arg;
+    double *x = malloc(sizeof *x * (size_t)c->n);
+    spx_solve_opts o = spx_solve_opts_default();
+    o.rtol = 1e-10;
+    o.jacobi = 1;
+    for (int k = 0; k < CALLS / 2; k++) {
+        memset(x, 0, sizeof *x * (size_t)c->n);
+        if (spx_cg(c->P, c->A, c->b, x, &o, NULL) != SPX_OK ||
+            memcmp(x, c->want, sizeof *x * (size_t)c->n) != 0)
+            c->mismatches++;
+    }
+    free(x);
+    return NULL;
+}
+
+static void check_solves(void)
+{
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_generate("lap3d7:14", &A), SPX_OK);
+    const int64_t n = 14 * 14 * 14;
+    spx_plan *P = NULL;
+    spx_plan_opts po = spx_plan_opts_default();
+    po.format = "csr";
+    po.threads = 1; /* the same sums in every thread */
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &po, &P), SPX_OK);
+    double *b = malloc(sizeof *b * (size_t)n), *want = calloc((size_t)n, sizeof *want);
+    for (int64_t i = 0; i < n; i++)
+        b[i] = 1.0 + (double)(i % 5);
+    spx_solve_opts o = spx_solve_opts_default();
+    o.rtol = 1e-10;
+    o.jacobi = 1;
+    CHECK_STATUS(spx_cg(P, A, b, want, &o, NULL), SPX_OK);
+    pthread_t t[CALLERS];
+    solver_thread c[CALLERS];
+    for (int i = 0; i < CALLERS; i++) {
+        c[i] = (solver_thread){P, A, b, want, n, 0};
+        pthread_create(&t[i], NULL, solve_many, &c[i]);
+    }
+    for (int i = 0; i < CALLERS; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(c[i].mismatches == 0);
+    }
+    printf("cg from %d threads on one plan: %s\n", CALLERS,
+           c[0].mismatches + c[1].mismatches ? "MISMATCH" : "same bits");
+    free(b);
+    free(want);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
 }
 
 /* 20000 x 60000: rows of 0..9 entries, and rows 7 and 12345 of 50,000. */
@@ -75,16 +137,19 @@ static void check_format(const spx_matrix *A, const char *format, const double *
 
 int main(void)
 {
-    static const char *formats[] = {"ref", "csr", "coo", "sell", "axc", "axt-uh1", "axt-uh",
-                                    "axt-ch1", "axt-ch"};
+    static const char *formats[] = {"ref",     "csr",    "coo",     "sell",  "axc",
+                                    "axt-uh1", "axt-uh", "axt-ch1", "axt-ch"};
     spx_matrix *A = matrix_with_long_rows();
     int64_t rows, cols;
     spx_matrix_dims(A, &rows, &cols, NULL);
     double *x = malloc(sizeof *x * (size_t)cols);
     uint64_t s = 7;
-    for (int64_t j = 0; j < cols; j++) x[j] = spx_test_rand(&s);
-    for (size_t f = 0; f < sizeof formats / sizeof *formats; f++) check_format(A, formats[f], x, rows);
+    for (int64_t j = 0; j < cols; j++)
+        x[j] = spx_test_rand(&s);
+    for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
+        check_format(A, formats[f], x, rows);
     free(x);
     spx_matrix_destroy(A);
+    check_solves();
     return spx_test_finish();
 }
