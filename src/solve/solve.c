@@ -278,10 +278,8 @@ static void put_away(spx__solve *S, void **v, int nvec)
         spx__keep_give(S->slot, k, kept_free);
         return;
     }
-    for (int i = 0; i < nvec; i++)
-        spx__v_free(&S->s, v[i]);
-    for (int i = nvec; i < had; i++)
-        spx__v_free(&S->s, k->v[i]);
+    for (int i = 0; i < (nvec > had ? nvec : had); i++) /* v[i] is k->v[i] where taken */
+        spx__v_free(&S->s, i < nvec && v[i] ? v[i] : i < had ? k->v[i] : NULL);
     spx__vspace_free(&S->s);
     spx__free(k);
 }
