@@ -316,9 +316,10 @@ spx_status spx__solve_run(const spx_plan *P, spx_multi_plan *M, const spx_matrix
     spx__solve S;
     void *v[SPX__SOLVE_MAX_VECTORS] = {NULL};
     spx_status st = spx__solve_begin(&S, P, M, A, b, x, o);
-    if (st == SPX_OK) st = work_vectors(&S, v, nvec, who);
-    if (st == SPX_OK) st = loop(&S, b, x, v);
-    if (S.space_ready) st = spx__solve_end(&S, b, x, v[0], st, info, who);
+    const int began = st == SPX_OK; /* b and x checked: the final residual may read them */
+    if (began) st = work_vectors(&S, v, nvec, who);
+    if (began && st == SPX_OK) st = loop(&S, b, x, v);
+    if (began) st = spx__solve_end(&S, b, x, v[0], st, info, who);
     put_away(&S, v, nvec);
     return st;
 }
