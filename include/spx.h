@@ -688,12 +688,17 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
  * vectors: b, and x (in: the first guess; out: the solution), vectors of P;
  * the work vectors are made alike. Every vector operation runs on each
  * part's own lines on its device; dot products add the parts' sums in part
- * order, so a fixed part count gives the same iterates every run. Across
- * GPUs a host thread per GPU issues its parts' operations; an iteration
- * waits for the GPUs at its dots (CG: twice). CG on lap3d7:200: 4 H200s
- * 1.27-1.33x one, 2 H200s 1.37x; smaller matrices gain less or lose
- * (bench/results/multi-solve-waits-2026-11-27.md). A: the matrix P was
- * made from, read for the Jacobi diagonal only (may be NULL without it).
+ * order, so a fixed part count gives the same iterates every run. With
+ * every part on a GPU (and the GPUs reaching each other's memory) the
+ * scalars stay on the GPUs, each summing the parts' dots in part order, and
+ * the first iteration is recorded as one CUDA graph that every later one
+ * replays (spx_solve_info.replayed; SPX_SOLVE_GRAPH=0: queued operation by
+ * operation, the same bits); else a host thread per GPU issues its parts'
+ * operations and an iteration waits at its dots. CG on lap3d7:200 over 2
+ * H200s: 1.59x one, with the workspace kept (spx_solve_opts); below about
+ * 2M rows two GPUs lose to one (bench/results/solve-graph-2026-11-27.md).
+ * A: the matrix P was made from, read for the Jacobi diagonal only (may be
+ * NULL without it).
  * The same statuses as spx_cg / spx_bicgstab; a vector of another plan is
  * SPX_ERR_INVALID_ARG. */
 spx_status spx_multi_cg(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b, /* in */
