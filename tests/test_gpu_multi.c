@@ -9,7 +9,8 @@
  * the same calls queued part by part; the call's times; spx_multi_cg and
  * spx_multi_bicgstab against one CPU part, their iterations replayed from a
  * recorded graph against the same solves queued, and one after another on
- * one plan (its kept workspace) against plans of their own. Without a
+ * one plan (its kept workspace) against plans of their own; over several
+ * GPUs, the leads meeting by a barrier of flags against events. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -523,6 +524,83 @@ static void test_kept_workspace(void)
     spx_matrix_destroy(A);
 }
 
+/* A solve on a new plan of `parts` parts round robin over the GPUs, the
+ * leads meeting as `barrier` says (SPX_MULTI_BARRIER); *flags: whether
+ * they met by flags. */
+static spx_status solve_meeting(const spx_matrix *A, spx_partition kind, int parts, int bicg,
+                                const char *barrier, double *x, spx_solve_info *info, int *flags)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_plan_opts po = cuda_opts(SPX_F64, "auto");
+    spx_multi_opts m = spx_multi_opts_default();
+    spx_solve_opts o = spx_solve_opts_default();
+    spx_multi_plan *P = NULL;
+    double *ones = malloc((size_t)n * sizeof *ones);
+    for (int64_t i = 0; i < n; i++)
+        ones[i] = 1.0;
+    m.partition = kind;
+    m.parts = parts;
+    o.rtol = 1e-10;
+    o.jacobi = bicg;
+    setenv("SPX_MULTI_BARRIER", barrier, 1);
+    spx_status st = spx_multi_plan_create(A, &po, &m, &P);
+    if (st == SPX_OK) st = solve_on(P, A, bicg, ones, &o, x, info);
+    *flags = P && spx__multi_flags_on(P);
+    unsetenv("SPX_MULTI_BARRIER");
+    spx_multi_plan_destroy(P);
+    free(ones);
+    return st;
+}
+
+/* Over several GPUs, the leads meeting by a barrier of flags
+ * (SPX_MULTI_BARRIER=flags, from 2 GPUs; by default from 3) against events:
+ * resident calls of every kind replayed against the same calls queued by
+ * events (check_graph) and against the reference (check_all_kinds, up to
+ * twice as many parts as GPUs); CG and BiCGSTAB (Jacobi) replayed, the same
+ * bits and iterations either way, the flags in use. */
+static void test_barriers(void)
+{
+    spx_matrix *A = generate("lap3d7:24");
+    if (!A) return;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    int gpus = count_gpus(A);
+    if (gpus < 2) {
+        printf("  barriers of flags: one GPU, not run\n");
+        spx_matrix_destroy(A);
+        return;
+    }
+    setenv("SPX_MULTI_BARRIER", "flags", 1);
+    check_graph(A, NULL);
+    check_all_kinds(A, cuda_opts(SPX_F64, "auto"), quick() ? gpus : 2 * gpus, NULL);
+    unsetenv("SPX_MULTI_BARRIER");
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    for (int bicg = 0; bicg < 2; bicg++)
+        for (size_t k = 0; k < (quick() ? 2 : NKINDS); k++)
+            for (int parts = gpus; parts <= 2 * gpus; parts += gpus) {
+                spx_solve_info e, f;
+                int by_flags = 0, by_events = 1;
+                if (!CHECK_STATUS(
+                        solve_meeting(A, kinds[k], parts, bicg, "events", y, &e, &by_events),
+                        SPX_OK) ||
+                    !CHECK_STATUS(
+                        solve_meeting(A, kinds[k], parts, bicg, "flags", x, &f, &by_flags), SPX_OK))
+                    continue;
+                if (!CHECK(by_flags && !by_events && f.replayed > 0 && f.iters == e.iters &&
+                           memcmp(x, y, (size_t)n * sizeof *x) == 0))
+                    printf("  %s %s, %d parts: flags %d (%lld iterations, %lld replayed), "
+                           "events %d (%lld)\n",
+                           bicg ? "bicgstab" : "cg", spx_partition_name(kinds[k]), parts, by_flags,
+                           (long long)f.iters, (long long)f.replayed, by_events,
+                           (long long)e.iters);
+            }
+    printf("  barriers of flags over %d GPUs\n", gpus);
+    free(x);
+    free(y);
+    spx_matrix_destroy(A);
+}
+
 int main(void)
 {
     if (!spx_device_available(SPX_DEV_CUDA)) {
@@ -546,5 +624,6 @@ int main(void)
     test_times();
     test_solvers();
     test_kept_workspace();
+    test_barriers();
     return spx_test_finish();
 }

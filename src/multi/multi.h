@@ -86,8 +86,10 @@
 #include "multi/partition.h"
 
 #define SPX__MULTI_MAGIC 0x5350584d554c5449ull /* "SPXMULTI" */
-#define SPX__MULTI_EVENTS 5 /* start, after init (halo), after SpMV, after copy back (merge), \
-                               merge start (several GPUs) */
+#define SPX__MULTI_EVENTS                                                                          \
+    6 /* start, after init (halo), after SpMV, after copy back (merge),                            \
+         merge start (several GPUs), meet (spx__multi_meet) */
+#define SPX__MULTI_MEET 5
 
 typedef struct spx__multi_part {
     spx__part part;          /* boundaries and CSR view */
@@ -170,6 +172,8 @@ typedef struct spx__multi_group {
     void *halo_stream; /* several GPUs: its halo's stream, beside its parts' */
 } spx__multi_group;
 
+typedef struct spx__multi_barrier spx__multi_barrier;
+
 /* A resident call on GPUs recorded as a CUDA graph, for the x and y buffers,
  * alpha and beta it was recorded with (multi_graph.c). */
 typedef struct spx__multi_graph {
@@ -229,6 +233,8 @@ struct spx_multi_plan_s {
     int nruns;
     spx_multi_timing times;
     spx__keep solve_keep; /* a solver's workspace for the next solve (solve/solve.c) */
+    spx__multi_barrier *barrier; /* several GPUs: the leads' barrier of flags, NULL: events
+                                    (multi_barrier.c) */
 };
 
 /* Record the status and message of a step that ran in part p's thread. */
@@ -379,5 +385,23 @@ spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta,
                                   spx_multi_vector *y);
 spx_status spx__multi_queue_devices(const spx_multi_plan *P, double alpha,
                                     const spx_multi_vector *x, double beta, spx_multi_vector *y);
+/* A solver's product across GPUs where the leads meet by flags: every lead
+ * after every part's work so far (its x), each group's halo and products,
+ * the leads meet again, each group's merge, and every part's stream after
+ * its own group's merge (the lines it reads next are its group's); neither
+ * forked from part 0 nor joined into it. */
+spx_status spx__multi_queue_meeting(const spx_multi_plan *P, double alpha,
+                                    const spx_multi_vector *x, double beta, spx_multi_vector *y);
+
+/* The leads' meeting (multi_barrier.c): from here on every group lead's
+ * stream is after the work queued so far on every part's stream, by events
+ * or by a barrier of flags (spx__multi_flags_on). prepare: the flags where
+ * they are wanted (3 GPU groups or more, SPX_MULTI_BARRIER), at resident
+ * preparation; late: SPX_ERR_DEVICE once after a barrier waited too long. */
+spx_status spx__multi_barrier_prepare(spx_multi_plan *P);
+void spx__multi_barrier_destroy(spx_multi_plan *P);
+int spx__multi_flags_on(const spx_multi_plan *P);
+spx_status spx__multi_meet(const spx_multi_plan *P);
+spx_status spx__multi_barrier_late(const spx_multi_plan *P);
 
 #endif

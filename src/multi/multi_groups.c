@@ -199,6 +199,7 @@ static spx_status prepare_devices(spx_multi_plan *P)
             SPX_TRY(spx__cuda_stream_create(&P->group[g].halo_stream));
         }
     }
+    SPX_TRY(spx__multi_barrier_prepare(P));
 cleanup:
     return st;
 }
@@ -224,6 +225,7 @@ cleanup:
 
 void spx__multi_groups_destroy(spx_multi_plan *P)
 {
+    spx__multi_barrier_destroy(P);
     for (int g = 0; P->group && g < P->groups; g++) {
         spx__multi_group *G = &P->group[g];
         if (G->device < 0) {

@@ -286,6 +286,7 @@ spx_status spx_multi_spmv_resident(spx_multi_plan *P, double alpha, spx_multi_ve
         st = run_devices_replayed(P, alpha, x, beta, y);
     else
         st = run_devices(P, alpha, x, beta, y);
+    if (st == SPX_OK) st = spx__multi_barrier_late(P);
     spx__multi_device_restore(caller);
     P->times_on_gpu = st == SPX_OK && spx__multi_on_gpu(P);
     if (st != SPX_OK) return st;

@@ -14,8 +14,11 @@
  * Queued by a thread per GPU (multi_resident.c) or, to be recorded as one
  * CUDA graph (multi_graph.c), all from the calling thread, every lead's
  * stream forked from part 0's ev[0] and part 0's stream joined to every
- * lead's ev[3]. On 4 H200s with a thread per GPU and the merge queued by
- * the calling thread after a host wait (lap3d7:250, 109M nonzeros;
+ * lead's ev[3]; the merges wait for the products where the leads meet
+ * (spx__multi_meet: by events, or from 3 GPUs on by a barrier of flags). A
+ * solver's product, which is recorded with the solver's iteration, needs
+ * neither fork nor join (spx__multi_queue_meeting). On 4 H200s with a thread per GPU and the merge
+ * queued by the calling thread after a host wait (lap3d7:250, 109M nonzeros;
  * bench/results/msrep-4gpu-2026-11-26.md) the parts' SpMV took 0.114 ms of
  * a 0.187 ms pcsr call and of a 0.215 ms pcsc call; as one graph 0.186 and
  * 0.182 ms (run AI). */
@@ -84,6 +87,20 @@ cleanup:
     return st;
 }
 
+/* Group g's merge, its lead after every part's product. */
+static spx_status merge(const spx_multi_plan *P, int g, double beta, spx_multi_vector *y)
+{
+    const spx__multi_part *lead = &P->part[P->group[g].lead];
+    spx_status st;
+    SPX_TRY(spx__cuda_set_device(P->group[g].device));
+    SPX_TRY(spx__cuda_event_record(lead->ev[4], lead->stream));
+    SPX_TRY(spx__multi_merge_queue(P, g, beta, y));
+    SPX_TRY(spx__cuda_set_device(P->group[g].device));
+    SPX_TRY(spx__cuda_event_record(lead->ev[3], lead->stream));
+cleanup:
+    return st;
+}
+
 spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta, spx_multi_vector *y)
 {
     const spx__multi_part *lead = &P->part[P->group[g].lead];
@@ -91,10 +108,27 @@ spx_status spx__multi_merge_group(const spx_multi_plan *P, int g, double beta, s
     SPX_TRY(spx__cuda_set_device(P->group[g].device));
     for (int i = 0; i < P->parts; i++)
         if (i != P->group[g].lead) SPX_TRY(spx__cuda_stream_wait(lead->stream, P->part[i].ev[2]));
-    SPX_TRY(spx__cuda_event_record(lead->ev[4], lead->stream));
-    SPX_TRY(spx__multi_merge_queue(P, g, beta, y));
-    SPX_TRY(spx__cuda_set_device(P->group[g].device));
-    SPX_TRY(spx__cuda_event_record(lead->ev[3], lead->stream));
+    SPX_TRY(merge(P, g, beta, y));
+cleanup:
+    return st;
+}
+
+spx_status spx__multi_queue_meeting(const spx_multi_plan *P, double alpha,
+                                    const spx_multi_vector *x, double beta, spx_multi_vector *y)
+{
+    spx_status st;
+    SPX_TRY(spx__multi_meet(P));
+    for (int g = 0; g < P->groups; g++)
+        SPX_TRY(spx__multi_queue_group(P, g, 0, alpha, x, beta, y));
+    SPX_TRY(spx__multi_meet(P));
+    for (int g = 0; g < P->groups; g++)
+        SPX_TRY(merge(P, g, beta, y));
+    for (int i = 0; i < P->parts; i++) {
+        const int lead = P->group[P->part[i].group].lead;
+        if (i == lead) continue;
+        SPX_TRY(spx__cuda_set_device(P->part[i].device));
+        SPX_TRY(spx__cuda_stream_wait(P->part[i].stream, P->part[lead].ev[3]));
+    }
 cleanup:
     return st;
 }
@@ -108,8 +142,9 @@ spx_status spx__multi_queue_devices(const spx_multi_plan *P, double alpha,
     SPX_TRY(spx__cuda_event_record(first->ev[0], first->stream));
     for (int g = 0; g < P->groups; g++)
         SPX_TRY(spx__multi_queue_group(P, g, 1, alpha, x, beta, y));
+    SPX_TRY(spx__multi_meet(P));
     for (int g = 0; g < P->groups; g++)
-        SPX_TRY(spx__multi_merge_group(P, g, beta, y));
+        SPX_TRY(merge(P, g, beta, y));
     SPX_TRY(spx__cuda_set_device(first->device));
     for (int g = 0; g < P->groups; g++)
         if (P->group[g].lead != 0)

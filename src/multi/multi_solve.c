@@ -334,9 +334,23 @@ static spx_status wait_for_parts(const spx__multi_space *m)
     return st;
 }
 
+/* The product of a solve whose registers are on the GPUs and whose leads
+ * meet by flags: queued, no fork, join or host wait (multi.h). */
+static spx_status meeting_product(const spx__multi_space *m, double alpha, const void *x,
+                                  double beta, void *y)
+{
+    int caller = spx__multi_device_save(m->P);
+    spx_status st = spx__multi_queue_meeting(m->P, alpha, (const spx_multi_vector *)x, beta,
+                                             (spx_multi_vector *)y);
+    spx__multi_device_restore(caller);
+    return st;
+}
+
 spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
                              void *y)
 {
+    if (m->ahead && spx__multi_flags_on(m->P) && m->P->rows > 0 && x != y)
+        return meeting_product(m, alpha, x, beta, y);
     spx_status st = settle(m);
     if (st == SPX_OK && spx__multi_on_gpu(m->P)) {
         int caller = spx__multi_device_save(m->P);

@@ -3,7 +3,8 @@
  *
  * Each GPU (group) keeps a register file (scalars.h). A part's dots go to
  * its partial sums on its device (the `partial` of its vspace); once every
- * part's are queued, each group's lead stream waits for all of them and one
+ * part's are queued, each group's lead stream waits for all of them (the
+ * leads meet: spx__multi_meet, by events or a barrier of flags) and one
  * thread there sums them in part order into its registers (the host's order,
  * so the same bits) and runs the program: every GPU holds the same values,
  * and updates read their coefficients from their own GPU's file. Every
@@ -166,17 +167,12 @@ static spx_status combine(const spx__multi_space *m, int k, const int *dst, cons
     const spx_multi_plan *P = m->P;
     const spx__multi_ahead *a = m->ahead;
     const int r = (int)(slot % SPX__V_RING);
-    spx_status st = SPX_OK;
-    for (int i = 0; i < P->parts; i++) {
-        SPX_TRY(spx__cuda_set_device(P->part[i].device));
-        SPX_TRY(spx__cuda_event_record(a->dot_ev[i], P->part[i].stream));
-    }
+    spx_status st;
+    SPX_TRY(spx__multi_meet(P));
     for (int g = 0; g < P->groups; g++) {
         void *lead = P->part[P->group[g].lead].stream;
         double *copy = g == 0 && slot >= 0 ? a->ring + r * SPX__S_REGS : NULL;
         SPX_TRY(spx__cuda_set_device(P->group[g].device));
-        for (int i = 0; i < P->parts; i++)
-            SPX_TRY(spx__cuda_stream_wait(lead, a->dot_ev[i]));
         const double *const *table = (const double *const *)a->table[g] + a->buffer * P->parts;
         SPX_TRY(spx__cuda_vcombine(a->regs[g], table, P->parts, k, dst, p, copy, lead));
         if (copy) SPX_TRY(spx__cuda_event_record(a->ring_ev[r], lead));
@@ -250,6 +246,7 @@ spx_status spx__multi_v_snapshot(const spx__multi_space *m, int64_t slot, double
 {
     const int r = (int)(slot % SPX__V_RING);
     spx_status st = spx__cuda_event_sync(m->ahead->ring_ev[r]);
+    if (st == SPX_OK) st = spx__multi_barrier_late(m->P);
     if (st == SPX_OK) memcpy(regs, m->ahead->ring + r * SPX__S_REGS, SPX__S_REGS * sizeof *regs);
     return st;
 }

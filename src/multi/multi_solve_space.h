@@ -18,7 +18,7 @@ typedef struct spx__multi_ahead {
     int buffer;       /* the buffer the parts' next dots go to; dots that are combined
                          alternate between the two */
     int recorded_from; /* buffer at the start of a recording (multi_solve_graph.c) */
-    void **dot_ev;    /* part i: recorded after its dots */
+    void **dot_ev;     /* part i: its stream where a recording starts and ends */
     void **comb_ev;   /* group g: recorded after its combine */
     double *ring;     /* group 0's registers published, SPX__V_RING copies (pinned) */
     void *ring_ev[SPX__V_RING];

@@ -30,6 +30,8 @@
  * - pull: the copies of s, each from a peer's memory this device reaches
  *   (peer_on) or its own, by this device's threads, one launch on stream
  *   (src/cuda/multi/pull.cu): the halo of resident calls across GPUs;
+ * - barrier: one member's part of a barrier of flags among several GPUs'
+ *   streams (below), cheaper than events between devices from 3 GPUs on;
  * - capture_begin: work queued from this host thread on stream (and on the
  *   streams that wait for its events) is recorded, not run, until
  *   capture_end, which makes it an executable graph (*exec; NULL and an
@@ -103,6 +105,22 @@ typedef struct spx__cuda_pull_table {
 
 #define SPX__CUDA_IPC_BYTES 64 /* sizeof(cudaIpcMemHandle_t) */
 
+/* A barrier among the streams of n devices (barrier, src/cuda/multi/barrier.cu):
+ * member me's kernel on its stream; the work queued after it on any member's
+ * stream comes after the work queued before it on every member's. mine:
+ * n + 1 counters on me's device, zero at first (n flags, one a member, then
+ * me's own count); peer[h]: member h's counter for me (&its mine[me]);
+ * late: an int of pinned host memory, set to 1 by a member that waited
+ * more than SPX__CUDA_BARRIER_NS (it then goes on). */
+#define SPX__CUDA_BARRIER_MAX 16
+#define SPX__CUDA_BARRIER_NS 30000000000ull /* 30 s */
+typedef struct spx__cuda_barrier_args {
+    unsigned long long *mine;
+    unsigned long long *peer[SPX__CUDA_BARRIER_MAX];
+    int *late;
+    int me, n;
+} spx__cuda_barrier_args;
+
 #define SPX__CUDA_MULTI_API(S, Q, V)                                                               \
     S(spx__cuda_set_device, (int device))                                                          \
     S(spx__cuda_get_device, (int *device))                                                         \
@@ -121,6 +139,7 @@ typedef struct spx__cuda_pull_table {
     S(spx__cuda_owner_sum,                                                                         \
       (void *y, double beta, const spx__cuda_owner_table *s, spx_type t, void *stream))            \
     S(spx__cuda_pull, (const spx__cuda_pull_table *s, void *stream))                               \
+    S(spx__cuda_barrier, (const spx__cuda_barrier_args *a, void *stream))                          \
     S(spx__cuda_capture_begin, (void *stream))                                                     \
     S(spx__cuda_capture_end, (void *stream, void **exec))                                          \
     S(spx__cuda_graph_launch, (void *exec, void *stream))                                          \
