@@ -14,6 +14,8 @@
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <time.h>
+
 #include "test_multi_check.h"
 
 static const int one_gpu[] = {0, 0, 0, 0};
@@ -553,12 +555,64 @@ static spx_status solve_meeting(const spx_matrix *A, spx_partition kind, int par
     return st;
 }
 
+/* A GPU that never comes to a barrier (spx__multi_barrier_test: group 1's
+ * next barrier not launched, the others waiting 50 ms at most): the call
+ * ends with SPX_ERR_DEVICE, soon, and the plan goes back to events: the
+ * next calls give the bits of a plan that met by events from the start. */
+static void check_missing_gpu(const spx_matrix *A, int gpus)
+{
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    double *hx = malloc((size_t)n * sizeof *hx), *want = malloc((size_t)n * sizeof *want);
+    double *got = malloc((size_t)n * sizeof *got), *zero = calloc((size_t)n, sizeof *zero);
+    spx_plan_opts o = cuda_opts(SPX_F64, "auto");
+    spx_multi_opts m = spx_multi_opts_default();
+    spx_multi_plan *P[2] = {NULL, NULL};
+    spx_multi_vector *x[2] = {NULL, NULL}, *y[2] = {NULL, NULL};
+    for (int64_t i = 0; i < n; i++)
+        hx[i] = 1.0 + (double)(i % 7) / 4.0;
+    m.parts = gpus;
+    for (int k = 0; k < 2; k++) { /* 0: flags, the GPU missing; 1: events */
+        setenv("SPX_MULTI_BARRIER", k ? "events" : "flags", 1);
+        CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P[k]), SPX_OK);
+        if (P[k] && CHECK_STATUS(spx_multi_vector_create(P[k], &x[k]), SPX_OK) &&
+            CHECK_STATUS(spx_multi_vector_create(P[k], &y[k]), SPX_OK))
+            CHECK_STATUS(spx_multi_vector_set(x[k], hx), SPX_OK);
+    }
+    unsetenv("SPX_MULTI_BARRIER");
+    if (P[0] && P[1] && y[0] && y[1] && CHECK(spx__multi_flags_on(P[0]))) {
+        spx__multi_barrier_test(P[0], 1, 50000000ull);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        CHECK_STATUS(spx_multi_spmv_resident(P[0], 1.0, x[0], 0.0, y[0]), SPX_ERR_DEVICE);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        CHECK((double)(t1.tv_sec - t0.tv_sec) < 10.0);
+        CHECK(strstr(spx_last_error(), "barrier") != NULL);
+        CHECK(!spx__multi_flags_on(P[0]));
+        resident_call(P[1], x[1], y[1], zero, 1.0, 0.0, want);
+        for (int c = 0; c < 2; c++) {
+            resident_call(P[0], x[0], y[0], zero, 1.0, 0.0, got);
+            CHECK(memcmp(got, want, (size_t)n * sizeof *got) == 0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        spx_multi_vector_destroy(x[k]);
+        spx_multi_vector_destroy(y[k]);
+        spx_multi_plan_destroy(P[k]);
+    }
+    free(hx);
+    free(want);
+    free(got);
+    free(zero);
+}
+
 /* Over several GPUs, the leads meeting by a barrier of flags
  * (SPX_MULTI_BARRIER=flags, from 2 GPUs; by default from 3) against events:
  * resident calls of every kind replayed against the same calls queued by
  * events (check_graph) and against the reference (check_all_kinds, up to
  * twice as many parts as GPUs); CG and BiCGSTAB (Jacobi) replayed, the same
- * bits and iterations either way, the flags in use. */
+ * bits and iterations either way, the flags in use; a GPU missing at a
+ * barrier (check_missing_gpu). */
 static void test_barriers(void)
 {
     spx_matrix *A = generate("lap3d7:24");
@@ -595,6 +649,7 @@ static void test_barriers(void)
                            (long long)f.iters, (long long)f.replayed, by_events,
                            (long long)e.iters);
             }
+    check_missing_gpu(A, gpus);
     printf("  barriers of flags over %d GPUs\n", gpus);
     free(x);
     free(y);

@@ -402,6 +402,9 @@ spx_status spx__multi_barrier_prepare(spx_multi_plan *P);
 void spx__multi_barrier_destroy(spx_multi_plan *P);
 int spx__multi_flags_on(const spx_multi_plan *P);
 spx_status spx__multi_meet(const spx_multi_plan *P);
-spx_status spx__multi_barrier_late(const spx_multi_plan *P);
+spx_status spx__multi_barrier_late(spx_multi_plan *P);
+/* Tests only: group skip's next barrier is not launched (a GPU that never
+ * comes; -1: none), and the barriers wait timeout_ns at most. */
+void spx__multi_barrier_test(spx_multi_plan *P, int skip, unsigned long long timeout_ns);
 
 #endif

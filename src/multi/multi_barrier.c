@@ -16,7 +16,8 @@
  * Every meet launches one barrier on every lead, so their counts agree; a
  * launch that fails on one lead breaks that, and the plan goes back to
  * events (broken). So does a barrier that waited too long (late), which
- * spx__multi_barrier_late reports once. */
+ * spx__multi_barrier_late reports once, dropping the resident call's
+ * recorded graph (it holds the barriers). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,8 @@ struct spx__multi_barrier {
     unsigned long long **mine; /* group g's counters on its device: groups + 1 */
     int *late;                 /* pinned host: a member waited too long */
     int broken;                /* the counts may disagree: events from now on */
+    unsigned long long timeout_ns;
+    int skip; /* tests: the group whose next barrier is not launched, -1: none */
 };
 
 /* Flags wanted and possible: 2 to SPX__CUDA_BARRIER_MAX GPU groups (3 by
@@ -63,6 +66,8 @@ spx_status spx__multi_barrier_prepare(spx_multi_plan *P)
     }
     SPX_TRY(spx__cuda_host_alloc((void **)&b->late, sizeof *b->late, "barrier"));
     *b->late = 0;
+    b->timeout_ns = SPX__CUDA_BARRIER_NS;
+    b->skip = -1;
     P->barrier = b;
     b = NULL;
 cleanup:
@@ -107,16 +112,21 @@ static spx_status meet_by_flags(const spx_multi_plan *P)
     spx__multi_barrier *b = P->barrier;
     spx_status st = SPX_OK;
     for (int g = 0; g < P->groups; g++) {
-        spx__cuda_barrier_args a = {.mine = b->mine[g], .late = b->late, .me = g, .n = P->groups};
+        spx__cuda_barrier_args a = {.mine = b->mine[g],
+                                    .late = b->late,
+                                    .timeout_ns = b->timeout_ns,
+                                    .me = g,
+                                    .n = P->groups};
         for (int h = 0; h < P->groups; h++)
             a.peer[h] = b->mine[h] + g;
-        if ((st = lead_waits_group(P, g)) == SPX_OK)
+        if ((st = lead_waits_group(P, g)) == SPX_OK && g != b->skip)
             st = spx__cuda_barrier(&a, P->part[P->group[g].lead].stream);
         if (st != SPX_OK) {
             b->broken = g > 0; /* the leads before g passed one barrier more */
             return st;
         }
     }
+    b->skip = -1;
     return SPX_OK;
 }
 
@@ -147,12 +157,20 @@ cleanup:
     return st;
 }
 
-spx_status spx__multi_barrier_late(const spx_multi_plan *P)
+void spx__multi_barrier_test(spx_multi_plan *P, int skip, unsigned long long timeout_ns)
+{
+    if (!P->barrier) return;
+    P->barrier->skip = skip;
+    P->barrier->timeout_ns = timeout_ns;
+}
+
+spx_status spx__multi_barrier_late(spx_multi_plan *P)
 {
     spx__multi_barrier *b = P->barrier;
     if (!b || !*(volatile int *)b->late) return SPX_OK;
     *b->late = 0;
     b->broken = 1;
+    spx__multi_graph_free(P); /* a recorded call holds the barriers: record again */
     return spx__error(SPX_ERR_DEVICE,
                       "the GPUs of a multi plan did not meet at a barrier within %.0f s (a GPU "
                       "stopped?); the plan orders its GPUs by events from now on",

@@ -13,9 +13,9 @@
  * the work its stream finished before, and its own writes, are visible to
  * whoever reads the flag), then waits until every peer's flag in its own
  * array has reached e (acquire). Every member passes the same number of
- * barriers, so the epochs agree. A member that waits more than
- * SPX__CUDA_BARRIER_NS sets *late (pinned host memory) and goes on, so a
- * GPU that never comes gives an error, not a hang. */
+ * barriers, so the epochs agree. A member that waits more than its
+ * timeout (30 s by default) sets *late (pinned host memory) and goes on, so
+ * a GPU that never comes gives an error, not a hang. */
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -34,12 +34,12 @@ static __device__ u64 now_ns(void)
     return t;
 }
 
-/* Until flag reaches e, or the wait is late: 0 then. */
-static __device__ int wait_for(u64 *flag, u64 e, u64 start)
+/* Until flag reaches e, or the wait passes timeout ns from start: 0 then. */
+static __device__ int wait_for(u64 *flag, u64 e, u64 start, u64 timeout)
 {
     flag_ref f(*flag);
     for (unsigned spins = 0; f.load(cuda::memory_order_acquire) < e; spins++)
-        if ((spins & 1023) == 1023 && now_ns() - start > SPX__CUDA_BARRIER_NS) return 0;
+        if ((spins & 1023) == 1023 && now_ns() - start > timeout) return 0;
     return 1;
 }
 
@@ -52,7 +52,7 @@ __global__ void barrier_kernel(const __grid_constant__ spx__cuda_barrier_args a)
         if (h != a.me) flag_ref(*a.peer[h]).store(e, cuda::memory_order_release);
     const u64 start = now_ns();
     for (int h = 0; h < a.n; h++)
-        if (h != a.me && !wait_for(a.mine + h, e, start)) {
+        if (h != a.me && !wait_for(a.mine + h, e, start, a.timeout_ns)) {
             cuda::atomic_ref<int, cuda::thread_scope_system>(*a.late).store(
                 1, cuda::memory_order_relaxed);
             return;

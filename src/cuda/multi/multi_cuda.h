@@ -111,13 +111,14 @@ typedef struct spx__cuda_pull_table {
  * n + 1 counters on me's device, zero at first (n flags, one a member, then
  * me's own count); peer[h]: member h's counter for me (&its mine[me]);
  * late: an int of pinned host memory, set to 1 by a member that waited
- * more than SPX__CUDA_BARRIER_NS (it then goes on). */
+ * more than timeout_ns (it then goes on; SPX__CUDA_BARRIER_NS by default). */
 #define SPX__CUDA_BARRIER_MAX 16
 #define SPX__CUDA_BARRIER_NS 30000000000ull /* 30 s */
 typedef struct spx__cuda_barrier_args {
     unsigned long long *mine;
     unsigned long long *peer[SPX__CUDA_BARRIER_MAX];
     int *late;
+    unsigned long long timeout_ns;
     int me, n;
 } spx__cuda_barrier_args;
 
