@@ -170,9 +170,13 @@ spx_status spx__multi_barrier_late(spx_multi_plan *P)
     if (!b || !*(volatile int *)b->late) return SPX_OK;
     *b->late = 0;
     b->broken = 1;
+    int caller = spx__multi_device_save(P);
+    for (int i = 0; i < P->parts; i++) /* nothing of the recorded call still running */
+        if (spx__cuda_set_device(P->part[i].device) == SPX_OK) spx__cuda_sync(P->part[i].stream);
     spx__multi_graph_free(P); /* a recorded call holds the barriers: record again */
+    spx__multi_device_restore(caller);
     return spx__error(SPX_ERR_DEVICE,
-                      "the GPUs of a multi plan did not meet at a barrier within %.0f s (a GPU "
+                      "the GPUs of a multi plan did not meet at a barrier within %.3g s (a GPU "
                       "stopped?); the plan orders its GPUs by events from now on",
-                      SPX__CUDA_BARRIER_NS / 1e9);
+                      (double)b->timeout_ns / 1e9);
 }
