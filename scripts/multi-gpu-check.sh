@@ -18,7 +18,11 @@
 #            read by the GPUs' threads);
 #   solve    CG (100 iterations) and BiCGSTAB (50) on one GPU against every
 #            GPU, and the products alone (bench/experiments/msrep/multi_cg.c:
-#            spx_multi_cg, spx_multi_bicgstab, a host thread per GPU);
+#            spx_multi_cg, spx_multi_bicgstab, a host thread per GPU); from 3
+#            GPUs on CG again with SPX_MULTI_BARRIER=events (the GPUs meet by
+#            events between devices, not the default barrier of flags);
+#   barrier  what a meeting of every GPU costs inside a CUDA graph, by events
+#            and by flags (bench/experiments/msrep/graph_barrier.cu);
 #   oversize a 7-point stencil sized to 1.2x one GPU's memory (fp64 csr):
 #            one GPU must refuse it with SPX_ERR_OOM, all the GPUs multiply it
 #            (bench/experiments/msrep/oversize.c, checked on the host).
@@ -27,14 +31,15 @@
 # Results: bench/results/msrep-<N>gpu-<gpu>-<date>.txt and its log, copied to
 # $OUT when set. Exit 0 when every step passed.
 #
-# Environment: SPX_MULTI_STEPS (default "build test scale mpi solve oversize"), SPX_MULTI_DEADLINE
+# Environment: SPX_MULTI_STEPS (default "build test scale mpi solve barrier oversize"),
+# SPX_MULTI_DEADLINE
 # (seconds after which further bench runs are skipped, default 480),
 # SPX_MULTI_CALLS (calls a batch, default 20), SPX_MULTI_JOBS (build jobs, 32),
 # SPX_MULTI_PARTS (GPU counts to scale to, default 2 4 8 up to the host's).
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_MULTI_STEPS:-"build test scale mpi solve oversize"}
+STEPS=${SPX_MULTI_STEPS:-"build test scale mpi solve barrier oversize"}
 DEADLINE=${SPX_MULTI_DEADLINE:-480}
 CALLS=${SPX_MULTI_CALLS:-20}
 JOBS=${SPX_MULTI_JOBS:-32}
@@ -162,8 +167,23 @@ if step solve && ((NGPU >= 2)) && [[ -f $BUILD/libspx.a ]]; then
                 ((SECONDS > DEADLINE)) && { echo "skipped past the deadline: $run"; continue; }
                 # shellcheck disable=SC2086 # the run's words are its arguments
                 timeout 120 $BUILD/msrep_multi_cg $run --rounds 5
-            done
+            done &&
+            if ((NGPU >= 3 && SECONDS <= DEADLINE)); then
+                echo "## the same CG lap3d7:200 with SPX_MULTI_BARRIER=events"
+                SPX_MULTI_BARRIER=events timeout 120 $BUILD/msrep_multi_cg lap3d7:200 --iters 100 \
+                    --rounds 5
+            fi
     } >>"$BASE.txt" 2>>"$LOG" || fail solve
+fi
+
+if step barrier && ((NGPU >= 2)); then
+    say "barriers between $NGPU GPUs" | tee -a "$LOG"
+    {
+        echo
+        echo "## a meeting of every GPU inside a CUDA graph (graph_barrier, us a step)"
+        nvcc -O2 -arch=sm_90 bench/experiments/msrep/graph_barrier.cu -o $BUILD/graph_barrier &&
+            timeout 120 $BUILD/graph_barrier 100 20
+    } >>"$BASE.txt" 2>>"$LOG" || fail barrier
 fi
 
 # One GPU holds 108 bytes a row of lap3d7 in fp64 csr: 8 of row offset, 7
