@@ -10,8 +10,9 @@
  *   spx_plan_opts o = spx_plan_opts_default();
  *   spx_plan_create(A, SPX_OP_SPMV, &o, &P);    (preprocessing, timed)
  *   spx_spmv(P, alpha, x, beta, y);             (y = alpha*op(A)*x + beta*y)
- * A plan is made for one operation: SPX_OP_SPMV (spx_spmv) or SPX_OP_SPGEMM
- * (spx_spgemm_run: C = A*B for any B). Formats are plugins of a registry
+ * A plan is made for one operation: SPX_OP_SPMV (spx_spmv), SPX_OP_SPMM
+ * (spx_spmm: Y = alpha*op(A)*X + beta*Y, X and Y dense with k columns) or
+ * SPX_OP_SPGEMM (spx_spgemm_run: C = A*B for any B). Formats are plugins of a registry
  * (spx_format_count, spx_format_get); "auto" asks each one how well it suits
  * the matrix.
  */
@@ -82,7 +83,7 @@ typedef enum spx_op { SPX_OP_N = 0, SPX_OP_T = 1 } spx_op;
 typedef enum spx_operation {
     SPX_OP_SPMV = 0,   /* y = alpha*op(A)*x + beta*y, spx_spmv */
     SPX_OP_SPGEMM = 1, /* C = A*B, spx_spgemm_run */
-    SPX_OP_SPMM = 2    /* Y = alpha*A*X + beta*Y, dense X: reserved, no format yet */
+    SPX_OP_SPMM = 2    /* Y = alpha*op(A)*X + beta*Y, dense X and Y: spx_spmm */
 } spx_operation;
 
 /* ------------------------------------------------------------------ matrix */
@@ -382,6 +383,28 @@ int spx_format_count(void);
 spx_status spx_format_get(int i, spx_format_info *info /* out */);
 /* Nonzero when this build can run the device now (CUDA: compiled and a GPU seen). */
 int spx_device_available(spx_device d);
+
+/* ------------------------------------------------------------------- SpMM */
+
+/* Y = alpha*op(A)*X + beta*Y with a plan P made by spx_plan_create(A,
+ * SPX_OP_SPMM, ...): X and Y are dense with k columns, row-major (row i of X
+ * at X + i*ldx, of Y at Y + i*ldy; ldx, ldy >= k): X has the columns of
+ * op(A) as rows, Y its rows. Where they live and their element type are as
+ * spx_spmv's (the plan's device; double for F64, float for F32 and F16, whose
+ * plans hold A's values in half and sum in float). beta == 0: Y is not read.
+ * Entries of Y past column k are not touched; k == 0 does nothing. X and Y
+ * must not overlap. The same bits every call (CPU plans: for a fixed thread
+ * count), and column j of Y the bits of the column j of every other k. Op T
+ * and values=iso as in SpMV; reorder= is for SpMV plans. CPU plans may be
+ * called by several threads at once; a CUDA plan one call at a time, on the
+ * plan's stream (the call returns before the product ends, as spx_spmv). */
+spx_status spx_spmm(const spx_plan *P, /* in: an SPX_OP_SPMM plan */
+                    int64_t k,         /* in: columns of X and Y */
+                    double alpha, const void *X, int64_t ldx, double beta, void *Y, int64_t ldy);
+/* The same with X and Y in host memory whatever the plan's device (copies
+ * for CUDA plans, the call waits for the product). */
+spx_status spx_spmm_host(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
+                         double beta, void *Y, int64_t ldy);
 
 /* ----------------------------------------------------------------- SpGEMM */
 

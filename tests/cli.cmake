@@ -100,7 +100,7 @@ spx_cli_test(info_formats 0 ARGS info ${SPX_CLI_DATA}/a.mtx --json --formats
 spx_cli_test(info_formats_cuda 0 ARGS info gen:lap3d7:12 --formats --device cuda
              STDOUT "\ncsr +[0-9]+ .*\naxt-uh +[0-9]+ +axt-uh .*beta=0[.][0-9]+"
              NO_GPU_RC 1 NO_GPU_STDERR "^spx info: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
-spx_cli_test(formats 0 ARGS formats STDOUT "csr +spmv +cpu.*gustavson +spgemm +cpu.*device cpu +available")
+spx_cli_test(formats 0 ARGS formats STDOUT "csr +spmv spmm +cpu.*gustavson +spgemm +cpu.*device cpu +available")
 
 # ---- spmv: exact integer results, f64 and f32, op n and t
 spx_cli_test(spmv 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_ax.txt
@@ -250,5 +250,5 @@ spx_cli_test(bench_spgemm 0 ARGS bench ${SPX_CLI_DATA}/a.mtx --op spgemm --b ${S
 spx_cli_test(bench_spgemm_peers 0 ARGS bench gen:lap2d5:8 --op spgemm --device cpu --peers --calls 1 --batches 2
              STDOUT "SpGEMM lap2d5:8: nnz.A. 288, nnz.B. 288, 1320 intermediate products.*gustavson +cpu +f64 +[0-9]+ .* yes")
 spx_cli_test(bench_list_peers 0 ARGS bench --list-peers)
-spx_cli_test(bench_bad_op 2 ARGS bench gen:lap2d5:4 --op spmm STDERR "unknown operation 'spmm'")
+spx_cli_test(bench_bad_op 2 ARGS bench gen:lap2d5:4 --op spmx STDERR "unknown operation 'spmx'")
 spx_cli_test(bench_b_without_spgemm 2 ARGS bench gen:lap2d5:4 --b gen:lap2d5:4 STDERR "--b needs --op spgemm")

@@ -5,6 +5,9 @@
  *   nonzeros, unsorted and duplicate input, rectangular, and some of them
  *   again behind 32-bit row offsets), three products each (op N and T, beta
  *   0 and not), and one product on each shared matrix.
+ *   SpMM: each column of Y = alpha*op(A)*X + beta*Y0 against SpMV's reference
+ *   on the same cases: k = 1, 5 (rows padded: ldx 7, ldy 6), 37 (op T) and 70,
+ *   Y's columns past k left untouched; the shared matrices with k = 5 and 37.
  *   SpGEMM: C = A*B against the naive dense product on small edge cases (0x0,
  *   inner dimension 0, empty rows, one dense row, rectangular, unsorted and
  *   duplicate input through the matrix layer, 32-bit row offsets).
@@ -242,6 +245,115 @@ static void spmv_cases(target *t, const case_list *l)
     }
 }
 
+/* -------------------------------------------------------------------- SpMM */
+
+/* One SpMM shape: k columns, leading dimensions ldx, ldy >= k. */
+typedef struct spmm_shape {
+    int64_t k, ldx, ldy;
+    spx_op op;
+    double alpha, beta;
+} spmm_shape;
+
+/* Column j of a row-major n x ld array of the precision, as doubles. */
+static void column_of(const void *a, spx_type prec, int64_t n, int64_t ld, int64_t j, double *col)
+{
+    for (int64_t i = 0; i < n; i++)
+        col[i] = prec == SPX_F64 ? ((const double *)a)[i * ld + j] : ((const float *)a)[i * ld + j];
+}
+
+/* Y (out x ldy, row-major, of the precision) against the SpMV reference of
+ * each column, and its entries past column k still at the sentinel 7. */
+static void check_spmm_result(const target *t, const test_case *tc, const spmm_shape *sh,
+                              const void *Xv, const void *Y0v, const void *Yv, int64_t in,
+                              int64_t out)
+{
+    double *x = malloc(sizeof(double) * (size_t)(in + 1)),
+           *y0 = malloc(sizeof(double) * (size_t)(out + 1));
+    double *ref = malloc(sizeof(double) * (size_t)(out + 1)),
+           *scale = malloc(sizeof(double) * (size_t)(out + 1));
+    double *y = malloc(sizeof(double) * (size_t)(out + 1));
+    const double tol = tolerance(t->prec, spx_test_longest_row(tc->A, sh->op));
+    int pad_ok = 1;
+    for (int64_t j = 0; j < sh->k; j++) {
+        column_of(Xv, t->prec, in, sh->ldx, j, x);
+        column_of(Y0v, t->prec, out, sh->ldy, j, y0);
+        column_of(Yv, t->prec, out, sh->ldy, j, y);
+        spx_test_reference(tc->A, sh->op, sh->alpha, x, sh->beta, y0, ref, scale);
+        if (!spx_test_close(y, ref, scale, out, tol,
+                            "%s %s %s spmm k=%lld column %lld op%s alpha=%g beta=%g on %s",
+                            t->format, device_name(t->dev), precision_name(t->prec),
+                            (long long)sh->k, (long long)j, sh->op == SPX_OP_N ? "N" : "T",
+                            sh->alpha, sh->beta, tc->name))
+            break;
+    }
+    for (int64_t j = sh->k; j < sh->ldy; j++) {
+        column_of(Yv, t->prec, out, sh->ldy, j, y);
+        for (int64_t i = 0; i < out; i++)
+            pad_ok &= y[i] == 7.0;
+    }
+    if (!CHECK(pad_ok))
+        fprintf(stderr, "  %s %s %s spmm on %s wrote past column k\n", t->format,
+                device_name(t->dev), precision_name(t->prec), tc->name);
+    free(x), free(y0), free(ref), free(scale), free(y);
+}
+
+/* One SpMM product of the target on a case; 1 when the format declined. X
+ * random, Y0 random (NaN with beta = 0: it must not leak), the columns past
+ * k of Y at 7 (they must stay). */
+static int spmm_one(const target *t, const test_case *tc, const spmm_shape *sh)
+{
+    int64_t rows, cols, nnz;
+    spx_matrix_dims(tc->A, &rows, &cols, &nnz);
+    const int64_t out = sh->op == SPX_OP_N ? rows : cols, in = sh->op == SPX_OP_N ? cols : rows;
+    const size_t nx = (size_t)(in * sh->ldx + 1), ny = (size_t)(out * sh->ldy + 1);
+    double *xd = malloc(sizeof(double) * nx), *yd = malloc(sizeof(double) * ny);
+    void *Xv = malloc(sizeof(double) * nx), *Y0v = malloc(sizeof(double) * ny);
+    void *Yv = malloc(sizeof(double) * ny);
+    uint64_t seed = (uint64_t)nnz * 17 + (uint64_t)sh->k;
+    for (size_t e = 0; e < nx; e++)
+        xd[e] = spx_test_rand(&seed);
+    for (size_t e = 0; e < ny; e++)
+        yd[e] = (int64_t)(e % (size_t)sh->ldy) >= sh->k ? 7.0
+                : sh->beta == 0.0                       ? NAN
+                                                        : spx_test_rand(&seed);
+    to_precision(xd, (int64_t)nx, t->prec, Xv);
+    to_precision(yd, (int64_t)ny, t->prec, Y0v);
+    memcpy(Yv, Y0v, sizeof(double) * ny);
+    spx_plan *P = NULL;
+    int32_t *rp32 = NULL;
+    spx_matrix *W = tc->wrap32 ? spx_test_wrap32(tc->A, &rp32) : NULL;
+    spx_status st = tc->wrap32 && !W
+                        ? SPX_ERR_INVALID_ARG
+                        : make_plan(t, W ? W : tc->A, SPX_OP_SPMM, sh->op, tc->name, &P);
+    if (st == SPX_OK &&
+        CHECK_STATUS(spx_spmm_host(P, sh->k, sh->alpha, Xv, sh->ldx, sh->beta, Yv, sh->ldy),
+                     SPX_OK))
+        check_spmm_result(t, tc, sh, Xv, Y0v, Yv, in, out);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(W);
+    free(rp32), free(xd), free(yd), free(Xv), free(Y0v), free(Yv);
+    return st == SPX_ERR_UNSUPPORTED;
+}
+
+/* Every case through the target's SpMM plans: one column, a few columns with
+ * padded rows (op N, beta != 0), more than a tile of columns (op T), and on
+ * the edge cases 70 columns (past a tile of fp32 sums). */
+static void spmm_cases(target *t, const case_list *l)
+{
+    static const spmm_shape shapes[] = {{1, 1, 1, SPX_OP_N, 1.0, 0.0},
+                                        {5, 7, 6, SPX_OP_N, -1.5, 0.5},
+                                        {37, 37, 40, SPX_OP_T, 0.75, -2.0},
+                                        {70, 70, 70, SPX_OP_N, 1.0, 0.0}};
+    for (int c = 0; c < l->n; c++) {
+        const test_case *tc = &l->at[c];
+        int declined = 0;
+        for (size_t s = 0; s < (l->full ? 4 : 2); s++)
+            declined |= spmm_one(t, tc, &shapes[l->full ? s : 2 * s + 1]);
+        t->cases++;
+        t->declined += declined;
+    }
+}
+
 /* ------------------------------------------------------------------ SpGEMM */
 
 typedef struct product_case {
@@ -338,6 +450,8 @@ static void run_formats(spx_operation operation, spx_device dev, const case_list
             long failed_before = spx_test_failed;
             if (operation == SPX_OP_SPMV)
                 spmv_cases(&t, l);
+            else if (operation == SPX_OP_SPMM)
+                spmm_cases(&t, l);
             else
                 spgemm_cases(&t);
             int ran = t.declined < t.cases;
@@ -345,8 +459,11 @@ static void run_formats(spx_operation operation, spx_device dev, const case_list
                 fprintf(stderr, "  %s %s %s declined every case: it never runs\n", name,
                         device_name(dev), precision_name(precs[p]));
             printf("%-10s %-4s %-3s %-6s: %d cases, %d declined %s\n", name, device_name(dev),
-                   precision_name(precs[p]), operation == SPX_OP_SPMV ? "spmv" : "spgemm", t.cases,
-                   t.declined, spx_test_failed == failed_before ? "ok" : "FAILED");
+                   precision_name(precs[p]),
+                   operation == SPX_OP_SPMV   ? "spmv"
+                   : operation == SPX_OP_SPMM ? "spmm"
+                                              : "spgemm",
+                   t.cases, t.declined, spx_test_failed == failed_before ? "ok" : "FAILED");
         }
     }
 }
@@ -364,12 +481,16 @@ int main(void)
         spx_device dev = d ? SPX_DEV_CUDA : SPX_DEV_CPU;
         if (!(d ? cuda : cpu)) continue;
         run_formats(SPX_OP_SPMV, dev, &edge_cases);
+        run_formats(SPX_OP_SPMM, dev, &edge_cases);
         run_formats(SPX_OP_SPGEMM, dev, NULL);
     }
     if (spx_test_part("shared") && load_shared()) {
         run_formats(SPX_OP_SPMV, SPX_DEV_CPU, &shared_cases);
-        if (spx_test_require_cuda("the CUDA formats not run on the shared matrices"))
+        run_formats(SPX_OP_SPMM, SPX_DEV_CPU, &shared_cases);
+        if (spx_test_require_cuda("the CUDA formats not run on the shared matrices")) {
             run_formats(SPX_OP_SPMV, SPX_DEV_CUDA, &shared_cases);
+            run_formats(SPX_OP_SPMM, SPX_DEV_CUDA, &shared_cases);
+        }
     }
     free_cases(&edge_cases);
     free_cases(&shared_cases);

@@ -27,6 +27,7 @@
 #include "core/iso.h"
 #include "core/matrix.h"
 #include "core/threads.h"
+#include "cpu/spmm.h"
 #include "plan/format.h"
 
 typedef struct csr_state {
@@ -185,6 +186,75 @@ static spx_status csr_spmv(void *state, double alpha, const void *x, double beta
     return SPX_OK;
 }
 
+/* SpMM: thread t computes the rows it owns, [part[t], part[t+1]), but the
+ * long rows, whose slices every thread sums (rows of k sums each) and one
+ * thread adds in thread order, as csr_spmv does: the bits depend on T, not
+ * on scheduling nor on k. */
+static void spmm_long_rows(const csr_state *s, const spx__spmm_args *a, double *partial)
+{
+    const int T = s->threads;
+    const int64_t k = a->k;
+#pragma omp for
+    for (int64_t l = 0; l < s->nlong; l++) {
+        const int64_t i = s->long_rows[l];
+        double *restrict p = partial + (size_t)l * (size_t)T * (size_t)k;
+        for (int t = 1; t < T; t++)
+            for (int64_t j = 0; j < k; j++)
+                p[j] += p[(size_t)t * (size_t)k + j];
+        if (s->precision == SPX_F64) {
+            double *y = (double *)a->Y + i * a->ldy;
+            for (int64_t j = 0; j < k; j++)
+                y[j] = a->beta == 0.0 ? a->alpha * p[j] : a->alpha * p[j] + a->beta * y[j];
+        } else {
+            float *y = (float *)a->Y + i * a->ldy;
+            for (int64_t j = 0; j < k; j++)
+                y[j] = a->beta == 0.0 ? (float)(a->alpha * p[j])
+                                      : (float)(a->alpha * p[j] + a->beta * y[j]);
+        }
+    }
+}
+
+static spx_status csr_spmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                           double beta, void *Y, int64_t ldy)
+{
+    const csr_state *s = state;
+    const int T = s->threads;
+    const spx__spmm_kernel *kern = &spx__spmm_kernels()[s->precision == SPX_F32][s->col_bits == 64];
+    const spx__spmm_args a = {.rowptr = s->rowptr,
+                              .row_bits = s->row_bits,
+                              .col = s->colidx,
+                              .val = s->iso ? NULL : s->values,
+                              .k = k,
+                              .alpha = s->iso ? alpha * s->iso_value : alpha,
+                              .beta = beta,
+                              .X = X,
+                              .ldx = ldx,
+                              .Y = Y,
+                              .ldy = ldy,
+                              .long_len = s->long_len};
+    double *partial = NULL;
+    size_t cells = 0;
+    spx_status st = spx__mul_size((size_t)s->nlong * (size_t)T, (size_t)k, &cells, "csr spmm");
+    if (st == SPX_OK) st = spx__alloc((void **)&partial, cells, sizeof(double), "csr spmm sums");
+    if (st != SPX_OK) return st;
+#pragma omp parallel num_threads(T)
+    {
+        const int nt = omp_get_num_threads();
+        for (int t = omp_get_thread_num(); t < T; t += nt) {
+            kern->rows(&a, s->part[t], s->part[t + 1]);
+            for (int64_t l = 0; l < s->nlong; l++) {
+                const int64_t i = s->long_rows[l], b = row_off(s, i), len = row_off(s, i + 1) - b;
+                kern->slice(&a, b + len * t / T, b + len * (t + 1) / T,
+                            partial + ((size_t)l * (size_t)T + (size_t)t) * (size_t)k);
+            }
+        }
+#pragma omp barrier
+        spmm_long_rows(s, &a, partial);
+    }
+    spx__free(partial);
+    return SPX_OK;
+}
+
 static size_t csr_bytes(const void *state)
 {
     const csr_state *s = state;
@@ -224,6 +294,7 @@ const spx_format_ops spx__format_csr = {
     .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
     .analyze = csr_analyze,
     .spmv = csr_spmv,
+    .spmm = csr_spmm,
     .bytes = csr_bytes,
     .destroy = csr_destroy,
     .describe = csr_describe,

@@ -1,6 +1,6 @@
-/* ref: y = alpha*A*x + beta*y, sequential, accumulating each row in long
- * double. The truth every other format is tested against. Reads A in place,
- * 32-bit row offsets included. */
+/* ref: y = alpha*A*x + beta*y (and SpMM, Y = alpha*A*X + beta*Y), sequential,
+ * accumulating each row in long double. The truth every other format is
+ * tested against. Reads A in place, 32-bit row offsets included. */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
@@ -46,6 +46,49 @@ static spx_status ref_spmv(void *state, double alpha, const void *x, double beta
     return SPX_OK;
 }
 
+/* Entry e of a row-major array of doubles (f64) or floats. */
+static double entry(const void *a, int f64, int64_t e)
+{
+    return f64 ? ((const double *)a)[e] : (double)((const float *)a)[e];
+}
+
+/* Row i of Y: acc[j] = sum over row i of a_ik X(k, j), then alpha*acc + beta*Y. */
+static void ref_spmm_row(const ref_state *s, int64_t i, int64_t k, double alpha, const void *X,
+                         int64_t ldx, double beta, void *Y, int64_t ldy, long double *acc)
+{
+    const spx_matrix *A = s->A;
+    const int f64 = s->precision == SPX_F64;
+    for (int64_t j = 0; j < k; j++)
+        acc[j] = 0.0L;
+    for (int64_t e = spx__row_off(A, i), end = spx__row_off(A, i + 1); e < end; e++) {
+        const long double a = (long double)spx__val(A, e);
+        const int64_t row = spx__col(A, e) * ldx;
+        for (int64_t j = 0; j < k; j++)
+            acc[j] += a * entry(X, f64, row + j);
+    }
+    for (int64_t j = 0; j < k; j++) {
+        long double r = (long double)alpha * acc[j];
+        if (beta != 0.0) r += (long double)beta * entry(Y, f64, i * ldy + j);
+        if (f64)
+            ((double *)Y)[i * ldy + j] = (double)r;
+        else
+            ((float *)Y)[i * ldy + j] = (float)r;
+    }
+}
+
+static spx_status ref_spmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                           double beta, void *Y, int64_t ldy)
+{
+    const ref_state *s = state;
+    long double *acc = NULL;
+    spx_status st = spx__alloc((void **)&acc, (size_t)k, sizeof *acc, "ref spmm row");
+    if (st != SPX_OK) return st;
+    for (int64_t i = 0; i < s->A->rows; i++)
+        ref_spmm_row(s, i, k, alpha, X, ldx, beta, Y, ldy, acc);
+    spx__free(acc);
+    return SPX_OK;
+}
+
 static size_t ref_bytes(const void *state)
 {
     (void)state;
@@ -60,6 +103,7 @@ const spx_format_ops spx__format_ref = {
     .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
     .analyze = ref_analyze,
     .spmv = ref_spmv,
+    .spmm = ref_spmm,
     .bytes = ref_bytes,
     .destroy = ref_destroy,
     .borrows_matrix = 1,

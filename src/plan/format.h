@@ -61,6 +61,16 @@ typedef struct spx_format_ops {
      * spx__spgemm_refill for the cases it does not take, runs the whole
      * product instead. Must leave C as it was when it fails. */
     spx_status (*spgemm_numeric)(void *state, const spx_matrix *B, spx_matrix *C);
+    /* SpMM, Y = alpha*A*X + beta*Y with X (A's columns x k) and Y (A's rows x
+     * k) dense, row-major with leading dimensions ldx, ldy >= k, k >= 1, of
+     * the plan's vector type on its device; beta == 0 never reads Y. The plan
+     * layer has checked the call and transposes for op T. Prepared by
+     * spmm_analyze, or by analyze when that is NULL (then the state is the
+     * SpMV one), in every precision of the format; bytes, describe and
+     * destroy take both states. Must not change the state. */
+    spx_status (*spmm_analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
+    spx_status (*spmm)(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                       double beta, void *Y, int64_t ldy);
     /* Optional, AUTO: how well this format suits A for the request, as the
      * speed it expects relative to the device's baseline format (CPU and CUDA
      * csr, CPU gustavson: 1), counting its preparation against the expected

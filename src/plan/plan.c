@@ -197,6 +197,8 @@ static spx_status create_spgemm(const spx_matrix *A, const spx_plan_opts *o, spx
 
 /* SpMV: op T transposes, reorder= permutes, then the format prepares. */
 static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P);
+/* SpMM: op T transposes, then the format prepares. */
+static spx_status create_spmm(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P);
 
 spx_status spx_plan_create(const spx_matrix *A, spx_operation operation,
                            const spx_plan_opts *opts, spx_plan **out)
@@ -220,6 +222,8 @@ spx_status spx_plan_create(const spx_matrix *A, spx_operation operation,
     double t0 = now_ms();
     if (operation == SPX_OP_SPGEMM)
         SPX_TRY(create_spgemm(A, &o, P));
+    else if (operation == SPX_OP_SPMM)
+        SPX_TRY(create_spmm(A, &o, P));
     else
         SPX_TRY(create_spmv(A, &o, P));
     P->prep_ms = now_ms() - t0;
@@ -250,6 +254,38 @@ static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P
     P->in_len = M->cols;
     SPX_TRY(P->ops->analyze(M, o, &P->state));
     spx__reorder_prepared(P->reorder, P->ops->borrows_matrix);
+    if (!P->ops->borrows_matrix && P->transposed) {
+        spx_matrix_destroy(P->transposed);
+        P->transposed = NULL;
+    }
+cleanup:
+    return st;
+}
+
+/* SpMM plans take no reorder= or vectors= (the permutation of SpMV plans). */
+static spx_status no_reorder_key(void *ctx, const char *key, const char *value)
+{
+    (void)ctx;
+    (void)value;
+    if (strcmp(key, "reorder") == 0 || strcmp(key, "vectors") == 0)
+        return spx__error(SPX_ERR_BAD_PARAM, "%s= is for SpMV plans; SpMM plans keep A's order",
+                          key);
+    return SPX_OK;
+}
+
+static spx_status create_spmm(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P)
+{
+    spx_status st = SPX_OK;
+    const spx_matrix *M = A;
+    SPX_TRY(spx__params_each(o->params, no_reorder_key, NULL));
+    if (o->op == SPX_OP_T) {
+        SPX_TRY(spx_matrix_transpose(A, &P->transposed));
+        M = P->transposed;
+    }
+    SPX_TRY(resolve_format(M, SPX_OP_SPMM, o, &P->ops));
+    P->out_len = M->rows;
+    P->in_len = M->cols;
+    SPX_TRY((P->ops->spmm_analyze ? P->ops->spmm_analyze : P->ops->analyze)(M, o, &P->state));
     if (!P->ops->borrows_matrix && P->transposed) {
         spx_matrix_destroy(P->transposed);
         P->transposed = NULL;
@@ -324,6 +360,77 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
         return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, spx_plan_x_type(P), beta,
                                  y);
     return spmv_staged(P, alpha, x, beta, y);
+}
+
+/* Entry checks of an SpMM call: a live SpMM plan, k >= 0, leading
+ * dimensions of at least k, X and Y wherever they have entries. */
+static spx_status check_spmm_call(const spx_plan *P, int64_t k, const void *X, int64_t ldx,
+                                  const void *Y, int64_t ldy)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (P->operation != SPX_OP_SPMM)
+        return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SpMM",
+                          operation_name(P->operation));
+    if (k < 0) return spx__error(SPX_ERR_INVALID_ARG, "spx_spmm: k = %lld < 0", (long long)k);
+    if (ldx < k || ldy < k)
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "spx_spmm: ldx = %lld and ldy = %lld must be at least k = %lld",
+                          (long long)ldx, (long long)ldy, (long long)k);
+    size_t cells;
+    if (spx__mul_size((size_t)(P->in_len > P->out_len ? P->in_len : P->out_len),
+                      (size_t)(ldx > ldy ? ldx : ldy), &cells, "spx_spmm: X or Y") != SPX_OK ||
+        cells > (size_t)INT64_MAX / sizeof(double))
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "spx_spmm: %lld x %lld entries are more than memory can index",
+                          (long long)(P->in_len > P->out_len ? P->in_len : P->out_len),
+                          (long long)(ldx > ldy ? ldx : ldy));
+    if (k > 0 && ((P->in_len > 0 && !X) || (P->out_len > 0 && !Y)))
+        return spx__error(SPX_ERR_INVALID_ARG, "spx_spmm: X or Y is NULL");
+    return SPX_OK;
+}
+
+spx_status spx_spmm(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
+                    double beta, void *Y, int64_t ldy)
+{
+    spx_status st = check_spmm_call(P, k, X, ldx, Y, ldy);
+    if (st != SPX_OK || k == 0 || P->out_len == 0) return st;
+    return P->ops->spmm(P->state, k, alpha, X, ldx, beta, Y, ldy);
+}
+
+/* Device SpMM plans with host X and Y: copied over whole (leading
+ * dimensions kept), run, Y copied back, waited for. */
+static spx_status spmm_staged(const spx_plan *P, int64_t k, double alpha, const void *X,
+                              int64_t ldx, double beta, void *Y, int64_t ldy)
+{
+    size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    size_t xb = ((size_t)(P->in_len - 1) * (size_t)ldx + (size_t)k) * es;
+    size_t yb = ((size_t)(P->out_len - 1) * (size_t)ldy + (size_t)k) * es;
+    void *dx = NULL, *dy = NULL;
+    spx_status st;
+    if (P->in_len == 0) xb = 0; /* A has no columns: X is not read */
+    if (xb) SPX_TRY(spx__cuda_alloc(&dx, xb, "X on the device"));
+    SPX_TRY(spx__cuda_alloc(&dy, yb, "Y on the device"));
+    if (xb) SPX_TRY(spx__cuda_copy_async(dx, X, xb, 1, P->opts.stream));
+    /* Y's entries past column k are not the product's: copied over and back as they are. */
+    SPX_TRY(spx__cuda_copy_async(dy, Y, yb, 1, P->opts.stream));
+    SPX_TRY(P->ops->spmm(P->state, k, alpha, dx, ldx, beta, dy, ldy));
+    SPX_TRY(spx__cuda_copy_async(Y, dy, yb, 0, P->opts.stream));
+    SPX_TRY(spx__cuda_sync(P->opts.stream));
+cleanup:
+    spx__cuda_free(dx);
+    spx__cuda_free(dy);
+    return st;
+}
+
+spx_status spx_spmm_host(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
+                         double beta, void *Y, int64_t ldy)
+{
+    spx_status st = check_spmm_call(P, k, X, ldx, Y, ldy);
+    if (st != SPX_OK || k == 0 || P->out_len == 0) return st;
+    if (P->opts.device == SPX_DEV_CPU)
+        return P->ops->spmm(P->state, k, alpha, X, ldx, beta, Y, ldy);
+    return spmm_staged(P, k, alpha, X, ldx, beta, Y, ldy);
 }
 
 /* A device B (spx_matrix_wrap_device) goes to the formats that take device

@@ -356,6 +356,7 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->dict.roff);
     spx__cuda_free(p->dict.grow);
     spx__cuda_free(p->dict_values);
+    spx__cuda_free(p->spmm_long);
     spx__free(p);
 }
 
@@ -618,6 +619,54 @@ static spx_status csr_spmv(void *state, double alpha, const void *x, double beta
     return spx__cuda_csr_spmv(state, alpha, x, beta, y);
 }
 
+/* The rows of more than SPX__CUDA_SPMM_LONG nonzeros, listed on the device. */
+static spx_status list_spmm_long_rows(const spx_matrix *A, spx__cuda_csr_plan *p)
+{
+    const int64_t *rp;
+    int64_t *rows = NULL, n = 0;
+    spx_status st;
+    SPX_TRY(spx__matrix_rowptr(A, &rp));
+    for (int64_t i = 0; i < A->rows; i++)
+        n += rp[i + 1] - rp[i] > SPX__CUDA_SPMM_LONG;
+    p->spmm_n_long = n;
+    if (n == 0) return SPX_OK;
+    SPX_TRY(spx__alloc((void **)&rows, (size_t)n, sizeof *rows, "cuda csr spmm long rows"));
+    n = 0;
+    for (int64_t i = 0; i < A->rows; i++)
+        if (rp[i + 1] - rp[i] > SPX__CUDA_SPMM_LONG) rows[n++] = i;
+    SPX_TRY(spx__cuda_upload((void **)&p->spmm_long, rows, (size_t)n * sizeof *rows,
+                             "cuda csr spmm long rows"));
+cleanup:
+    spx__free(rows);
+    return st;
+}
+
+/* SpMM: the SpMV plan (the same parameters; its row blocks unused), which
+ * must keep the plain CSR (not index=dict) and read X in the sums' type (not
+ * xtype=half), and its long rows listed. */
+static spx_status csr_spmm_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    spx__cuda_csr_plan *p = NULL;
+    spx_status st;
+    *state = NULL;
+    SPX_TRY(csr_analyze(A, o, (void **)&p));
+    if (p->index_dict || p->x_half)
+        SPX_TRY(spx__error(SPX_ERR_BAD_PARAM,
+                           "csr (cuda): SpMM plans take neither index=dict nor xtype=half"));
+    SPX_TRY(list_spmm_long_rows(A, p));
+    *state = p;
+    p = NULL;
+cleanup:
+    csr_destroy(p);
+    return st;
+}
+
+static spx_status csr_spmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                           double beta, void *Y, int64_t ldy)
+{
+    return spx__cuda_csr_spmm(state, k, alpha, X, ldx, beta, Y, ldy);
+}
+
 static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
@@ -638,7 +687,8 @@ static size_t csr_bytes(const void *state)
     }
     return matrix + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
            (size_t)p->n_long * (2 * sizeof(int64_t) + sizeof(unsigned)) +
-           (size_t)p->n_chunks * (3 * sizeof(int64_t) + acc);
+           (size_t)p->n_chunks * (3 * sizeof(int64_t) + acc) +
+           (size_t)p->spmm_n_long * sizeof(int64_t);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)
@@ -709,6 +759,8 @@ const spx_format_ops spx__format_cuda_csr = {
     .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32) | SPX__TYPE_BIT(SPX_F16),
     .analyze = csr_analyze,
     .spmv = csr_spmv,
+    .spmm_analyze = csr_spmm_analyze,
+    .spmm = csr_spmm,
     .bytes = csr_bytes,
     .destroy = csr_destroy,
     .describe = csr_describe,

@@ -60,6 +60,9 @@ extern "C" {
 #define SPX__CUDA_CSR_STREAM_NNZ 2048     /* nonzeros per row block (default) */
 #define SPX__CUDA_CSR_STREAM_NNZ_MIN 1024 /* blocknnz=1024 */
 #define SPX__CUDA_CSR_DICT 256            /* most dictionary entries of a row block */
+/* SpMM (csr_spmm.cu): rows of more nonzeros than this are summed by a thread
+ * block each (8 warps, a slice each) rather than by a group of lanes. */
+#define SPX__CUDA_SPMM_LONG 1024
 enum {
     SPX__CUDA_CSR_STREAM = 0,
     SPX__CUDA_CSR_VECTOR = 1,
@@ -141,6 +144,8 @@ typedef struct spx__cuda_csr_plan {
                                 (A.rowptr points here), else NULL */
     void *converted_values;  /* device, nnz: the caller's values in the plan's precision
                                 (A.values points here), else NULL */
+    int64_t spmm_n_long;     /* SpMM plans: rows longer than SPX__CUDA_SPMM_LONG */
+    int64_t *spmm_long;      /* device, spmm_n_long: their indices, in order */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
@@ -154,11 +159,17 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
  *   works on this one), at most n_blocks;
  * - spmv: launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0
  *   never reads y; x and y are device vectors of the plan's precision (x in
- *   half with p->x_half). */
-#define SPX__CUDA_CSR_API(S, Q, V)                                                            \
-    S(spx__cuda_csr_dict_grid, (const spx__cuda_csr_plan *p, int64_t *grid))                  \
-    S(spx__cuda_csr_spmv,                                                                     \
-      (const spx__cuda_csr_plan *p, double alpha, const void *x, double beta, void *y))
+ *   half with p->x_half);
+ * - spmm (csr_spmm.cu): launch Y = alpha*A*X + beta*Y on p->stream, X and Y
+ *   device arrays of T (double for fp64 plans, float otherwise), row-major
+ *   with leading dimensions ldx, ldy >= k >= 1; a plain CSR plan (not
+ *   index=dict) with its long rows listed (spmm_long). */
+#define SPX__CUDA_CSR_API(S, Q, V)                                                                 \
+    S(spx__cuda_csr_dict_grid, (const spx__cuda_csr_plan *p, int64_t *grid))                       \
+    S(spx__cuda_csr_spmv,                                                                          \
+      (const spx__cuda_csr_plan *p, double alpha, const void *x, double beta, void *y))            \
+    S(spx__cuda_csr_spmm, (const spx__cuda_csr_plan *p, int64_t k, double alpha, const void *X,    \
+                           int64_t ldx, double beta, void *Y, int64_t ldy))
 
 SPX__CUDA_DECLARE(SPX__CUDA_CSR_API)
 
