@@ -1,14 +1,16 @@
-/* Peers: other libraries' SpMV and SpGEMM behind one small interface of the
- * bench's own, so that `spx bench --peers` runs them in the same process, on
- * the same matrix and the same x (SpMV) or B (SpGEMM), checked against the
- * same reference. Each peer is one file in bench/peers/ defining a
- * spx_bench_peer (name "peer-lib-variant"), compiled in when its library is
- * found (bench/CMakeLists.txt). Peers read the public matrix through
- * spx_matrix_csr (bench_csr_view) and report failures with bench_fail. */
+/* Peers: other libraries' SpMV, SpGEMM and SpMM behind one small interface
+ * of the bench's own, so that `spx bench --peers` runs them in the same
+ * process, on the same matrix and the same x (SpMV), B (SpGEMM) or X (SpMM),
+ * checked against the same reference. Each peer is one file in bench/peers/
+ * defining a spx_bench_peer (name "peer-lib-variant"), compiled in when its
+ * library is found (bench/CMakeLists.txt). Peers read the public matrix
+ * through spx_matrix_csr (bench_csr_view) and report failures with
+ * bench_fail. */
 #ifndef SPX_BENCH_PEERS_H
 #define SPX_BENCH_PEERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "spx.h"
 
@@ -17,12 +19,31 @@ typedef struct spx_bench_peer_opts {
     int threads; /* CPU threads; 0: OpenMP's default */
 } spx_bench_peer_opts;
 
+/* What the prepare of an SpMM peer receives: its o points to the `base` of
+ * one of these (the bench passes one to the peers of SPX_OP_SPMM only), so
+ * that descriptors, workspace and tuning are made for the calls to come,
+ * which all have this shape. */
+typedef struct spx_bench_spmm_peer_opts {
+    spx_bench_peer_opts base;
+    int64_t k, ldx, ldy; /* columns of X and Y, their leading dimensions */
+} spx_bench_spmm_peer_opts;
+
+/* spmm, the last member, is NULL where an initializer stops before it; in C++
+ * that takes a default (the Eigen peers list every member before it in order,
+ * which -Wextra would otherwise flag). */
+#ifdef __cplusplus
+#define SPX_BENCH_PEER_OPTIONAL = nullptr
+#else
+#define SPX_BENCH_PEER_OPTIONAL
+#endif
+
 typedef struct spx_bench_peer {
     const char *name;        /* "peer-cusparse-csr", ... */
-    spx_operation operation; /* SPX_OP_SPMV or SPX_OP_SPGEMM */
+    spx_operation operation; /* SPX_OP_SPMV, SPX_OP_SPGEMM or SPX_OP_SPMM */
     unsigned devices;        /* SPX_DEV_CPU or SPX_DEV_CUDA */
     unsigned precisions;     /* bit (1u << spx_type) per precision */
-    /* Prepare A (SpMV; B is NULL) or A and B (SpGEMM) in the peer's own form. */
+    /* Prepare A (SpMV, SpMM; B is NULL) or A and B (SpGEMM) in the peer's own
+     * form (SpMM: o is a spx_bench_spmm_peer_opts). */
     spx_status (*prepare)(const spx_matrix *A, const spx_matrix *B, const spx_bench_peer_opts *o,
                           void **state);
     /* SpMV: y = alpha*A*x + beta*y on the device's vectors (double for f64,
@@ -37,7 +58,19 @@ typedef struct spx_bench_peer {
     void (*destroy)(void *state);
     /* Optional: what the peer chose ("alg=ALG3"), into buf. */
     void (*describe)(const void *state, char *buf, size_t len);
+    /* SpMM: Y = alpha*A*X + beta*Y, X (cols x k) and Y (rows x k) dense and
+     * row-major with leading dimensions ldx and ldy, of the element type and
+     * on the device of spmv's vectors, beta == 0 not reading Y; called with
+     * the shape given to prepare (a peer may refuse another with
+     * SPX_ERR_INVALID_ARG). */
+    spx_status (*spmm)(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                       double beta, void *Y, int64_t ldy) SPX_BENCH_PEER_OPTIONAL;
 } spx_bench_peer;
+
+/* SpMM peers that prepared for one shape: SPX_OK when a call's k, ldx and
+ * ldy are those of *prepared, else SPX_ERR_INVALID_ARG naming both (bench_fail). */
+spx_status bench_spmm_peer_shape(const char *peer, const spx_bench_spmm_peer_opts *prepared,
+                                 int64_t k, int64_t ldx, int64_t ldy);
 
 /* Peers compiled into this build, NULL-terminated (bench/peers.c). */
 extern const spx_bench_peer *const spx_bench_peers[];

@@ -1,6 +1,7 @@
 /* spx bench M: load (or generate) M, optionally measure STREAM, run the bench
- * driver (bench/bench.h) for SpMV or SpGEMM and print its table, its
- * warnings and its JSON. Also spx bench --list-peers and --copy (no M). */
+ * driver (bench/bench.h, bench/bench_spmm.h) for SpMV, SpGEMM or SpMM and
+ * print its table, its warnings and its JSON. Also spx bench --list-peers and
+ * --copy (no M). */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
 #include <stdlib.h>
@@ -8,10 +9,11 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_spmm.h"
 #include "cli.h"
 
 static const char usage[] =
-    "Usage: spx bench M [--op spmv|spgemm] [--b B] [--format F[,F...]]\n"
+    "Usage: spx bench M [--op spmv|spgemm|spmm] [--b B] [--k K] [--format F[,F...]]\n"
     "                 [--device cpu|cuda|all] [--precision f64|f32|f16|all[,...]]\n"
     "                 [--json FILE|-] [--calls N] [--batches N] [--peers] [--threads T]\n"
     "                 [--param k=v,...[;k=v,...]] [--tune] [--stream] [--gather]\n"
@@ -49,8 +51,18 @@ static const char usage[] =
     "hold both copies); peer-cusparse-spgemm keeps A, B and C on the device.\n"
     "--resident adds rows F[resident] (cuda f64 and f16, auto and the formats that take\n"
     "device matrices): A and B on the device before timing, C left there.\n\n"
-    "  --op O            spmv (default) or spgemm\n"
+    "--op spmm: Y = A*X with X dense (M's columns x K) and Y (M's rows x K), both\n"
+    "row-major with leading dimension K, with every SpMM format and, with --peers,\n"
+    "the SpMM peers; X uniform in [-1, 1) (fixed seed), one per precision, and Y\n"
+    "checked against `ref` on the cpu in f64 (max_rel_err = max |Y - Y_ref| /\n"
+    "max (|A| |X|), tolerances as SpMV's); X and Y on the device for CUDA rows.\n"
+    "Columns: gflops (2*nnz*K/t), x (the first peer of the same device and\n"
+    "precision, cuSPARSE on cuda, Eigen on cpu: its median_ms over the row's),\n"
+    "median_ms, min_ms, max_ms (batches as above), first_ms, prep_ms (peers: with\n"
+    "what they make for K), bytes, max_rel_err, ok.\n\n"
+    "  --op O            spmv (default), spgemm or spmm\n"
     "  --b B             SpGEMM: the right operand (file or gen:SPEC; default M)\n"
+    "  --k K             SpMM: columns of X and Y (default 32)\n"
     "  --format F,...    formats (and peers) to run; default all (spx formats)\n"
     "  --device D        cpu, cuda or all available (default all)\n"
     "  --precision P,... f64 (default), f32, f16, or all\n"
@@ -110,9 +122,10 @@ enum { MAX_PARAM_SETS = 8 };
 
 typedef struct bench_args {
     const char *matrix, *formats, *device, *precision, *json, *calls, *threads;
-    const char *op_name, *b, *batches;
+    const char *op_name, *b, *batches, *k_arg;
     int peers, tune, stream, gather, list_peers, copy, resident_only;
     spx_operation op;
+    int64_t k; /* SpMM: columns of X and Y */
     spx_bench_opts o;
     char pbuf[1024];                  /* --param, split at ';' into sets */
     const char *sets[MAX_PARAM_SETS]; /* NULL: the formats' defaults */
@@ -249,6 +262,9 @@ static int parse_numbers(bench_args *a)
     if (rc == CLI_PARSED && a->batches &&
         (rc = cli_parse_int("bench", "--batches", a->batches, 1, 1000, &v)) == CLI_PARSED)
         a->o.batches = (int)v;
+    if (rc == CLI_PARSED && a->k_arg &&
+        (rc = cli_parse_int("bench", "--k", a->k_arg, 1, 1L << 20, &v)) == CLI_PARSED)
+        a->k = v;
     if (rc == CLI_PARSED && a->threads &&
         (rc = cli_parse_int("bench", "--threads", a->threads, 1, 4096, &v)) == CLI_PARSED) {
         a->o.threads = (int)v;
@@ -281,12 +297,16 @@ static int parse_op(bench_args *a)
     a->op = SPX_OP_SPMV;
     if (a->op_name && strcmp(a->op_name, "spgemm") == 0)
         a->op = SPX_OP_SPGEMM;
+    else if (a->op_name && strcmp(a->op_name, "spmm") == 0)
+        a->op = SPX_OP_SPMM;
     else if (a->op_name && strcmp(a->op_name, "spmv") != 0)
-        return cli_usage_error("bench", "unknown operation '%s' (spmv or spgemm)", a->op_name);
+        return cli_usage_error("bench", "unknown operation '%s' (spmv, spgemm or spmm)",
+                               a->op_name);
     if (!a->matrix && !a->list_peers && !a->copy)
         return cli_usage_error("bench", "expected 1 argument, the matrix M");
     if (a->b && a->op != SPX_OP_SPGEMM) return cli_usage_error("bench", "--b needs --op spgemm");
-    if (a->op == SPX_OP_SPGEMM && (a->stream || a->gather))
+    if (a->k_arg && a->op != SPX_OP_SPMM) return cli_usage_error("bench", "--k needs --op spmm");
+    if (a->op != SPX_OP_SPMV && (a->stream || a->gather))
         return cli_usage_error("bench", "--stream and --gather are for --op spmv");
     if (a->resident_only) a->o.resident = 2;
     if (a->o.resident && a->op != SPX_OP_SPGEMM)
@@ -315,6 +335,7 @@ static int parse_args(int argc, char **argv, bench_args *a, char *fbuf, size_t f
                             {"--numeric", NULL, &a->o.numeric},
                             {"--op", &a->op_name, NULL},
                             {"--b", &a->b, NULL},
+                            {"--k", &a->k_arg, NULL},
                             {"--batches", &a->batches, NULL},
                             {"--list-peers", NULL, &a->list_peers},
                             {"--copy", NULL, &a->copy},
@@ -396,8 +417,9 @@ static int bench_error(const char *what, spx_status st)
     return CLI_RUNTIME;
 }
 
-/* The records as JSON (SpMV records, or SpGEMM's with b their right operand). */
-static int write_json(const char *path, const char *label, const spx_bench_record *r,
+/* The records as JSON (SpMV records, SpMM's when k > 0, or SpGEMM's with b
+ * their right operand). */
+static int write_json(const char *path, const char *label, const spx_bench_record *r, int64_t k,
                       const spx_bench_spgemm_record *g, const char *b, int n)
 {
     int to_stdout = strcmp(path, "-") == 0;
@@ -408,6 +430,8 @@ static int write_json(const char *path, const char *label, const spx_bench_recor
     }
     if (g)
         spx_bench_spgemm_write_json(f, label, b, g, n);
+    else if (k > 0)
+        spx_bench_spmm_write_json(f, label, k, r, n);
     else
         spx_bench_write_json(f, label, r, n);
     int bad = ferror(f);
@@ -454,8 +478,9 @@ static spx_status append_records(spx_bench_record **r, int *n, const spx_bench_r
     return append_n((void **)r, n, more, m, sizeof **r);
 }
 
-/* One pass of the driver per --param set and precision, on the devices that
- * precision runs on; rows labelled by their set when there are several. */
+/* One pass of the driver (SpMV or SpMM) per --param set and precision, on
+ * the devices that precision runs on; rows labelled by their set when there
+ * are several. */
 static spx_status run_sets(bench_args *a, const spx_matrix *A, spx_bench_record **r, int *n)
 {
     spx_status st = SPX_OK;
@@ -467,7 +492,8 @@ static spx_status run_sets(bench_args *a, const spx_matrix *A, spx_bench_record 
             if (!(o.devices = a->devices_of[types[k]])) continue;
             o.precisions = 1u << (unsigned)types[k];
             o.params = a->sets[s];
-            st = spx_bench_run(A, &o, &part, &m);
+            st = a->op == SPX_OP_SPMM ? spx_bench_spmm_run(A, a->k, &o, &part, &m)
+                                      : spx_bench_run(A, &o, &part, &m);
             for (int i = 0; i < m && a->nsets > 1; i++)
                 if (!part[i].params) part[i].params = a->sets[s];
             if (st == SPX_OK) st = append_records(r, n, part, m);
@@ -507,9 +533,13 @@ static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE
     if (st != SPX_OK) {
         rc = bench_error(label, st);
     } else {
-        spx_bench_print_table(out, label, r, n, stream_gbs);
+        if (a->op == SPX_OP_SPMM)
+            spx_bench_spmm_print_table(out, label, a->k, r, n);
+        else
+            spx_bench_print_table(out, label, r, n, stream_gbs);
         spx_bench_print_warnings(out, r, n, omp_get_max_threads());
-        rc = a->json ? write_json(a->json, label, r, NULL, NULL, n) : CLI_OK;
+        rc = a->json ? write_json(a->json, label, r, a->op == SPX_OP_SPMM ? a->k : 0, NULL, NULL, n)
+                     : CLI_OK;
         if (rc == CLI_OK) rc = exit_code(r, n);
     }
     free(r);
@@ -566,7 +596,7 @@ static int run_spgemm(bench_args *a, const spx_matrix *A, const char *label, FIL
     } else {
         spx_bench_spgemm_print_table(out, label, r, n);
         spx_bench_spgemm_print_warnings(out, r, n, omp_get_max_threads());
-        rc = a->json ? write_json(a->json, label, NULL, r, a->b ? blabel : NULL, n) : CLI_OK;
+        rc = a->json ? write_json(a->json, label, NULL, 0, r, a->b ? blabel : NULL, n) : CLI_OK;
         for (int i = 0; i < n && rc != CLI_RUNTIME; i++)
             rc = exit_code_of(rc, r[i].status, r[i].ok);
     }
@@ -640,6 +670,7 @@ int spx_cmd_bench(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.device = "all";
     a.precision = "f64";
+    a.k = 32;
     int rc = parse_args(argc, argv, &a, fbuf, sizeof fbuf, names, MAX_NAMES);
     if (rc != CLI_PARSED) return rc;
     if (a.list_peers) return list_peers();
@@ -656,7 +687,7 @@ int spx_cmd_bench(int argc, char **argv)
     if (a.op == SPX_OP_SPGEMM) {
         rc = run_spgemm(&a, A, label, out);
     } else {
-        print_caches(out, A, a.o.devices);
+        if (a.op == SPX_OP_SPMV) print_caches(out, A, a.o.devices);
         rc = run_bench(&a, A, label, out);
     }
     spx_matrix_destroy(A);
