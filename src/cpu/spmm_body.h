@@ -4,44 +4,92 @@
  * float), SPMM_IDX (int32_t or int64_t), SPMM_TILE (columns a tile), all
  * undefined at the end.
  *
- * A tile's sums live in a local array of SPMM_TILE; a full tile has a
- * constant trip count, so the compiler keeps it in vector registers, the
- * last partial tile takes the same loop with a variable count. */
+ * A tile's sums are up to four vectors of 64 bytes (GCC's vector types: the
+ * compiler maps them onto the instruction set's registers, one zmm, two ymm
+ * or four xmm each), local variables so that they stay in registers across
+ * the row's nonzeros; the columns past the last whole vector are summed one
+ * by one. Either way a column's sum takes the row's nonzeros in order, with
+ * the same operations (the compiler contracts v * x + s into an FMA in both
+ * where the instruction set has one). */
+#include <string.h>
+
 #define SPMM_CAT2(a, b) a##b
 #define SPMM_CAT(a, b) SPMM_CAT2(a, b)
+#define SPMM_VEC SPMM_CAT(SPMM_FN, _vec)
+#define SPMM_VECTORS SPMM_CAT(SPMM_FN, _vectors)
+#define SPMM_SCALARS SPMM_CAT(SPMM_FN, _scalars)
 #define SPMM_TILE_SUM SPMM_CAT(SPMM_FN, _tile)
+#define SPMM_OFF SPMM_CAT(SPMM_FN, _off)
 #define SPMM_ROWS SPMM_CAT(SPMM_FN, _rows)
 #define SPMM_SLICE SPMM_CAT(SPMM_FN, _slice)
+#define SPMM_LANES ((int64_t)(64 / sizeof(SPMM_VAL)))
 
-/* sum[j] = sum over e in [b, e1) of a_e * X(col_e, j0 + j), j < n (n <= SPMM_TILE). */
-static inline void SPMM_TILE_SUM(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t j0,
-                                 int64_t n, SPMM_VAL *restrict sum)
+typedef SPMM_VAL SPMM_VEC __attribute__((vector_size(64)));
+
+/* s += v * (the vector at p), p unaligned (a macro: a function returning a
+ * 64-byte vector would change the ABI where AVX-512 is off). */
+#define SPMM_ADD(s, v, p)                                                                          \
+    do {                                                                                           \
+        SPMM_VEC x_;                                                                               \
+        memcpy(&x_, (p), sizeof x_);                                                               \
+        (s) += (v)*x_;                                                                             \
+    } while (0)
+
+/* sum[0, nv * LANES) = sum over e in [b, e1) of a_e * X(col_e, j0 + j), nv
+ * vectors (1..4, a constant where this is inlined). */
+static inline __attribute__((always_inline)) void SPMM_VECTORS(const spx__spmm_args *a, int64_t b,
+                                                               int64_t e1, int64_t j0, const int nv,
+                                                               SPMM_VAL *restrict sum)
 {
     const SPMM_IDX *restrict col = a->col;
     const SPMM_VAL *restrict val = a->val;
     const SPMM_VAL *restrict X = (const SPMM_VAL *)a->X + j0;
-    for (int64_t j = 0; j < SPMM_TILE; j++)
-        sum[j] = 0;
-    if (n == SPMM_TILE) {
-        for (int64_t e = b; e < e1; e++) {
-            const SPMM_VAL v = val ? val[e] : (SPMM_VAL)1;
-            const SPMM_VAL *restrict xr = X + (int64_t)col[e] * a->ldx;
-#pragma omp simd
-            for (int64_t j = 0; j < SPMM_TILE; j++)
-                sum[j] += v * xr[j];
-        }
-    } else {
-        for (int64_t e = b; e < e1; e++) {
-            const SPMM_VAL v = val ? val[e] : (SPMM_VAL)1;
-            const SPMM_VAL *restrict xr = X + (int64_t)col[e] * a->ldx;
-#pragma omp simd
-            for (int64_t j = 0; j < n; j++)
-                sum[j] += v * xr[j];
-        }
+    SPMM_VEC s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+    for (int64_t e = b; e < e1; e++) {
+        const SPMM_VAL v = val ? val[e] : (SPMM_VAL)1;
+        const SPMM_VAL *restrict xr = X + (int64_t)col[e] * a->ldx;
+        SPMM_ADD(s0, v, xr);
+        if (nv > 1) SPMM_ADD(s1, v, xr + SPMM_LANES);
+        if (nv > 2) SPMM_ADD(s2, v, xr + 2 * SPMM_LANES);
+        if (nv > 3) SPMM_ADD(s3, v, xr + 3 * SPMM_LANES);
+    }
+    memcpy(sum, &s0, sizeof s0);
+    if (nv > 1) memcpy(sum + SPMM_LANES, &s1, sizeof s1);
+    if (nv > 2) memcpy(sum + 2 * SPMM_LANES, &s2, sizeof s2);
+    if (nv > 3) memcpy(sum + 3 * SPMM_LANES, &s3, sizeof s3);
+}
+
+/* sum[j] for j0 + j, j < n (n < LANES), column by column. */
+static void SPMM_SCALARS(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t j0, int64_t n,
+                         SPMM_VAL *restrict sum)
+{
+    const SPMM_IDX *restrict col = a->col;
+    const SPMM_VAL *restrict val = a->val;
+    const SPMM_VAL *restrict X = (const SPMM_VAL *)a->X + j0;
+    for (int64_t j = 0; j < n; j++) {
+        SPMM_VAL s = 0;
+        for (int64_t e = b; e < e1; e++)
+            s += (val ? val[e] : (SPMM_VAL)1) * X[(int64_t)col[e] * a->ldx + j];
+        sum[j] = s;
     }
 }
 
-static int64_t SPMM_CAT(SPMM_FN, _off)(const spx__spmm_args *a, int64_t i)
+/* sum[j] = sum over e in [b, e1) of a_e * X(col_e, j0 + j), j < n <= SPMM_TILE. */
+static void SPMM_TILE_SUM(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t j0, int64_t n,
+                          SPMM_VAL *restrict sum)
+{
+    const int64_t nv = n / SPMM_LANES, rest = n % SPMM_LANES;
+    switch (nv) {
+    case 4: SPMM_VECTORS(a, b, e1, j0, 4, sum); break;
+    case 3: SPMM_VECTORS(a, b, e1, j0, 3, sum); break;
+    case 2: SPMM_VECTORS(a, b, e1, j0, 2, sum); break;
+    case 1: SPMM_VECTORS(a, b, e1, j0, 1, sum); break;
+    default: break;
+    }
+    if (rest) SPMM_SCALARS(a, b, e1, j0 + nv * SPMM_LANES, rest, sum + nv * SPMM_LANES);
+}
+
+static int64_t SPMM_OFF(const spx__spmm_args *a, int64_t i)
 {
     return a->row_bits == 32 ? (int64_t)((const int32_t *)a->rowptr)[i]
                              : ((const int64_t *)a->rowptr)[i];
@@ -52,7 +100,7 @@ static void SPMM_ROWS(const spx__spmm_args *a, int64_t i0, int64_t i1)
     SPMM_VAL sum[SPMM_TILE];
     const SPMM_VAL alpha = (SPMM_VAL)a->alpha, beta = (SPMM_VAL)a->beta;
     for (int64_t i = i0; i < i1; i++) {
-        const int64_t b = SPMM_CAT(SPMM_FN, _off)(a, i), e = SPMM_CAT(SPMM_FN, _off)(a, i + 1);
+        const int64_t b = SPMM_OFF(a, i), e = SPMM_OFF(a, i + 1);
         if (e - b > a->long_len) continue;
         SPMM_VAL *restrict y = (SPMM_VAL *)a->Y + i * a->ldy;
         for (int64_t j0 = 0; j0 < a->k; j0 += SPMM_TILE) {
@@ -79,9 +127,15 @@ static void SPMM_SLICE(const spx__spmm_args *a, int64_t b, int64_t e, double *ou
     }
 }
 
+#undef SPMM_VEC
+#undef SPMM_ADD
+#undef SPMM_VECTORS
+#undef SPMM_SCALARS
+#undef SPMM_TILE_SUM
+#undef SPMM_OFF
 #undef SPMM_ROWS
 #undef SPMM_SLICE
-#undef SPMM_TILE_SUM
+#undef SPMM_LANES
 #undef SPMM_CAT
 #undef SPMM_CAT2
 #undef SPMM_FN
