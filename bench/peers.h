@@ -28,15 +28,6 @@ typedef struct spx_bench_spmm_peer_opts {
     int64_t k, ldx, ldy; /* columns of X and Y, their leading dimensions */
 } spx_bench_spmm_peer_opts;
 
-/* spmm, the last member, is NULL where an initializer stops before it; in C++
- * that takes a default (the Eigen peers list every member before it in order,
- * which -Wextra would otherwise flag). */
-#ifdef __cplusplus
-#define SPX_BENCH_PEER_OPTIONAL = nullptr
-#else
-#define SPX_BENCH_PEER_OPTIONAL
-#endif
-
 typedef struct spx_bench_peer {
     const char *name;        /* "peer-cusparse-csr", ... */
     spx_operation operation; /* SPX_OP_SPMV, SPX_OP_SPGEMM or SPX_OP_SPMM */
@@ -64,7 +55,7 @@ typedef struct spx_bench_peer {
      * the shape given to prepare (a peer may refuse another with
      * SPX_ERR_INVALID_ARG). */
     spx_status (*spmm)(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
-                       double beta, void *Y, int64_t ldy) SPX_BENCH_PEER_OPTIONAL;
+                       double beta, void *Y, int64_t ldy);
 } spx_bench_peer;
 
 /* SpMM peers that prepared for one shape: SPX_OK when a call's k, ldx and

@@ -116,6 +116,7 @@ void eigen_describe(const void *state, char *buf, size_t len)
 } // namespace
 
 extern "C" const spx_bench_peer spx_peer_eigen = {
-    "peer-eigen", SPX_OP_SPMV,   SPX_DEV_CPU, BENCH_TYPE_BIT(SPX_F64), eigen_prepare, eigen_spmv,
-    nullptr,      nullptr,       eigen_bytes, eigen_destroy,           eigen_describe,
+    "peer-eigen",  SPX_OP_SPMV,   SPX_DEV_CPU,    BENCH_TYPE_BIT(SPX_F64),
+    eigen_prepare, eigen_spmv,    nullptr,        nullptr,
+    eigen_bytes,   eigen_destroy, eigen_describe, nullptr, /* no SpMM: peer-eigen-spmm */
 };

@@ -84,7 +84,16 @@ void eigen_spgemm_destroy(void *state)
 } // namespace
 
 extern "C" const spx_bench_peer spx_peer_eigen_spgemm = {
-    "peer-eigen-spgemm",  SPX_OP_SPGEMM,      SPX_DEV_CPU,          BENCH_TYPE_BIT(SPX_F64),
-    eigen_spgemm_prepare, nullptr,            eigen_spgemm_op,      eigen_spgemm_result,
-    eigen_spgemm_bytes,   eigen_spgemm_destroy, nullptr,
+    "peer-eigen-spgemm",
+    SPX_OP_SPGEMM,
+    SPX_DEV_CPU,
+    BENCH_TYPE_BIT(SPX_F64),
+    eigen_spgemm_prepare,
+    nullptr,
+    eigen_spgemm_op,
+    eigen_spgemm_result,
+    eigen_spgemm_bytes,
+    eigen_spgemm_destroy,
+    nullptr,
+    nullptr, /* no SpMM: peer-eigen-spmm */
 };
