@@ -6,7 +6,8 @@
  *   again behind 32-bit row offsets), three products each (op N and T, beta
  *   0 and not), and one product on each shared matrix.
  *   SpMM: each column of Y = alpha*op(A)*X + beta*Y0 against SpMV's reference
- *   on the same cases: k = 1, 5 (rows padded: ldx 7, ldy 6), 37 (op T) and 70,
+ *   on the same cases: k = 1, 5 (rows padded: ldx 7, ldy 6), 37 (op T), 8 (op
+ *   T, ldy 12: whole 16-byte loads of X on CUDA) and 70,
  *   Y's columns past k left untouched; the shared matrices with k = 5 and 37.
  *   SpGEMM: C = A*B against the naive dense product on small edge cases (0x0,
  *   inner dimension 0, empty rows, one dense row, rectangular, unsorted and
@@ -337,17 +338,18 @@ static int spmm_one(const target *t, const test_case *tc, const spmm_shape *sh)
 
 /* Every case through the target's SpMM plans: one column, a few columns with
  * padded rows (op N, beta != 0), more than a tile of columns (op T), and on
- * the edge cases 70 columns (past a tile of fp32 sums). */
+ * the edge cases 8 columns (op T) and 70 (past a tile of fp32 sums). */
 static void spmm_cases(target *t, const case_list *l)
 {
     static const spmm_shape shapes[] = {{1, 1, 1, SPX_OP_N, 1.0, 0.0},
                                         {5, 7, 6, SPX_OP_N, -1.5, 0.5},
                                         {37, 37, 40, SPX_OP_T, 0.75, -2.0},
+                                        {8, 8, 12, SPX_OP_T, 2.0, 1.0},
                                         {70, 70, 70, SPX_OP_N, 1.0, 0.0}};
     for (int c = 0; c < l->n; c++) {
         const test_case *tc = &l->at[c];
         int declined = 0;
-        for (size_t s = 0; s < (l->full ? 4 : 2); s++)
+        for (size_t s = 0; s < (l->full ? 5 : 2); s++)
             declined |= spmm_one(t, tc, &shapes[l->full ? s : 2 * s + 1]);
         t->cases++;
         t->declined += declined;

@@ -77,8 +77,8 @@ static double rel_diff(const void *Y, const void *R, spx_type prec, int64_t rows
     return scale > 0.0 ? err / scale : err;
 }
 
-/* The first columns of Y are the same bits for k = 3 and k = 45, and the
- * same on a second call. */
+/* The first three columns of Y are the same bits for k = 3, k = 4 (with
+ * ldx = 4: CUDA's 16-byte loads) and k = 45, and the same on a second call. */
 static void check_columns_and_calls(const spx_matrix *A, const char *format, spx_device dev,
                                     spx_type prec, int threads)
 {
@@ -89,21 +89,29 @@ static void check_columns_and_calls(const spx_matrix *A, const char *format, spx
     void *Y3 = calloc((size_t)(rows * 45 + 1), elem(prec));
     void *Y45 = calloc((size_t)(rows * 45 + 1), elem(prec));
     void *again = calloc((size_t)(rows * 45 + 1), elem(prec));
+    void *X4 = malloc(elem(prec) * (size_t)(cols * 4 + 1));
+    void *Y4 = calloc((size_t)(rows * 4 + 1), elem(prec));
+    for (int64_t i = 0; i < cols; i++) /* X's first 4 columns, rows of 4 */
+        memcpy((char *)X4 + (size_t)(i * 4) * elem(prec), (char *)X + (size_t)(i * 45) * elem(prec),
+               4 * elem(prec));
     if (P && CHECK_STATUS(product(P, 3, 1.25, X, 45, 0.0, Y3, 45), SPX_OK) &&
+        CHECK_STATUS(product(P, 4, 1.25, X4, 4, 0.0, Y4, 4), SPX_OK) &&
         CHECK_STATUS(product(P, 45, 1.25, X, 45, 0.0, Y45, 45), SPX_OK) &&
         CHECK_STATUS(product(P, 45, 1.25, X, 45, 0.0, again, 45), SPX_OK)) {
         int same_columns = 1;
         for (int64_t i = 0; i < rows; i++)
             same_columns &=
                 memcmp((const char *)Y3 + (size_t)(i * 45) * elem(prec),
-                       (const char *)Y45 + (size_t)(i * 45) * elem(prec), 3 * elem(prec)) == 0;
+                       (const char *)Y45 + (size_t)(i * 45) * elem(prec), 3 * elem(prec)) == 0 &&
+                memcmp((const char *)Y3 + (size_t)(i * 45) * elem(prec),
+                       (const char *)Y4 + (size_t)(i * 4) * elem(prec), 3 * elem(prec)) == 0;
         if (!CHECK(same_columns))
-            fprintf(stderr, "  %s: column bits differ between k = 3 and k = 45\n", format);
+            fprintf(stderr, "  %s: column bits differ between k = 3, 4 and 45\n", format);
         if (!CHECK(memcmp(Y45, again, (size_t)(rows * 45) * elem(prec)) == 0))
             fprintf(stderr, "  %s: two calls differ\n", format);
     }
     spx_plan_destroy(P);
-    free(X), free(Y3), free(Y45), free(again);
+    free(X), free(Y3), free(Y45), free(again), free(X4), free(Y4);
 }
 
 /* Y of the format on dev against CPU ref, k = 19, beta != 0. */

@@ -357,6 +357,9 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->dict.grow);
     spx__cuda_free(p->dict_values);
     spx__cuda_free(p->spmm_long);
+    spx__cuda_free(p->spmm_long_first);
+    spx__cuda_free(p->spmm_chunk_long);
+    spx__cuda_free(p->spmm_partial);
     spx__free(p);
 }
 
@@ -619,25 +622,64 @@ static spx_status csr_spmv(void *state, double alpha, const void *x, double beta
     return spx__cuda_csr_spmv(state, alpha, x, beta, y);
 }
 
-/* The rows of more than SPX__CUDA_SPMM_LONG nonzeros, listed on the device. */
+/* SpMM's long rows (over SPX__CUDA_SPMM_LONG nonzeros), each cut into chunks
+ * of SPX__CUDA_SPMM_CHUNK from its start, and their partial sums. */
+typedef struct spmm_long_rows {
+    int64_t n, chunks;
+    int64_t *rows, *first, *chunk_long; /* host: n, n + 1, chunks */
+} spmm_long_rows;
+
+static spx_status find_spmm_long_rows(const int64_t *rp, int64_t rows, spmm_long_rows *L)
+{
+    spx_status st;
+    const int64_t C = SPX__CUDA_SPMM_CHUNK;
+    for (int64_t i = 0; i < rows; i++)
+        if (rp[i + 1] - rp[i] > SPX__CUDA_SPMM_LONG) {
+            L->n++;
+            L->chunks += (rp[i + 1] - rp[i] + C - 1) / C;
+        }
+    SPX_TRY(spx__alloc((void **)&L->rows, (size_t)L->n + 1, sizeof(int64_t), "spmm long rows"));
+    SPX_TRY(spx__alloc((void **)&L->first, (size_t)L->n + 1, sizeof(int64_t), "spmm long rows"));
+    SPX_TRY(
+        spx__alloc((void **)&L->chunk_long, (size_t)L->chunks + 1, sizeof(int64_t), "spmm chunks"));
+    int64_t n = 0, c = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        const int64_t len = rp[i + 1] - rp[i];
+        if (len <= SPX__CUDA_SPMM_LONG) continue;
+        L->rows[n] = i;
+        L->first[n] = c;
+        for (int64_t end = c + (len + C - 1) / C; c < end; c++)
+            L->chunk_long[c] = n;
+        n++;
+    }
+    L->first[n] = c;
+cleanup:
+    return st;
+}
+
 static spx_status list_spmm_long_rows(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
     const int64_t *rp;
-    int64_t *rows = NULL, n = 0;
+    spmm_long_rows L = {0, 0, NULL, NULL, NULL};
+    const size_t sum = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
     spx_status st;
     SPX_TRY(spx__matrix_rowptr(A, &rp));
-    for (int64_t i = 0; i < A->rows; i++)
-        n += rp[i + 1] - rp[i] > SPX__CUDA_SPMM_LONG;
-    p->spmm_n_long = n;
-    if (n == 0) return SPX_OK;
-    SPX_TRY(spx__alloc((void **)&rows, (size_t)n, sizeof *rows, "cuda csr spmm long rows"));
-    n = 0;
-    for (int64_t i = 0; i < A->rows; i++)
-        if (rp[i + 1] - rp[i] > SPX__CUDA_SPMM_LONG) rows[n++] = i;
-    SPX_TRY(spx__cuda_upload((void **)&p->spmm_long, rows, (size_t)n * sizeof *rows,
+    SPX_TRY(find_spmm_long_rows(rp, A->rows, &L));
+    p->spmm_n_long = L.n;
+    p->spmm_n_chunks = L.chunks;
+    if (L.n == 0) goto cleanup;
+    SPX_TRY(spx__cuda_upload((void **)&p->spmm_long, L.rows, (size_t)L.n * sizeof(int64_t),
                              "cuda csr spmm long rows"));
+    SPX_TRY(spx__cuda_upload((void **)&p->spmm_long_first, L.first,
+                             (size_t)(L.n + 1) * sizeof(int64_t), "cuda csr spmm long rows"));
+    SPX_TRY(spx__cuda_upload((void **)&p->spmm_chunk_long, L.chunk_long,
+                             (size_t)L.chunks * sizeof(int64_t), "cuda csr spmm chunks"));
+    SPX_TRY(spx__cuda_alloc(&p->spmm_partial, (size_t)L.chunks * SPX__CUDA_SPMM_PASS * sum,
+                            "cuda csr spmm partial sums"));
 cleanup:
-    spx__free(rows);
+    spx__free(L.rows);
+    spx__free(L.first);
+    spx__free(L.chunk_long);
     return st;
 }
 
@@ -688,7 +730,8 @@ static size_t csr_bytes(const void *state)
     return matrix + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
            (size_t)p->n_long * (2 * sizeof(int64_t) + sizeof(unsigned)) +
            (size_t)p->n_chunks * (3 * sizeof(int64_t) + acc) +
-           (size_t)p->spmm_n_long * sizeof(int64_t);
+           (size_t)p->spmm_n_long * 2 * sizeof(int64_t) +
+           (size_t)p->spmm_n_chunks * (sizeof(int64_t) + SPX__CUDA_SPMM_PASS * acc);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)

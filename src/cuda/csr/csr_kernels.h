@@ -60,9 +60,13 @@ extern "C" {
 #define SPX__CUDA_CSR_STREAM_NNZ 2048     /* nonzeros per row block (default) */
 #define SPX__CUDA_CSR_STREAM_NNZ_MIN 1024 /* blocknnz=1024 */
 #define SPX__CUDA_CSR_DICT 256            /* most dictionary entries of a row block */
-/* SpMM (csr_spmm.cu): rows of more nonzeros than this are summed by a thread
- * block each (8 warps, a slice each) rather than by a group of lanes. */
-#define SPX__CUDA_SPMM_LONG 1024
+/* SpMM (csr_spmm.cu): rows of more nonzeros than SPX__CUDA_SPMM_LONG are cut
+ * into chunks of SPX__CUDA_SPMM_CHUNK (from the row's start), a warp each,
+ * whose sums of up to SPX__CUDA_SPMM_PASS columns at a time go to partial
+ * sums and are added in chunk order. */
+#define SPX__CUDA_SPMM_LONG 256
+#define SPX__CUDA_SPMM_CHUNK 256
+#define SPX__CUDA_SPMM_PASS 64
 enum {
     SPX__CUDA_CSR_STREAM = 0,
     SPX__CUDA_CSR_VECTOR = 1,
@@ -146,6 +150,11 @@ typedef struct spx__cuda_csr_plan {
                                 (A.values points here), else NULL */
     int64_t spmm_n_long;     /* SpMM plans: rows longer than SPX__CUDA_SPMM_LONG */
     int64_t *spmm_long;      /* device, spmm_n_long: their indices, in order */
+    int64_t *spmm_long_first; /* device, spmm_n_long + 1: each long row's first chunk */
+    int64_t spmm_n_chunks;    /* chunks of SPX__CUDA_SPMM_CHUNK over the long rows */
+    int64_t *spmm_chunk_long; /* device, spmm_n_chunks: each chunk's long row (0..n_long-1) */
+    void *spmm_partial;       /* device, spmm_n_chunks * SPX__CUDA_SPMM_PASS sums (double
+                                 for F64, else float): scratch of each call */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
@@ -163,7 +172,7 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
  * - spmm (csr_spmm.cu): launch Y = alpha*A*X + beta*Y on p->stream, X and Y
  *   device arrays of T (double for fp64 plans, float otherwise), row-major
  *   with leading dimensions ldx, ldy >= k >= 1; a plain CSR plan (not
- *   index=dict) with its long rows listed (spmm_long). */
+ *   index=dict) with its long rows' chunks listed (spmm_*). */
 #define SPX__CUDA_CSR_API(S, Q, V)                                                                 \
     S(spx__cuda_csr_dict_grid, (const spx__cuda_csr_plan *p, int64_t *grid))                       \
     S(spx__cuda_csr_spmv,                                                                          \

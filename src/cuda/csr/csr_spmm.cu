@@ -3,18 +3,24 @@
  * plans: iso.cuh), sums and X, Y of type T (double for fp64 plans, float
  * otherwise).
  *
- * Columns of Y are cut into tiles of G*C: in a tile, lane l of a group of G
- * lanes holds columns l, l + G, ..., l + (C-1)G, so that each nonzero's row
- * of X is read by the group as C coalesced loads. G is the smallest power of
- * two from 4 to 32 that covers k, C grows (1, 2, 4) once k passes 32.
+ * Columns of Y are cut into tiles of G*C*W: in a tile, lane l of a group of
+ * G lanes loads W neighbouring entries (16 bytes where k and ldx are
+ * multiples of W and X is aligned, else W = 1) at C places G*W apart, so that
+ * each nonzero's row of X is read by the group as C coalesced loads. G is
+ * the smallest power of two from 4 to 32 that covers k/W, C grows (1, 2, 4)
+ * once k/W passes 32.
  *  - Rows of up to SPX__CUDA_SPMM_LONG nonzeros: a group a row; its lanes load
  *    G of the row's columns and values at once, then take them one after the
  *    other (shuffles), each adding v * X(col, its columns).
- *  - Longer rows (the plan's list): a thread block of SPMM_WARPS warps a row
- *    and tile; warp w sums the w-th of SPMM_WARPS equal slices of the row,
- *    and warp 0 adds the warps' sums in order from shared memory.
- * Each sum over a slice runs the slice's nonzeros in order, and the slices
- * depend on the row's length alone: the bits of column j do not depend on
+ *  - Longer rows (the plan's list) are cut into chunks of
+ *    SPX__CUDA_SPMM_CHUNK nonzeros from the row's start, a warp each, whose
+ *    sums of 32 or 64 columns at a time go to the plan's partial sums; a warp
+ *    a row then adds its chunks' sums in chunk order. (A thread block a long
+ *    row, 8 slices, took 16.6 ms on the power-law generator of 1M rows at k =
+ *    32 on an H100, 0.17x cuSPARSE: a row of 10^5 nonzeros is a chain of
+ *    dependent steps however it is sliced, and 8 slices are too few.)
+ * Each sum over a row or a chunk runs its nonzeros in order, and the chunks
+ * depend on the row alone: the bits of column j do not depend on
  * k, the tile or the call. beta == 0 never reads Y. */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -44,16 +50,36 @@ template <int G> __device__ __forceinline__ spx__iso_val shfl_val(unsigned, spx_
     return v;
 }
 
-/* acc[c] += sum over nonzeros [b, e) of v_e * X(col_e, j + cG), c < C, in
- * order: the group (G lanes from lane g0 of the warp, mask its lanes) loads
- * G columns and values at once, then takes them one by one from the lane
- * that holds them. j is this lane's first column (j >= k: not summed, but
- * it still loads and shuffles with its group). */
-template <typename V, typename T, int G, int C>
+/* out[0, W) = X[0, W) (p aligned to W entries): one load of 4, 8 or 16 bytes. */
+template <int W, typename T> __device__ __forceinline__ void load_w(const T *p, T out[W])
+{
+    if constexpr (W == 1) {
+        out[0] = __ldg(p);
+    } else if constexpr (W == 2 && sizeof(T) == 8) {
+        const double2 d = __ldg(reinterpret_cast<const double2 *>(p));
+        out[0] = d.x, out[1] = d.y;
+    } else if constexpr (W == 2) {
+        const float2 f = __ldg(reinterpret_cast<const float2 *>(p));
+        out[0] = f.x, out[1] = f.y;
+    } else {
+        static_assert(W == 4 && sizeof(T) == 4, "16-byte loads of floats");
+        const float4 f = __ldg(reinterpret_cast<const float4 *>(p));
+        out[0] = f.x, out[1] = f.y, out[2] = f.z, out[3] = f.w;
+    }
+}
+
+/* acc[cW + w] += sum over nonzeros [b, e) of v_e * X(col_e, j + cGW + w),
+ * c < C, w < W, in order: the group (G lanes, mask its lanes) loads G
+ * columns and values at once, then takes them one by one from the lane that
+ * holds them, each lane loading W neighbouring entries of X's row at once.
+ * j is this lane's first column; columns at or past k are not summed (the
+ * launcher takes W > 1 only where k is a multiple of W), but the lane still
+ * loads and shuffles with its group. */
+template <typename V, typename T, int G, int C, int W>
 __device__ __forceinline__ void spmm_group_sum(const int32_t *__restrict__ ci,
                                                const V *__restrict__ val, const T *__restrict__ X,
                                                int64_t ldx, int64_t k, int64_t b, int64_t e,
-                                               int lane, unsigned mask, int64_t j, T acc[C])
+                                               int lane, unsigned mask, int64_t j, T acc[C * W])
 {
     for (int64_t base = b; base < e; base += G) {
         const int n = e - base < G ? (int)(e - base) : G;
@@ -70,14 +96,20 @@ __device__ __forceinline__ void spmm_group_sum(const int32_t *__restrict__ ci,
             const T *xr = X + (int64_t)col * ldx + j;
 #pragma unroll
             for (int c = 0; c < C; c++)
-                if (j + c * G < k) acc[c] += spx__times(v, __ldg(xr + c * G));
+                if (j + c * G * W < k) {
+                    T x[W];
+                    load_w<W>(xr + c * G * W, x);
+#pragma unroll
+                    for (int w = 0; w < W; w++)
+                        acc[c * W + w] += spx__times(v, x[w]);
+                }
         }
     }
 }
 
 /* Rows of up to long_len nonzeros: group r of the grid takes row r / tiles,
- * tile r % tiles; longer rows are left to spmm_long_kernel. */
-template <typename V, typename T, int G, int C>
+ * tile r % tiles (G*C*W columns); longer rows are left to the chunks. */
+template <typename V, typename T, int G, int C, int W>
 __global__ void __launch_bounds__(SPMM_BLOCK)
     spmm_rows_kernel(int64_t rows, int64_t tiles, const int64_t *__restrict__ rp,
                      const int32_t *__restrict__ ci, const V *__restrict__ val,
@@ -90,57 +122,76 @@ __global__ void __launch_bounds__(SPMM_BLOCK)
     const int64_t step = (int64_t)gridDim.x * (SPMM_BLOCK / G);
     for (int64_t r = ((int64_t)blockIdx.x * SPMM_BLOCK + threadIdx.x) / G; r < rows * tiles;
          r += step) {
-        const int64_t row = r / tiles, j = (r % tiles) * (G * C) + lane;
+        const int64_t row = r / tiles, j = (r % tiles) * (G * C * W) + lane * W;
         const int64_t b = __ldg(rp + row), e = __ldg(rp + row + 1);
         if (e - b > long_len) continue; /* the same for the whole group */
-        T acc[C];
+        T acc[C * W];
 #pragma unroll
-        for (int c = 0; c < C; c++)
-            acc[c] = T(0);
-        spmm_group_sum<V, T, G, C>(ci, val, X, ldx, k, b, e, lane, mask, j, acc);
+        for (int a = 0; a < C * W; a++)
+            acc[a] = T(0);
+        spmm_group_sum<V, T, G, C, W>(ci, val, X, ldx, k, b, e, lane, mask, j, acc);
         T *y = Y + row * ldy + j;
 #pragma unroll
         for (int c = 0; c < C; c++)
-            if (j + c * G < k) y[c * G] = spmm_finish(acc[c], alpha, beta, y + c * G);
+#pragma unroll
+            for (int w = 0; w < W; w++)
+                if (j + c * G * W + w < k)
+                    y[c * G * W + w] = spmm_finish(acc[c * W + w], alpha, beta, y + c * G * W + w);
     }
 }
 
-/* Long rows: block b takes long row b / tiles, tile b % tiles; warp w sums
- * slice w of the row (SPMM_WARPS slices of equal length), warp 0 adds the
- * slices' sums in order and writes Y. */
+/* Long rows' chunks, columns [j0, j0 + 32C) (a pass): warp c sums chunk c
+ * (SPX__CUDA_SPMM_CHUNK nonzeros from its row's start, the last fewer) into
+ * partial[c][0, 32C), lane l holding columns j0 + l + 32q. */
 template <typename V, typename T, int C>
 __global__ void __launch_bounds__(SPMM_BLOCK)
-    spmm_long_kernel(int64_t n_long, int64_t tiles, const int64_t *__restrict__ long_rows,
-                     const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
-                     const V *__restrict__ val, const T *__restrict__ X, int64_t ldx,
-                     T *__restrict__ Y, int64_t ldy, int64_t k, T alpha, T beta)
+    spmm_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ chunk_long,
+                      const int64_t *__restrict__ long_first, const int64_t *__restrict__ long_rows,
+                      const int64_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                      const V *__restrict__ val, const T *__restrict__ X, int64_t ldx, int64_t k,
+                      int64_t j0, T *__restrict__ partial)
 {
-    __shared__ T part[SPMM_WARPS][32 * C];
-    const int lane = threadIdx.x & 31, w = threadIdx.x / 32;
-    for (int64_t r = blockIdx.x; r < n_long * tiles; r += gridDim.x) {
-        const int64_t row = __ldg(long_rows + r / tiles), j = (r % tiles) * (32 * C) + lane;
-        const int64_t b = __ldg(rp + row), len = __ldg(rp + row + 1) - b;
+    const int lane = threadIdx.x & 31;
+    const int64_t step = (int64_t)gridDim.x * SPMM_WARPS;
+    for (int64_t c = ((int64_t)blockIdx.x * SPMM_BLOCK + threadIdx.x) / 32; c < n_chunks;
+         c += step) {
+        const int64_t r = __ldg(chunk_long + c), row = __ldg(long_rows + r);
+        const int64_t b = __ldg(rp + row) + (c - __ldg(long_first + r)) * SPX__CUDA_SPMM_CHUNK;
+        const int64_t end = __ldg(rp + row + 1);
         T acc[C];
 #pragma unroll
-        for (int c = 0; c < C; c++)
-            acc[c] = T(0);
-        spmm_group_sum<V, T, 32, C>(ci, val, X, ldx, k, b + len * w / SPMM_WARPS,
-                                    b + len * (w + 1) / SPMM_WARPS, lane, 0xffffffffu, j, acc);
+        for (int q = 0; q < C; q++)
+            acc[q] = T(0);
+        spmm_group_sum<V, T, 32, C, 1>(ci, val, X, ldx, k, b,
+                                    end - b < SPX__CUDA_SPMM_CHUNK ? end : b + SPX__CUDA_SPMM_CHUNK,
+                                    lane, 0xffffffffu, j0 + lane, acc);
 #pragma unroll
-        for (int c = 0; c < C; c++)
-            part[w][lane + 32 * c] = acc[c];
-        __syncthreads();
-        if (w == 0) {
-            T *y = Y + row * ldy + j;
+        for (int q = 0; q < C; q++)
+            partial[c * SPX__CUDA_SPMM_PASS + lane + 32 * q] = acc[q];
+    }
+}
+
+/* Long rows, columns [j0, j0 + 32C): warp r adds long row r's chunk sums in
+ * chunk order and writes Y. */
+template <typename T, int C>
+__global__ void __launch_bounds__(SPMM_BLOCK)
+    spmm_reduce_kernel(int64_t n_long, const int64_t *__restrict__ long_rows,
+                       const int64_t *__restrict__ long_first, const T *__restrict__ partial,
+                       T *__restrict__ Y, int64_t ldy, int64_t k, int64_t j0, T alpha, T beta)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t step = (int64_t)gridDim.x * SPMM_WARPS;
+    for (int64_t r = ((int64_t)blockIdx.x * SPMM_BLOCK + threadIdx.x) / 32; r < n_long;
+         r += step) {
+        const int64_t c0 = __ldg(long_first + r), c1 = __ldg(long_first + r + 1);
+        T *y = Y + __ldg(long_rows + r) * ldy + j0 + lane;
 #pragma unroll
-            for (int c = 0; c < C; c++) {
-                T sum = T(0);
-                for (int s = 0; s < SPMM_WARPS; s++)
-                    sum += part[s][lane + 32 * c];
-                if (j + c * 32 < k) y[c * 32] = spmm_finish(sum, alpha, beta, y + c * 32);
-            }
+        for (int q = 0; q < C; q++) {
+            T sum = T(0);
+            for (int64_t c = c0; c < c1; c++)
+                sum += partial[c * SPX__CUDA_SPMM_PASS + lane + 32 * q];
+            if (j0 + lane + 32 * q < k) y[32 * q] = spmm_finish(sum, alpha, beta, y + 32 * q);
         }
-        __syncthreads(); /* part is reused by the block's next row */
     }
 }
 
@@ -151,46 +202,79 @@ static unsigned spmm_grid(int64_t n, int64_t per_block)
     return (unsigned)(b < 1 ? 1 : b > (1 << 20) ? (1 << 20) : b);
 }
 
-/* The short rows' kernel for G lanes a group and C columns a lane, then the
- * long rows' for C. */
-template <typename V, typename T, int G, int C>
-static void launch_tiles(const spx__cuda_csr_plan *p, int64_t k, T alpha, const T *X, int64_t ldx,
-                         T beta, T *Y, int64_t ldy)
+/* The short rows' kernel for G lanes a group, C loads of W entries a lane,
+ * then the long rows' chunks in passes. */
+template <typename V, typename T, int G, int C, int W>
+static void launch_tiles(const spx__cuda_csr_plan *p, int64_t k, T alpha, const T *X,
+                         int64_t ldx, T beta, T *Y, int64_t ldy)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
-    const int64_t tiles = (k + G * C - 1) / (G * C);
+    const int64_t tiles = (k + G * C * W - 1) / (G * C * W);
     const V *val = (const V *)p->A.values;
-    spx__launch(spmm_rows_kernel<V, T, G, C>, spmm_grid(p->A.rows * tiles, SPMM_BLOCK / G),
+    spx__launch(spmm_rows_kernel<V, T, G, C, W>, spmm_grid(p->A.rows * tiles, SPMM_BLOCK / G),
                 SPMM_BLOCK, s, 0, p->A.rows, tiles, p->A.rowptr, p->A.colidx, val, X, ldx, Y, ldy,
                 k, alpha, beta, (int64_t)SPX__CUDA_SPMM_LONG);
     if (p->spmm_n_long == 0) return;
-    const int64_t long_tiles = (k + 32 * C - 1) / (32 * C);
-    spx__launch(spmm_long_kernel<V, T, C>, spmm_grid(p->spmm_n_long * long_tiles, 1), SPMM_BLOCK, s,
-                0, p->spmm_n_long, long_tiles, p->spmm_long, p->A.rowptr, p->A.colidx, val, X, ldx,
-                Y, ldy, k, alpha, beta);
+    /* the long rows, a pass of 32 columns (k <= 32) or 64 at a time */
+    const bool wide = k > 32;
+    T *partial = (T *)p->spmm_partial;
+    for (int64_t j0 = 0; j0 < k; j0 += wide ? 64 : 32) {
+        if (wide)
+            spx__launch(spmm_chunk_kernel<V, T, 2>, spmm_grid(p->spmm_n_chunks, SPMM_WARPS),
+                        SPMM_BLOCK, s, 0, p->spmm_n_chunks, p->spmm_chunk_long,
+                        p->spmm_long_first, p->spmm_long, p->A.rowptr, p->A.colidx, val, X, ldx, k,
+                        j0, partial);
+        else
+            spx__launch(spmm_chunk_kernel<V, T, 1>, spmm_grid(p->spmm_n_chunks, SPMM_WARPS),
+                        SPMM_BLOCK, s, 0, p->spmm_n_chunks, p->spmm_chunk_long,
+                        p->spmm_long_first, p->spmm_long, p->A.rowptr, p->A.colidx, val, X, ldx, k,
+                        j0, partial);
+        if (wide)
+            spx__launch(spmm_reduce_kernel<T, 2>, spmm_grid(p->spmm_n_long, SPMM_WARPS),
+                        SPMM_BLOCK, s, 0, p->spmm_n_long, p->spmm_long, p->spmm_long_first,
+                        (const T *)partial, Y, ldy, k, j0, alpha, beta);
+        else
+            spx__launch(spmm_reduce_kernel<T, 1>, spmm_grid(p->spmm_n_long, SPMM_WARPS),
+                        SPMM_BLOCK, s, 0, p->spmm_n_long, p->spmm_long, p->spmm_long_first,
+                        (const T *)partial, Y, ldy, k, j0, alpha, beta);
+    }
 }
 
-/* G and C for k: G the smallest power of two from 4 covering k (up to 32),
- * then C = 2 up to 64 columns, 4 beyond (tiles of 128). */
+/* G and C for nv loads of W entries a row: G the smallest power of two from
+ * 4 covering nv (up to 32), then C = 2 up to 64 loads, 4 beyond. */
+template <typename V, typename T, int W>
+static void launch_w(const spx__cuda_csr_plan *p, int64_t k, T a, const T *x, int64_t ldx, T b,
+                     T *y, int64_t ldy)
+{
+    const int64_t nv = (k + W - 1) / W;
+    if (nv <= 4)
+        launch_tiles<V, T, 4, 1, W>(p, k, a, x, ldx, b, y, ldy);
+    else if (nv <= 8)
+        launch_tiles<V, T, 8, 1, W>(p, k, a, x, ldx, b, y, ldy);
+    else if (nv <= 16)
+        launch_tiles<V, T, 16, 1, W>(p, k, a, x, ldx, b, y, ldy);
+    else if (nv <= 32)
+        launch_tiles<V, T, 32, 1, W>(p, k, a, x, ldx, b, y, ldy);
+    else if (nv <= 64)
+        launch_tiles<V, T, 32, 2, W>(p, k, a, x, ldx, b, y, ldy);
+    else
+        launch_tiles<V, T, 32, 4, W>(p, k, a, x, ldx, b, y, ldy);
+}
+
+/* W = 16 bytes of entries a load where k and ldx are multiples of it and X
+ * is aligned to it (so every load of a row is whole and aligned), else 1. */
 template <typename V, typename T>
 static void launch_for_k(const spx__cuda_csr_plan *p, int64_t k, double alpha, const void *X,
                          int64_t ldx, double beta, void *Y, int64_t ldy)
 {
+    constexpr int W = 16 / sizeof(T);
     const T a = (T)alpha, b = (T)beta;
     const T *x = (const T *)X;
     T *y = (T *)Y;
-    if (k <= 4)
-        launch_tiles<V, T, 4, 1>(p, k, a, x, ldx, b, y, ldy);
-    else if (k <= 8)
-        launch_tiles<V, T, 8, 1>(p, k, a, x, ldx, b, y, ldy);
-    else if (k <= 16)
-        launch_tiles<V, T, 16, 1>(p, k, a, x, ldx, b, y, ldy);
-    else if (k <= 32)
-        launch_tiles<V, T, 32, 1>(p, k, a, x, ldx, b, y, ldy);
-    else if (k <= 64)
-        launch_tiles<V, T, 32, 2>(p, k, a, x, ldx, b, y, ldy);
+    if (k % W == 0 && ldx % W == 0 && (uintptr_t)X % 16 == 0)
+        launch_w<V, T, W>(p, k, a, x, ldx, b, y, ldy);
     else
-        launch_tiles<V, T, 32, 4>(p, k, a, x, ldx, b, y, ldy);
+        launch_w<V, T, 1>(p, k, a, x, ldx, b, y, ldy);
 }
 
 extern "C" spx_status spx__cuda_csr_spmm(const spx__cuda_csr_plan *p, int64_t k, double alpha,
