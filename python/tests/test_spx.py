@@ -1,4 +1,4 @@
-"""spx from Python against scipy: SpMV, zero copy, SpGEMM, solvers, errors,
+"""spx from Python against scipy: SpMV, SpMM, zero copy, SpGEMM, solvers, errors,
 threads. The shared matrices (SPX_MATRICES, default ../shared/matrices beside
 the checkout) are used when present, else skipped."""
 import gc
@@ -649,3 +649,264 @@ def test_multi_solve_cuda(spread):
                 check_multi_solve(spx.cg, a, b, M, ref, jacobi)
             M = spx.multi_plan(c, parts, partition=partition, device="cuda", spread=spread)
             check_multi_solve(spx.bicgstab, c, b, M, ref_c, True)
+
+
+def spmm_plan(a, dtype=np.float64, **kw):
+    return spx.plan(a, operation="spmm", precision="f64" if dtype == np.float64 else "f32", **kw)
+
+
+def spmm_reference(op, X):
+    """op @ X in float64, whatever the operands' type."""
+    return op.astype(np.float64) @ X.astype(np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fmt", ["csr", "ref", "auto"])
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("k", [1, 3, 40])
+def test_spmm_matches_scipy(dtype, fmt, transpose, k):
+    a = heavy_row_csr(300, 200, 50, dtype)
+    op = (a.T if transpose else a).tocsr()
+    rows, cols = op.shape
+    rng = np.random.default_rng(51)
+    X = rng.uniform(-1, 1, (cols, k)).astype(dtype)
+    Y0 = rng.uniform(-1, 1, (rows, k)).astype(dtype)
+    tol = 16 * np.finfo(dtype).eps
+    P = spmm_plan(a, dtype, format=fmt, transpose=transpose)
+    assert P.operation == "spmm" and P.shape == (rows, cols) and P.dtype == dtype
+    assert P.format == ("csr" if fmt == "auto" else fmt)  # auto: csr for SpMM on the CPU
+    Y = P @ X
+    assert isinstance(Y, np.ndarray) and Y.dtype == dtype and Y.shape == (rows, k)
+    assert rel_err(Y, spmm_reference(op, X), op, X) <= tol
+    assert np.array_equal(P @ X, Y)  # the same bits every call
+    Yab = Y0.copy()
+    assert P.matmat(X, Yab, 2.0, -0.5) is Yab
+    assert rel_err(Yab, 2.0 * spmm_reference(op, X) - 0.5 * Y0, 2 * op, X) <= tol
+    y = P @ X[:, -1]  # 1-D (a strided view): one column, a 1-D result
+    assert y.shape == (rows,) and np.array_equal(y, Y[:, -1])  # column bits do not depend on k
+
+
+def test_spmm_empty_and_zero_columns():
+    a = random_csr(30, 20, 0.2, 57)
+    P = spmm_plan(a)
+    assert (P @ np.ones((20, 0))).shape == (30, 0)
+    Y = np.full((30, 2), 5.0)
+    P.matmat(np.ones((20, 2)), Y, 0.0, 1.0)  # alpha 0, beta 1: Y unchanged
+    assert (Y == 5.0).all()
+
+
+@pytest.mark.parametrize("fmt", ["csr", "ref"])
+def test_spmm_strided_views_in_place(fmt):
+    a = random_csr(120, 90, 0.1, 52)
+    P = spmm_plan(a, format=fmt)
+    rng = np.random.default_rng(53)
+    wide_x = rng.uniform(-1, 1, (90, 11))
+    X = wide_x[:, 2:7]  # k = 5, ldx = 11
+    wide_y = rng.uniform(-1, 1, (120, 12))
+    before = wide_y.copy()
+    Y = wide_y[:, 4:9]  # ldy = 12: written in place
+    assert P.matmat(X, Y, 1.5, 0.25) is Y
+    want = P.matmat(np.ascontiguousarray(X), before[:, 4:9].copy(), 1.5, 0.25)
+    assert np.array_equal(wide_y[:, 4:9], want)  # the bits of contiguous copies
+    ref = 1.5 * (a @ X) + 0.25 * before[:, 4:9]
+    assert rel_err(want, ref, 1.5 * a, X) <= 16 * np.finfo(np.float64).eps
+    assert np.array_equal(wide_y[:, :4], before[:, :4])  # columns past Y's are not touched
+    assert np.array_equal(wide_y[:, 9:], before[:, 9:])
+    rows_x = rng.uniform(-1, 1, (180, 5))[::2]  # every other row: ldx = 10
+    rows_y = np.zeros((240, 5))
+    P.matmat(rows_x, rows_y[1::2])
+    assert np.array_equal(rows_y[1::2], P @ np.ascontiguousarray(rows_x)) and not rows_y[::2].any()
+    y = wide_y[:, 0]  # 1-D views: one column with a row stride
+    P.matvec(wide_x[:, 0], y)
+    assert np.array_equal(wide_y[:, 0], P @ np.ascontiguousarray(wide_x[:, 0]))
+    square = spmm_plan(random_csr(40, 40, 0.1, 58), format=fmt)
+    both = rng.uniform(-1, 1, (40, 6))  # [X | Y] in one array: interleaved, not shared
+    want = square @ np.ascontiguousarray(both[:, :3])
+    square.matmat(both[:, :3], both[:, 3:])
+    assert np.array_equal(both[:, 3:], want)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "ref"])
+def test_spmm_beta_zero_does_not_read_y(fmt):
+    a = random_csr(120, 90, 0.1, 59)
+    P = spmm_plan(a, format=fmt)
+    X = np.random.default_rng(60).uniform(-1, 1, (90, 3))
+    Y = np.full((120, 3), np.nan)
+    P.matmat(X, Y, 1.0, 0.0)
+    assert np.array_equal(Y, P @ X)
+    wide = np.full((120, 7), np.nan)
+    P.matmat(X, wide[:, 2:5], 2.0, 0.0)
+    assert np.array_equal(wide[:, 2:5], 2.0 * (P @ X))
+    assert np.isnan(wide[:, :2]).all() and np.isnan(wide[:, 5:]).all()
+    Y32 = np.full((120, 3), np.nan, dtype=np.float32)
+    spmm_plan(a, np.float32, format=fmt).matmat(X.astype(np.float32), Y32)
+    assert np.isfinite(Y32).all()
+
+
+class FakeDeviceArray:
+    """An object with __cuda_array_interface__ (no GPU memory behind it): the
+    binding reads the interface, and refuses it on a CPU plan."""
+
+    def __init__(self, shape, typestr="<f8", strides=None, **more):
+        self.__cuda_array_interface__ = dict(shape=shape, typestr=typestr, strides=strides,
+                                             data=(0x1000, False), version=3, **more)
+
+
+def test_spmm_errors():
+    a = random_csr(40, 30, 0.2, 54)
+    P = spmm_plan(a)
+    X, Y = np.ones((30, 3)), np.ones((40, 3))
+    bad = [
+        (lambda: P @ np.ones((31, 3)), r"X must have 30 rows \(op\(A\)'s columns\), not 31"),
+        (lambda: P @ np.ones(29), "X must have 30 rows"),
+        (lambda: P.matmat(X, np.ones((41, 3))), r"Y must have 40 rows \(op\(A\)'s rows\)"),
+        (lambda: P.matmat(X, np.ones((40, 4))), "X has 3 columns and Y 4"),
+        (lambda: P @ X.astype(np.float32), "X must be a float64 array"),
+        (lambda: P.matmat(X, Y.astype(np.float32)), "Y must be a float64 array"),
+        (lambda: P @ np.ones((30, 3), dtype=np.int64), "X must be a float64 array"),
+        (lambda: P @ np.asfortranarray(X), "columns must be adjacent"),
+        (lambda: P @ np.ones((30, 6))[:, ::2], "columns must be adjacent"),
+        (lambda: P.matmat(X, np.ones((40, 6))[:, ::2]), "Y's columns must be adjacent"),
+        (lambda: P @ X[::-1], "rows must be"),
+        (lambda: P @ np.ones((30, 3, 2)), "1-D or 2-D, not 3-D"),
+        (lambda: spmm_plan(a, np.float32) @ X, "X must be a float32 array"),
+        (lambda: P.matmat(FakeDeviceArray((30, 3)), FakeDeviceArray((40, 3))),
+         'device arrays take a plan made with device="cuda"'),
+        (lambda: P.matmat(FakeDeviceArray((30, 3)), Y), 'device="cuda"'),
+        (lambda: P @ FakeDeviceArray((30, 3)), 'device="cuda"'),
+        (lambda: P.matmat(FakeDeviceArray((30, 3), "<f4"), Y), "X must be a float64 array"),
+        (lambda: P.matmat(FakeDeviceArray((30, 3), strides=(48, 16)), Y), "adjacent"),
+        (lambda: P.matmat(FakeDeviceArray((30, 3), mask=0), Y), "__cuda_array_interface__"),
+    ]
+    for call, match in bad:
+        with pytest.raises(ValueError, match=match):
+            call()
+    square = spmm_plan(random_csr(30, 30, 0.2, 61))
+    Z = np.ones((31, 6))
+    for x, y in [(Z[:30], Z[:30]), (Z[:30, :3], Z[:30, 2:5]), (Z[:30, 0], Z[:30, 0]),
+                 (Z[1:, :3], Z[:30, :3])]:  # X = Y must be written Y = A @ Y.copy()
+        with pytest.raises(ValueError, match="must not share memory"):
+            square.matmat(x, y)
+    Yro = np.ones((40, 3))
+    Yro.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        P.matmat(X, Yro)
+    P.matmat(X, Y)  # X read-only is fine
+    with pytest.raises(TypeError):
+        P @ [[1.0] * 3 for _ in range(30)]
+
+
+def test_spmm_plans_and_spmv_plans_apart():
+    a = random_csr(40, 30, 0.2, 62)
+    X, Y = np.ones((30, 3)), np.ones((40, 3))
+    P = spx.plan(a)  # SpMV
+    assert P.operation == "spmv" and P.info()["operation"] == "spmv"
+    for call in (lambda: P @ X, lambda: P.matvec(X, Y), lambda: P.matvec(np.ones(30), Y),
+                 lambda: P.matmat(X, Y), lambda: P @ np.ones((30, 1))):
+        with pytest.raises(ValueError, match='operation="spmm"'):
+            call()
+    for name in ("nonesuch", "SpMM", "", None):  # refused, not taken for SpMV
+        with pytest.raises(ValueError, match="operation is 'spmv', 'spmm' or 'spgemm'"):
+            spx.plan(a, operation=name)
+    S = spx.plan(a, operation="spmm")
+    assert S.info()["operation"] == "spmm"
+    assert np.allclose(S.matvec(np.ones(30), np.zeros(40)), a @ np.ones(30), rtol=1e-14)
+    assert spx.plan(a, operation="spgemm").operation == "spgemm"
+    with pytest.raises(spx.SpxError) as e:
+        spx.plan(a, operation="spmm", format="sell")
+    assert e.value.args[1] == "SPX_ERR_NO_FORMAT"
+    with pytest.raises(spx.SpxError) as e:
+        spx.plan(a, operation="spmm", params="reorder=rcm")
+    assert e.value.args[1] == "SPX_ERR_BAD_PARAM" and "reorder" in e.value.args[2]
+    with pytest.raises(ValueError, match="vector of 30 entries"):  # MultiPlans take vectors
+        spx.multi_plan(a, 2) @ np.ones((30, 1))
+    spmm = {f["name"] for f in spx.formats() if "spmm" in f["operations"]}
+    assert {"csr", "ref"} <= spmm
+
+
+def test_spmm_threads_share_a_plan():
+    a = heavy_row_csr(2000, 1500, 63)
+    P = spmm_plan(a, format="csr")
+    Xs = np.random.default_rng(64).uniform(-1, 1, (4, 1500, 8))
+    refs = [P @ X for X in Xs]
+    bad = [0] * 4
+
+    def work(i):  # the GIL is released during each product; CPU plans take concurrent calls
+        Y = np.empty((2000, 8))
+        for _ in range(20):
+            P.matmat(Xs[i], Y)
+            bad[i] += not np.array_equal(Y, refs[i])
+
+    run_threads(work, 4)
+    assert bad == [0] * 4
+
+
+def cuda_spmm_plan(a, dtype, **kw):
+    if not spx.device_available("cuda"):
+        pytest.skip("no CUDA device")
+    P = spmm_plan(a, dtype, device="cuda", **kw)
+    assert P.device == "cuda" and P.format == "csr" and P.operation == "spmm"
+    return P
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_spmm_cuda_numpy_arrays(dtype, transpose):
+    """NumPy X and Y on a CUDA plan: spx_spmm_host (copies, waits)."""
+    a = heavy_row_csr(3000, 2000, 65, dtype)  # a row of 2000 nonzeros: a thread block's
+    op = (a.T if transpose else a).tocsr()
+    rows, cols = op.shape
+    P = cuda_spmm_plan(a, dtype, transpose=transpose)
+    rng = np.random.default_rng(66)
+    tol = 16 * np.finfo(dtype).eps
+    for k in (1, 3, 40):
+        X = rng.uniform(-1, 1, (cols, k)).astype(dtype)
+        Y = P @ X
+        assert isinstance(Y, np.ndarray) and Y.dtype == dtype and Y.shape == (rows, k)
+        assert rel_err(Y, spmm_reference(op, X), op, X) <= tol, k
+        assert np.array_equal(P @ X[:, -1], Y[:, -1])  # 1-D: one column, the same bits
+        wide = rng.uniform(-1, 1, (rows, k + 4)).astype(dtype)
+        before = wide.copy()
+        P.matmat(X, wide[:, 2:2 + k], 2.0, -0.5)
+        want = 2.0 * spmm_reference(op, X) - 0.5 * before[:, 2:2 + k]
+        assert rel_err(wide[:, 2:2 + k], want, 2 * op, X) <= tol, k
+        assert np.array_equal(wide[:, :2], before[:, :2])
+        assert np.array_equal(wide[:, 2 + k:], before[:, 2 + k:])
+        nan = np.full((rows, k), np.nan, dtype=dtype)
+        P.matmat(X, nan)  # beta = 0 never reads Y
+        assert np.array_equal(nan, Y)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_spmm_cuda_cupy_arrays(dtype):
+    """CuPy X and Y on a CUDA plan: spx_spmm on their device memory, views in place."""
+    a = heavy_row_csr(3000, 2000, 67, dtype)
+    P = cuda_spmm_plan(a, dtype)
+    cupy = pytest.importorskip("cupy")
+    rng = np.random.default_rng(68)
+    tol = 16 * np.finfo(dtype).eps
+    for k in (1, 3, 40):
+        Xh = rng.uniform(-1, 1, (2000, k)).astype(dtype)
+        X = cupy.asarray(Xh)
+        Y = P @ X
+        assert isinstance(Y, cupy.ndarray) and Y.dtype == dtype and Y.shape == (3000, k)
+        assert rel_err(Y.get(), spmm_reference(a, Xh), a, Xh) <= tol, k
+        assert np.array_equal(Y.get(), P @ Xh)  # one kernel for device and host arrays
+        y = P @ X[:, -1]  # a strided 1-D view: one column
+        assert isinstance(y, cupy.ndarray) and y.shape == (3000,)
+        assert np.array_equal(y.get(), Y[:, -1].get())
+        wide_h = rng.uniform(-1, 1, (3000, k + 3)).astype(dtype)
+        wide = cupy.asarray(wide_h)
+        view = wide[:, 1:1 + k]  # ldy = k + 3, written in place
+        assert P.matmat(X, view, 2.0, -0.5) is view
+        got = wide.get()
+        want = 2.0 * spmm_reference(a, Xh) - 0.5 * wide_h[:, 1:1 + k]
+        assert rel_err(got[:, 1:1 + k], want, 2 * a, Xh) <= tol, k
+        assert np.array_equal(got[:, :1], wide_h[:, :1])
+        assert np.array_equal(got[:, 1 + k:], wide_h[:, 1 + k:])
+    with pytest.raises(ValueError, match="must both be host arrays or both device arrays"):
+        P.matmat(X, np.empty((3000, 40), dtype=dtype))
+    with pytest.raises(ValueError, match="columns must be adjacent"):
+        P @ cupy.asfortranarray(X)
+    with pytest.raises(ValueError, match="must be a"):
+        P @ X.astype(np.float16)

@@ -4,6 +4,8 @@
     A = spx.matrix(scipy.sparse.random(1000, 1000, 0.01, format="csr"))
     P = spx.plan(A)                 # format "auto", device "cpu", precision "f64"
     y = P @ np.ones(1000)           # SpMV; the GIL is released while it runs
+    S = spx.plan(A, operation="spmm")
+    Y = S @ np.ones((1000, 8))      # SpMM: dense row-major X (cols x k) gives Y (rows x k)
     x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too; on a CUDA
                                     # plan b may be NumPy (copied once) or CuPy (in place)
 
@@ -14,6 +16,15 @@ need 64-bit offsets widen them once, kept with the matrix). Other scipy
 formats are converted to CSR first. CUDA plans take NumPy arrays (copied
 to the device per call, for convenience) or CuPy arrays (device memory, no
 host round trip) through `matvec`.
+
+An SpMM plan (operation="spmm": formats "ref" and "csr" on the CPU, "csr"
+on CUDA) multiplies dense row-major blocks: P @ X for X of shape (cols, k),
+and P.matmat(X, Y, alpha, beta) in place. X and Y are used where they are,
+with their row stride as SpX's leading dimension, so that a column slice
+Y[:, a:b] of a C-order array is written without a copy; arrays of another
+dtype or whose columns are not adjacent (Fortran order, X[:, ::2]) are
+refused (ValueError), not copied. A 1-D x is one column (k = 1) and gives
+a 1-D y.
 
 spx.multi_plan(A, parts) cuts A into parts of equal nonzeros (MSREP: pcsr,
 pcsc, pcoo, or rows of equal count), each an ordinary plan on a CPU thread or
@@ -35,7 +46,7 @@ __all__ = ["SpxError", "Matrix", "Plan", "MultiPlan", "matrix", "read_mtx", "gen
            "multi_plan", "spgemm", "formats", "device_available", "cg", "bicgstab", "bench",
            "NotConverged"]
 
-SPMV, SPGEMM = 0, 1
+SPMV, SPGEMM, SPMM = 0, 1, 2
 _TYPES = {0: "f64", 1: "f32", 2: "f16"}
 _DEVICES = {1: "cpu", 2: "cuda"}
 _OPERATIONS = {0: "spmv", 1: "spgemm", 2: "spmm"}
@@ -173,10 +184,31 @@ class _Operator:
 
 
 class Plan(_Operator):
-    """A matrix prepared by one format on one device (spx.plan)."""
+    """A matrix prepared by one format on one device for one operation
+    (spx.plan): "spmv", "spmm" or "spgemm" (.operation)."""
+
+    def __init__(self, A, core):
+        super().__init__(A, core)
+        self.operation = core.info()["operation"]
+
+    def _vector(self, x):
+        """x, for an SpMV plan: a 2-D operand is refused, naming SpMM."""
+        if getattr(x, "ndim", 1) > 1:
+            raise ValueError("@ and matvec take 1-D vectors on a plan made for %s, not %d-D "
+                             "arrays; for dense X (cols x k) make the plan with "
+                             "spx.plan(A, operation=\"spmm\")" % (self.operation, x.ndim))
+        return x
 
     def __matmul__(self, x):
-        ptr = _device_pointer(x)
+        """y = A @ x (SpMV), or Y = A @ X (SpMM plans: X of shape (cols, k) gives Y of
+        shape (rows, k); a 1-D x gives a 1-D y). NumPy operands give NumPy results,
+        CuPy operands (CUDA plans) CuPy results."""
+        if self.operation == "spmm":
+            if _device_pointer(x) is None or self.device != "cuda":
+                return self._p @ x
+            import cupy
+            return self.matmat(x, cupy.empty(self.shape[:1] + x.shape[1:2], dtype=self.dtype))
+        ptr = _device_pointer(self._vector(x))
         if ptr is None:
             return self._p @ x
         if x.dtype != self.dtype or x.shape != (self.shape[1],) or not x.flags.c_contiguous:
@@ -188,10 +220,25 @@ class Plan(_Operator):
         return y
 
     def matvec(self, x, y, alpha=1.0, beta=0.0):
-        """y = alpha*A*x + beta*y in place (NumPy arrays, or CuPy arrays for CUDA plans)."""
-        px, py = _device_pointer(x), _device_pointer(y)
+        """y = alpha*A*x + beta*y in place (NumPy arrays, or CuPy arrays for CUDA plans).
+        On an SpMM plan, matmat of one column."""
+        if self.operation == "spmm":
+            return self.matmat(x, y, alpha, beta)
+        px, py = _device_pointer(self._vector(x)), _device_pointer(self._vector(y))
         self._p.matvec(x if px is None else px, y if py is None else py, alpha, beta)
         return y
+
+    def matmat(self, X, Y, alpha=1.0, beta=0.0):
+        """Y = alpha*A@X + beta*Y in place for a plan made with operation="spmm"
+        (spx_spmm; spx_spmm_host for NumPy arrays on a CUDA plan); returns Y.
+        X (cols, k) and Y (rows, k): NumPy arrays, or CuPy arrays for CUDA plans, of the
+        plan's dtype, row-major with adjacent columns and any row stride (the leading
+        dimension), so that column slices of wider arrays are used without a copy;
+        1-D arrays are one column. beta = 0 never reads Y. The GIL is released during
+        the product; with CuPy arrays a CUDA plan returns before the product ends (it
+        runs on the plan's stream), as matvec does."""
+        self._p.matmat(X, Y, alpha, beta)
+        return Y
 
     @property
     def format(self):
@@ -208,7 +255,7 @@ class Plan(_Operator):
         return C
 
     def info(self):
-        """format, prep_ms, bytes, describe, device, rows, cols"""
+        """format, prep_ms, bytes, describe, device, rows, cols, dtype, operation"""
         return self._p.info()
 
 
@@ -255,15 +302,18 @@ class MultiPlan(_Operator):
 
 def plan(A, format="auto", device=None, precision=None, params=None, expected_calls=0,
          threads=0, transpose=False, operation="spmv"):
-    """Prepare A (an spx.Matrix, a scipy or a cupyx sparse matrix) for SpMV (or
-    "spgemm"). device: "cpu" or "cuda", by default where A is; precision: "f64",
-    "f32" or "f16", by default "f64", or for a matrix on the GPU its values' own
-    (so that they are read in place)."""
+    """Prepare A (an spx.Matrix, a scipy or a cupyx sparse matrix) for an operation:
+    "spmv" (P @ x, matvec), "spmm" (P @ X, matmat: dense X of k columns) or "spgemm".
+    device: "cpu" or "cuda", by default where A is; precision: "f64", "f32" or "f16",
+    by default "f64", or for a matrix on the GPU its values' own (so that they are
+    read in place)."""
+    op = {name: code for code, name in _OPERATIONS.items()}.get(operation)
+    if op is None:
+        raise ValueError("operation is 'spmv', 'spmm' or 'spgemm', not %r" % (operation,))
     A = _as_matrix(A)
     where, own = A._m.placement()
     device = where if device is None else device
     precision = (own if where == "cuda" else "f64") if precision is None else precision
-    op = SPGEMM if operation == "spgemm" else SPMV
     return Plan(A, _core.plan(A._m, op, format, device, precision, params, int(expected_calls),
                               int(threads), bool(transpose)))
 

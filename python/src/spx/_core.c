@@ -11,12 +11,16 @@
  * threads or GPUs, host vectors; its calls run one at a time (a lock).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
- * The GIL is released during plan creation, SpMV, SpGEMM and the solvers
+ * SpMM's dense X and Y: buffers with strides (row-major, any row stride,
+ * adjacent columns: NumPy arrays and their column slices, no copy) or, for
+ * CUDA plans, objects with __cuda_array_interface__ (CuPy arrays).
+ * The GIL is released during plan creation, SpMV, SpMM, SpGEMM and the solvers
  * (a MultiPlan's on host vectors, through resident vectors made per solve).
  * Errors raise spx.SpxError(status, name, message). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "spx.h"
@@ -255,6 +259,7 @@ typedef struct {
     int64_t rows, cols;
     spx_type vtype; /* the vectors' type: F64 double, else float */
     int cuda;
+    spx_operation operation;
     PyObject *dtype; /* "float64" or "float32" */
 } PlanObject;
 
@@ -341,6 +346,7 @@ static PyObject *core_plan(PyObject *self, PyObject *args)
     spx_plan_dims(p->P, &p->rows, &p->cols);
     p->vtype = o.precision == SPX_F64 ? SPX_F64 : SPX_F32;
     p->cuda = o.device == SPX_DEV_CUDA;
+    p->operation = spx_plan_operation(p->P);
     p->dtype = PyUnicode_FromString(p->vtype == SPX_F64 ? "float64" : "float32");
     return (PyObject *)p;
 }
@@ -352,7 +358,7 @@ static int host_vector(spx_type t, PyObject *o, int64_t n, int writable, Py_buff
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(o, view, flags) < 0) return -1;
     char want = t == SPX_F64 ? 'd' : 'f';
-    if (view->len != (Py_ssize_t)(n * (t == SPX_F64 ? 8 : 4)) || !view->format ||
+    if (view->ndim != 1 || view->len != (Py_ssize_t)(n * (t == SPX_F64 ? 8 : 4)) || !view->format ||
         view->format[0] != want) {
         PyBuffer_Release(view);
         PyErr_Format(PyExc_ValueError, "expected a contiguous %s vector of %lld entries",
@@ -437,12 +443,242 @@ static PyObject *plan_matvec(PlanObject *p, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* A dense SpMM operand, X or Y: shape[0] rows of shape[1] entries (a 1-D
+ * array is one column), row i at ptr + i*strides[0] bytes. Host memory held
+ * through view, or device memory described by __cuda_array_interface__. */
+typedef struct {
+    char *ptr;
+    int ndim, host, typed, readonly; /* typed: of the plan's element type */
+    Py_ssize_t itemsize, shape[2], strides[2];
+    Py_buffer view;
+} dense;
+
+static void dense_release(dense *d)
+{
+    if (d->host) PyBuffer_Release(&d->view);
+    d->host = 0;
+}
+
+/* *d from a __cuda_array_interface__ dict (versions 2 and 3: data is
+ * (address, read-only), strides None for C order, no mask); want is the
+ * plan's typestr. */
+static int device_dense(PyObject *iface, const char *want, dense *d)
+{
+    PyObject *data = PyDict_Check(iface) ? PyDict_GetItemString(iface, "data") : NULL;
+    PyObject *shape = data ? PyDict_GetItemString(iface, "shape") : NULL;
+    PyObject *strides = data ? PyDict_GetItemString(iface, "strides") : NULL;
+    PyObject *type = data ? PyDict_GetItemString(iface, "typestr") : NULL;
+    PyObject *mask = data ? PyDict_GetItemString(iface, "mask") : NULL;
+    if (!data || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2 || !shape ||
+        !PyTuple_Check(shape) || !type || !PyUnicode_Check(type) || (mask && mask != Py_None) ||
+        (strides && strides != Py_None &&
+         (!PyTuple_Check(strides) || PyTuple_GET_SIZE(strides) != PyTuple_GET_SIZE(shape)))) {
+        PyErr_SetString(PyExc_ValueError, "a malformed __cuda_array_interface__");
+        return -1;
+    }
+    const char *ts = PyUnicode_AsUTF8(type);
+    if (!ts) return -1;
+    d->host = 0;
+    d->ptr = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+    d->readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+    d->ndim = (int)PyTuple_GET_SIZE(shape);
+    d->typed = strcmp(ts, want) == 0;
+    d->itemsize = strlen(ts) > 2 ? atoi(ts + 2) : 0;
+    for (int i = 0; i < d->ndim && i < 2; i++)
+        d->shape[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+    for (int i = d->ndim - 1; i >= 0 && i < 2; i--) /* C order, unless strides says */
+        d->strides[i] = i == d->ndim - 1 ? d->itemsize : d->shape[i + 1] * d->itemsize;
+    for (int i = 0; strides && strides != Py_None && i < d->ndim && i < 2; i++)
+        d->strides[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* *d from a host buffer (strided: views need not be contiguous). */
+static int host_dense(PyObject *o, int writable, char want, dense *d)
+{
+    int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(o, &d->view, flags) < 0) return -1;
+    d->host = 1;
+    d->ptr = d->view.buf;
+    d->readonly = 0;
+    d->ndim = d->view.ndim;
+    d->itemsize = d->view.itemsize;
+    d->typed = d->view.format && d->view.format[0] == want && d->itemsize == (want == 'd' ? 8 : 4);
+    for (int i = 0; i < d->ndim && i < 2; i++) {
+        d->shape[i] = d->view.shape[i];
+        d->strides[i] = d->view.strides[i];
+    }
+    return 0;
+}
+
+/* Entries from one row to the next of d (k columns), as spx_spmm's ldx and
+ * ldy: the row stride where there are two rows and a column to step over,
+ * else k; -1 where the rows are not k entries apart or more. */
+static int64_t dense_ld(const dense *d, int64_t k)
+{
+    Py_ssize_t s = d->strides[0];
+    if (d->shape[0] < 2 || k == 0) return k;
+    return s % d->itemsize == 0 && s / d->itemsize >= k ? s / d->itemsize : -1;
+}
+
+/* Operand o of plan p as *d, with its k columns and its row stride ld in
+ * entries: name is "X" or "Y", rows the rows it must have (role: which
+ * dimension of op(A) that is), writable for Y. ValueError, nothing held, for
+ * another element type, shape or layout. */
+static int dense_arg(PlanObject *p, PyObject *o, int64_t rows, int writable, const char *name,
+                     const char *role, dense *d, int64_t *k, int64_t *ld)
+{
+    const char *dtype = p->vtype == SPX_F64 ? "float64" : "float32";
+    PyObject *iface = PyObject_GetAttrString(o, "__cuda_array_interface__");
+    int got;
+    if (iface) {
+        got = device_dense(iface, p->vtype == SPX_F64 ? "<f8" : "<f4", d);
+        Py_DECREF(iface);
+    } else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        got = host_dense(o, writable, p->vtype == SPX_F64 ? 'd' : 'f', d);
+    } else {
+        return -1;
+    }
+    if (got < 0) return -1;
+    *k = d->ndim == 2 ? d->shape[1] : 1;
+    *ld = d->typed && (d->ndim == 1 || d->ndim == 2) ? dense_ld(d, *k) : 0;
+    if (!d->typed)
+        PyErr_Format(PyExc_ValueError, "%s must be a %s array (the plan's dtype)", name, dtype);
+    else if (d->ndim != 1 && d->ndim != 2)
+        PyErr_Format(PyExc_ValueError, "%s must be 1-D or 2-D, not %d-D", name, d->ndim);
+    else if (d->shape[0] != rows)
+        PyErr_Format(PyExc_ValueError, "%s must have %lld rows (%s), not %lld", name,
+                     (long long)rows, role, (long long)d->shape[0]);
+    else if (*k > 1 && d->strides[1] != d->itemsize)
+        PyErr_Format(PyExc_ValueError,
+                     "%s's columns must be adjacent (row-major, a unit column stride, as in "
+                     "C order or a column slice of it): copy it with ascontiguousarray",
+                     name);
+    else if (*ld < 0)
+        PyErr_Format(PyExc_ValueError,
+                     "%s's rows must be a whole number of entries apart, at least k = %lld "
+                     "and increasing: copy it with ascontiguousarray",
+                     name, (long long)*k);
+    else if (writable && d->readonly)
+        PyErr_Format(PyExc_ValueError, "%s is read-only", name);
+    else
+        return 0;
+    dense_release(d);
+    return -1;
+}
+
+/* Whether x's and y's entries (k columns, row strides ldx and ldy entries)
+ * share a byte, which spx_spmm forbids; interleaved column slices of one
+ * array do not. For each row of x: the first row of y that ends past its
+ * start must begin past its end. */
+static int dense_overlap(const dense *x, int64_t ldx, const dense *y, int64_t ldy, int64_t k)
+{
+    long long s = x->itemsize, kb = k * s, lx = ldx * s, ly = ldy * s;
+    long long base = (long long)((intptr_t)x->ptr - (intptr_t)y->ptr); /* from y's start */
+    long long xrows = x->shape[0], yrows = y->shape[0];
+    if (!k || !xrows || !yrows || base >= (yrows - 1) * ly + kb ||
+        base + (xrows - 1) * lx + kb <= 0)
+        return 0;
+    for (long long i = 0; i < xrows; i++) {
+        long long at = base + i * lx, j = at < kb ? 0 : (at - kb) / ly + 1;
+        if (j < yrows && j * ly < at + kb) return 1;
+    }
+    return 0;
+}
+
+/* Y (yo) = alpha*op(A)*X + beta*Y of an SpMM plan p, the GIL released; x (X
+ * from dense_arg, k columns, ld) is released. Host arrays through
+ * spx_spmm_host on CUDA plans, device arrays (CUDA plans) through spx_spmm. */
+static int spmm_into(PlanObject *p, dense *x, int64_t k, int64_t ldx, PyObject *yo, double alpha,
+                     double beta)
+{
+    dense y;
+    int64_t ky, ldy;
+    spx_status st = SPX_OK;
+    if (dense_arg(p, yo, p->rows, 1, "Y", "op(A)'s rows", &y, &ky, &ldy) < 0) {
+        dense_release(x);
+        return -1;
+    }
+    int bad = 1;
+    if ((!x->host || !y.host) && !p->cuda)
+        PyErr_SetString(PyExc_ValueError, "device arrays take a plan made with device=\"cuda\"");
+    else if (x->host != y.host)
+        PyErr_SetString(PyExc_ValueError, "X and Y must both be host arrays or both device arrays");
+    else if (k != ky)
+        PyErr_Format(PyExc_ValueError, "X has %lld columns and Y %lld: they must be the same",
+                     (long long)k, (long long)ky);
+    else if (dense_overlap(x, ldx, &y, ldy, k))
+        PyErr_SetString(PyExc_ValueError, "X and Y must not share memory");
+    else
+        bad = 0;
+    if (!bad) {
+        Py_BEGIN_ALLOW_THREADS
+        if (y.host && p->cuda)
+            st = spx_spmm_host(p->P, k, alpha, x->ptr, ldx, beta, y.ptr, ldy);
+        else
+            st = spx_spmm(p->P, k, alpha, x->ptr, ldx, beta, y.ptr, ldy);
+        Py_END_ALLOW_THREADS
+    }
+    dense_release(x);
+    dense_release(&y);
+    if (bad) return -1;
+    if (st != SPX_OK) {
+        raise_status(st);
+        return -1;
+    }
+    return 0;
+}
+
+/* ValueError unless p is an SpMM plan. */
+static int check_spmm_plan(PlanObject *p)
+{
+    if (p->operation == SPX_OP_SPMM) return 0;
+    PyErr_SetString(PyExc_ValueError,
+                    "dense X and Y take an SpMM plan: spx.plan(A, operation=\"spmm\")");
+    return -1;
+}
+
+/* matmat(X, Y, alpha, beta): Y = alpha*op(A)*X + beta*Y in place, X and Y
+ * host arrays or (CUDA plans) device arrays. */
+static PyObject *plan_matmat(PlanObject *p, PyObject *args)
+{
+    PyObject *xo, *yo;
+    double alpha = 1.0, beta = 0.0;
+    dense x;
+    int64_t k, ldx;
+    if (!PyArg_ParseTuple(args, "OO|dd", &xo, &yo, &alpha, &beta) || check_spmm_plan(p) < 0 ||
+        dense_arg(p, xo, p->cols, 0, "X", "op(A)'s columns", &x, &k, &ldx) < 0 ||
+        spmm_into(p, &x, k, ldx, yo, alpha, beta) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* P @ X of an SpMM plan for a host X (1-D: one column): a new NumPy Y of
+ * X's dimensions (a device X is refused: it would need a device Y). */
+static PyObject *spmm_product(PlanObject *p, PyObject *xo)
+{
+    dense x;
+    int64_t k, ldx;
+    if (dense_arg(p, xo, p->cols, 0, "X", "op(A)'s columns", &x, &k, &ldx) < 0) return NULL;
+    PyObject *y = x.ndim == 1
+                      ? PyObject_CallFunction(numpy_empty, "(LO)", (long long)p->rows, p->dtype)
+                      : PyObject_CallFunction(numpy_empty, "((LL)O)", (long long)p->rows,
+                                              (long long)k, p->dtype);
+    if (!y) {
+        dense_release(&x);
+        return NULL;
+    }
+    if (spmm_into(p, &x, k, ldx, y, 1.0, 0.0) < 0) Py_CLEAR(y);
+    return y;
+}
+
 static spx_status plan_apply(PyObject *p, void *x, void *y)
 {
     return spmv_any((PlanObject *)p, 1.0, x, 0.0, y, 1);
 }
 
-/* P @ x for a host array x: a new NumPy y. */
+/* P @ x for a host array x: a new NumPy y (SpMM plans: P @ X). */
 static PyObject *plan_matmul(PyObject *a, PyObject *b)
 {
     if (!PyObject_TypeCheck(a, &PlanType)) Py_RETURN_NOTIMPLEMENTED;
@@ -450,6 +686,7 @@ static PyObject *plan_matmul(PyObject *a, PyObject *b)
     Py_buffer xv;
     void *x;
     int xh;
+    if (p->operation == SPX_OP_SPMM) return spmm_product(p, b);
     if (vector_arg(p, b, p->cols, 0, &xv, &x, &xh) < 0) return NULL;
     if (!xh) {
         PyErr_SetString(PyExc_TypeError, "P @ x takes a host array; use matvec for device vectors");
@@ -478,11 +715,13 @@ static PyObject *plan_device_arrays(PlanObject *p, PyObject *unused)
 static PyObject *plan_info(PlanObject *p, PyObject *unused)
 {
     (void)unused;
-    return Py_BuildValue("{s:s,s:d,s:n,s:s,s:s,s:L,s:L,s:O}", "format", spx_plan_format(p->P),
+    static const char *const operations[] = {"spmv", "spgemm", "spmm"}; /* spx_operation */
+    return Py_BuildValue("{s:s,s:d,s:n,s:s,s:s,s:L,s:L,s:O,s:s}", "format", spx_plan_format(p->P),
                          "prep_ms", spx_plan_prep_ms(p->P), "bytes",
                          (Py_ssize_t)spx_plan_bytes(p->P), "describe", spx_plan_describe(p->P),
                          "device", p->cuda ? "cuda" : "cpu", "rows", (long long)p->rows, "cols",
-                         (long long)p->cols, "dtype", p->dtype);
+                         (long long)p->cols, "dtype", p->dtype, "operation",
+                         p->operation <= SPX_OP_SPMM ? operations[p->operation] : "unknown");
 }
 
 /* spgemm(B): C = A*B for an SpGEMM plan. */
@@ -604,6 +843,7 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
 
 static PyMethodDef plan_methods[] = {
     {"matvec", (PyCFunction)plan_matvec, METH_VARARGS, "y = alpha*A*x + beta*y"},
+    {"matmat", (PyCFunction)plan_matmat, METH_VARARGS, "Y = alpha*A*X + beta*Y (SpMM plans)"},
     {"info", (PyCFunction)plan_info, METH_NOARGS, "format, prep_ms, bytes, describe, ..."},
     {"spgemm", (PyCFunction)plan_spgemm, METH_VARARGS, "C = A*B"},
     {"spgemm_numeric", (PyCFunction)plan_spgemm_numeric, METH_VARARGS,
