@@ -13,9 +13,10 @@
  *    G of the row's columns and values at once, then take them one after the
  *    other (shuffles), each adding v * X(col, its columns).
  *  - Longer rows (the plan's list) are cut into chunks of
- *    SPX__CUDA_SPMM_CHUNK nonzeros from the row's start, a warp each, whose
- *    sums of 32 or 64 columns at a time go to the plan's partial sums; a warp
- *    a row then adds its chunks' sums in chunk order. (A thread block a long
+ *    SPX__CUDA_SPMM_CHUNK nonzeros from the row's start, a group of lanes
+ *    each (as a short row's, at most 64 columns a pass), whose sums go to the
+ *    plan's partial sums; a warp a row then adds its chunks' sums in chunk
+ *    order. (A thread block a long
  *    row, 8 slices, took 16.6 ms on the power-law generator of 1M rows at k =
  *    32 on an H100, 0.17x cuSPARSE: a row of 10^5 nonzeros is a chain of
  *    dependent steps however it is sliced, and 8 slices are too few.)
@@ -140,10 +141,10 @@ __global__ void __launch_bounds__(SPMM_BLOCK)
     }
 }
 
-/* Long rows' chunks, columns [j0, j0 + 32C) (a pass): warp c sums chunk c
- * (SPX__CUDA_SPMM_CHUNK nonzeros from its row's start, the last fewer) into
- * partial[c][0, 32C), lane l holding columns j0 + l + 32q. */
-template <typename V, typename T, int C>
+/* Long rows' chunks, columns [j0, j0 + G*W) (a pass): group c of G lanes
+ * sums chunk c (SPX__CUDA_SPMM_CHUNK nonzeros from its row's start, the last
+ * fewer) into partial[c][0, G*W), lane l holding columns j0 + lW + w. */
+template <typename V, typename T, int G, int W>
 __global__ void __launch_bounds__(SPMM_BLOCK)
     spmm_chunk_kernel(int64_t n_chunks, const int64_t *__restrict__ chunk_long,
                       const int64_t *__restrict__ long_first, const int64_t *__restrict__ long_rows,
@@ -151,33 +152,38 @@ __global__ void __launch_bounds__(SPMM_BLOCK)
                       const V *__restrict__ val, const T *__restrict__ X, int64_t ldx, int64_t k,
                       int64_t j0, T *__restrict__ partial)
 {
-    const int lane = threadIdx.x & 31;
-    const int64_t step = (int64_t)gridDim.x * SPMM_WARPS;
-    for (int64_t c = ((int64_t)blockIdx.x * SPMM_BLOCK + threadIdx.x) / 32; c < n_chunks;
+    static_assert(G * W <= SPX__CUDA_SPMM_PASS, "a pass fits a chunk's partial sums");
+    const int lane = threadIdx.x & (G - 1);
+    const unsigned mask =
+        G == 32 ? 0xffffffffu : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+    const int64_t step = (int64_t)gridDim.x * (SPMM_BLOCK / G);
+    for (int64_t c = ((int64_t)blockIdx.x * SPMM_BLOCK + threadIdx.x) / G; c < n_chunks;
          c += step) {
         const int64_t r = __ldg(chunk_long + c), row = __ldg(long_rows + r);
         const int64_t b = __ldg(rp + row) + (c - __ldg(long_first + r)) * SPX__CUDA_SPMM_CHUNK;
         const int64_t end = __ldg(rp + row + 1);
-        T acc[C];
+        T acc[W];
 #pragma unroll
-        for (int q = 0; q < C; q++)
-            acc[q] = T(0);
-        spmm_group_sum<V, T, 32, C, 1>(ci, val, X, ldx, k, b,
-                                    end - b < SPX__CUDA_SPMM_CHUNK ? end : b + SPX__CUDA_SPMM_CHUNK,
-                                    lane, 0xffffffffu, j0 + lane, acc);
+        for (int w = 0; w < W; w++)
+            acc[w] = T(0);
+        spmm_group_sum<V, T, G, 1, W>(ci, val, X, ldx, k, b,
+                                      end - b < SPX__CUDA_SPMM_CHUNK ? end
+                                                                     : b + SPX__CUDA_SPMM_CHUNK,
+                                      lane, mask, j0 + lane * W, acc);
 #pragma unroll
-        for (int q = 0; q < C; q++)
-            partial[c * SPX__CUDA_SPMM_PASS + lane + 32 * q] = acc[q];
+        for (int w = 0; w < W; w++)
+            partial[c * SPX__CUDA_SPMM_PASS + lane * W + w] = acc[w];
     }
 }
 
-/* Long rows, columns [j0, j0 + 32C): warp r adds long row r's chunk sums in
- * chunk order and writes Y. */
-template <typename T, int C>
+/* Long rows, columns [j0, j0 + width) (width <= 64): warp r adds long row
+ * r's chunk sums in chunk order and writes Y. */
+template <typename T>
 __global__ void __launch_bounds__(SPMM_BLOCK)
     spmm_reduce_kernel(int64_t n_long, const int64_t *__restrict__ long_rows,
                        const int64_t *__restrict__ long_first, const T *__restrict__ partial,
-                       T *__restrict__ Y, int64_t ldy, int64_t k, int64_t j0, T alpha, T beta)
+                       T *__restrict__ Y, int64_t ldy, int64_t k, int64_t j0, int width, T alpha,
+                       T beta)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = (int64_t)gridDim.x * SPMM_WARPS;
@@ -186,11 +192,12 @@ __global__ void __launch_bounds__(SPMM_BLOCK)
         const int64_t c0 = __ldg(long_first + r), c1 = __ldg(long_first + r + 1);
         T *y = Y + __ldg(long_rows + r) * ldy + j0 + lane;
 #pragma unroll
-        for (int q = 0; q < C; q++) {
+        for (int q = 0; q < SPX__CUDA_SPMM_PASS / 32; q++) {
+            if (lane + 32 * q >= width || j0 + lane + 32 * q >= k) break;
             T sum = T(0);
             for (int64_t c = c0; c < c1; c++)
                 sum += partial[c * SPX__CUDA_SPMM_PASS + lane + 32 * q];
-            if (j0 + lane + 32 * q < k) y[32 * q] = spmm_finish(sum, alpha, beta, y + 32 * q);
+            y[32 * q] = spmm_finish(sum, alpha, beta, y + 32 * q);
         }
     }
 }
@@ -203,7 +210,7 @@ static unsigned spmm_grid(int64_t n, int64_t per_block)
 }
 
 /* The short rows' kernel for G lanes a group, C loads of W entries a lane,
- * then the long rows' chunks in passes. */
+ * then the long rows' chunks in passes, and their sums. */
 template <typename V, typename T, int G, int C, int W>
 static void launch_tiles(const spx__cuda_csr_plan *p, int64_t k, T alpha, const T *X,
                          int64_t ldx, T beta, T *Y, int64_t ldy)
@@ -215,28 +222,17 @@ static void launch_tiles(const spx__cuda_csr_plan *p, int64_t k, T alpha, const 
                 SPMM_BLOCK, s, 0, p->A.rows, tiles, p->A.rowptr, p->A.colidx, val, X, ldx, Y, ldy,
                 k, alpha, beta, (int64_t)SPX__CUDA_SPMM_LONG);
     if (p->spmm_n_long == 0) return;
-    /* the long rows, a pass of 32 columns (k <= 32) or 64 at a time */
-    const bool wide = k > 32;
+    /* the long rows' chunks in passes of up to 64 columns: G*W of them, G
+     * lanes a chunk as for the short rows, at most 64 / W */
+    constexpr int CG = G * W <= SPX__CUDA_SPMM_PASS ? G : SPX__CUDA_SPMM_PASS / W;
     T *partial = (T *)p->spmm_partial;
-    for (int64_t j0 = 0; j0 < k; j0 += wide ? 64 : 32) {
-        if (wide)
-            spx__launch(spmm_chunk_kernel<V, T, 2>, spmm_grid(p->spmm_n_chunks, SPMM_WARPS),
-                        SPMM_BLOCK, s, 0, p->spmm_n_chunks, p->spmm_chunk_long,
-                        p->spmm_long_first, p->spmm_long, p->A.rowptr, p->A.colidx, val, X, ldx, k,
-                        j0, partial);
-        else
-            spx__launch(spmm_chunk_kernel<V, T, 1>, spmm_grid(p->spmm_n_chunks, SPMM_WARPS),
-                        SPMM_BLOCK, s, 0, p->spmm_n_chunks, p->spmm_chunk_long,
-                        p->spmm_long_first, p->spmm_long, p->A.rowptr, p->A.colidx, val, X, ldx, k,
-                        j0, partial);
-        if (wide)
-            spx__launch(spmm_reduce_kernel<T, 2>, spmm_grid(p->spmm_n_long, SPMM_WARPS),
-                        SPMM_BLOCK, s, 0, p->spmm_n_long, p->spmm_long, p->spmm_long_first,
-                        (const T *)partial, Y, ldy, k, j0, alpha, beta);
-        else
-            spx__launch(spmm_reduce_kernel<T, 1>, spmm_grid(p->spmm_n_long, SPMM_WARPS),
-                        SPMM_BLOCK, s, 0, p->spmm_n_long, p->spmm_long, p->spmm_long_first,
-                        (const T *)partial, Y, ldy, k, j0, alpha, beta);
+    for (int64_t j0 = 0; j0 < k; j0 += CG * W) {
+        spx__launch(spmm_chunk_kernel<V, T, CG, W>, spmm_grid(p->spmm_n_chunks, SPMM_BLOCK / CG),
+                    SPMM_BLOCK, s, 0, p->spmm_n_chunks, p->spmm_chunk_long, p->spmm_long_first,
+                    p->spmm_long, p->A.rowptr, p->A.colidx, val, X, ldx, k, j0, partial);
+        spx__launch(spmm_reduce_kernel<T>, spmm_grid(p->spmm_n_long, SPMM_WARPS), SPMM_BLOCK, s, 0,
+                    p->spmm_n_long, p->spmm_long, p->spmm_long_first, (const T *)partial, Y, ldy, k,
+                    j0, CG * W, alpha, beta);
     }
 }
 
