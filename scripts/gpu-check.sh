@@ -6,7 +6,8 @@
 #   generated ones of 10M-100M nonzeros and, in fp64 with every CUDA SpMV format,
 #   auto and cuSPARSE CSR only, scaled and generated ones of 3M-12M nonzeros (checks
 #   of AUTO's rules between those two sizes); `spx bench --op spgemm --device cuda
-#   --peers` on a few matrices (step spgemm); `spx bench --device cpu` of SpX's CPU
+#   --peers` on a few matrices (step spgemm); `spx bench --op spmm --k 32 --device
+#   cuda --peers` on three (step spmm, its table in the log); `spx bench --device cpu` of SpX's CPU
 #   formats on the host's CPU (step cpu); ctest (the GPU tests run because a GPU is
 #   present); compute-sanitizer memcheck and racecheck on every GPU test program
 #   (small matrices, SPX_TEST_QUICK=1).
@@ -37,6 +38,7 @@
 #                       both comma separated), instead of the shared matrices in f64
 #                       and the generated and 3M-12M lists below
 #   SPX_GPU_SPGEMM      SpGEMM inputs (files or gen:SPEC), space separated
+#   SPX_GPU_SPMM        SpMM inputs (files or gen:SPEC), space separated
 #   SPX_GPU_FORMATS     formats and peers for spx bench --format (default: every
 #                       format and peer)
 #   SPX_GPU_CTEST       ctest -R regular expression (default: every test)
@@ -59,7 +61,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_GPU_STEPS:-"build copy bench spgemm cpu test sanitize"}
+STEPS=${SPX_GPU_STEPS:-"build copy bench spgemm spmm cpu test sanitize"}
 QUICK=${SPX_GPU_QUICK:-0}
 JOBS=${SPX_GPU_JOBS:-16}
 DEADLINE=${SPX_GPU_DEADLINE:-300}
@@ -257,6 +259,24 @@ if step spgemm; then
             --json "$WORK/g$g.json" >>"$WORK/spgemm.txt" 2>>"$WORK/spgemm.err" || fail "spgemm $m"
     done
     tail -10 "$WORK/spgemm.err" >>"$LOG"
+fi
+# ---- SpMM: every CUDA SpMM format and cuSPARSE SpMM, Y = A*X with X of 32 columns
+if step spmm; then
+    SPMM=${SPX_GPU_SPMM:-"gen:lap3d7:128 gen:rmat:scale=20,ef=16,sym=1,values=random $(shared NotreDame_www)"}
+    [[ "$QUICK" == 1 ]] && SPMM=$(echo $SPMM | cut -d' ' -f1)
+    say "spmm: CUDA formats $(registry_formats spmm cuda | joined); peers $(registry_peers spmm cuda | joined)" |
+        tee -a "$LOG"
+    : >"$WORK/spmm.txt"
+    for m in $SPMM; do
+        if ((SECONDS > SPGEMM_DEADLINE + 30)); then
+            say "spmm $m skipped: past the $((SPGEMM_DEADLINE + 30))s deadline" | tee -a "$LOG"
+            continue
+        fi
+        say "spmm $m" | tee -a "$LOG"
+        timeout 120 "$SPX" bench "$m" --op spmm --k 32 --device cuda --peers --precision f64,f32 \
+            --batches 5 >>"$WORK/spmm.txt" 2>>"$WORK/spmm.err" || fail "spmm $m"
+    done
+    grep -E "^SpMM|^(csr|auto|peer)" "$WORK/spmm.txt" >>"$LOG" # its table, into the log
 fi
 if step bench || step spgemm; then
     python3 scripts/gpu_report.py "$WORK" "$BASE" "$GPU" "$COPY_GBS" "$L2_MB" || fail report

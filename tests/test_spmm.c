@@ -8,9 +8,10 @@
  *  - errors: k < 0, ldx or ldy < k, NULL X or Y, an SpMV plan given to
  *    spx_spmm and an SpMM plan to spx_spmv, reorder= and vectors= on an SpMM
  *    plan; k = 0 writes nothing;
- *  - part "cuda" (skipped without a GPU): the same on CUDA csr in fp64, fp32
- *    and fp16, with device X and Y (spx_spmm) and host ones
- *    (spx_spmm_host), against CPU ref. */
+ *  - built as tests/test_gpu_spmm.c (SPMM_TEST_CUDA; exit 77 without a GPU):
+ *    the same on CUDA csr in fp64, fp32 and fp16, on an R-MAT graph too, with
+ *    device X and Y (spx_spmm) and host ones (spx_spmm_host), against CPU
+ *    ref. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,24 @@ static spx_matrix *long_row_matrix(void)
     return spx_test_dense_row_matrix(2000, 20000, 700, 10, 21);
 }
 
+#ifdef SPMM_TEST_CUDA
+/* CUDA csr's SpMV-only parameters are refused for SpMM, naming them. */
+static void check_cuda_params(const spx_matrix *A)
+{
+    static const char *const refused[] = {"index=dict", "xtype=half"};
+    for (int i = 0; i < 2; i++) {
+        spx_plan_opts o = spx_plan_opts_default();
+        spx_plan *P = NULL;
+        o.format = "csr";
+        o.device = SPX_DEV_CUDA;
+        o.precision = i ? SPX_F16 : SPX_F64;
+        o.params = refused[i];
+        CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMM, &o, &P), SPX_ERR_BAD_PARAM);
+        CHECK(strstr(spx_last_error(), refused[i]) != NULL);
+        spx_plan_destroy(P);
+    }
+}
+
 /* Device X and Y: spx_spmm on the plan's device, checked against the same
  * product through spx_spmm_host. */
 static void check_device_vectors(const spx_matrix *A, spx_type prec)
@@ -235,7 +254,9 @@ static void check_device_vectors(const spx_matrix *A, spx_type prec)
     spx_plan_destroy(P);
     free(X), free(Y), free(H);
 }
+#endif
 
+#ifndef SPMM_TEST_CUDA
 int main(void)
 {
     if (spx_test_part(NULL)) {
@@ -254,24 +275,32 @@ int main(void)
         spx_matrix_destroy(L);
         spx_matrix_destroy(V);
     }
-    if (spx_test_part("cuda") && spx_test_require_cuda("CUDA SpMM not run")) {
-        static const spx_type precs[] = {SPX_F64, SPX_F32, SPX_F16};
-        static const double tols[] = {1e-14, 1e-5, 4e-3};
-        spx_matrix *L = long_row_matrix(), *V = spx_test_varied_matrix(3000, 2500, 200.0, 4);
-        spx_matrix *G = NULL;
-        CHECK_STATUS(spx_generate("rmat:scale=14,ef=16,values=random", &G), SPX_OK);
-        for (int p = 0; p < 3; p++) {
-            check_columns_and_calls(L, "csr", SPX_DEV_CUDA, precs[p], 0);
-            check_columns_and_calls(G, "csr", SPX_DEV_CUDA, precs[p], 0);
-            check_against_ref(L, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
-            check_against_ref(V, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
-            check_against_ref(G, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
-            check_iso(SPX_DEV_CUDA, precs[p]);
-            check_device_vectors(V, precs[p]);
-        }
-        spx_matrix_destroy(L);
-        spx_matrix_destroy(V);
-        spx_matrix_destroy(G);
-    }
     return spx_test_finish();
 }
+#else
+int main(void)
+{
+    static const spx_type precs[] = {SPX_F64, SPX_F32, SPX_F16};
+    static const double tols[] = {1e-14, 1e-5, 4e-3};
+    if (!spx_test_part(NULL) || !spx_test_require_cuda("CUDA SpMM not run"))
+        return spx_test_finish();
+    spx_matrix *L = long_row_matrix(), *V = spx_test_varied_matrix(3000, 2500, 200.0, 4);
+    spx_matrix *G = NULL;
+    CHECK_STATUS(spx_generate("rmat:scale=14,ef=16,values=random", &G), SPX_OK);
+    for (int p = 0; p < 3; p++) {
+        check_columns_and_calls(L, "csr", SPX_DEV_CUDA, precs[p], 0);
+        check_columns_and_calls(G, "csr", SPX_DEV_CUDA, precs[p], 0);
+        check_against_ref(L, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
+        check_against_ref(V, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
+        check_against_ref(G, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
+        check_iso(SPX_DEV_CUDA, precs[p]);
+        check_device_vectors(V, precs[p]);
+    }
+    check_cuda_params(V);
+    check_errors();
+    spx_matrix_destroy(L);
+    spx_matrix_destroy(V);
+    spx_matrix_destroy(G);
+    return spx_test_finish();
+}
+#endif

@@ -683,18 +683,29 @@ cleanup:
     return st;
 }
 
+/* index=dict and xtype=half, which SpMM plans refuse. */
+static spx_status spmm_param(void *ctx, const char *key, const char *value)
+{
+    (void)ctx;
+    if ((strcmp(key, "index") == 0 && strcmp(value, "dict") == 0) ||
+        (strcmp(key, "xtype") == 0 && strcmp(value, "half") == 0))
+        return spx__error(SPX_ERR_BAD_PARAM,
+                          "csr (cuda): %s=%s is for SpMV plans; SpMM reads the plain CSR and X in "
+                          "the sums' type",
+                          key, value);
+    return SPX_OK;
+}
+
 /* SpMM: the SpMV plan (the same parameters; its row blocks unused), which
  * must keep the plain CSR (not index=dict) and read X in the sums' type (not
- * xtype=half), and its long rows listed. */
+ * xtype=half), and its long rows' chunks listed. */
 static spx_status csr_spmm_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
     spx_status st;
     *state = NULL;
+    SPX_TRY(spx__params_each(o->params, spmm_param, NULL));
     SPX_TRY(csr_analyze(A, o, (void **)&p));
-    if (p->index_dict || p->x_half)
-        SPX_TRY(spx__error(SPX_ERR_BAD_PARAM,
-                           "csr (cuda): SpMM plans take neither index=dict nor xtype=half"));
     SPX_TRY(list_spmm_long_rows(A, p));
     *state = p;
     p = NULL;
