@@ -64,8 +64,12 @@ extern "C" {
  * into chunks of SPX__CUDA_SPMM_CHUNK (from the row's start), a warp each,
  * whose sums of up to SPX__CUDA_SPMM_PASS columns at a time go to partial
  * sums and are added in chunk order. */
+#ifndef SPX__CUDA_SPMM_LONG /* -D for experiments (C and CUDA flags alike) */
 #define SPX__CUDA_SPMM_LONG 256
+#endif
+#ifndef SPX__CUDA_SPMM_CHUNK
 #define SPX__CUDA_SPMM_CHUNK 256
+#endif
 #define SPX__CUDA_SPMM_PASS 64
 enum {
     SPX__CUDA_CSR_STREAM = 0,

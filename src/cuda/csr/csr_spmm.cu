@@ -35,6 +35,10 @@ extern "C" {
 
 #define SPMM_BLOCK 256 /* threads a block: 8 warps */
 #define SPMM_WARPS (SPMM_BLOCK / 32)
+#ifndef SPMM_UNROLL /* a group's nonzeros in flight at once (-D for experiments) */
+#define SPMM_UNROLL 4
+#endif
+constexpr int spmm_unroll = SPMM_UNROLL; /* #pragma unroll expands no macro */
 
 template <typename T> __device__ __forceinline__ T spmm_finish(T sum, T alpha, T beta, const T *y)
 {
@@ -90,7 +94,7 @@ __device__ __forceinline__ void spmm_group_sum(const int32_t *__restrict__ ci,
             c_mine = __ldcs(ci + base + lane);
             v_mine = spx__load_val(val, base + lane);
         }
-#pragma unroll 4
+#pragma unroll spmm_unroll
         for (int t = 0; t < n; t++) {
             const int col = __shfl_sync(mask, c_mine, t, G);
             const V v = shfl_val<G>(mask, v_mine, t);
