@@ -7,10 +7,11 @@
  * A tile's sums are up to four vectors of 64 bytes (GCC's vector types: the
  * compiler maps them onto the instruction set's registers, one zmm, two ymm
  * or four xmm each), local variables so that they stay in registers across
- * the row's nonzeros; the columns past the last whole vector are summed one
- * by one. Either way a column's sum takes the row's nonzeros in order, with
- * the same operations (the compiler contracts v * x + s into an FMA in both
- * where the instruction set has one). */
+ * the row's nonzeros; the columns past the last whole vector take one vector
+ * of 32 bytes, one of 16, then one by one (fp32 at k = 8 summed column by
+ * column ran at 0.54x Eigen on a 16-core Xeon, lap3d27:48). Either way a column's sum takes the
+ * row's nonzeros in order, with the same operations (the compiler contracts v * x + s into an FMA
+ * in both where the instruction set has one). */
 #include <string.h>
 
 #define SPMM_CAT2(a, b) a##b
@@ -18,6 +19,10 @@
 #define SPMM_VEC SPMM_CAT(SPMM_FN, _vec)
 #define SPMM_VECTORS SPMM_CAT(SPMM_FN, _vectors)
 #define SPMM_SCALARS SPMM_CAT(SPMM_FN, _scalars)
+#define SPMM_HALF SPMM_CAT(SPMM_FN, _half)
+#define SPMM_QUARTER SPMM_CAT(SPMM_FN, _quarter)
+#define SPMM_HALF_VEC SPMM_CAT(SPMM_FN, _half_vec)
+#define SPMM_QUARTER_VEC SPMM_CAT(SPMM_FN, _quarter_vec)
 #define SPMM_TILE_SUM SPMM_CAT(SPMM_FN, _tile)
 #define SPMM_OFF SPMM_CAT(SPMM_FN, _off)
 #define SPMM_ROWS SPMM_CAT(SPMM_FN, _rows)
@@ -59,7 +64,30 @@ static inline __attribute__((always_inline)) void SPMM_VECTORS(const spx__spmm_a
     if (nv > 3) memcpy(sum + 3 * SPMM_LANES, &s3, sizeof s3);
 }
 
-/* sum[j] for j0 + j, j < n (n < LANES), column by column. */
+/* sum[0, w) for the w entries of one vector of TYPE (32 or 16 bytes) from
+ * column j0: the columns left past the whole 64-byte vectors. */
+#define SPMM_ONE_VECTOR(NAME, TYPE)                                                                \
+    static void NAME(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t j0,                   \
+                     SPMM_VAL *restrict sum)                                                       \
+    {                                                                                              \
+        const SPMM_IDX *restrict col = a->col;                                                     \
+        const SPMM_VAL *restrict val = a->val;                                                     \
+        const SPMM_VAL *restrict X = (const SPMM_VAL *)a->X + j0;                                  \
+        TYPE s = {0};                                                                              \
+        for (int64_t e = b; e < e1; e++) {                                                         \
+            const SPMM_VAL v = val ? val[e] : (SPMM_VAL)1;                                         \
+            TYPE x;                                                                                \
+            memcpy(&x, X + (int64_t)col[e] * a->ldx, sizeof x);                                    \
+            s += v * x;                                                                            \
+        }                                                                                          \
+        memcpy(sum, &s, sizeof s);                                                                 \
+    }
+typedef SPMM_VAL SPMM_HALF_VEC __attribute__((vector_size(32)));
+typedef SPMM_VAL SPMM_QUARTER_VEC __attribute__((vector_size(16)));
+SPMM_ONE_VECTOR(SPMM_HALF, SPMM_HALF_VEC)
+SPMM_ONE_VECTOR(SPMM_QUARTER, SPMM_QUARTER_VEC)
+
+/* sum[j] for j0 + j, j < n (n < LANES / 4), column by column. */
 static void SPMM_SCALARS(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t j0, int64_t n,
                          SPMM_VAL *restrict sum)
 {
@@ -74,11 +102,14 @@ static void SPMM_SCALARS(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t
     }
 }
 
-/* sum[j] = sum over e in [b, e1) of a_e * X(col_e, j0 + j), j < n <= SPMM_TILE. */
+/* sum[j] = sum over e in [b, e1) of a_e * X(col_e, j0 + j), j < n <= SPMM_TILE:
+ * whole 64-byte vectors, then one of 32 bytes, one of 16, then columns one by
+ * one (the order of each column's sum is the same in all of them). */
 static void SPMM_TILE_SUM(const spx__spmm_args *a, int64_t b, int64_t e1, int64_t j0, int64_t n,
                           SPMM_VAL *restrict sum)
 {
-    const int64_t nv = n / SPMM_LANES, rest = n % SPMM_LANES;
+    const int64_t nv = n / SPMM_LANES;
+    int64_t done = nv * SPMM_LANES;
     switch (nv) {
     case 4: SPMM_VECTORS(a, b, e1, j0, 4, sum); break;
     case 3: SPMM_VECTORS(a, b, e1, j0, 3, sum); break;
@@ -86,7 +117,15 @@ static void SPMM_TILE_SUM(const spx__spmm_args *a, int64_t b, int64_t e1, int64_
     case 1: SPMM_VECTORS(a, b, e1, j0, 1, sum); break;
     default: break;
     }
-    if (rest) SPMM_SCALARS(a, b, e1, j0 + nv * SPMM_LANES, rest, sum + nv * SPMM_LANES);
+    if (n - done >= SPMM_LANES / 2) {
+        SPMM_HALF(a, b, e1, j0 + done, sum + done);
+        done += SPMM_LANES / 2;
+    }
+    if (n - done >= SPMM_LANES / 4) {
+        SPMM_QUARTER(a, b, e1, j0 + done, sum + done);
+        done += SPMM_LANES / 4;
+    }
+    if (n > done) SPMM_SCALARS(a, b, e1, j0 + done, n - done, sum + done);
 }
 
 static int64_t SPMM_OFF(const spx__spmm_args *a, int64_t i)
@@ -131,6 +170,11 @@ static void SPMM_SLICE(const spx__spmm_args *a, int64_t b, int64_t e, double *ou
 #undef SPMM_ADD
 #undef SPMM_VECTORS
 #undef SPMM_SCALARS
+#undef SPMM_HALF
+#undef SPMM_QUARTER
+#undef SPMM_HALF_VEC
+#undef SPMM_QUARTER_VEC
+#undef SPMM_ONE_VECTOR
 #undef SPMM_TILE_SUM
 #undef SPMM_OFF
 #undef SPMM_ROWS
