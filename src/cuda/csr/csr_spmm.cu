@@ -43,6 +43,8 @@ extern "C" {
  * 0.344). -D SPMM_UNROLL=N sets both, for experiments. */
 #ifdef SPMM_UNROLL
 template <typename T> constexpr int spmm_unroll = SPMM_UNROLL;
+#elif defined(SPMM_UNROLL_F32)
+template <typename T> constexpr int spmm_unroll = sizeof(T) == 8 ? 8 : SPMM_UNROLL_F32;
 #else
 template <typename T> constexpr int spmm_unroll = sizeof(T) == 8 ? 8 : 4;
 #endif
@@ -274,7 +276,11 @@ template <typename V, typename T>
 static void launch_for_k(const spx__cuda_csr_plan *p, int64_t k, double alpha, const void *X,
                          int64_t ldx, double beta, void *Y, int64_t ldy)
 {
+#ifdef SPMM_W_F32 /* fp32 entries a load, for experiments */
+    constexpr int W = sizeof(T) == 8 ? 2 : SPMM_W_F32;
+#else
     constexpr int W = 16 / sizeof(T);
+#endif
     const T a = (T)alpha, b = (T)beta;
     const T *x = (const T *)X;
     T *y = (T *)Y;
