@@ -115,25 +115,26 @@ static void check_columns_and_calls(const spx_matrix *A, const char *format, spx
     free(X), free(Y3), free(Y45), free(again), free(X4), free(Y4);
 }
 
-/* Y of the format on dev against CPU ref, k = 19, beta != 0. */
+/* Y of the format on dev against CPU ref, k columns, beta != 0. */
 static void check_against_ref(const spx_matrix *A, const char *format, spx_device dev,
-                              spx_type prec, int threads, const char *params, double tol)
+                              spx_type prec, int threads, const char *params, int64_t k, double tol)
 {
     int64_t rows, cols, nnz;
     spx_matrix_dims(A, &rows, &cols, &nnz);
     const spx_type ref_prec = prec == SPX_F16 ? SPX_F32 : prec;
     spx_plan *P = plan_for(A, format, dev, prec, params, threads);
     spx_plan *R = plan_for(A, "ref", SPX_DEV_CPU, ref_prec, NULL, 1);
-    void *X = random_dense(cols, 19, ref_prec, 5);
-    void *Y = random_dense(rows, 19, ref_prec, 6);
-    void *Z = malloc(elem(ref_prec) * (size_t)(rows * 19 + 1));
-    memcpy(Z, Y, elem(ref_prec) * (size_t)(rows * 19));
-    if (P && R && CHECK_STATUS(product(P, 19, -0.5, X, 19, 2.0, Y, 19), SPX_OK) &&
-        CHECK_STATUS(product(R, 19, -0.5, X, 19, 2.0, Z, 19), SPX_OK)) {
-        double err = rel_diff(Y, Z, ref_prec, rows, 19, 19);
+    void *X = random_dense(cols, k, ref_prec, 5);
+    void *Y = random_dense(rows, k, ref_prec, 6);
+    void *Z = malloc(elem(ref_prec) * (size_t)(rows * k + 1));
+    memcpy(Z, Y, elem(ref_prec) * (size_t)(rows * k));
+    if (P && R && CHECK_STATUS(product(P, k, -0.5, X, k, 2.0, Y, k), SPX_OK) &&
+        CHECK_STATUS(product(R, k, -0.5, X, k, 2.0, Z, k), SPX_OK)) {
+        double err = rel_diff(Y, Z, ref_prec, rows, k, k);
         if (!CHECK(err <= tol))
-            fprintf(stderr, "  %s %s threads=%d %s: %.3g from ref > %.3g\n", format,
-                    dev == SPX_DEV_CUDA ? "cuda" : "cpu", threads, params ? params : "", err, tol);
+            fprintf(stderr, "  %s %s threads=%d k=%lld %s: %.3g from ref > %.3g\n", format,
+                    dev == SPX_DEV_CUDA ? "cuda" : "cpu", threads, (long long)k,
+                    params ? params : "", err, tol);
     }
     spx_plan_destroy(P);
     spx_plan_destroy(R);
@@ -263,9 +264,10 @@ int main(void)
         spx_matrix *L = long_row_matrix(), *V = spx_test_varied_matrix(3000, 2500, 200.0, 4);
         for (int t = 1; t <= 3; t++) {
             check_columns_and_calls(L, "csr", SPX_DEV_CPU, SPX_F64, t);
-            check_against_ref(L, "csr", SPX_DEV_CPU, SPX_F64, t, NULL, 1e-14);
-            check_against_ref(L, "csr", SPX_DEV_CPU, SPX_F32, t, NULL, 1e-5);
-            check_against_ref(V, "csr", SPX_DEV_CPU, SPX_F64, t, NULL, 1e-14);
+            check_against_ref(L, "csr", SPX_DEV_CPU, SPX_F64, t, NULL, 19, 1e-14);
+            check_against_ref(L, "csr", SPX_DEV_CPU, SPX_F32, t, NULL, 19, 1e-5);
+            check_against_ref(V, "csr", SPX_DEV_CPU, SPX_F64, t, NULL, 19, 1e-14);
+            check_against_ref(L, "csr", SPX_DEV_CPU, SPX_F64, t, NULL, 264, 1e-14);
         }
         check_columns_and_calls(V, "csr", SPX_DEV_CPU, SPX_F32, 2);
         check_columns_and_calls(V, "ref", SPX_DEV_CPU, SPX_F64, 1);
@@ -290,9 +292,11 @@ int main(void)
     for (int p = 0; p < 3; p++) {
         check_columns_and_calls(L, "csr", SPX_DEV_CUDA, precs[p], 0);
         check_columns_and_calls(G, "csr", SPX_DEV_CUDA, precs[p], 0);
-        check_against_ref(L, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
-        check_against_ref(V, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
-        check_against_ref(G, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, tols[p]);
+        check_against_ref(L, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, 19, tols[p]);
+        check_against_ref(L, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, 264, tols[p]);
+        check_against_ref(V, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, 19, tols[p]);
+        check_against_ref(G, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, 19, tols[p]);
+        check_against_ref(G, "csr", SPX_DEV_CUDA, precs[p], 0, NULL, 264, tols[p]);
         check_iso(SPX_DEV_CUDA, precs[p]);
         check_device_vectors(V, precs[p]);
     }
