@@ -13,7 +13,7 @@
 extern const spx_bench_peer spx_peer_rsb, spx_peer_rsb_spgemm, spx_peer_rsb_spmm;
 #endif
 #ifdef SPX_PEER_GRAPHBLAS
-extern const spx_bench_peer spx_peer_graphblas, spx_peer_graphblas_spgemm;
+extern const spx_bench_peer spx_peer_graphblas, spx_peer_graphblas_spgemm, spx_peer_graphblas_spmm;
 #endif
 #ifdef SPX_PEER_EIGEN
 extern const spx_bench_peer spx_peer_eigen, spx_peer_eigen_spgemm, spx_peer_eigen_spmm;
@@ -59,6 +59,9 @@ const spx_bench_peer *const spx_bench_peers[] = {
 #endif
 #ifdef SPX_PEER_RSB
     &spx_peer_rsb_spmm,
+#endif
+#ifdef SPX_PEER_GRAPHBLAS
+    &spx_peer_graphblas_spmm,
 #endif
 #ifdef SPX_PEER_CUSPARSE
     &spx_peer_cusparse_spmm,

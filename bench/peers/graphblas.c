@@ -11,7 +11,8 @@
  *            y += alpha*t with t a scratch vector of the call. The accumulator
  *            keeps y full even where a row of A is empty.
  *
- * Also the helpers of graphblas_peer.h, shared with peer-graphblas-spgemm.
+ * Also the helpers of graphblas_peer.h, shared with peer-graphblas-spgemm
+ * and peer-graphblas-spmm.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -77,24 +78,55 @@ static void grb_destroy(void *state)
     free(s);
 }
 
-spx_status grb_peer_matrix(const bench_csr *A, GrB_Matrix *M)
+/* A's values as floats (*owned NULL when they already are; else free *owned). */
+static spx_status values_f32(const bench_csr *A, const float **vals, float **owned)
+{
+    *owned = NULL;
+    if (A->vtype == SPX_F32) {
+        *vals = A->values;
+        return SPX_OK;
+    }
+    spx_status st = bench_alloc((void **)owned, (size_t)A->nnz, sizeof **owned, "values as f32");
+    if (st != SPX_OK) return st;
+    for (int64_t k = 0; k < A->nnz; k++)
+        (*owned)[k] = (float)bench_val(A, k);
+    *vals = *owned;
+    return SPX_OK;
+}
+
+spx_status grb_peer_matrix_of(const bench_csr *A, spx_type t, GrB_Matrix *M)
 {
     GrB_Index *cols = NULL;
+    const GrB_Index rows = (GrB_Index)A->rows, ncols = (GrB_Index)A->cols, nnz = (GrB_Index)A->nnz;
+    const GrB_Index *rowptr = (const GrB_Index *)A->rowptr;
     const double *vals;
+    const float *vals32;
     double *owned = NULL;
+    float *owned32 = NULL;
     spx_status st;
-    BENCH_TRY(bench_values_f64(A, &vals, &owned));
     BENCH_TRY(bench_alloc((void **)&cols, (size_t)A->nnz, sizeof *cols, "peer-graphblas columns"));
     for (int64_t k = 0; k < A->nnz; k++)
         cols[k] = (GrB_Index)bench_col(A, k);
-    GRB_TRY(GrB_Matrix_import_FP64(M, GrB_FP64, (GrB_Index)A->rows, (GrB_Index)A->cols,
-                                   (const GrB_Index *)A->rowptr, cols, vals, (GrB_Index)A->rows + 1,
-                                   (GrB_Index)A->nnz, (GrB_Index)A->nnz, GrB_CSR_FORMAT));
+    if (t == SPX_F32) {
+        BENCH_TRY(values_f32(A, &vals32, &owned32));
+        GRB_TRY(GrB_Matrix_import_FP32(M, GrB_FP32, rows, ncols, rowptr, cols, vals32, rows + 1,
+                                       nnz, nnz, GrB_CSR_FORMAT));
+    } else {
+        BENCH_TRY(bench_values_f64(A, &vals, &owned));
+        GRB_TRY(GrB_Matrix_import_FP64(M, GrB_FP64, rows, ncols, rowptr, cols, vals, rows + 1, nnz,
+                                       nnz, GrB_CSR_FORMAT));
+    }
     GRB_TRY(GrB_Matrix_wait(*M, GrB_MATERIALIZE));
 cleanup:
     free(cols);
     free(owned);
+    free(owned32);
     return st;
+}
+
+spx_status grb_peer_matrix(const bench_csr *A, GrB_Matrix *M)
+{
+    return grb_peer_matrix_of(A, SPX_F64, M);
 }
 
 static spx_status grb_prepare(const spx_matrix *A, const spx_matrix *B,
