@@ -231,7 +231,8 @@ static spx_status csr_spmm(void *state, int64_t k, double alpha, const void *X, 
                               .ldx = ldx,
                               .Y = Y,
                               .ldy = ldy,
-                              .long_len = s->long_len};
+                              .long_len = s->long_len,
+                              .nnz = row_off(s, s->rows)};
     double *partial = NULL;
     size_t cells = 0;
     spx_status st = spx__mul_size((size_t)s->nlong * (size_t)T, (size_t)k, &cells, "csr spmm");

@@ -13,6 +13,11 @@
 
 /* Columns of Y summed at once: 64 bytes of sums times 4 (4 AVX-512 registers
  * of doubles, 8 of floats with AVX2). */
+/* Nonzeros ahead whose row of X is prefetched (0: none); -D for experiments. */
+#ifndef SPX__SPMM_PF
+#define SPX__SPMM_PF 0
+#endif
+
 #define SPX__SPMM_TILE_F64 32
 #define SPX__SPMM_TILE_F32 64
 
@@ -28,6 +33,7 @@ typedef struct spx__spmm_args {
     void *Y;
     int64_t ldy;
     int64_t long_len; /* rows longer than this are left to spx__spmm_slice */
+    int64_t nnz;      /* A's nonzeros: the bound of the prefetches */
 } spx__spmm_args;
 
 typedef struct spx__spmm_kernel {

@@ -53,6 +53,11 @@ static inline __attribute__((always_inline)) void SPMM_VECTORS(const spx__spmm_a
     for (int64_t e = b; e < e1; e++) {
         const SPMM_VAL v = val ? val[e] : (SPMM_VAL)1;
         const SPMM_VAL *restrict xr = X + (int64_t)col[e] * a->ldx;
+        if (SPX__SPMM_PF > 0 && e + SPX__SPMM_PF < a->nnz) { /* X's row SPX__SPMM_PF ahead */
+            const SPMM_VAL *ahead = X + (int64_t)col[e + SPX__SPMM_PF] * a->ldx;
+            for (int q = 0; q < nv; q++)
+                __builtin_prefetch(ahead + q * SPMM_LANES, 0, 3);
+        }
         SPMM_ADD(s0, v, xr);
         if (nv > 1) SPMM_ADD(s1, v, xr + SPMM_LANES);
         if (nv > 2) SPMM_ADD(s2, v, xr + 2 * SPMM_LANES);
