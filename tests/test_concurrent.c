@@ -1,5 +1,6 @@
 /* One plan, several threads: formats documented as read-only during spmv
- * (ref, csr, coo, sell, and the AXT variants with their default x=live) must
+ * and spmm (ref, csr, coo, sell, and the AXT variants with their default
+ * x=live; SpMM: ref and csr, with X of 5 columns) must
  * give, from concurrent calls on one plan, the same bits as a lone call, and
  * the same bits call after call (the order of partial sums is fixed for a
  * fixed thread count). The matrix has long rows, which csr, coo and sell sum
@@ -14,21 +15,28 @@
 
 #define CALLERS 4
 #define CALLS 12
+#define SPMM_K 5 /* SpMM's columns */
 
 typedef struct caller {
     const spx_plan *P;
     const double *x, *want;
-    int64_t rows;
+    int64_t rows, k; /* k: SpMM's columns (x and y rows of k), 0 for SpMV */
     int mismatches;
 } caller;
+
+/* y = 1.25 A x (SpMV), or Y = 1.25 A X with X of k columns (SpMM). */
+static spx_status product(const spx_plan *P, const double *x, int64_t k, double *y)
+{
+    return k ? spx_spmm(P, k, 1.25, x, k, 0.0, y, k) : spx_spmv(P, 1.25, x, 0.0, y);
+}
 
 static void *call_many(void *arg)
 {
     caller *c = arg;
-    double *y = malloc(sizeof *y * (size_t)c->rows);
+    const size_t n = (size_t)c->rows * (size_t)(c->k ? c->k : 1);
+    double *y = malloc(sizeof *y * n);
     for (int k = 0; k < CALLS; k++) {
-        if (spx_spmv(c->P, 1.25, c->x, 0.0, y) != SPX_OK ||
-            memcmp(y, c->want, sizeof *y * (size_t)c->rows) != 0)
+        if (product(c->P, c->x, c->k, y) != SPX_OK || memcmp(y, c->want, sizeof *y * n) != 0)
             c->mismatches++;
     }
     free(y);
@@ -106,19 +114,22 @@ static spx_matrix *matrix_with_long_rows(void)
     return A;
 }
 
-static void check_format(const spx_matrix *A, const char *format, const double *x, int64_t rows)
+/* Concurrent products of the format (SpMV, or SpMM with X of k columns when
+ * k > 0; x holds enough entries for either) against a lone one. */
+static void check_format(const spx_matrix *A, const char *format, const double *x, int64_t rows,
+                         int64_t k)
 {
     spx_plan_opts o = spx_plan_opts_default();
     o.format = format;
     o.threads = 3;
     spx_plan *P = NULL;
-    if (!CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK)) return;
-    double *want = malloc(sizeof *want * (size_t)rows);
-    CHECK_STATUS(spx_spmv(P, 1.25, x, 0.0, want), SPX_OK);
+    if (!CHECK_STATUS(spx_plan_create(A, k ? SPX_OP_SPMM : SPX_OP_SPMV, &o, &P), SPX_OK)) return;
+    double *want = malloc(sizeof *want * (size_t)rows * (size_t)(k ? k : 1));
+    CHECK_STATUS(product(P, x, k, want), SPX_OK);
     caller c[CALLERS];
     pthread_t th[CALLERS];
     for (int t = 0; t < CALLERS; t++) {
-        c[t] = (caller){P, x, want, rows, 0};
+        c[t] = (caller){P, x, want, rows, k, 0};
         CHECK(pthread_create(&th[t], NULL, call_many, &c[t]) == 0);
     }
     int mismatches = 0;
@@ -127,10 +138,11 @@ static void check_format(const spx_matrix *A, const char *format, const double *
         mismatches += c[t].mismatches;
     }
     if (!CHECK(mismatches == 0))
-        fprintf(stderr, "  %s: %d of %d concurrent calls differ from a lone call\n", format,
-                mismatches, CALLERS * CALLS);
+        fprintf(stderr, "  %s %s: %d of %d concurrent calls differ from a lone call\n", format,
+                k ? "spmm" : "spmv", mismatches, CALLERS * CALLS);
     else
-        printf("%-8s %d concurrent calls, identical bits\n", format, CALLERS * CALLS);
+        printf("%-8s %s %d concurrent calls, identical bits\n", format, k ? "spmm" : "spmv",
+               CALLERS * CALLS);
     free(want);
     spx_plan_destroy(P);
 }
@@ -142,12 +154,14 @@ int main(void)
     spx_matrix *A = matrix_with_long_rows();
     int64_t rows, cols;
     spx_matrix_dims(A, &rows, &cols, NULL);
-    double *x = malloc(sizeof *x * (size_t)cols);
+    double *x = malloc(sizeof *x * (size_t)cols * SPMM_K);
     uint64_t s = 7;
-    for (int64_t j = 0; j < cols; j++)
+    for (int64_t j = 0; j < cols * SPMM_K; j++)
         x[j] = spx_test_rand(&s);
     for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
-        check_format(A, formats[f], x, rows);
+        check_format(A, formats[f], x, rows, 0);
+    check_format(A, "ref", x, rows, SPMM_K); /* the SpMM formats, long rows split for csr */
+    check_format(A, "csr", x, rows, SPMM_K);
     free(x);
     spx_matrix_destroy(A);
     check_solves();
