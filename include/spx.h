@@ -153,9 +153,9 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols,
  * Not checked (that would read every nonzero): column range, order and
  * duplicates; a column out of range makes the GPU read outside x.
  * A device matrix has no host arrays. spx_matrix_dims and spx_plan_create
- * take it; plans are CUDA SpMV of op N, by the formats that take a device
- * matrix (csr; "auto" picks among those), which read its columns and values
- * in place (csr: spx_plan_describe says "matrix=device (borrowed: ...)"),
+ * take it; plans are CUDA SpMV and SpMM of op N, by the formats that take a
+ * device matrix (csr; "auto" picks among those), which read its columns and
+ * values in place (csr: spx_plan_describe says "matrix=device (borrowed: ...)"),
  * and CUDA SpGEMM (either operand, format gpu-rows or auto, f64; a device B
  * gives a device C: spx_spgemm_run).
  * Every call that reads a matrix's arrays on the host returns
@@ -313,12 +313,13 @@ spx_plan_opts spx_plan_opts_default(void);
  * precision; SPX_ERR_NO_DEVICE for a CUDA plan on a machine without a GPU.
  * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P.
  * A device matrix (spx_matrix_wrap_device) is planned on CUDA alone, for
- * SpMV of op N or SpGEMM, by the formats that take one (else
+ * SpMV or SpMM of op N or SpGEMM, by the formats that take one (else
  * SPX_ERR_UNSUPPORTED). */
-spx_status spx_plan_create(const spx_matrix *A,       /* in: borrowed, see above */
-                           spx_operation operation,   /* in: SPX_OP_SPMV, SPX_OP_SPGEMM */
-                           const spx_plan_opts *o,    /* in: or NULL for defaults */
-                           spx_plan **P);             /* out: owned by the caller */
+spx_status spx_plan_create(const spx_matrix *A,     /* in: borrowed, see above */
+                           spx_operation operation, /* in: SPX_OP_SPMV, SPX_OP_SPMM,
+                                                       SPX_OP_SPGEMM */
+                           const spx_plan_opts *o,  /* in: or NULL for defaults */
+                           spx_plan **P);           /* out: owned by the caller */
 void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
 
 /* y = alpha*op(A)*x + beta*y. Vectors live where the plan's device is (host

@@ -10,6 +10,7 @@
  * matrix with SPX_ERR_UNSUPPORTED; destroying the matrix and its plan leaves
  * the caller's arrays as they were. Cases: 0 x 0, m x 0, nnz = 0, empty
  * rows, one row of 10,000 entries, rectangular random, varied row lengths.
+ * SpMM plans of a device matrix too (csr and auto, against CPU ref).
  * Exits with 77 (SKIPPED) without a GPU (tests/test_wrap.c checks the
  * refusal of spx_matrix_wrap_device there).
  *
@@ -435,6 +436,72 @@ done:
     spx__cuda_free(v);
 }
 
+/* SpMM of a device matrix: plans of csr and auto read the caller's columns in
+ * place, and Y = 1.5 A X with X of 7 columns (host arrays, spx_spmm_host)
+ * matches CPU ref on the host matrix (its float copy for fp32), on a matrix
+ * with a row long enough for the chunked long rows. */
+static void test_spmm(void)
+{
+    spx_matrix *H = spx_test_dense_row_matrix(500, 4000, 9, 20, 31), *Hf = NULL;
+    int64_t m, n;
+    if (!H || !CHECK_STATUS(spx_matrix_copy(H, SPX_F32, &Hf), SPX_OK)) goto done;
+    spx_matrix_dims(H, &m, &n, NULL);
+    for (int t = SPX_F64; t <= SPX_F32; t++)
+        for (int rb = 32; rb <= 64; rb += 32) {
+            dev_csr d = {0};
+            if (!put_on_device(t == SPX_F64 ? H : Hf, rb, (spx_type)t, &d)) continue;
+            const size_t es = t == SPX_F64 ? sizeof(double) : sizeof(float);
+            char *X = malloc(es * (size_t)(n * 7 + 1)), *Y = calloc((size_t)(m * 7 + 1), es);
+            char *R = calloc((size_t)(m * 7 + 1), es);
+            uint64_t seed = 3;
+            for (int64_t e = 0; e < n * 7; e++) {
+                const double v = spx_test_rand(&seed);
+                if (t == SPX_F64)
+                    ((double *)X)[e] = v;
+                else
+                    ((float *)X)[e] = (float)v;
+            }
+            spx_plan_opts o = spx_plan_opts_default();
+            spx_plan *ref = NULL;
+            o.format = "ref";
+            o.precision = (spx_type)t;
+            CHECK_STATUS(spx_plan_create(t == SPX_F64 ? H : Hf, SPX_OP_SPMM, &o, &ref), SPX_OK);
+            CHECK_STATUS(spx_spmm(ref, 7, 1.5, X, 7, 0.0, R, 7), SPX_OK);
+            for (int f = 0; f < 2; f++) {
+                spx_plan *P = NULL;
+                const void *rp, *ci, *v;
+                o.format = f ? "auto" : "csr";
+                o.device = SPX_DEV_CUDA;
+                if (!CHECK_STATUS(spx_plan_create(d.A, SPX_OP_SPMM, &o, &P), SPX_OK)) {
+                    fprintf(stderr, "  spmm %s: %s\n", o.format, spx_last_error());
+                    continue;
+                }
+                spx__plan_device_arrays(P, &rp, &ci, &v);
+                CHECK(ci == d.ci && v == d.v);
+                if (CHECK_STATUS(spx_spmm_host(P, 7, 1.5, X, 7, 0.0, Y, 7), SPX_OK)) {
+                    double err = 0.0, scale = 0.0;
+                    for (int64_t e = 0; e < m * 7; e++) {
+                        const double y = t == SPX_F64 ? ((double *)Y)[e] : ((float *)Y)[e];
+                        const double r = t == SPX_F64 ? ((double *)R)[e] : ((float *)R)[e];
+                        err = fmax(err, fabs(y - r));
+                        scale = fmax(scale, fabs(r));
+                    }
+                    if (!CHECK(err <= (t == SPX_F64 ? 1e-13 : 1e-5) * scale))
+                        fprintf(stderr, "  spmm %s %s offsets=%d: %.3g from ref\n", o.format,
+                                type_name((spx_type)t), rb, err / scale);
+                }
+                spx_plan_destroy(P);
+                o.device = SPX_DEV_CPU;
+            }
+            spx_plan_destroy(ref);
+            free(X), free(Y), free(R);
+            dev_csr_free(&d);
+        }
+done:
+    spx_matrix_destroy(H);
+    spx_matrix_destroy(Hf);
+}
+
 int main(void)
 {
     if (spx_test_require_cuda("device matrices")) {
@@ -442,6 +509,7 @@ int main(void)
         test_matrices();
         test_in_place();
         test_refusals();
+        test_spmm();
     }
     return spx_test_finish();
 }

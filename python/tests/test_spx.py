@@ -359,6 +359,21 @@ def test_cupyx_arrays_kept_alive():
     assert rel_err((P @ x).get(), want, a, x.get()) <= 16 * np.finfo(np.float64).eps
 
 
+def test_cupyx_matrix_spmm_in_place():
+    """An SpMM plan of a cupyx matrix reads its arrays in place (spx_matrix_wrap_device)."""
+    cupy, cusp = cupyx_or_skip()
+    a = heavy_row_csr(600, 500, 13)  # a dense row: the long rows' chunks
+    d = cusp.csr_matrix(a)
+    S = spx.plan(spx.matrix(d), operation="spmm")
+    assert S.device == "cuda" and S.format == "csr"
+    _, ci, v = S._p.device_arrays()
+    assert ci == d.indices.data.ptr and v == d.data.data.ptr
+    Xh = np.random.default_rng(14).uniform(-1, 1, (500, 6))
+    Y = S @ cupy.asarray(Xh)
+    assert isinstance(Y, cupy.ndarray) and Y.shape == (600, 6)
+    assert rel_err(Y.get(), spmm_reference(a, Xh), a, Xh) <= 16 * np.finfo(np.float64).eps
+
+
 def test_cupyx_matrix_refused_on_host_paths():
     cupy, cusp = cupyx_or_skip()
     A = spx.matrix(cusp.csr_matrix(random_csr(50, 50, 0.1, 19)))

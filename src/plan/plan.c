@@ -94,18 +94,13 @@ static const char *device_matrix_formats(spx_operation op, char *buf, size_t len
 }
 
 /* A device matrix (spx_matrix_wrap_device) has no host arrays: it is planned
- * for SpMV of op N or SpGEMM on CUDA alone (reorder= is refused by
- * reorder.c, formats that do not take it by resolve_format). */
+ * for SpMV, SpMM (both of op N) or SpGEMM on CUDA alone (reorder= is refused
+ * by reorder.c, formats that do not take it by resolve_format). */
 static spx_status check_device_matrix(const spx_matrix *A, spx_operation op, const spx_plan_opts *o)
 {
     char names[128];
     if (!A->dev.on) return SPX_OK;
     device_matrix_formats(op, names, sizeof names);
-    if (op != SPX_OP_SPMV && op != SPX_OP_SPGEMM)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "a device matrix (spx_matrix_wrap_device) has no host arrays: %s plans "
-                          "read them; only SpMV and SpGEMM plans take it",
-                          operation_name(op));
     if (o->device != SPX_DEV_CUDA)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "a device matrix (spx_matrix_wrap_device) has no host arrays: CPU plans "

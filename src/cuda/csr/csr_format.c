@@ -660,10 +660,11 @@ cleanup:
 static spx_status list_spmm_long_rows(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
     const int64_t *rp;
+    int64_t *rp_copy = NULL; /* a device matrix's offsets, copied to the host */
     spmm_long_rows L = {0, 0, NULL, NULL, NULL};
     const size_t sum = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
     spx_status st;
-    SPX_TRY(spx__matrix_rowptr(A, &rp));
+    SPX_TRY(host_offsets(A, &rp, &rp_copy));
     SPX_TRY(find_spmm_long_rows(rp, A->rows, &L));
     p->spmm_n_long = L.n;
     p->spmm_n_chunks = L.chunks;
@@ -677,6 +678,7 @@ static spx_status list_spmm_long_rows(const spx_matrix *A, spx__cuda_csr_plan *p
     SPX_TRY(spx__cuda_alloc(&p->spmm_partial, (size_t)L.chunks * SPX__CUDA_SPMM_PASS * sum,
                             "cuda csr spmm partial sums"));
 cleanup:
+    spx__free(rp_copy);
     spx__free(L.rows);
     spx__free(L.first);
     spx__free(L.chunk_long);
