@@ -560,6 +560,35 @@ spx_status spx_cg_host(const spx_plan *P, const spx_matrix *A, const void *b, vo
 spx_status spx_bicgstab_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                              const spx_solve_opts *o, spx_solve_info *info);
 
+/* Several right-hand sides at once: A X = B for the k columns of B, each
+ * column its own CG (its own scalars and its own stop, the math of spx_cg),
+ * all columns' products one spx_spmm per iteration. P: an SPX_OP_SPMM plan
+ * of square A (A symmetric positive definite); B and X: n x k, row-major
+ * with leading dimensions ldb, ldx >= k, where P's vectors live (device
+ * memory for a CUDA plan; the _host variant takes host memory), of its
+ * vector type. X: in, the first guesses; out, the solutions. A column stops
+ * when its residual meets rtol (||b_j - A x_j|| <= rtol ||b_j||), or breaks
+ * down (p'Ap <= 0, NaN): its x_j is then frozen and the others go on. The
+ * solve ends when every column has stopped or after max_iters iterations.
+ * info: NULL or an array of k, one per column (iters: when the column
+ * stopped; rel_residual recomputed from X; ms: the whole solve). history and
+ * callback see the largest relative residual over the columns. Returns
+ * SPX_ERR_BREAKDOWN when a column broke down (naming the first), else
+ * SPX_ERR_NOT_CONVERGED when a column did not converge; X holds every
+ * column's last iterate either way. The same bits every call for a fixed
+ * k (CPU plans: and thread count). keep_workspace keeps 3 (4 with jacobi)
+ * n x k blocks on the plan, for the next solve with the same k. */
+spx_status spx_cg_many(const spx_plan *P,          /* in: an SPX_OP_SPMM plan of A */
+                       const spx_matrix *A,        /* in: for jacobi only, else may be NULL */
+                       int64_t k,                  /* in: right-hand sides */
+                       const void *B, int64_t ldb, /* in: n x k */
+                       void *X, int64_t ldx,       /* in/out: n x k */
+                       const spx_solve_opts *o,
+                       spx_solve_info *info); /* out: k entries, may be NULL */
+spx_status spx_cg_many_host(const spx_plan *P, const spx_matrix *A, int64_t k, const void *B,
+                            int64_t ldb, void *X, int64_t ldx, const spx_solve_opts *o,
+                            spx_solve_info *info);
+
 /* ------------------------------------------- several devices and processes */
 
 /* MSREP (Chen et al.): one matrix split into parts, each an ordinary

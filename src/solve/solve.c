@@ -72,33 +72,44 @@ static double diagonal_entry(const spx_matrix *A, int64_t i)
     return 0.0;
 }
 
+spx_status spx__jacobi_diagonal(const spx_matrix *A, int64_t n, const int64_t *perm, double **d)
+{
+    spx_status st = spx__check_matrix(A, "the Jacobi preconditioner");
+    *d = NULL;
+    if (st != SPX_OK) return st;
+    if (A->rows != n || A->cols != n)
+        return spx__error(SPX_ERR_DIM_MISMATCH, "A is %lld x %lld, the plan %lld x %lld",
+                          (long long)A->rows, (long long)A->cols, (long long)n, (long long)n);
+    SPX_TRY(spx__alloc((void **)d, (size_t)n, sizeof **d, "Jacobi diagonal"));
+    for (int64_t k = 0; k < n; k++) {
+        int64_t i = perm ? perm[k] : k;
+        double a = diagonal_entry(A, i);
+        if (a == 0.0 || !isfinite(a)) {
+            st = spx__error(SPX_ERR_UNSUPPORTED,
+                            "Jacobi needs a nonzero finite diagonal: A(%lld,%lld) is %g",
+                            (long long)i + 1, (long long)i + 1, a);
+            goto cleanup;
+        }
+        (*d)[k] = 1.0 / a;
+    }
+cleanup:
+    if (st != SPX_OK) {
+        spx__free(*d);
+        *d = NULL;
+    }
+    return st;
+}
+
 static spx_status jacobi(spx__solve *S, const spx_matrix *A)
 {
     double *d = NULL;
     int64_t *perm = NULL;
-    spx_status st = spx__check_matrix(A, "the Jacobi preconditioner");
-    if (st != SPX_OK) return st;
-    if (A->rows != S->s.n || A->cols != S->s.n)
-        return spx__error(SPX_ERR_DIM_MISMATCH, "A is %lld x %lld, the plan %lld x %lld",
-                          (long long)A->rows, (long long)A->cols, (long long)S->s.n,
-                          (long long)S->s.n);
-    SPX_TRY(spx__alloc((void **)&d, (size_t)S->s.n, sizeof *d, "Jacobi diagonal"));
-    SPX_TRY(spx__alloc((void **)&perm, (size_t)S->s.n, sizeof *perm, "plan order"));
-    if (S->P)
+    spx_status st = SPX_OK;
+    if (S->P) { /* a multi plan's vectors are in A's order */
+        SPX_TRY(spx__alloc((void **)&perm, (size_t)S->s.n, sizeof *perm, "plan order"));
         SPX_TRY(spx_plan_permutation(S->P, perm));
-    else /* a multi plan's vectors are in A's order */
-        for (int64_t k = 0; k < S->s.n; k++)
-            perm[k] = k;
-    for (int64_t k = 0; k < S->s.n; k++) {
-        double a = diagonal_entry(A, perm[k]);
-        if (a == 0.0 || !isfinite(a)) {
-            st = spx__error(SPX_ERR_UNSUPPORTED,
-                            "Jacobi needs a nonzero finite diagonal: A(%lld,%lld) is %g",
-                            (long long)perm[k] + 1, (long long)perm[k] + 1, a);
-            goto cleanup;
-        }
-        d[k] = 1.0 / a;
     }
+    SPX_TRY(spx__jacobi_diagonal(A, S->s.n, perm, &d));
     SPX_TRY(spx__v_from_host(&S->s, d, &S->dinv, "Jacobi diagonal"));
 cleanup:
     spx__free(d);
@@ -142,6 +153,9 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
         return spx__error(SPX_ERR_INVALID_ARG, "solver rtol must be >= 0 and max_iters >= 0");
     if (M && spx_multi_plan_parts(M) == 0)
         return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is NULL, freed or wrong");
+    if (P && spx__plan_keep(P) && spx_plan_operation(P) != SPX_OP_SPMV) /* before its slot */
+        return spx__error(SPX_ERR_INVALID_ARG, "a solver needs an SpMV plan%s",
+                          spx_plan_operation(P) == SPX_OP_SPMM ? " (SpMM plans: spx_cg_many)" : "");
     S->slot = M ? &M->solve_keep : spx__plan_keep(P); /* NULL for a bad P, refused next */
     S->kept = S->slot ? spx__keep_take(S->slot) : NULL;
     if (S->kept)
