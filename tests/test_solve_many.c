@@ -17,7 +17,8 @@
  * - fp32 plans;
  * - errors: an SpMV plan, an SpMM plan given to spx_cg, k < 0, ldb or ldx
  *   < k, NULL blocks, B == X, Jacobi without A, a non-square matrix;
- * - part cuda: CUDA csr in fp64 and fp32 against the CPU solve (device
+ * - built as tests/test_gpu_solve_many.c (SOLVE_MANY_TEST_CUDA; exit 77
+ *   without a GPU): CUDA csr in fp64 and fp32 against the CPU solve (device
  *   blocks and host ones), the NaN column, Jacobi, k = 300, repeatability. */
 #include <math.h>
 #include <stdlib.h>
@@ -79,6 +80,67 @@ static double true_residual(const spx_matrix *A, const double *b, const double *
     return bb > 0.0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
+/* A(i,i) = 2 + 3 (i % 7), -1 to the neighbours i +- 1 and i +- m: SPD
+ * (diagonally dominant), a diagonal Jacobi changes. */
+static spx_matrix *varied_diagonal(int64_t n, int64_t m)
+{
+    int64_t cap = 5 * n, nnz = 0;
+    int64_t *ri = malloc(sizeof *ri * (size_t)cap), *ci = malloc(sizeof *ci * (size_t)cap);
+    double *v = malloc(sizeof *v * (size_t)cap);
+    const int64_t off[4] = {-m, -1, 1, m};
+    for (int64_t i = 0; i < n; i++) {
+        ri[nnz] = i, ci[nnz] = i, v[nnz++] = 2.0 + 3.0 * (double)(i % 7);
+        for (int d = 0; d < 4; d++)
+            if (i + off[d] >= 0 && i + off[d] < n)
+                ri[nnz] = i, ci[nnz] = i + off[d], v[nnz++] = -1.0;
+    }
+    spx_matrix *A = spx_test_coo_matrix(n, n, nnz, ri, ci, v);
+    free(ri);
+    free(ci);
+    free(v);
+    return A;
+}
+
+/* Columns: 0 random, 1 zero, 2 random with the exact solution's guess (b
+ * = A x), 3 NaN (breakdown) or random; host blocks on any plan. */
+static void special_columns(const spx_matrix *A, spx_plan *P, int nan_column)
+{
+    const int64_t n = rows_of(A), k = 4;
+    double *B = random_block(n, k, k, 21), *X = calloc((size_t)(n * k), sizeof *X);
+    double *x2 = malloc(sizeof *x2 * (size_t)n), *b2 = malloc(sizeof *b2 * (size_t)n);
+    double *scale = malloc(sizeof *scale * (size_t)n);
+    spx_solve_info info[4];
+    spx_solve_opts o = spx_solve_opts_default();
+    uint64_t seed = 5;
+    for (int64_t i = 0; i < n; i++)
+        x2[i] = spx_test_rand(&seed);
+    spx_test_reference(A, SPX_OP_N, 1.0, x2, 0.0, NULL, b2, scale);
+    for (int64_t i = 0; i < n; i++) {
+        B[i * k + 1] = 0.0;
+        B[i * k + 2] = b2[i];
+        X[i * k + 2] = x2[i];
+    }
+    if (nan_column) B[7 * k + 3] = NAN;
+    CHECK_STATUS(spx_cg_many_host(P, A, k, B, k, X, k, &o, info),
+                 nan_column ? SPX_ERR_BREAKDOWN : SPX_OK);
+    if (nan_column) CHECK(strstr(spx_last_error(), "column 3") != NULL);
+    double *b0 = column(B, n, k, 0), *x0 = column(X, n, k, 0);
+    CHECK(true_residual(A, b0, x0) <= 2.0 * o.rtol && info[0].iters > 0);
+    int zero = 1;
+    for (int64_t i = 0; i < n; i++)
+        zero &= X[i * k + 1] == 0.0;
+    CHECK(zero && info[1].iters == 0 && info[1].rel_residual == 0.0);
+    CHECK(info[2].iters <= 1 && info[2].rel_residual <= o.rtol);
+    free(b0);
+    free(x0);
+    free(B);
+    free(X);
+    free(x2);
+    free(b2);
+    free(scale);
+}
+
+#ifndef SOLVE_MANY_TEST_CUDA
 static int padding_kept(const double *x, int64_t n, int64_t k, int64_t ld)
 {
     for (int64_t i = 0; i < n; i++)
@@ -113,27 +175,6 @@ static void check_against_cg(const spx_matrix *A, const double *B, int64_t ldb, 
     free(x);
     free(got);
     spx_plan_destroy(S);
-}
-
-/* A(i,i) = 2 + 3 (i % 7), -1 to the neighbours i +- 1 and i +- m: SPD
- * (diagonally dominant), a diagonal Jacobi changes. */
-static spx_matrix *varied_diagonal(int64_t n, int64_t m)
-{
-    int64_t cap = 5 * n, nnz = 0;
-    int64_t *ri = malloc(sizeof *ri * (size_t)cap), *ci = malloc(sizeof *ci * (size_t)cap);
-    double *v = malloc(sizeof *v * (size_t)cap);
-    const int64_t off[4] = {-m, -1, 1, m};
-    for (int64_t i = 0; i < n; i++) {
-        ri[nnz] = i, ci[nnz] = i, v[nnz++] = 2.0 + 3.0 * (double)(i % 7);
-        for (int d = 0; d < 4; d++)
-            if (i + off[d] >= 0 && i + off[d] < n)
-                ri[nnz] = i, ci[nnz] = i + off[d], v[nnz++] = -1.0;
-    }
-    spx_matrix *A = spx_test_coo_matrix(n, n, nnz, ri, ci, v);
-    free(ri);
-    free(ci);
-    free(v);
-    return A;
 }
 
 /* The solve of k random columns (one with a nonzero guess) on plan P
@@ -175,45 +216,6 @@ static void test_columns(void)
     spx_plan_destroy(Q);
     spx_matrix_destroy(A);
     spx_matrix_destroy(D);
-}
-
-/* Columns: 0 random, 1 zero, 2 random with the exact solution's guess (b
- * = A x), 3 NaN (breakdown) or random; host blocks on any plan. */
-static void special_columns(const spx_matrix *A, spx_plan *P, int nan_column)
-{
-    const int64_t n = rows_of(A), k = 4;
-    double *B = random_block(n, k, k, 21), *X = calloc((size_t)(n * k), sizeof *X);
-    double *x2 = malloc(sizeof *x2 * (size_t)n), *b2 = malloc(sizeof *b2 * (size_t)n);
-    double *scale = malloc(sizeof *scale * (size_t)n);
-    spx_solve_info info[4];
-    spx_solve_opts o = spx_solve_opts_default();
-    uint64_t seed = 5;
-    for (int64_t i = 0; i < n; i++)
-        x2[i] = spx_test_rand(&seed);
-    spx_test_reference(A, SPX_OP_N, 1.0, x2, 0.0, NULL, b2, scale);
-    for (int64_t i = 0; i < n; i++) {
-        B[i * k + 1] = 0.0;
-        B[i * k + 2] = b2[i];
-        X[i * k + 2] = x2[i];
-    }
-    if (nan_column) B[7 * k + 3] = NAN;
-    CHECK_STATUS(spx_cg_many_host(P, A, k, B, k, X, k, &o, info),
-                 nan_column ? SPX_ERR_BREAKDOWN : SPX_OK);
-    if (nan_column) CHECK(strstr(spx_last_error(), "column 3") != NULL);
-    double *b0 = column(B, n, k, 0), *x0 = column(X, n, k, 0);
-    CHECK(true_residual(A, b0, x0) <= 2.0 * o.rtol && info[0].iters > 0);
-    int zero = 1;
-    for (int64_t i = 0; i < n; i++)
-        zero &= X[i * k + 1] == 0.0;
-    CHECK(zero && info[1].iters == 0 && info[1].rel_residual == 0.0);
-    CHECK(info[2].iters <= 1 && info[2].rel_residual <= o.rtol);
-    free(b0);
-    free(x0);
-    free(B);
-    free(X);
-    free(x2);
-    free(b2);
-    free(scale);
 }
 
 static int stop_at_3(void *ctx, int64_t iter, double rel)
@@ -320,7 +322,7 @@ static void test_repeats_and_fp32(void)
     spx_matrix_destroy(A);
 }
 
-/* k = 300 columns: the last ones copies of the first. */
+/* k = 300 columns: two chunks of a device launch (cuda/blas1/many.h). */
 static void check_wide(const spx_matrix *A, spx_plan *P)
 {
     const int64_t n = rows_of(A), k = 300;
@@ -389,6 +391,7 @@ static void test_errors(void)
     spx_matrix_destroy(R);
 }
 
+#else
 /* CUDA csr against the CPU solve of the same columns: x within tol of it,
  * iterations within 1; device blocks through spx_cg_many, host ones through
  * spx_cg_many_host. */
@@ -467,15 +470,18 @@ static void test_cuda(void)
     spx_matrix_destroy(W);
 }
 
+#endif
+
 int main(void)
 {
-    if (spx_test_part(NULL)) {
-        test_columns();
-        test_statuses();
-        test_repeats_and_fp32();
-        test_wide();
-        test_errors();
-    }
-    if (spx_test_part("cuda")) test_cuda();
+#ifdef SOLVE_MANY_TEST_CUDA
+    test_cuda();
+#else
+    test_columns();
+    test_statuses();
+    test_repeats_and_fp32();
+    test_wide();
+    test_errors();
+#endif
     return spx_test_finish();
 }
