@@ -176,6 +176,44 @@ spx_cli_test(solve_cuda 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DAT
              OUT_FILE ${SPX_CLI_OUT}/x_cuda.txt EXPECT ${SPX_CLI_DATA}/x_half.txt
              NO_GPU_RC 1 NO_GPU_STDERR "^spx solve: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
 
+# ---- solve --rhs K: K columns at once (spx_cg_many on an SpMM plan), B
+# pseudo-random by default. On 2 I every column is x = b / 2 after one step
+# (worst-column history [1, 0]), so the X written, read back as X0 for the
+# same B, is already the solution: 0 iterations and the same text out.
+# --compare solves each column alone too: the same iterations, x within
+# rounding.
+spx_cli_test(solve_many 0 ARGS solve gen:lap3d7:8 --rhs 3 --jacobi
+             STDOUT "^cg-many \\(jacobi\\) on lap3d7:8 \\(512 rows, 3200 nonzeros\\), cpu [a-z0-9-]+ f64, k = 3: [1-9][0-9]* iterations \\(most of a column\\), relative residual [0-9.e-]+ \\(worst column\\), [0-9.]+ ms \\(plan [0-9.]+ ms, read [0-9.]+ s\\)\n$")
+spx_cli_test(solve_many_compare 0 ARGS solve gen:lap3d7:8 --rhs 3 --compare --format csr
+             STDOUT "^cg-many on lap3d7:8 .* cpu csr f64, k = 3: [1-9][0-9]* iterations.*\ncg column by column, cpu csr f64 SpMV plan \\(plan [0-9.]+ ms\\): [0-9.]+ ms for 3 solves, cg-many [0-9.]+ ms \\(wall clocks around the solve calls, after a warm-up of each\\): ratio [0-9.]+, iterations differ by at most 0, max \\|x_many - x_single\\| / max \\|x_single\\| (0|[0-9.]+e-[1-9][0-9])\n$")
+spx_cli_test(solve_many_out 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --out ${SPX_CLI_OUT}/x_many.txt
+             STDOUT "^cg-many on two_i .*, k = 3: 1 iterations \\(most of a column\\), relative residual 0 "
+             SETUP cli_many)
+spx_cli_test(solve_many_x0 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --x0 ${SPX_CLI_OUT}/x_many.txt
+             --out ${SPX_CLI_OUT}/x_many_x0.txt STDOUT ", k = 3: 0 iterations"
+             OUT_FILE ${SPX_CLI_OUT}/x_many_x0.txt EXPECT ${SPX_CLI_OUT}/x_many.txt REQUIRES cli_many)
+spx_cli_test(solve_many_b_stdout 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --b ${SPX_CLI_OUT}/x_many.txt
+             --precision f32 --out - STDOUT "^([-0-9.e]+ [-0-9.e]+ [-0-9.e]+\n)([-0-9.e]+ [-0-9.e]+ [-0-9.e]+\n)([-0-9.e]+ [-0-9.e]+ [-0-9.e]+\n)$"
+             STDERR "^cg-many on two_i .* f32, k = 3: 1 iterations" REQUIRES cli_many)
+spx_cli_test(solve_many_history 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --history ${SPX_CLI_OUT}/h_many.txt
+             OUT_FILE ${SPX_CLI_OUT}/h_many.txt EXPECT ${SPX_CLI_DATA}/hist_half.txt)
+spx_cli_test(solve_many_one 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 1 --b ${SPX_CLI_DATA}/x3.txt
+             --out ${SPX_CLI_OUT}/x_many1.txt STDOUT ", k = 1: 1 iterations"
+             OUT_FILE ${SPX_CLI_OUT}/x_many1.txt EXPECT ${SPX_CLI_DATA}/x_half.txt)
+spx_cli_test(solve_many_not_converged 3 ARGS solve gen:lap2d5:20 --rhs 2 --max-iters 2
+             STDOUT ", k = 2: 2 iterations" STDERR "spx solve: not converged: cg_many: 2 of 2 columns above rtol")
+spx_cli_test(solve_many_b_columns 1 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --b ${SPX_CLI_DATA}/x3.txt
+             STDERR "spx solve: .*x3.txt:1: 1 values, not 3")
+spx_cli_test(solve_many_bicgstab 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --method bicgstab
+             STDERR "--rhs solves by cg only")
+spx_cli_test(solve_many_zero 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 0 STDERR "--rhs needs an integer in \\[1, ")
+spx_cli_test(solve_compare_alone 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --compare STDERR "--compare needs --rhs")
+spx_cli_test(solve_many_cuda 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --rhs 3 --device cuda --compare
+             --x0 ${SPX_CLI_OUT}/x_many.txt --out ${SPX_CLI_OUT}/x_many_cuda.txt
+             STDOUT "^cg-many on two_i .* cuda csr f64, k = 3: 0 iterations.*\ncg column by column, cuda csr f64 SpMV plan .*iterations differ by at most 0, max \\|x_many - x_single\\| / max \\|x_single\\| 0\n$"
+             OUT_FILE ${SPX_CLI_OUT}/x_many_cuda.txt EXPECT ${SPX_CLI_OUT}/x_many.txt REQUIRES cli_many
+             NO_GPU_RC 1 NO_GPU_STDERR "^spx solve: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
+
 # ---- devices and precisions without kernels: said before the matrix is read
 # A CUDA SpMV runs where a GPU is; elsewhere the library's reason, exit 1.
 spx_cli_test(spmv_cuda 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --device cuda

@@ -129,11 +129,18 @@ typedef struct cli_progress {
 void cli_progress_begin(cli_progress *p, const char *fmt, ...) CLI_PRINTF(2, 3);
 void cli_progress_end(cli_progress *p);
 
-/* ---- dense vectors as text, one value per line (tools/vecio.c) */
+/* ---- dense vectors as text, one value per line, and row-major blocks, one
+ * row of values separated by blanks per line (tools/vecio.c) */
 /* Read exactly n values into v; a different count is an error naming both
  * counts ("what" says what n is, e.g. "the column count of A"). */
 int cli_read_vector(const char *cmd, const char *path, int64_t n, const char *what, double *v);
+/* The same for n rows of k values each, into v row-major (n x k). */
+int cli_read_rows(const char *cmd, const char *path, int64_t n, int64_t k, const char *what,
+                  double *v);
 /* Write n values with %.17g, one per line. */
 int cli_write_vector(const char *cmd, const char *path, int64_t n, const double *v);
+/* Write n rows of k values (v row-major) with %.17g, a row per line, to the
+ * file or, for "-", standard output. */
+int cli_write_rows(const char *cmd, const char *path, int64_t n, int64_t k, const double *v);
 
 #endif
