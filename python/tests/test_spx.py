@@ -925,3 +925,244 @@ def test_spmm_cuda_cupy_arrays(dtype):
         P @ cupy.asfortranarray(X)
     with pytest.raises(ValueError, match="must be a"):
         P @ X.astype(np.float16)
+
+
+# CG of the k columns of a 2-D b at once (spx_cg_many on an SpMM plan)
+
+def check_cg_columns(a, B, X, info, rtol, one_plan, x0=None, jacobi=False, cols=None):
+    """X, info = spx.cg(S, B) against spx.cg of each column (of cols, default all) alone
+    on one_plan (an SpMV plan of a): close, iterations within 1, residuals, info's shape."""
+    k = B.shape[1]
+    f64 = B.dtype == np.float64
+    assert isinstance(X, np.ndarray) and X.shape == B.shape and X.dtype == B.dtype
+    assert X.flags.c_contiguous
+    assert len(info["iters"]) == k and len(info["rel_residual"]) == k and info["ms"] > 0
+    assert len(info["history"]) == max(info["iters"]) + 1
+    for j in range(k) if cols is None else cols:
+        xj, one = spx.cg(one_plan, B[:, j], x0=None if x0 is None else x0[:, j], rtol=rtol,
+                         jacobi=jacobi)
+        assert abs(info["iters"][j] - one["iters"]) <= 1, (j, info["iters"], one["iters"])
+        assert np.linalg.norm(X[:, j] - xj) <= (1e-8 if f64 else 1e-3) * np.linalg.norm(xj), j
+        bj, xj64 = B[:, j].astype(np.float64), X[:, j].astype(np.float64)
+        res = np.linalg.norm(bj - a @ xj64) / np.linalg.norm(bj)
+        assert info["rel_residual"][j] <= 2 * rtol and res <= (2 if f64 else 10) * rtol, j
+
+
+def test_cg_many_columns_match_one_at_a_time():
+    A = spx.generate("lap3d7:10")
+    a = A.to_scipy()
+    n = a.shape[0]
+    B = np.random.default_rng(70).uniform(-1, 1, (n, 4))
+    B[:, 2] *= 1e-3  # columns of other sizes: each its own stop
+    S = spx.plan(A, operation="spmm", format="csr")
+    X, info = spx.cg(S, B, rtol=1e-10)
+    check_cg_columns(a, B, X, info, 1e-10, spx.plan(A))
+    ref = sla.spsolve(a.tocsc(), B)
+    assert np.linalg.norm(X - ref) <= 1e-7 * np.linalg.norm(ref)
+    for j in range(4):  # and scipy's CG on each column
+        xs, code = sla.cg(a, B[:, j], rtol=1e-10)
+        assert code == 0 and np.linalg.norm(X[:, j] - xs) <= 1e-7 * np.linalg.norm(xs)
+    assert info["history"][0] == 1.0 and info["history"][-1] <= 1e-10
+    for P in (A, a):  # a matrix is planned for SpMM (auto: csr on the CPU)
+        again, info2 = spx.cg(P, B, rtol=1e-10)
+        assert np.array_equal(again, X) and info2["iters"] == info["iters"]
+    X1, info1 = spx.cg(S, B[:, :1], rtol=1e-10)  # k = 1 stays 2-D
+    assert X1.shape == (n, 1) and len(info1["iters"]) == 1
+    assert np.linalg.norm(X1[:, 0] - X[:, 0]) <= 1e-12 * np.linalg.norm(X[:, 0])
+    X0, info0 = spx.cg(S, np.ones((n, 0)))  # no columns: nothing to do
+    assert X0.shape == (n, 0) and info0["iters"] == [] and info0["history"] == []
+
+
+def test_cg_many_strided_and_fortran_b():
+    """b is read in place as P @ X reads X: any row stride, adjacent columns; Fortran
+    order is refused, not copied. x0 is copied, any layout."""
+    A = spx.generate("lap3d7:8")
+    a = A.to_scipy()
+    n = a.shape[0]
+    S = spx.plan(A, operation="spmm")
+    rng = np.random.default_rng(71)
+    wide = rng.uniform(-1, 1, (n, 9))
+    before = wide.copy()
+    want, info = spx.cg(S, np.ascontiguousarray(wide[:, 2:6]), rtol=1e-10)
+    X, info2 = spx.cg(S, wide[:, 2:6], rtol=1e-10)  # ldb = 9
+    assert np.array_equal(X, want) and info2["iters"] == info["iters"]
+    assert np.array_equal(wide, before)  # b is not written
+    rows = rng.uniform(-1, 1, (2 * n, 3))
+    X, _ = spx.cg(S, rows[::2], rtol=1e-10)  # every other row: ldb = 6
+    assert np.array_equal(X, spx.cg(S, np.ascontiguousarray(rows[::2]), rtol=1e-10)[0])
+    with pytest.raises(ValueError, match="columns must be adjacent"):
+        spx.cg(S, np.asfortranarray(wide[:, 2:6]))
+    with pytest.raises(ValueError, match="columns must be adjacent"):
+        spx.cg(S, wide[:, ::2])
+    x0 = np.asfortranarray(rng.uniform(-1, 1, (n, 4)))
+    kept = x0.copy()
+    X, _ = spx.cg(S, wide[:, 2:6], x0=x0, rtol=1e-10)
+    assert X.flags.c_contiguous and np.array_equal(x0, kept)  # x0 copied, not written
+    assert np.array_equal(X, spx.cg(S, wide[:, 2:6], x0=np.ascontiguousarray(kept), rtol=1e-10)[0])
+
+
+def test_cg_many_x0_and_jacobi():
+    a = scaled_lap3d7(8, 72)
+    n = a.shape[0]
+    rng = np.random.default_rng(73)
+    B = rng.uniform(-1, 1, (n, 4))
+    B[:, 1] = 0.0  # a zero column: x = 0 at once
+    ref = sla.spsolve(a.tocsc(), B)
+    x0 = rng.uniform(-1, 1, (n, 4))
+    x0[:, 1] = 0.0
+    x0[:, 3] = ref[:, 3]  # already solved: stops at once
+    S, P = spx.plan(a, operation="spmm"), spx.plan(a)
+    for jacobi in (False, True):
+        X, info = spx.cg(S, B, x0=x0, rtol=1e-10, jacobi=jacobi)
+        check_cg_columns(a, B, X, info, 1e-10, P, x0, jacobi, cols=(0, 2))
+        assert info["iters"][1] == 0 and not X[:, 1].any() and info["rel_residual"][1] == 0.0
+        assert info["iters"][3] <= 1 and info["rel_residual"][3] <= 1e-10
+        assert np.linalg.norm(X - ref) <= 1e-7 * np.linalg.norm(ref)
+    assert spx.cg(S, B, jacobi=True)[1]["iters"][0] < 0.8 * spx.cg(S, B)[1]["iters"][0]
+
+
+def test_cg_many_f32():
+    A = spx.generate("lap3d7:8")
+    a = A.to_scipy()
+    B = np.random.default_rng(74).uniform(-1, 1, (a.shape[0], 4)).astype(np.float32)
+    S = spx.plan(A, operation="spmm", precision="f32")
+    X, info = spx.cg(S, B, rtol=1e-5)
+    check_cg_columns(a, B, X, info, 1e-5, spx.plan(A, precision="f32"))
+    with pytest.raises(ValueError, match="B must be a float32 array"):
+        spx.cg(S, B.astype(np.float64))
+    with pytest.raises(ValueError, match="B must be a float64 array"):
+        spx.cg(spx.plan(A, operation="spmm"), B)
+
+
+def test_cg_many_not_converged_and_breakdown():
+    a = lap3d7(8)
+    B = np.random.default_rng(75).uniform(-1, 1, (512, 4))
+    S = spx.plan(a, operation="spmm")
+    with pytest.raises(spx.NotConverged) as e:
+        spx.cg(S, B, rtol=1e-12, max_iters=2)
+    info = e.value.info
+    assert info["iters"] == [2] * 4 and len(info["history"]) == 3
+    assert min(info["rel_residual"]) > 1e-12 and "4 of 4 columns" in e.value.args[2]
+    assert e.value.x.shape == B.shape and e.value.x.any()  # every column's last iterate
+    for j in range(4):  # each the 1-D solve's after 2 iterations
+        with pytest.raises(spx.NotConverged) as one:
+            spx.cg(spx.plan(a), B[:, j], rtol=1e-12, max_iters=2)
+        assert np.linalg.norm(e.value.x[:, j] - one.value.x) <= 1e-12 * np.linalg.norm(one.value.x)
+    with pytest.raises(spx.SpxError) as e:  # -A is not positive definite
+        spx.cg(spx.plan(-a, operation="spmm"), B)
+    assert e.value.args[1] == "SPX_ERR_BREAKDOWN" and not isinstance(e.value, spx.NotConverged)
+
+
+def test_cg_many_errors():
+    a = lap3d7(6)
+    n = a.shape[0]
+    B = np.ones((n, 3))
+    S = spx.plan(a, operation="spmm")
+
+    def core(B, X, kind="cg"):  # the binding below spx.cg, which makes X itself
+        return S._p.solve_many(kind, B, X, 1e-8, 10, False, True)
+
+    fake = FakeDeviceArray((n, 3))
+    bad = [
+        (lambda: spx.cg(spx.plan(a), B), r'operation="spmm", not \'spmv\''),
+        (lambda: spx.cg(spx.plan(a, operation="spgemm"), B), 'operation="spmm"'),
+        (lambda: spx.bicgstab(S, B), "bicgstab takes a 1-D b"),
+        (lambda: spx.bicgstab(a, B), "bicgstab takes a 1-D b"),
+        (lambda: spx.cg(spx.multi_plan(a, 2), B), "a MultiPlan solves one right-hand side"),
+        (lambda: spx.cg(S, np.ones((n + 1, 3))), rf"B must have {n} rows \(op\(A\)'s rows\)"),
+        (lambda: spx.cg(S, B, x0=np.ones((n, 2))), r"x0 must have shape \(216, 3\), as b, not"),
+        (lambda: spx.cg(S, B, x0=np.ones(n)), "x0 must have shape"),
+        (lambda: spx.cg(S, B, max_iters=-1), "max_iters"),
+        (lambda: core(fake, fake), 'device arrays take a plan made with device="cuda"'),
+        (lambda: core(B, fake), 'device="cuda"'),
+        (lambda: core(B, np.zeros((n, 3)), "bicgstab"), "cg only"),
+        (lambda: core(B, np.zeros((n, 2))), "B has 3 columns and X 2"),
+        (lambda: core(B, B), "must not share memory"),
+    ]
+    for call, match in bad:
+        with pytest.raises(ValueError, match=match):
+            call()
+    with pytest.raises(spx.SpxError) as e:  # a solver needs a square matrix
+        spx.cg(random_csr(40, 30, 0.2, 76), np.ones((40, 2)))
+    assert e.value.args[1] == "SPX_ERR_DIM_MISMATCH"
+    with pytest.raises(spx.SpxError, match="SpMV plan"):  # 1-D b on an SpMM plan: the library's
+        spx.cg(S, np.ones(n))
+    assert np.linalg.norm(B - a @ spx.cg(S, B)[0]) <= 2e-8 * np.linalg.norm(B)  # S still works
+
+
+def test_cg_many_workspace_and_threads():
+    """Solves in turn on one SpMM plan (which keeps the workspace of the last k) give the
+    bits of each on a plan of its own, and so do solves from threads at once (the GIL is
+    released during each; a second solve at once allocates its own workspace)."""
+    a = scaled_lap3d7(8, 77)
+    rng = np.random.default_rng(78)
+    Bs = [rng.uniform(-1, 1, (a.shape[0], k)) for k in (4, 2, 4, 1)]
+    S = spx.plan(a, operation="spmm")
+    refs = []
+    for B, jacobi, keep in zip(Bs, (False, True, True, False), (True, True, False, True)):
+        X, info = spx.cg(S, B, rtol=1e-10, jacobi=jacobi, keep_workspace=keep)
+        Xf, infof = spx.cg(spx.plan(a, operation="spmm"), B, rtol=1e-10, jacobi=jacobi)
+        assert np.array_equal(X, Xf) and info["iters"] == infof["iters"]
+        refs.append(X)
+    bad = [0] * 4
+
+    def work(i):
+        for _ in range(5):
+            bad[i] += not np.array_equal(spx.cg(S, Bs[i], rtol=1e-10, jacobi=i in (1, 2))[0],
+                                         refs[i])
+
+    run_threads(work, 4)
+    assert bad == [0] * 4
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_cg_many_cuda(dtype):
+    """CuPy B on a CUDA SpMM plan (spx_cg_many on device memory, a CuPy X) against NumPy B
+    on the same plan (spx_cg_many_host: the same solve, the same bits) and a CPU plan
+    (close, iterations within 1, as tests/test_solve_many.c's check_cuda); strided views,
+    a cupyx matrix planned for SpMM, NotConverged and the errors."""
+    a = lap3d7(12).astype(dtype)
+    n = a.shape[0]
+    S = cuda_spmm_plan(a, dtype)
+    cupy = pytest.importorskip("cupy")
+    cusp = pytest.importorskip("cupyx.scipy.sparse")
+    f64 = dtype == np.float64
+    rtol, xtol = (1e-10, 1e-7) if f64 else (1e-5, 1e-2)
+    Bh = np.random.default_rng(80).uniform(-1, 1, (n, 6)).astype(dtype)
+    B = cupy.asarray(Bh)
+    for jacobi in (False, True):
+        X, info = spx.cg(S, B, rtol=rtol, jacobi=jacobi)
+        assert isinstance(X, cupy.ndarray) and X.shape == (n, 6) and X.dtype == dtype
+        Xh, infoh = spx.cg(S, Bh, rtol=rtol, jacobi=jacobi)
+        assert isinstance(Xh, np.ndarray) and np.array_equal(Xh, X.get())
+        assert infoh["iters"] == info["iters"] and len(info["history"]) == max(info["iters"]) + 1
+        Xc, infoc = spx.cg(spmm_plan(a, dtype), Bh, rtol=rtol, jacobi=jacobi)
+        assert all(abs(g - c) <= 1 for g, c in zip(info["iters"], infoc["iters"])), (info, infoc)
+        assert np.abs(Xh - Xc).max() <= xtol * np.abs(Xc).max()
+        assert max(info["rel_residual"]) <= 2 * rtol
+        res = np.linalg.norm(Bh - a @ Xh.astype(np.float64), axis=0) / np.linalg.norm(Bh, axis=0)
+        assert res.max() <= (2 if f64 else 10) * rtol
+    wide = cupy.asarray(np.random.default_rng(81).uniform(-1, 1, (n, 9)).astype(dtype))
+    X, _ = spx.cg(S, wide[:, 3:7], x0=cupy.ones((n, 4), dtype=dtype), rtol=rtol)  # ldb = 9
+    want, _ = spx.cg(S, cupy.ascontiguousarray(wide[:, 3:7]), x0=np.ones((n, 4)), rtol=rtol)
+    assert isinstance(want, cupy.ndarray) and np.array_equal(X.get(), want.get())
+    X, info = spx.cg(S, B, rtol=rtol)
+    Xd, infod = spx.cg(spx.matrix(cusp.csr_matrix(a)), B, rtol=rtol)  # an SpMM plan on the GPU
+    assert isinstance(Xd, cupy.ndarray)
+    assert all(abs(d - g) <= 1 for d, g in zip(infod["iters"], info["iters"]))
+    assert float(cupy.abs(Xd - X).max()) <= xtol * float(cupy.abs(X).max())
+    with pytest.raises(spx.NotConverged) as e:
+        spx.cg(S, B, rtol=1e-12, max_iters=2)
+    assert isinstance(e.value.x, cupy.ndarray) and e.value.info["iters"] == [2] * 6
+    with pytest.raises(ValueError, match="columns must be adjacent"):
+        spx.cg(S, cupy.asfortranarray(B))
+    with pytest.raises(ValueError, match='device arrays take a plan made with device="cuda"'):
+        spx.cg(spmm_plan(a, dtype), B)
+    P = spx.plan(a, device="cuda", precision="f64" if f64 else "f32")  # 1-D: SpMV plans
+    x, _ = spx.cg(P, cupy.ascontiguousarray(B[:, 2]), rtol=rtol)
+    assert np.abs(x.get() - Xc[:, 2]).max() <= xtol * np.abs(Xc).max()
+    for bad in (B[:, 2], B[:, 2].astype(np.float16), B[:-1, 2].copy()):  # the address alone
+        with pytest.raises(ValueError, match="expected a contiguous"):  # would be read
+            spx.cg(P, bad)
+    with pytest.raises(ValueError, match="expected a contiguous"):
+        spx.cg(P, cupy.ascontiguousarray(B[:, 2]), x0=B[:-1, 3])  # x0 is copied, any stride

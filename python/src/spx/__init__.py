@@ -8,6 +8,7 @@
     Y = S @ np.ones((1000, 8))      # SpMM: dense row-major X (cols x k) gives Y (rows x k)
     x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too; on a CUDA
                                     # plan b may be NumPy (copied once) or CuPy (in place)
+    X, info = spx.cg(S, np.ones((1000, 8)))  # CG of 8 right-hand sides at once (SpMM plan)
 
 A matrix made from a scipy CSR matrix (sorted indices, float64 or float32,
 int32 or int64 indices) uses its arrays in place: no copy of the row offsets,
@@ -211,9 +212,7 @@ class Plan(_Operator):
         ptr = _device_pointer(self._vector(x))
         if ptr is None:
             return self._p @ x
-        if x.dtype != self.dtype or x.shape != (self.shape[1],) or not x.flags.c_contiguous:
-            raise ValueError("expected a contiguous %s vector of %d entries"
-                             % (self.dtype, self.shape[1]))
+        _device_vector(x, self.dtype, self.shape[1])
         import cupy
         y = cupy.empty(self.shape[0], dtype=x.dtype)
         self._p.matvec(ptr, _device_pointer(y))
@@ -257,6 +256,14 @@ class Plan(_Operator):
     def info(self):
         """format, prep_ms, bytes, describe, device, rows, cols, dtype, operation"""
         return self._p.info()
+
+
+def _device_vector(v, dtype, n):
+    """v, a CuPy vector whose address alone goes to SpX: refused (ValueError) unless
+    contiguous, of n entries of dtype."""
+    if v.dtype != dtype or v.shape != (n,) or not v.flags.c_contiguous:
+        raise ValueError("expected a contiguous %s vector of %d entries" % (dtype, n))
+    return v
 
 
 def _host_vector(v):
@@ -359,7 +366,45 @@ def device_available(device):
     return _core.device_available(device)
 
 
+def _converged(status, message, x, info):
+    """(x, info) of a solve, or NotConverged carrying them."""
+    if status == 0:
+        return x, info
+    err = NotConverged(status, "SPX_ERR_NOT_CONVERGED", message)
+    err.x, err.info = x, info
+    raise err
+
+
+def _solve_many(kind, P, B, x0, rtol, max_iters, jacobi, keep_workspace):
+    """cg of the k columns of a 2-D B at once: spx_cg_many on an SpMM plan."""
+    if kind != "cg":
+        raise ValueError("%s takes a 1-D b: there is no %s of k columns at once (spx.cg "
+                         "solves the columns of a 2-D b together)" % (kind, kind))
+    if isinstance(P, MultiPlan):
+        raise ValueError("a MultiPlan solves one right-hand side (a 1-D b); for a 2-D b "
+                         "use a plan made with spx.plan(A, operation=\"spmm\")")
+    if not isinstance(P, Plan):
+        P = plan(P, operation="spmm")
+    elif P.operation != "spmm":
+        raise ValueError("cg of a 2-D b (n x k) takes a plan made with operation=\"spmm\", "
+                         "not %r: spx.plan(A, operation=\"spmm\")" % P.operation)
+    shape = (P.shape[1], B.shape[1])  # b's, for the square A a solve takes
+    if x0 is not None and np.shape(x0) != shape:
+        raise ValueError("x0 must have shape %s, as b, not %s" % (shape, np.shape(x0)))
+    if _device_pointer(B) is None:
+        xp = np
+    else:
+        import cupy as xp
+    X = xp.zeros(shape, P.dtype) if x0 is None else xp.array(x0, dtype=P.dtype, order="C")
+    status, iters, rel, ms, history, message = P._p.solve_many(
+        kind, B, X, rtol, int(max_iters), bool(jacobi), bool(keep_workspace))
+    info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history}
+    return _converged(status, message, X, info)
+
+
 def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace):
+    if np.ndim(b) == 2:
+        return _solve_many(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace)
     if isinstance(P, MultiPlan):
         for v in (b, x0):
             _host_vector(v)
@@ -368,8 +413,9 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace):
     cupy_side = _device_pointer(b) is not None
     if cupy_side:
         import cupy
-        x = cupy.zeros_like(b) if x0 is None else x0.copy()
-        args = (_device_pointer(b), _device_pointer(x))
+        _device_vector(b, P.dtype, P.shape[0])
+        x = cupy.zeros_like(b) if x0 is None else cupy.array(x0, dtype=P.dtype)
+        args = (_device_pointer(b), _device_pointer(_device_vector(x, P.dtype, P.shape[0])))
     else:
         b = np.ascontiguousarray(b, dtype=P.dtype)
         x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=P.dtype)
@@ -378,25 +424,41 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace):
         kind, args[0], args[1], rtol, int(max_iters), bool(jacobi), bool(keep_workspace))
     info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history,
             "replayed": replayed}
-    if status != 0:
-        err = NotConverged(status, "SPX_ERR_NOT_CONVERGED",
-                           "%s: relative residual %.3g after %d iterations" % (kind, rel, iters))
-        err.x, err.info = x, info
-        raise err
-    return x, info
+    return _converged(status, "%s: relative residual %.3g after %d iterations"
+                      % (kind, rel, iters), x, info)
 
 
 def cg(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace=True):
-    """Conjugate gradients on plan P (or a matrix, planned with auto). Returns (x, info).
-    P may be a MultiPlan (spx_multi_cg): b and x0 are then NumPy vectors, copied into
-    resident vectors of the plan for the solve and x copied back. keep_workspace: the plan
-    keeps the solve's work vectors and buffers for its next solve (spx_solve_opts);
-    info["replayed"]: iterations replayed from one recorded CUDA graph (multi plans on GPUs)."""
+    """Conjugate gradients on plan P (or a matrix, planned with auto). Returns (x, info):
+    info["iters"], ["rel_residual"] (||b - A x|| / ||b||, recomputed from x), ["ms"] (the
+    solve's wall time), ["history"] (the relative residual after each iteration, [0]
+    before the first) and ["replayed"] (iterations replayed from one recorded CUDA graph:
+    multi plans on GPUs). On a CUDA plan b may be NumPy (copied to the device and x back)
+    or CuPy (used in place: a contiguous vector of the plan's dtype, else a ValueError, as
+    for a column B[:, j] of a C-order block). P may be a MultiPlan (spx_multi_cg): b and x0
+    are then NumPy vectors, copied into resident vectors of the plan for the solve and x
+    copied back. keep_workspace: the plan keeps the solve's work vectors and buffers for its
+    next solve (spx_solve_opts).
+
+    A 2-D b (n x k) is k right-hand sides solved at once (spx_cg_many): each column its own
+    CG (its own scalars and stop, the math of the 1-D solve), the k products one SpMM per
+    iteration. P is then a plan made with operation="spmm" (a matrix is planned so, an SpMV
+    plan or a MultiPlan is a ValueError). b is used in place as P @ X takes X: the plan's
+    dtype, NumPy, or CuPy for a CUDA plan, row-major with adjacent columns and any row
+    stride (a column slice of a wider array; Fortran order is a ValueError, not a copy).
+    x (returned) is a new C-order array of b's shape, NumPy or CuPy as b is, from x0 (any
+    layout, copied) or zeros. info["iters"] and ["rel_residual"] are lists of the k columns' (the iteration
+    a column stopped in; its residual recomputed from x), ["ms"] the whole solve's, and
+    ["history"] the largest relative residual over the columns after each iteration (to the
+    last column's stop).
+    NotConverged when a column is above rtol after max_iters (.x and .info hold every
+    column's last iterate); SpxError SPX_ERR_BREAKDOWN when a column breaks down."""
     return _solve("cg", P, b, x0, rtol, max_iters, jacobi, keep_workspace)
 
 
 def bicgstab(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace=True):
-    """BiCGSTAB on plan P (or a matrix, or a MultiPlan as in cg). Returns (x, info)."""
+    """BiCGSTAB on plan P (or a matrix, or a MultiPlan as in cg). Returns (x, info) as cg
+    does. b is 1-D: there is no BiCGSTAB of k columns at once (a 2-D b is a ValueError)."""
     return _solve("bicgstab", P, b, x0, rtol, max_iters, jacobi, keep_workspace)
 
 

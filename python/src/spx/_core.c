@@ -11,9 +11,10 @@
  * threads or GPUs, host vectors; its calls run one at a time (a lock).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
- * SpMM's dense X and Y: buffers with strides (row-major, any row stride,
- * adjacent columns: NumPy arrays and their column slices, no copy) or, for
- * CUDA plans, objects with __cuda_array_interface__ (CuPy arrays).
+ * SpMM's dense X and Y, and the B and X of CG on k columns (spx_cg_many):
+ * buffers with strides (row-major, any row stride, adjacent columns: NumPy
+ * arrays and their column slices, no copy) or, for CUDA plans, objects with
+ * __cuda_array_interface__ (CuPy arrays).
  * The GIL is released during plan creation, SpMV, SpMM, SpGEMM and the solvers
  * (a MultiPlan's on host vectors, through resident vectors made per solve).
  * Errors raise spx.SpxError(status, name, message). */
@@ -587,6 +588,27 @@ static int dense_overlap(const dense *x, int64_t ldx, const dense *y, int64_t ld
     return 0;
 }
 
+/* ValueError (returns -1) unless operands x and y (from dense_arg, named xn
+ * and yn) can go to plan p together: both host arrays, or both device arrays
+ * and a CUDA plan; as many columns; no byte shared. */
+static int dense_pair(PlanObject *p, const char *xn, const dense *x, int64_t k, int64_t ldx,
+                      const char *yn, const dense *y, int64_t ky, int64_t ldy)
+{
+    if ((!x->host || !y->host) && !p->cuda)
+        PyErr_SetString(PyExc_ValueError, "device arrays take a plan made with device=\"cuda\"");
+    else if (x->host != y->host)
+        PyErr_Format(PyExc_ValueError, "%s and %s must both be host arrays or both device arrays",
+                     xn, yn);
+    else if (k != ky)
+        PyErr_Format(PyExc_ValueError, "%s has %lld columns and %s %lld: they must be the same", xn,
+                     (long long)k, yn, (long long)ky);
+    else if (dense_overlap(x, ldx, y, ldy, k))
+        PyErr_Format(PyExc_ValueError, "%s and %s must not share memory", xn, yn);
+    else
+        return 0;
+    return -1;
+}
+
 /* Y (yo) = alpha*op(A)*X + beta*Y of an SpMM plan p, the GIL released; x (X
  * from dense_arg, k columns, ld) is released. Host arrays through
  * spx_spmm_host on CUDA plans, device arrays (CUDA plans) through spx_spmm. */
@@ -600,18 +622,7 @@ static int spmm_into(PlanObject *p, dense *x, int64_t k, int64_t ldx, PyObject *
         dense_release(x);
         return -1;
     }
-    int bad = 1;
-    if ((!x->host || !y.host) && !p->cuda)
-        PyErr_SetString(PyExc_ValueError, "device arrays take a plan made with device=\"cuda\"");
-    else if (x->host != y.host)
-        PyErr_SetString(PyExc_ValueError, "X and Y must both be host arrays or both device arrays");
-    else if (k != ky)
-        PyErr_Format(PyExc_ValueError, "X has %lld columns and Y %lld: they must be the same",
-                     (long long)k, (long long)ky);
-    else if (dense_overlap(x, ldx, &y, ldy, k))
-        PyErr_SetString(PyExc_ValueError, "X and Y must not share memory");
-    else
-        bad = 0;
+    int bad = dense_pair(p, "X", x, k, ldx, "Y", &y, ky, ldy);
     if (!bad) {
         Py_BEGIN_ALLOW_THREADS
         if (y.host && p->cuda)
@@ -780,17 +791,24 @@ static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, sp
     return 0;
 }
 
+/* The first n entries of a solve's history as a list. */
+static PyObject *history_list(const double *history, int64_t n)
+{
+    PyObject *h = PyList_New(0);
+    for (int64_t i = 0; h && i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(history[i]);
+        if (!f || PyList_Append(h, f) < 0) Py_CLEAR(h);
+        Py_XDECREF(f);
+    }
+    return h;
+}
+
 /* (status, iters, rel_residual, ms, history, replayed) of a solve that ended with
  * SPX_OK or SPX_ERR_NOT_CONVERGED, else SpxError; frees o's history. */
 static PyObject *solve_result(spx_status st, const spx_solve_info *info, spx_solve_opts *o)
 {
     int ran = st == SPX_OK || st == SPX_ERR_NOT_CONVERGED;
-    PyObject *h = ran ? PyList_New(0) : NULL;
-    for (int64_t i = 0; h && i <= info->iters; i++) {
-        PyObject *f = PyFloat_FromDouble(o->history[i]);
-        if (!f || PyList_Append(h, f) < 0) Py_CLEAR(h);
-        Py_XDECREF(f);
-    }
+    PyObject *h = ran ? history_list(o->history, info->iters + 1) : NULL;
     PyMem_Free(o->history);
     if (!ran) return raise_status(st);
     if (!h) return NULL;
@@ -841,6 +859,73 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     return solve_result(st, &info, &o);
 }
 
+/* (status, iters, rel_residuals, ms, history, message) of spx_cg_many on k
+ * columns of n rows that ended with SPX_OK or SPX_ERR_NOT_CONVERGED, else
+ * SpxError: iters and rel_residuals list info's k entries; history runs to
+ * the last column's stop (empty when nothing ran); message is SpX's for
+ * SPX_ERR_NOT_CONVERGED, else empty. */
+static PyObject *many_result(spx_status st, const spx_solve_info *info, int64_t k, int64_t n,
+                             const double *history)
+{
+    int64_t last = -1;
+    if (st != SPX_OK && st != SPX_ERR_NOT_CONVERGED) return raise_status(st);
+    PyObject *iters = PyList_New(k), *rel = PyList_New(k);
+    for (int64_t j = 0; iters && rel && j < k; j++) {
+        PyObject *i = PyLong_FromLongLong(info[j].iters),
+                 *r = PyFloat_FromDouble(info[j].rel_residual);
+        if (i) PyList_SET_ITEM(iters, j, i);
+        if (r) PyList_SET_ITEM(rel, j, r);
+        if (!i || !r) Py_CLEAR(iters);
+        if (info[j].iters > last) last = info[j].iters;
+    }
+    PyObject *h = iters && rel ? history_list(history, n > 0 ? last + 1 : 0) : NULL;
+    if (!h) {
+        Py_XDECREF(iters);
+        Py_XDECREF(rel);
+        return NULL;
+    }
+    return Py_BuildValue("(iNNdNs)", (int)st, iters, rel, k > 0 ? info[0].ms : 0.0, h,
+                         st == SPX_OK ? "" : spx_last_error());
+}
+
+/* solve_many(kind, B, X, rtol, max_iters, jacobi, keep) -> many_result's tuple:
+ * spx_cg_many ("cg" only) on an SpMM plan for B and X (in: the first guesses;
+ * out: the solutions), n x k operands as matmat's X and Y: host arrays
+ * through spx_cg_many_host, device arrays (CUDA plans) through spx_cg_many. */
+static PyObject *plan_solve_many(PlanObject *p, PyObject *args)
+{
+    PyObject *bo, *xo, *out = NULL;
+    spx_solve_opts o;
+    spx_solve_info *info = NULL;
+    spx_status st;
+    dense b = {0}, x = {0};
+    int64_t k, kx, ldb, ldx;
+    int is_cg;
+    if (solve_args(args, &is_cg, &bo, &xo, &o) < 0) return NULL;
+    if (!is_cg)
+        PyErr_SetString(PyExc_ValueError, "k right-hand sides at once: cg only");
+    else if (check_spmm_plan(p) == 0 &&
+             dense_arg(p, bo, p->rows, 0, "B", "op(A)'s rows", &b, &k, &ldb) == 0 &&
+             dense_arg(p, xo, p->cols, 1, "X", "op(A)'s columns", &x, &kx, &ldx) == 0 &&
+             dense_pair(p, "B", &b, k, ldb, "X", &x, kx, ldx) == 0 &&
+             (info = PyMem_Calloc((size_t)k + 1, sizeof *info)) == NULL)
+        PyErr_NoMemory();
+    if (info) {
+        Py_BEGIN_ALLOW_THREADS
+        if (x.host)
+            st = spx_cg_many_host(p->P, p->matrix->A, k, b.ptr, ldb, x.ptr, ldx, &o, info);
+        else
+            st = spx_cg_many(p->P, p->matrix->A, k, b.ptr, ldb, x.ptr, ldx, &o, info);
+        Py_END_ALLOW_THREADS
+        out = many_result(st, info, k, p->rows, o.history);
+    }
+    dense_release(&b);
+    dense_release(&x);
+    PyMem_Free(info);
+    PyMem_Free(o.history);
+    return out;
+}
+
 static PyMethodDef plan_methods[] = {
     {"matvec", (PyCFunction)plan_matvec, METH_VARARGS, "y = alpha*A*x + beta*y"},
     {"matmat", (PyCFunction)plan_matmat, METH_VARARGS, "Y = alpha*A*X + beta*Y (SpMM plans)"},
@@ -849,6 +934,8 @@ static PyMethodDef plan_methods[] = {
     {"spgemm_numeric", (PyCFunction)plan_spgemm_numeric, METH_VARARGS,
      "C's values again for B of C's pattern"},
     {"solve", (PyCFunction)plan_solve, METH_VARARGS, "cg or bicgstab"},
+    {"solve_many", (PyCFunction)plan_solve_many, METH_VARARGS,
+     "cg of k right-hand sides (SpMM plans)"},
     {"device_arrays", (PyCFunction)plan_device_arrays, METH_NOARGS,
      "device addresses of the matrix arrays a CUDA csr plan reads (a test hook)"},
     {NULL, NULL, 0, NULL}};
