@@ -80,7 +80,7 @@ static double true_residual(const spx_matrix *A, const double *b, const double *
     return bb > 0.0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
-/* A(i,i) = 2 + 3 (i % 7), -1 to the neighbours i +- 1 and i +- m: SPD
+/* A(i,i) = 4.5 + 3 (i % 7), -1 to the neighbours i +- 1 and i +- m: SPD
  * (diagonally dominant), a diagonal Jacobi changes. */
 static spx_matrix *varied_diagonal(int64_t n, int64_t m)
 {
@@ -89,7 +89,7 @@ static spx_matrix *varied_diagonal(int64_t n, int64_t m)
     double *v = malloc(sizeof *v * (size_t)cap);
     const int64_t off[4] = {-m, -1, 1, m};
     for (int64_t i = 0; i < n; i++) {
-        ri[nnz] = i, ci[nnz] = i, v[nnz++] = 2.0 + 3.0 * (double)(i % 7);
+        ri[nnz] = i, ci[nnz] = i, v[nnz++] = 4.5 + 3.0 * (double)(i % 7);
         for (int d = 0; d < 4; d++)
             if (i + off[d] >= 0 && i + off[d] < n)
                 ri[nnz] = i, ci[nnz] = i + off[d], v[nnz++] = -1.0;

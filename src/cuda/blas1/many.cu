@@ -3,9 +3,11 @@
  * c0 + kc) and a row lane r of rpb = THREADS / kc; it visits rows i = bx*rpb
  * + r + m*G*rpb, entry (i, j) at i*k + j, so a warp reads consecutive
  * entries of a row and the rows after it. The dots of a launch end in
- * finish_cols: the block's sums of column j added row lane by row lane,
+ * finish_cols: the block's sums of column j folded over its row lanes,
  * stored as partial[(q*G + bx)*k + j], then the chunk's last block to take
- * a ticket adds the G block sums in block order. */
+ * a ticket adds the G block sums, each row lane a fixed stride of them,
+ * and folds those (not one thread a column adding all G: its loads would
+ * go one after another). */
 #include <cuda_runtime.h>
 
 extern "C" {
@@ -58,8 +60,24 @@ struct fields {
     int f[2];
 };
 
+/* s[r*kc + lane] over the row lanes r < rpb into s[lane], by a tree (a
+ * pairwise fold, the upper half onto the lower, the same for every launch
+ * of this k); every thread of the block takes part. */
+static __device__ void fold_lanes(double *s, const place &m)
+{
+    for (int len = m.rpb; len > 1;) {
+        const int half = (len + 1) / 2;
+        __syncthreads();
+        if (m.on && m.r + half < len) s[m.r * m.kc + m.lane] += s[(m.r + half) * m.kc + m.lane];
+        len = half;
+    }
+    __syncthreads();
+}
+
 /* Every thread of the block with its sums acc[0..Q); true in the chunk's
- * last block, whose threads lane < kc have then written col[f[q]*k + j]. */
+ * last block, which has then written col[f[q]*k + j]. A block's sum of
+ * column j: its row lanes' folded; the total: row lane r adds the block
+ * sums b = r, r + rpb, ... in order, then the lanes' are folded. */
 template <int Q>
 static __device__ bool finish_cols(const double *acc, const place &m, int64_t k, double *scratch,
                                    double *col, fields f)
@@ -68,30 +86,28 @@ static __device__ bool finish_cols(const double *acc, const place &m, int64_t k,
     __shared__ bool last;
     const size_t g = gridDim.x;
     unsigned *tickets = (unsigned *)(scratch + 2 * g * (size_t)k);
-    const int64_t j = m.c0 + threadIdx.x;
-    for (int q = 0; q < Q; q++)
+    const int64_t j = m.c0 + m.lane;
+    for (int q = 0; q < Q; q++) {
         s[q][threadIdx.x] = m.on ? acc[q] : 0.0;
-    __syncthreads();
+        fold_lanes(s[q], m);
+    }
     if ((int)threadIdx.x < m.kc) {
-        for (int q = 0; q < Q; q++) {
-            double sum = 0.0;
-            for (int r = 0; r < m.rpb; r++)
-                sum += s[q][r * m.kc + threadIdx.x];
-            scratch[(q * g + blockIdx.x) * (size_t)k + j] = sum;
-        }
+        for (int q = 0; q < Q; q++)
+            scratch[(q * g + blockIdx.x) * (size_t)k + m.c0 + threadIdx.x] = s[q][threadIdx.x];
         __threadfence();
     }
     __syncthreads();
     if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.y], 1u) == gridDim.x - 1;
     __syncthreads();
     if (!last) return false;
-    if ((int)threadIdx.x < m.kc)
-        for (int q = 0; q < Q; q++) {
-            double sum = 0.0;
-            for (size_t b = 0; b < g; b++)
-                sum += __ldcg(&scratch[(q * g + b) * (size_t)k + j]);
-            col[f.f[q] * k + j] = sum;
-        }
+    for (int q = 0; q < Q; q++) {
+        double sum = 0.0;
+        for (size_t b = m.r; m.on && b < g; b += m.rpb)
+            sum += __ldcg(&scratch[(q * g + b) * (size_t)k + j]);
+        s[q][threadIdx.x] = sum;
+        fold_lanes(s[q], m);
+        if ((int)threadIdx.x < m.kc) col[f.f[q] * k + m.c0 + threadIdx.x] = s[q][threadIdx.x];
+    }
     if (threadIdx.x == 0) tickets[blockIdx.y] = 0;
     return true;
 }

@@ -6,8 +6,8 @@
  * Column dots sum in double in a fixed order: the k columns go in chunks of
  * up to SPX__CUDA_MANY_THREADS (grid y), a block's threads are rows x
  * columns of its chunk, the grid's G blocks (x) stride the rows; a block's
- * sums are added row by row, then the G block sums in block order by the
- * last block of the chunk to finish (a ticket). G is set by n and k alone,
+ * sums are folded by a fixed tree, then the G block sums by the last block
+ * of the chunk to finish (a ticket), in a fixed order. G is set by n and k alone,
  * so a result is the same bits call to call.
  * - scratch_doubles: the doubles of scratch for n and k (zero before its
  *   first use; one stream at a time);
