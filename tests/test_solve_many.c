@@ -58,7 +58,7 @@ static double *random_block(int64_t n, int64_t k, int64_t ld, uint64_t seed)
 
 static double *column(const double *a, int64_t n, int64_t ld, int64_t j)
 {
-    double *c = malloc(sizeof *c * (size_t)(n + 1));
+    double *c = calloc((size_t)n + 1, sizeof *c);
     for (int64_t i = 0; i < n; i++)
         c[i] = a[i * ld + j];
     return c;
