@@ -5,9 +5,9 @@
  * entries of a row and the rows after it. The dots of a launch end in
  * finish_cols: the block's sums of column j folded over its row lanes,
  * stored as partial[(q*G + bx)*k + j], then the chunk's last block to take
- * a ticket adds the G block sums, each row lane a fixed stride of them,
- * and folds those (not one thread a column adding all G: its loads would
- * go one after another). */
+ * a ticket adds the G block sums, each row lane a fixed stride of them
+ * into 4 sums (added pairwise), and folds those (not one thread a column adding all G: its loads
+ * would go one after another). */
 #include <cuda_runtime.h>
 
 extern "C" {
@@ -46,12 +46,18 @@ static __device__ place place_of(int64_t k)
     for (int64_t i = (int64_t)blockIdx.x * (m).rpb + (m).r; (m).on && i < (n);                     \
          i += (int64_t)gridDim.x * (m).rpb)
 
-/* G blocks of the first chunk's rpb rows cover n, at most MANY_BLOCKS over
- * every chunk: set by n and k only. */
+/* G blocks of the first chunk's rpb row lanes: about ROW_STEPS rows a
+ * thread, at least MIN_BLOCKS (or one a row step) and at most MANY_BLOCKS
+ * over every chunk; set by n and k only. The last block adds kc * G block
+ * sums, so G is kept no larger than the rows need. */
+#define ROW_STEPS 32
+#define MIN_BLOCKS 256
 static dim3 grid_of(int64_t n, int64_t k)
 {
     int64_t chunks = (k + THREADS - 1) / THREADS, rpb = THREADS / (k < THREADS ? k : THREADS);
-    int64_t most = MANY_BLOCKS / chunks, g = (n + rpb - 1) / rpb;
+    int64_t steps = (n + rpb - 1) / rpb, most = MANY_BLOCKS / chunks;
+    int64_t g = (steps + ROW_STEPS - 1) / ROW_STEPS;
+    if (g < MIN_BLOCKS) g = steps < MIN_BLOCKS ? steps : MIN_BLOCKS;
     if (g > most) g = most;
     return dim3((unsigned)(g < 1 ? 1 : g), (unsigned)chunks);
 }
@@ -101,10 +107,13 @@ static __device__ bool finish_cols(const double *acc, const place &m, int64_t k,
     __syncthreads();
     if (!last) return false;
     for (int q = 0; q < Q; q++) {
-        double sum = 0.0;
-        for (size_t b = m.r; m.on && b < g; b += m.rpb)
-            sum += __ldcg(&scratch[(q * g + b) * (size_t)k + j]);
-        s[q][threadIdx.x] = sum;
+        double sum[4] = {0.0, 0.0, 0.0, 0.0}; /* 4 loads in flight: the u-th block sum
+                                                 of this lane goes to sum[u % 4] */
+        for (size_t b = m.r; m.on && b < g; b += 4 * (size_t)m.rpb)
+            for (int u = 0; u < 4; u++)
+                if (b + u * (size_t)m.rpb < g)
+                    sum[u] += __ldcg(&scratch[(q * g + b + u * (size_t)m.rpb) * (size_t)k + j]);
+        s[q][threadIdx.x] = (sum[0] + sum[1]) + (sum[2] + sum[3]);
         fold_lanes(s[q], m);
         if ((int)threadIdx.x < m.kc) col[f.f[q] * k + m.c0 + threadIdx.x] = s[q][threadIdx.x];
     }
