@@ -11,11 +11,6 @@
 
 #include "cli.h"
 
-int cli_is_stdout(const char *path)
-{
-    return strcmp(path, "-") == 0;
-}
-
 /* Flushes standard output; 1 when everything written so far got out. */
 static int stdout_ok(const char *cmd)
 {

@@ -140,6 +140,12 @@ static int write_file(const char *cmd, const char *path, int64_t n, int64_t k, c
     return CLI_OK;
 }
 
+/* Here, not in output.c, so that the vector fuzz harness (vecio.c alone) links. */
+int cli_is_stdout(const char *path)
+{
+    return strcmp(path, "-") == 0;
+}
+
 int cli_write_vector(const char *cmd, const char *path, int64_t n, const double *v)
 {
     return write_file(cmd, path, n, 1, v);
