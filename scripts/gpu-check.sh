@@ -7,7 +7,8 @@
 #   auto and cuSPARSE CSR only, scaled and generated ones of 3M-12M nonzeros (checks
 #   of AUTO's rules between those two sizes); `spx bench --op spgemm --device cuda
 #   --peers` on a few matrices (step spgemm); `spx bench --op spmm --k 32 --device
-#   cuda --peers` on three (step spmm, its table in the log); `spx bench --device cpu` of SpX's CPU
+#   cuda --peers` on three (step spmm, its table in the log); `spx solve --rhs K --compare
+#   --device cuda` on four (step many: spx_cg_many against K spx_cg); `spx bench --device cpu` of SpX's CPU
 #   formats on the host's CPU (step cpu); ctest (the GPU tests run because a GPU is
 #   present); compute-sanitizer memcheck and racecheck on every GPU test program
 #   (small matrices, SPX_TEST_QUICK=1).
@@ -31,7 +32,7 @@
 #                       .matrices/matrices.tar.xz into /tmp
 #   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only;
 #                       steps spgemm and cpu: 1 matrix each)
-#   SPX_GPU_STEPS       steps to run (default "build copy bench spgemm cpu test sanitize")
+#   SPX_GPU_STEPS       steps to run (default "build copy bench spgemm spmm many cpu test sanitize")
 #   SPX_GPU_BENCH       bench runs "input@precisions[@params[@formats]]", space
 #                       separated (input a file or gen:SPEC, precisions as for spx
 #                       bench: f64,f32,f16; params for --param, formats for --format,
@@ -61,7 +62,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_GPU_STEPS:-"build copy bench spgemm spmm cpu test sanitize"}
+STEPS=${SPX_GPU_STEPS:-"build copy bench spgemm spmm many cpu test sanitize"}
 QUICK=${SPX_GPU_QUICK:-0}
 JOBS=${SPX_GPU_JOBS:-16}
 DEADLINE=${SPX_GPU_DEADLINE:-300}
@@ -277,6 +278,16 @@ if step spmm; then
             --batches 5 >>"$WORK/spmm.txt" 2>>"$WORK/spmm.err" || fail "spmm $m"
     done
     grep -E "^SpMM|^(csr|auto|peer)" "$WORK/spmm.txt" >>"$LOG" # its table, into the log
+fi
+# ---- CG of k right-hand sides (spx_cg_many) against k separate spx_cg solves, one process each
+if step many; then
+    say "many: spx solve --rhs K --compare --device cuda" | tee -a "$LOG"
+    for mk in "lap3d7:40 8" "lap3d7:40 32" "lap3d27:64 32" "lap3d7:100 8"; do
+        set -- $mk
+        [[ "$QUICK" == 1 && "$1" == lap3d7:100 ]] && continue
+        { echo "-- $1 k=$2"; timeout 120 "$SPX" solve "gen:$1" --rhs "$2" --compare --device cuda 2>&1 |
+            tail -2; } >>"$LOG" || fail "many $1 $2"
+    done
 fi
 if step bench || step spgemm; then
     python3 scripts/gpu_report.py "$WORK" "$BASE" "$GPU" "$COPY_GBS" "$L2_MB" || fail report
