@@ -11,7 +11,8 @@
  *   spx_plan_create(A, SPX_OP_SPMV, &o, &P);    (preprocessing, timed)
  *   spx_spmv(P, alpha, x, beta, y);             (y = alpha*op(A)*x + beta*y)
  * A plan is made for one operation: SPX_OP_SPMV (spx_spmv), SPX_OP_SPMM
- * (spx_spmm: Y = alpha*op(A)*X + beta*Y, X and Y dense with k columns) or
+ * (spx_spmm: Y = alpha*op(A)*X + beta*Y, X and Y dense with k columns),
+ * SPX_OP_SDDMM (spx_sddmm: the dense product X*Y^T sampled at A's entries) or
  * SPX_OP_SPGEMM (spx_spgemm_run: C = A*B for any B). Formats are plugins of a registry
  * (spx_format_count, spx_format_get); "auto" asks each one how well it suits
  * the matrix.
@@ -83,7 +84,8 @@ typedef enum spx_op { SPX_OP_N = 0, SPX_OP_T = 1 } spx_op;
 typedef enum spx_operation {
     SPX_OP_SPMV = 0,   /* y = alpha*op(A)*x + beta*y, spx_spmv */
     SPX_OP_SPGEMM = 1, /* C = A*B, spx_spgemm_run */
-    SPX_OP_SPMM = 2    /* Y = alpha*op(A)*X + beta*Y, dense X and Y: spx_spmm */
+    SPX_OP_SPMM = 2,   /* Y = alpha*op(A)*X + beta*Y, dense X and Y: spx_spmm */
+    SPX_OP_SDDMM = 3   /* Z = alpha*(X*Y^T at A's entries) + beta*Z: spx_sddmm */
 } spx_operation;
 
 /* ------------------------------------------------------------------ matrix */
@@ -317,7 +319,7 @@ spx_plan_opts spx_plan_opts_default(void);
  * SPX_ERR_UNSUPPORTED). */
 spx_status spx_plan_create(const spx_matrix *A,     /* in: borrowed, see above */
                            spx_operation operation, /* in: SPX_OP_SPMV, SPX_OP_SPMM,
-                                                       SPX_OP_SPGEMM */
+                                                       SPX_OP_SDDMM, SPX_OP_SPGEMM */
                            const spx_plan_opts *o,  /* in: or NULL for defaults */
                            spx_plan **P);           /* out: owned by the caller */
 void spx_plan_destroy(spx_plan *P); /* NULL is a no-op */
@@ -406,6 +408,33 @@ spx_status spx_spmm(const spx_plan *P, /* in: an SPX_OP_SPMM plan */
  * for CUDA plans, the call waits for the product). */
 spx_status spx_spmm_host(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
                          double beta, void *Y, int64_t ldy);
+
+/* ------------------------------------------------------------------ SDDMM */
+
+/* Sampled dense-dense product with a plan P made by spx_plan_create(A,
+ * SPX_OP_SDDMM, ...): for every stored entry e = (i, j) of A, in A's CSR
+ * order (row by row, a row's entries in the order A stores them),
+ *   Z[e] = alpha * sum_{c < k} X[i*ldx + c] * Y[j*ldy + c] + beta * Z[e].
+ * X (A's rows x k) and Y (A's columns x k) are dense and row-major (ldx,
+ * ldy >= k); Z holds nnz(A) values, one an entry. A's values are not read:
+ * only its pattern (this is cuSPARSE's cusparseSDDMM and PyTorch's
+ * sampled_addmm; the gradient of SpMM's A in training, attention scores on a
+ * graph's edges). Where X, Y and Z live and their element type are as
+ * spx_spmm's (the plan's device; double for F64, float for F32 and F16, which
+ * compute alike here). beta == 0: Z is not read. k == 0 gives Z = beta*Z.
+ * Z must not overlap X or Y. Each Z[e] is the same bits every call, whatever
+ * the thread count; its sum's order depends on k and the device alone. Op T
+ * is refused (plan A^T instead: its entries come in another order). CPU plans
+ * may be called by several threads at once; a CUDA plan one call at a time,
+ * on the plan's stream (the call returns before the product ends). */
+spx_status spx_sddmm(const spx_plan *P, /* in: an SPX_OP_SDDMM plan */
+                     int64_t k,         /* in: columns of X and Y */
+                     double alpha, const void *X, int64_t ldx, const void *Y, int64_t ldy,
+                     double beta, void *Z);
+/* The same with X, Y and Z in host memory whatever the plan's device (copies
+ * for CUDA plans, the call waits for the product). */
+spx_status spx_sddmm_host(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
+                          const void *Y, int64_t ldy, double beta, void *Z);
 
 /* ----------------------------------------------------------------- SpGEMM */
 

@@ -27,6 +27,7 @@
 #include "core/iso.h"
 #include "core/matrix.h"
 #include "core/threads.h"
+#include "cpu/sddmm.h"
 #include "cpu/spmm.h"
 #include "plan/format.h"
 
@@ -46,6 +47,7 @@ typedef struct csr_state {
     int64_t long_len; /* rows longer than this are split across threads */
     int64_t nlong;
     int64_t *long_rows;
+    int sddmm; /* an SDDMM plan: the pattern alone (no values, no partition) */
 } csr_state;
 
 /* Prefetch distance and block of the kernel (csr_kernel.h), in elements, and
@@ -256,13 +258,66 @@ static spx_status csr_spmm(void *state, int64_t k, double alpha, const void *X, 
     return SPX_OK;
 }
 
+/* SDDMM: the pattern, borrowed as SpMV plans borrow it; no values. */
+static spx_status csr_sddmm_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    csr_state *s = NULL;
+    spx_status st;
+    SPX_TRY(spx__params_none(o->params, "csr (cpu) SDDMM"));
+    SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "csr SDDMM plan"));
+    s->rows = A->rows;
+    s->sddmm = 1;
+    SPX_TRY(take_offsets(s, A));
+    s->col_bits = A->col_bits;
+    s->colidx = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
+    s->precision = o->precision;
+    s->threads = o->threads > 0 ? o->threads : spx__threads_for(A->nnz, SPX__SPMV_GRAIN);
+    *state = s;
+    return SPX_OK;
+cleanup:
+    csr_destroy(s);
+    return st;
+}
+
+/* Thread t of T takes entries [nnz*t/T, nnz*(t+1)/T), whatever the rows
+ * (each entry is its own dot: no sums cross threads, so the bits do not
+ * depend on T). */
+static spx_status csr_sddmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                            const void *Y, int64_t ldy, double beta, void *Z)
+{
+    const csr_state *s = state;
+    const int T = s->threads;
+    const int64_t nnz = row_off(s, s->rows);
+    const spx__sddmm_kernel kern = spx__sddmm_kernels()[s->precision == SPX_F32][s->col_bits == 64];
+    const spx__sddmm_args a = {.rowptr = s->rowptr,
+                               .row_bits = s->row_bits,
+                               .col = s->colidx,
+                               .k = k,
+                               .alpha = alpha,
+                               .beta = beta,
+                               .X = X,
+                               .ldx = ldx,
+                               .Y = Y,
+                               .ldy = ldy,
+                               .Z = Z};
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+        const int64_t e0 = nnz / T * t + nnz % T * t / T;
+        const int64_t e1 = t + 1 == T ? nnz : nnz / T * (t + 1) + nnz % T * (t + 1) / T;
+        if (e0 < e1) kern(&a, lower_row(s, e0 + 1) - 1, e0, e1);
+    }
+    return SPX_OK;
+}
+
 static size_t csr_bytes(const void *state)
 {
     const csr_state *s = state;
     size_t vs = s->iso ? 0 : s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
     size_t nnz = (size_t)row_off(s, s->rows);
+    if (s->sddmm) vs = 0;
     return sizeof *s + (size_t)(s->rows + 1) * (size_t)(s->row_bits / 8) +
-           nnz * (size_t)(s->col_bits / 8) + nnz * vs + (size_t)(s->threads + 1) * sizeof(int64_t) +
+           nnz * (size_t)(s->col_bits / 8) + nnz * vs +
+           (s->part ? (size_t)(s->threads + 1) * sizeof(int64_t) : 0) +
            (size_t)s->nlong * sizeof(int64_t);
 }
 
@@ -270,7 +325,10 @@ static void csr_describe(const void *state, char *buf, size_t len)
 {
     const csr_state *s = state;
     const char *offsets = s->row_bits == 32 ? " offsets=int32-borrowed" : "";
-    if (s->iso)
+    if (s->sddmm)
+        snprintf(buf, len, "threads=%d sddmm (the pattern, entries split evenly)%s", s->threads,
+                 offsets);
+    else if (s->iso)
         snprintf(buf, len, "threads=%d long_rows=%lld values=iso value=%.17g%s", s->threads,
                  (long long)s->nlong, s->iso_value, offsets);
     else
@@ -296,6 +354,8 @@ const spx_format_ops spx__format_csr = {
     .analyze = csr_analyze,
     .spmv = csr_spmv,
     .spmm = csr_spmm,
+    .sddmm_analyze = csr_sddmm_analyze,
+    .sddmm = csr_sddmm,
     .bytes = csr_bytes,
     .destroy = csr_destroy,
     .describe = csr_describe,

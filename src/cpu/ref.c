@@ -1,5 +1,6 @@
-/* ref: y = alpha*A*x + beta*y (and SpMM, Y = alpha*A*X + beta*Y), sequential,
- * accumulating each row in long double. The truth every other format is
+/* ref: y = alpha*A*x + beta*y (and SpMM, Y = alpha*A*X + beta*Y, and SDDMM,
+ * Z[e] = alpha * X(i, :) . Y(j, :) + beta*Z[e]), sequential, accumulating
+ * each row (each dot) in long double. The truth every other format is
  * tested against. Reads A in place, 32-bit row offsets included. */
 #include "core/alloc.h"
 #include "core/error.h"
@@ -89,6 +90,29 @@ static spx_status ref_spmm(void *state, int64_t k, double alpha, const void *X, 
     return SPX_OK;
 }
 
+/* Z[e] for each entry e = (i, j) of A, in A's order. */
+static spx_status ref_sddmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                            const void *Y, int64_t ldy, double beta, void *Z)
+{
+    const ref_state *s = state;
+    const spx_matrix *A = s->A;
+    const int f64 = s->precision == SPX_F64;
+    for (int64_t i = 0; i < A->rows; i++)
+        for (int64_t e = spx__row_off(A, i), end = spx__row_off(A, i + 1); e < end; e++) {
+            const int64_t j = spx__col(A, e);
+            long double dot = 0.0L;
+            for (int64_t c = 0; c < k; c++)
+                dot += (long double)entry(X, f64, i * ldx + c) * entry(Y, f64, j * ldy + c);
+            long double r = (long double)alpha * dot;
+            if (beta != 0.0) r += (long double)beta * entry(Z, f64, e);
+            if (f64)
+                ((double *)Z)[e] = (double)r;
+            else
+                ((float *)Z)[e] = (float)r;
+        }
+    return SPX_OK;
+}
+
 static size_t ref_bytes(const void *state)
 {
     (void)state;
@@ -104,6 +128,7 @@ const spx_format_ops spx__format_ref = {
     .analyze = ref_analyze,
     .spmv = ref_spmv,
     .spmm = ref_spmm,
+    .sddmm = ref_sddmm,
     .bytes = ref_bytes,
     .destroy = ref_destroy,
     .borrows_matrix = 1,

@@ -71,6 +71,15 @@ typedef struct spx_format_ops {
     spx_status (*spmm_analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
     spx_status (*spmm)(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
                        double beta, void *Y, int64_t ldy);
+    /* SDDMM, Z[e] = alpha * X(i, :) . Y(j, :) + beta*Z[e] for each entry e =
+     * (i, j) of A in A's CSR order (spx.h), X, Y and Z of the plan's vector type
+     * on its device; beta == 0 never reads Z, k == 0 gives beta*Z. The plan
+     * layer has checked the call (op N only). Prepared by sddmm_analyze, or
+     * by analyze when that is NULL; bytes, describe and destroy take every
+     * state the format makes. Must not change the state. */
+    spx_status (*sddmm_analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
+    spx_status (*sddmm)(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                        const void *Y, int64_t ldy, double beta, void *Z);
     /* Optional, AUTO: how well this format suits A for the request, as the
      * speed it expects relative to the device's baseline format (CPU and CUDA
      * csr, CPU gustavson: 1), counting its preparation against the expected

@@ -24,6 +24,7 @@ struct spx_plan_s {
     void *state;
     spx_plan_opts opts;
     int64_t out_len, in_len;  /* length of y and x: rows and cols of op(A) */
+    int64_t nnz;              /* SDDMM: A's entries, the length of Z */
     spx_matrix *transposed;   /* A^T for op T, kept while the state may borrow it */
     spx__reorder *reorder;    /* params reorder=: P and A' = P op(A) P^T, or NULL */
     double prep_ms;
@@ -77,7 +78,10 @@ static const char *precision_name(spx_type t)
 
 static const char *operation_name(spx_operation op)
 {
-    return op == SPX_OP_SPMV ? "SpMV" : op == SPX_OP_SPGEMM ? "SpGEMM" : "SpMM";
+    return op == SPX_OP_SPMV     ? "SpMV"
+           : op == SPX_OP_SPGEMM ? "SpGEMM"
+           : op == SPX_OP_SPMM   ? "SpMM"
+                                 : "SDDMM";
 }
 
 /* The names of the formats that take a device matrix for op, ", "-separated. */
@@ -167,10 +171,14 @@ static spx_status check_device(const spx_plan_opts *o)
 static spx_status check_operation(spx_operation op, const spx_plan_opts *o)
 {
     unsigned served = 0;
-    if (op != SPX_OP_SPMV && op != SPX_OP_SPGEMM && op != SPX_OP_SPMM)
+    if (op != SPX_OP_SPMV && op != SPX_OP_SPGEMM && op != SPX_OP_SPMM && op != SPX_OP_SDDMM)
         return spx__error(SPX_ERR_INVALID_ARG, "unknown operation %d", (int)op);
     if (op == SPX_OP_SPGEMM && o->op != SPX_OP_N)
         return spx__error(SPX_ERR_UNSUPPORTED, "SpGEMM computes A*B; transpose A first");
+    if (op == SPX_OP_SDDMM && o->op != SPX_OP_N)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "SDDMM samples A's own entries, in A's order; op T is refused (plan "
+                          "the transpose of A instead)");
     for (int i = 0; spx__formats[i]; i++)
         if (spx__format_operations(spx__formats[i]) & SPX__OP_BIT(op))
             served |= spx__formats[i]->devices;
@@ -194,6 +202,8 @@ static spx_status create_spgemm(const spx_matrix *A, const spx_plan_opts *o, spx
 static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P);
 /* SpMM: op T transposes, then the format prepares. */
 static spx_status create_spmm(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P);
+/* SDDMM: the format prepares A's pattern. */
+static spx_status create_sddmm(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P);
 
 spx_status spx_plan_create(const spx_matrix *A, spx_operation operation,
                            const spx_plan_opts *opts, spx_plan **out)
@@ -219,6 +229,8 @@ spx_status spx_plan_create(const spx_matrix *A, spx_operation operation,
         SPX_TRY(create_spgemm(A, &o, P));
     else if (operation == SPX_OP_SPMM)
         SPX_TRY(create_spmm(A, &o, P));
+    else if (operation == SPX_OP_SDDMM)
+        SPX_TRY(create_sddmm(A, &o, P));
     else
         SPX_TRY(create_spmv(A, &o, P));
     P->prep_ms = now_ms() - t0;
@@ -257,14 +269,14 @@ cleanup:
     return st;
 }
 
-/* SpMM plans take no reorder= or vectors= (the permutation of SpMV plans). */
+/* SpMM and SDDMM plans take no reorder= or vectors= (the permutation of SpMV
+ * plans); ctx: the operation's name. */
 static spx_status no_reorder_key(void *ctx, const char *key, const char *value)
 {
-    (void)ctx;
     (void)value;
     if (strcmp(key, "reorder") == 0 || strcmp(key, "vectors") == 0)
-        return spx__error(SPX_ERR_BAD_PARAM, "%s= is for SpMV plans; SpMM plans keep A's order",
-                          key);
+        return spx__error(SPX_ERR_BAD_PARAM, "%s= is for SpMV plans; %s plans keep A's order", key,
+                          (const char *)ctx);
     return SPX_OK;
 }
 
@@ -272,7 +284,7 @@ static spx_status create_spmm(const spx_matrix *A, const spx_plan_opts *o, spx_p
 {
     spx_status st = SPX_OK;
     const spx_matrix *M = A;
-    SPX_TRY(spx__params_each(o->params, no_reorder_key, NULL));
+    SPX_TRY(spx__params_each(o->params, no_reorder_key, (void *)"SpMM"));
     if (o->op == SPX_OP_T) {
         SPX_TRY(spx_matrix_transpose(A, &P->transposed));
         M = P->transposed;
@@ -287,6 +299,17 @@ static spx_status create_spmm(const spx_matrix *A, const spx_plan_opts *o, spx_p
     }
 cleanup:
     return st;
+}
+
+static spx_status create_sddmm(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P)
+{
+    spx_status st = spx__params_each(o->params, no_reorder_key, (void *)"SDDMM");
+    if (st == SPX_OK) st = resolve_format(A, SPX_OP_SDDMM, o, &P->ops);
+    if (st != SPX_OK) return st;
+    P->out_len = A->rows;
+    P->in_len = A->cols;
+    P->nnz = A->nnz;
+    return (P->ops->sddmm_analyze ? P->ops->sddmm_analyze : P->ops->analyze)(A, o, &P->state);
 }
 
 void spx_plan_destroy(spx_plan *P)
@@ -426,6 +449,86 @@ spx_status spx_spmm_host(const spx_plan *P, int64_t k, double alpha, const void 
     if (P->opts.device == SPX_DEV_CPU)
         return P->ops->spmm(P->state, k, alpha, X, ldx, beta, Y, ldy);
     return spmm_staged(P, k, alpha, X, ldx, beta, Y, ldy);
+}
+
+/* Entry checks of an SDDMM call: a live SDDMM plan, k >= 0, leading
+ * dimensions of at least k, X, Y and Z wherever they have entries. */
+static spx_status check_sddmm_call(const spx_plan *P, int64_t k, const void *X, int64_t ldx,
+                                   const void *Y, int64_t ldy, const void *Z)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (P->operation != SPX_OP_SDDMM)
+        return spx__error(SPX_ERR_INVALID_ARG, "the plan was made for %s, not SDDMM",
+                          operation_name(P->operation));
+    if (k < 0) return spx__error(SPX_ERR_INVALID_ARG, "spx_sddmm: k = %lld < 0", (long long)k);
+    if (ldx < k || ldy < k)
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "spx_sddmm: ldx = %lld and ldy = %lld must be at least k = %lld",
+                          (long long)ldx, (long long)ldy, (long long)k);
+    size_t cells;
+    int64_t n = P->in_len > P->out_len ? P->in_len : P->out_len;
+    if (spx__mul_size((size_t)n, (size_t)(ldx > ldy ? ldx : ldy), &cells, "spx_sddmm: X or Y") !=
+            SPX_OK ||
+        cells > (size_t)INT64_MAX / sizeof(double))
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "spx_sddmm: %lld x %lld entries are more than memory can index",
+                          (long long)n, (long long)(ldx > ldy ? ldx : ldy));
+    if (P->nnz > 0 && !Z) return spx__error(SPX_ERR_INVALID_ARG, "spx_sddmm: Z is NULL");
+    if (P->nnz > 0 && k > 0 && (!X || !Y))
+        return spx__error(SPX_ERR_INVALID_ARG, "spx_sddmm: X or Y is NULL");
+    return SPX_OK;
+}
+
+spx_status spx_sddmm(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
+                     const void *Y, int64_t ldy, double beta, void *Z)
+{
+    spx_status st = check_sddmm_call(P, k, X, ldx, Y, ldy, Z);
+    if (st != SPX_OK || P->nnz == 0) return st;
+    return P->ops->sddmm(P->state, k, alpha, X, ldx, Y, ldy, beta, Z);
+}
+
+/* Bytes of a row-major block of n rows, k columns and leading dimension ld
+ * (0 when it has no entries: not read). */
+static size_t block_bytes(int64_t n, int64_t k, int64_t ld, size_t es)
+{
+    return n > 0 && k > 0 ? ((size_t)(n - 1) * (size_t)ld + (size_t)k) * es : 0;
+}
+
+/* Device SDDMM plans with host X, Y and Z: copied over (leading dimensions
+ * kept; Z only when beta reads it), run, Z copied back, waited for. */
+static spx_status sddmm_staged(const spx_plan *P, int64_t k, double alpha, const void *X,
+                               int64_t ldx, const void *Y, int64_t ldy, double beta, void *Z)
+{
+    size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    size_t xb = block_bytes(P->out_len, k, ldx, es), yb = block_bytes(P->in_len, k, ldy, es);
+    size_t zb = (size_t)P->nnz * es;
+    void *dx = NULL, *dy = NULL, *dz = NULL;
+    spx_status st;
+    if (xb) SPX_TRY(spx__cuda_alloc(&dx, xb, "X on the device"));
+    if (yb) SPX_TRY(spx__cuda_alloc(&dy, yb, "Y on the device"));
+    SPX_TRY(spx__cuda_alloc(&dz, zb, "Z on the device"));
+    if (xb) SPX_TRY(spx__cuda_copy_async(dx, X, xb, 1, P->opts.stream));
+    if (yb) SPX_TRY(spx__cuda_copy_async(dy, Y, yb, 1, P->opts.stream));
+    if (beta != 0.0) SPX_TRY(spx__cuda_copy_async(dz, Z, zb, 1, P->opts.stream));
+    SPX_TRY(P->ops->sddmm(P->state, k, alpha, dx, ldx, dy, ldy, beta, dz));
+    SPX_TRY(spx__cuda_copy_async(Z, dz, zb, 0, P->opts.stream));
+    SPX_TRY(spx__cuda_sync(P->opts.stream));
+cleanup:
+    spx__cuda_free(dx);
+    spx__cuda_free(dy);
+    spx__cuda_free(dz);
+    return st;
+}
+
+spx_status spx_sddmm_host(const spx_plan *P, int64_t k, double alpha, const void *X, int64_t ldx,
+                          const void *Y, int64_t ldy, double beta, void *Z)
+{
+    spx_status st = check_sddmm_call(P, k, X, ldx, Y, ldy, Z);
+    if (st != SPX_OK || P->nnz == 0) return st;
+    if (P->opts.device == SPX_DEV_CPU)
+        return P->ops->sddmm(P->state, k, alpha, X, ldx, Y, ldy, beta, Z);
+    return sddmm_staged(P, k, alpha, X, ldx, Y, ldy, beta, Z);
 }
 
 /* A device B (spx_matrix_wrap_device) goes to the formats that take device

@@ -55,7 +55,7 @@ unsigned spx__format_operations(const spx_format_ops *f)
 {
     return (f->spmv ? SPX__OP_BIT(SPX_OP_SPMV) : 0u) |
            (f->spgemm ? SPX__OP_BIT(SPX_OP_SPGEMM) : 0u) |
-           (f->spmm ? SPX__OP_BIT(SPX_OP_SPMM) : 0u);
+           (f->spmm ? SPX__OP_BIT(SPX_OP_SPMM) : 0u) | (f->sddmm ? SPX__OP_BIT(SPX_OP_SDDMM) : 0u);
 }
 
 /* Whether f computes op on d in t (for a device matrix: and takes one). */
