@@ -117,10 +117,12 @@ static void build_cases(void)
 static int load_shared(void)
 {
     static const char *files[] = {
-        "1138_bus", "NotreDame_www", "TSOPF_RS_b39_c30", "bcsstk13", "bcsstk21", "bcsstk28",
-        "bfly", "blckhole", "c-62", "cage11", "can_1072", "cavity19", "cryg2500",
-        "delaunay_n16", "dwt_2680", "gemat12", "lund_a", "olm1000", "pores_1", "rajat01",
-        "sherman3", "sinc18", "watt_2", "west0067", "xenon1", "zenios"};
+        "1138_bus", "NotreDame_www", "TSOPF_RS_b39_c30", "bcsstk13",     "bcsstk21",
+        "bcsstk28", "bfly",          "blckhole",         "c-62",         "cage11",
+        "can_1072", "cavity19",      "cryg2500",         "delaunay_n16", "dwt_2680",
+        "gemat12",  "lund_a",        "olm1000",          "pores_1",      "rajat01",
+        "sherman3", "sinc18",        "watt_2",           "west0067",     "xenon1",
+        "zenios"};
     const char *dir = spx_test_matrices_dir();
     if (!dir) return 0;
     for (size_t f = 0; f < sizeof files / sizeof *files; f++)
@@ -196,6 +198,13 @@ static void to_precision(const double *v, int64_t n, spx_type prec, void *w)
     }
 }
 
+/* v[i] = w[i] as doubles, n entries of the precision (the inverse of to_precision). */
+static void from_precision(const void *w, int64_t n, spx_type prec, double *v)
+{
+    for (int64_t i = 0; i < n; i++)
+        v[i] = prec == SPX_F64 ? ((const double *)w)[i] : (double)((const float *)w)[i];
+}
+
 /* One SpMV product of the target on a case; 1 when the format declined. */
 static int spmv_one(const target *t, const test_case *tc, spx_op op, double alpha, double beta)
 {
@@ -207,7 +216,8 @@ static int spmv_one(const target *t, const test_case *tc, spx_op op, double alph
     double *ref = malloc(sizeof(double) * (size_t)(out + 1));
     double *scale = malloc(sizeof(double) * (size_t)(out + 1));
     double *y = malloc(sizeof(double) * (size_t)(out + 1));
-    void *xv = malloc(sizeof(double) * (size_t)(in + 1)), *yv = malloc(sizeof(double) * (size_t)(out + 1));
+    void *xv = malloc(sizeof(double) * (size_t)(in + 1)),
+         *yv = malloc(sizeof(double) * (size_t)(out + 1));
     fill_vectors(x, in, y0, out, t->prec, beta, (uint64_t)nnz * 31 + (uint64_t)t->prec);
     spx_test_reference(tc->A, op, alpha, x, beta, y0, ref, scale);
     to_precision(x, in, t->prec, xv);
@@ -336,6 +346,21 @@ static int spmm_one(const target *t, const test_case *tc, const spmm_shape *sh)
     return st == SPX_ERR_UNSUPPORTED;
 }
 
+/* Every case through one(t, case, shape) for the dense-block shapes: on the
+ * edge cases (full) all five, on the shared matrices the second and fourth. */
+static void shape_cases(target *t, const case_list *l, const spmm_shape shapes[5],
+                        int (*one)(const target *, const test_case *, const spmm_shape *))
+{
+    for (int c = 0; c < l->n; c++) {
+        const test_case *tc = &l->at[c];
+        int declined = 0;
+        for (size_t s = 0; s < (l->full ? 5 : 2); s++)
+            declined |= one(t, tc, &shapes[l->full ? s : 2 * s + 1]);
+        t->cases++;
+        t->declined += declined;
+    }
+}
+
 /* Every case through the target's SpMM plans: one column, a few columns with
  * padded rows (op N, beta != 0), more than a tile of columns (op T), and on
  * the edge cases 8 columns (op T) and 70 (past a tile of fp32 sums). */
@@ -346,14 +371,98 @@ static void spmm_cases(target *t, const case_list *l)
                                         {37, 37, 40, SPX_OP_T, 0.75, -2.0},
                                         {8, 8, 12, SPX_OP_T, 2.0, 1.0},
                                         {70, 70, 70, SPX_OP_N, 1.0, 0.0}};
-    for (int c = 0; c < l->n; c++) {
-        const test_case *tc = &l->at[c];
-        int declined = 0;
-        for (size_t s = 0; s < (l->full ? 5 : 2); s++)
-            declined |= spmm_one(t, tc, &shapes[l->full ? s : 2 * s + 1]);
-        t->cases++;
-        t->declined += declined;
+    shape_cases(t, l, shapes, spmm_one);
+}
+
+/* ------------------------------------------------------------------- SDDMM */
+
+/* ref[e] = alpha * X(i, :) . Y(j, :) + beta * z0[e] for A's entries e = (i, j)
+ * in long double, scale[e] the same sum of magnitudes (the tolerance's
+ * unit); X, Y, z0 as doubles. */
+static void sddmm_reference(const spx_matrix *A, const spmm_shape *sh, const double *X,
+                            const double *Y, const double *z0, double *ref, double *scale)
+{
+    int64_t rows, cols, nnz;
+    const int64_t *rp;
+    const void *ci;
+    int cb;
+    spx_matrix_dims(A, &rows, &cols, &nnz);
+    if (!CHECK_STATUS(spx_matrix_csr(A, &rp, &ci, &cb, NULL, NULL), SPX_OK)) return;
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t e = rp[i]; e < rp[i + 1]; e++) {
+            const int64_t j = cb == 32 ? ((const int32_t *)ci)[e] : ((const int64_t *)ci)[e];
+            long double dot = 0.0L, mag = 0.0L;
+            for (int64_t c = 0; c < sh->k; c++) {
+                const long double p = (long double)X[i * sh->ldx + c] * Y[j * sh->ldy + c];
+                dot += p;
+                mag += fabsl(p);
+            }
+            ref[e] = (double)(sh->alpha * dot + (sh->beta != 0.0 ? sh->beta * z0[e] : 0.0L));
+            scale[e] =
+                (double)(fabs(sh->alpha) * mag + (sh->beta != 0.0 ? fabs(sh->beta * z0[e]) : 0.0));
+        }
+}
+
+/* One SDDMM product of the target on a case; 1 when the format declined. X
+ * (rows x ldx) and Y (cols x ldy) random, Z0 random (NaN with beta = 0: it
+ * must not leak). The shape's ldy is Y's leading dimension. */
+static int sddmm_one(const target *t, const test_case *tc, const spmm_shape *sh)
+{
+    int64_t rows, cols, nnz;
+    spx_matrix_dims(tc->A, &rows, &cols, &nnz);
+    const size_t nx = (size_t)(rows * sh->ldx + 1), ny = (size_t)(cols * sh->ldy + 1);
+    const size_t nz = (size_t)nnz + 1;
+    double *xd = malloc(sizeof(double) * nx), *yd = malloc(sizeof(double) * ny);
+    double *zd = malloc(sizeof(double) * nz), *z = malloc(sizeof(double) * nz);
+    double *ref = malloc(sizeof(double) * nz), *scale = malloc(sizeof(double) * nz);
+    void *Xv = malloc(sizeof(double) * nx), *Yv = malloc(sizeof(double) * ny);
+    void *Zv = malloc(sizeof(double) * nz);
+    uint64_t seed = (uint64_t)nnz * 29 + (uint64_t)sh->k;
+    for (size_t e = 0; e < nx; e++)
+        xd[e] = spx_test_rand(&seed);
+    for (size_t e = 0; e < ny; e++)
+        yd[e] = spx_test_rand(&seed);
+    for (size_t e = 0; e < nz; e++)
+        zd[e] = sh->beta == 0.0 ? NAN : spx_test_rand(&seed);
+    to_precision(xd, (int64_t)nx, t->prec, Xv); /* rounded to the plan's type, then */
+    to_precision(yd, (int64_t)ny, t->prec, Yv); /* read back: the reference's inputs */
+    to_precision(zd, (int64_t)nz, t->prec, Zv);
+    from_precision(Xv, (int64_t)nx, t->prec, xd);
+    from_precision(Yv, (int64_t)ny, t->prec, yd);
+    from_precision(Zv, (int64_t)nz, t->prec, zd);
+    spx_plan *P = NULL;
+    int32_t *rp32 = NULL;
+    spx_matrix *W = tc->wrap32 ? spx_test_wrap32(tc->A, &rp32) : NULL;
+    spx_status st = tc->wrap32 && !W
+                        ? SPX_ERR_INVALID_ARG
+                        : make_plan(t, W ? W : tc->A, SPX_OP_SDDMM, SPX_OP_N, tc->name, &P);
+    if (st == SPX_OK &&
+        CHECK_STATUS(spx_sddmm_host(P, sh->k, sh->alpha, Xv, sh->ldx, Yv, sh->ldy, sh->beta, Zv),
+                     SPX_OK)) {
+        sddmm_reference(tc->A, sh, xd, yd, zd, ref, scale);
+        from_precision(Zv, nnz, t->prec, z);
+        spx_test_close(z, ref, scale, nnz, tolerance(t->prec, sh->k),
+                       "%s %s %s sddmm k=%lld ldx=%lld ldy=%lld alpha=%g beta=%g on %s", t->format,
+                       device_name(t->dev), precision_name(t->prec), (long long)sh->k,
+                       (long long)sh->ldx, (long long)sh->ldy, sh->alpha, sh->beta, tc->name);
     }
+    spx_plan_destroy(P);
+    spx_matrix_destroy(W);
+    free(rp32), free(xd), free(yd), free(zd), free(z), free(ref), free(scale);
+    free(Xv), free(Yv), free(Zv);
+    return st == SPX_ERR_UNSUPPORTED;
+}
+
+/* Every case through the target's SDDMM plans: one column, a few with
+ * padded rows (beta != 0), more than a warp's loads (37, 70), 8 with beta. */
+static void sddmm_cases(target *t, const case_list *l)
+{
+    static const spmm_shape shapes[] = {{1, 1, 1, SPX_OP_N, 1.0, 0.0},
+                                        {5, 7, 6, SPX_OP_N, -1.5, 0.5},
+                                        {37, 37, 40, SPX_OP_N, 0.75, -2.0},
+                                        {8, 8, 12, SPX_OP_N, 2.0, 1.0},
+                                        {70, 70, 70, SPX_OP_N, 1.0, 0.0}};
+    shape_cases(t, l, shapes, sddmm_one);
 }
 
 /* ------------------------------------------------------------------ SpGEMM */
@@ -454,6 +563,8 @@ static void run_formats(spx_operation operation, spx_device dev, const case_list
                 spmv_cases(&t, l);
             else if (operation == SPX_OP_SPMM)
                 spmm_cases(&t, l);
+            else if (operation == SPX_OP_SDDMM)
+                sddmm_cases(&t, l);
             else
                 spgemm_cases(&t);
             int ran = t.declined < t.cases;
@@ -462,9 +573,10 @@ static void run_formats(spx_operation operation, spx_device dev, const case_list
                         device_name(dev), precision_name(precs[p]));
             printf("%-10s %-4s %-3s %-6s: %d cases, %d declined %s\n", name, device_name(dev),
                    precision_name(precs[p]),
-                   operation == SPX_OP_SPMV   ? "spmv"
-                   : operation == SPX_OP_SPMM ? "spmm"
-                                              : "spgemm",
+                   operation == SPX_OP_SPMV    ? "spmv"
+                   : operation == SPX_OP_SPMM  ? "spmm"
+                   : operation == SPX_OP_SDDMM ? "sddmm"
+                                               : "spgemm",
                    t.cases, t.declined, spx_test_failed == failed_before ? "ok" : "FAILED");
         }
     }
@@ -484,14 +596,17 @@ int main(void)
         if (!(d ? cuda : cpu)) continue;
         run_formats(SPX_OP_SPMV, dev, &edge_cases);
         run_formats(SPX_OP_SPMM, dev, &edge_cases);
+        run_formats(SPX_OP_SDDMM, dev, &edge_cases);
         run_formats(SPX_OP_SPGEMM, dev, NULL);
     }
     if (spx_test_part("shared") && load_shared()) {
         run_formats(SPX_OP_SPMV, SPX_DEV_CPU, &shared_cases);
         run_formats(SPX_OP_SPMM, SPX_DEV_CPU, &shared_cases);
+        run_formats(SPX_OP_SDDMM, SPX_DEV_CPU, &shared_cases);
         if (spx_test_require_cuda("the CUDA formats not run on the shared matrices")) {
             run_formats(SPX_OP_SPMV, SPX_DEV_CUDA, &shared_cases);
             run_formats(SPX_OP_SPMM, SPX_DEV_CUDA, &shared_cases);
+            run_formats(SPX_OP_SDDMM, SPX_DEV_CUDA, &shared_cases);
         }
     }
     free_cases(&edge_cases);

@@ -360,6 +360,7 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->spmm_long_first);
     spx__cuda_free(p->spmm_chunk_long);
     spx__cuda_free(p->spmm_partial);
+    spx__cuda_free(p->sddmm_row);
     spx__free(p);
 }
 
@@ -458,10 +459,10 @@ static spx_status upload_structure(const spx_matrix *A, spx__cuda_csr_plan *p)
     return st;
 }
 
-/* A device matrix's arrays in place (see the top of this file). */
-static spx_status borrow_device(const spx_matrix *A, spx__cuda_csr_plan *p)
+/* A device matrix's pattern in place: its columns, and its row offsets (or
+ * their copy widened to 64 bits). */
+static spx_status borrow_pattern(const spx_matrix *A, spx__cuda_csr_plan *p)
 {
-    spx_status st = SPX_OK;
     p->device_matrix = 1;
     p->A.rows = A->rows;
     p->A.cols = A->cols;
@@ -470,10 +471,18 @@ static spx_status borrow_device(const spx_matrix *A, spx__cuda_csr_plan *p)
     p->A.colidx = (int32_t *)A->dev.col32; /* read only, as every matrix array */
     if (A->dev.rowptr_bits == 64) {
         p->A.rowptr = (int64_t *)A->dev.rowptr;
-    } else {
-        SPX_TRY(spx__cuda_widen_offsets(&p->widened_rowptr, A->dev.rowptr, A->rows + 1));
-        p->A.rowptr = p->widened_rowptr;
+        return SPX_OK;
     }
+    spx_status st = spx__cuda_widen_offsets(&p->widened_rowptr, A->dev.rowptr, A->rows + 1);
+    p->A.rowptr = p->widened_rowptr;
+    return st;
+}
+
+/* A device matrix's arrays in place (see the top of this file). */
+static spx_status borrow_device(const spx_matrix *A, spx__cuda_csr_plan *p)
+{
+    spx_status st = SPX_OK;
+    SPX_TRY(borrow_pattern(A, p));
     if (A->vtype == p->precision) {
         p->A.values = (void *)A->dev.values;
     } else {
@@ -722,11 +731,46 @@ static spx_status csr_spmm(void *state, int64_t k, double alpha, const void *X, 
     return spx__cuda_csr_spmm(state, k, alpha, X, ldx, beta, Y, ldy);
 }
 
+/* SDDMM: A's pattern (uploaded, or a device matrix's in place) and each
+ * entry's row; no values, no row blocks. */
+static spx_status csr_sddmm_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
+{
+    spx__cuda_csr_plan *p = NULL;
+    spx_status st;
+    *state = NULL;
+    SPX_TRY(spx__params_none(o->params, "csr (cuda) SDDMM"));
+    if (A->rows > INT32_MAX)
+        SPX_TRY(spx__error(SPX_ERR_UNSUPPORTED,
+                           "csr (cuda) SDDMM keeps each entry's row in 32 bits; the matrix has "
+                           "%lld rows",
+                           (long long)A->rows));
+    SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr SDDMM plan"));
+    p->precision = o->precision;
+    p->stream = o->stream;
+    p->sddmm = 1;
+    SPX_TRY(A->dev.on ? borrow_pattern(A, p) : upload_structure(A, p));
+    SPX_TRY(spx__cuda_csr_sddmm_rows(p));
+    *state = p;
+    p = NULL;
+cleanup:
+    csr_destroy(p);
+    return st;
+}
+
+static spx_status csr_sddmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
+                            const void *Y, int64_t ldy, double beta, void *Z)
+{
+    return spx__cuda_csr_sddmm(state, k, alpha, X, ldx, Y, ldy, beta, Z);
+}
+
 static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
     size_t acc = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    size_t val = p->iso ? 0 : p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    size_t val = p->iso || p->sddmm        ? 0
+                 : p->precision == SPX_F64 ? 8
+                 : p->precision == SPX_F32 ? 4
+                                           : 2;
     size_t matrix = p->A.rowptr ? (size_t)(p->A.rows + 1) * sizeof(int64_t) +
                                       (size_t)p->A.nnz * (sizeof(int32_t) + val)
                                 : 0;
@@ -744,13 +788,19 @@ static size_t csr_bytes(const void *state)
            (size_t)p->n_long * (2 * sizeof(int64_t) + sizeof(unsigned)) +
            (size_t)p->n_chunks * (3 * sizeof(int64_t) + acc) +
            (size_t)p->spmm_n_long * 2 * sizeof(int64_t) +
-           (size_t)p->spmm_n_chunks * (sizeof(int64_t) + SPX__CUDA_SPMM_PASS * acc);
+           (size_t)p->spmm_n_chunks * (sizeof(int64_t) + SPX__CUDA_SPMM_PASS * acc) +
+           (p->sddmm_row ? (size_t)p->A.nnz * sizeof(int32_t) : 0);
 }
 
 static void csr_describe(const void *state, char *buf, size_t len)
 {
     const spx__cuda_csr_plan *p = state;
     char values[112] = "values=stored";
+    if (p->sddmm) {
+        snprintf(buf, len, "sddmm: the pattern%s and each entry's row (int32)",
+                 p->device_matrix ? " (a device matrix's, borrowed)" : "");
+        return;
+    }
     if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
     if (p->device_matrix)
         snprintf(values, sizeof values, "values=stored matrix=device (borrowed: columns, %s, %s)",
@@ -817,6 +867,8 @@ const spx_format_ops spx__format_cuda_csr = {
     .spmv = csr_spmv,
     .spmm_analyze = csr_spmm_analyze,
     .spmm = csr_spmm,
+    .sddmm_analyze = csr_sddmm_analyze,
+    .sddmm = csr_sddmm,
     .bytes = csr_bytes,
     .destroy = csr_destroy,
     .describe = csr_describe,

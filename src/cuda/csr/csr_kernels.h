@@ -159,6 +159,8 @@ typedef struct spx__cuda_csr_plan {
     int64_t *spmm_chunk_long; /* device, spmm_n_chunks: each chunk's long row (0..n_long-1) */
     void *spmm_partial;       /* device, spmm_n_chunks * SPX__CUDA_SPMM_PASS sums (double
                                  for F64, else float): scratch of each call */
+    int sddmm;                /* an SDDMM plan: A.rowptr and A.colidx alone, and: */
+    int32_t *sddmm_row;       /* device, nnz: each entry's row */
 } spx__cuda_csr_plan;
 
 /* fp16 plans: SPX_ERR_UNSUPPORTED (a decline, naming `who` and the entry)
@@ -176,13 +178,20 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
  * - spmm (csr_spmm.cu): launch Y = alpha*A*X + beta*Y on p->stream, X and Y
  *   device arrays of T (double for fp64 plans, float otherwise), row-major
  *   with leading dimensions ldx, ldy >= k >= 1; a plain CSR plan (not
- *   index=dict) with its long rows' chunks listed (spmm_*). */
+ *   index=dict) with its long rows' chunks listed (spmm_*);
+ * - sddmm_rows (csr_sddmm.cu): allocate and fill p->sddmm_row from A.rowptr
+ *   (waits for it);
+ * - sddmm: launch Z[e] = alpha * X(i, :) . Y(j, :) + beta*Z[e] over A's entries
+ *   on p->stream, X, Y and Z device arrays of T (as spmm), k >= 0. */
 #define SPX__CUDA_CSR_API(S, Q, V)                                                                 \
     S(spx__cuda_csr_dict_grid, (const spx__cuda_csr_plan *p, int64_t *grid))                       \
     S(spx__cuda_csr_spmv,                                                                          \
       (const spx__cuda_csr_plan *p, double alpha, const void *x, double beta, void *y))            \
     S(spx__cuda_csr_spmm, (const spx__cuda_csr_plan *p, int64_t k, double alpha, const void *X,    \
-                           int64_t ldx, double beta, void *Y, int64_t ldy))
+                           int64_t ldx, double beta, void *Y, int64_t ldy))                        \
+    S(spx__cuda_csr_sddmm_rows, (spx__cuda_csr_plan * p))                                          \
+    S(spx__cuda_csr_sddmm, (const spx__cuda_csr_plan *p, int64_t k, double alpha, const void *X,   \
+                            int64_t ldx, const void *Y, int64_t ldy, double beta, void *Z))
 
 SPX__CUDA_DECLARE(SPX__CUDA_CSR_API)
 
