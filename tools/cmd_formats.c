@@ -11,7 +11,7 @@ static const char usage[] =
 
 static const spx_device devices[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
 static const spx_type types[] = {SPX_F64, SPX_F32, SPX_F16};
-static const char *const operations[] = {"spmv", "spgemm", "spmm"};
+static const char *const operations[] = {"spmv", "spgemm", "spmm", "sddmm"};
 
 /* Names of the set bits, space separated: "cpu cuda", "f64 f32". */
 static void device_list(unsigned mask, char *buf, size_t len)
@@ -47,7 +47,7 @@ int spx_cmd_formats(int argc, char **argv)
     const cli_command cmd = {"formats", usage, opts, 0, 0};
     int rc = cli_parse(&cmd, argc, argv, NULL);
     if (rc != CLI_PARSED) return rc;
-    printf("%-16s %-12s %-10s %s\n", "format", "operations", "devices", "precisions");
+    printf("%-16s %-16s %-10s %s\n", "format", "operations", "devices", "precisions");
     for (int i = 0; i < spx_format_count(); i++) {
         spx_format_info f;
         char obuf[32], dbuf[32], pbuf[32];
@@ -55,7 +55,7 @@ int spx_cmd_formats(int argc, char **argv)
         operation_list(f.operations, obuf, sizeof obuf);
         device_list(f.devices, dbuf, sizeof dbuf);
         precision_list(f.precisions, pbuf, sizeof pbuf);
-        printf("%-16s %-12s %-10s %s\n", f.name, obuf, dbuf, pbuf);
+        printf("%-16s %-16s %-10s %s\n", f.name, obuf, dbuf, pbuf);
     }
     printf("\n");
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
