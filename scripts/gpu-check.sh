@@ -7,7 +7,8 @@
 #   auto and cuSPARSE CSR only, scaled and generated ones of 3M-12M nonzeros (checks
 #   of AUTO's rules between those two sizes); `spx bench --op spgemm --device cuda
 #   --peers` on a few matrices (step spgemm); `spx bench --op spmm --k 32 --device
-#   cuda --peers` on three (step spmm, its table in the log); `spx solve --rhs K --compare
+#   cuda --peers` on three (step spmm, its table in the log); `spx bench --op sddmm --k 32
+#   --device cuda --peers` on three (step sddmm, its table in the log); `spx solve --rhs K --compare
 #   --device cuda` on four (step many: spx_cg_many against K spx_cg); `spx bench --device cpu` of SpX's CPU
 #   formats on the host's CPU (step cpu); ctest (the GPU tests run because a GPU is
 #   present); compute-sanitizer memcheck and racecheck on every GPU test program
@@ -32,7 +33,8 @@
 #                       .matrices/matrices.tar.xz into /tmp
 #   SPX_GPU_QUICK=1     a small subset (3 shared matrices, 1 generated, f64 only;
 #                       steps spgemm and cpu: 1 matrix each)
-#   SPX_GPU_STEPS       steps to run (default "build copy bench spgemm spmm many cpu test sanitize")
+#   SPX_GPU_STEPS       steps to run (default "build copy bench spgemm spmm sddmm many cpu test
+#                       sanitize")
 #   SPX_GPU_BENCH       bench runs "input@precisions[@params[@formats]]", space
 #                       separated (input a file or gen:SPEC, precisions as for spx
 #                       bench: f64,f32,f16; params for --param, formats for --format,
@@ -40,6 +42,7 @@
 #                       and the generated and 3M-12M lists below
 #   SPX_GPU_SPGEMM      SpGEMM inputs (files or gen:SPEC), space separated
 #   SPX_GPU_SPMM        SpMM inputs (files or gen:SPEC), space separated
+#   SPX_GPU_SDDMM       SDDMM inputs (files or gen:SPEC), space separated
 #   SPX_GPU_FORMATS     formats and peers for spx bench --format (default: every
 #                       format and peer)
 #   SPX_GPU_CTEST       ctest -R regular expression (default: every test)
@@ -62,7 +65,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-STEPS=${SPX_GPU_STEPS:-"build copy bench spgemm spmm many cpu test sanitize"}
+STEPS=${SPX_GPU_STEPS:-"build copy bench spgemm spmm sddmm many cpu test sanitize"}
 QUICK=${SPX_GPU_QUICK:-0}
 JOBS=${SPX_GPU_JOBS:-16}
 DEADLINE=${SPX_GPU_DEADLINE:-300}
@@ -92,7 +95,7 @@ registry_formats() { # OP DEVICE [PREC]
         NF == 0 { exit }
         { ops = " "; devs = " "; precs = " "
           for (i = 2; i <= NF; i++) {
-              if ($i ~ /^(spmv|spgemm|spmm)$/) ops = ops $i " "
+              if ($i ~ /^(spmv|spgemm|spmm|sddmm)$/) ops = ops $i " "
               else if ($i ~ /^(cpu|cuda)$/) devs = devs $i " "
               else if ($i ~ /^f(64|32|16)$/) precs = precs $i " " }
           if ((op == "" || index(ops, " " op " ")) && index(devs, " " dev " ") &&
@@ -278,6 +281,20 @@ if step spmm; then
             --batches 5 >>"$WORK/spmm.txt" 2>>"$WORK/spmm.err" || fail "spmm $m"
     done
     grep -E "^SpMM|^(csr|auto|peer)" "$WORK/spmm.txt" >>"$LOG" # its table, into the log
+fi
+# ---- SDDMM: every CUDA SDDMM format and cuSPARSE SDDMM, X*Y^T at A's entries, 32 columns
+if step sddmm; then
+    SDDMM=${SPX_GPU_SDDMM:-"gen:lap3d7:128 gen:rmat:scale=20,ef=16,sym=1 $(shared NotreDame_www)"}
+    [[ "$QUICK" == 1 ]] && SDDMM=$(echo $SDDMM | cut -d' ' -f1)
+    say "sddmm: CUDA formats $(registry_formats sddmm cuda | joined); peers $(registry_peers sddmm cuda | joined)" |
+        tee -a "$LOG"
+    : >"$WORK/sddmm.txt"
+    for m in $SDDMM; do
+        say "sddmm $m" | tee -a "$LOG"
+        timeout 120 "$SPX" bench "$m" --op sddmm --k 32 --device cuda --peers --precision f64,f32 \
+            --batches 5 >>"$WORK/sddmm.txt" 2>>"$WORK/sddmm.err" || fail "sddmm $m"
+    done
+    grep -E "^SDDMM|^(csr|auto|peer)" "$WORK/sddmm.txt" >>"$LOG" # its table, into the log
 fi
 # ---- CG of k right-hand sides (spx_cg_many) against k separate spx_cg solves, one process each
 if step many; then

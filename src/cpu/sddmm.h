@@ -14,6 +14,15 @@
 
 #include <stdint.h>
 
+/* Entries ahead whose row of Y is prefetched, and at most how many of its
+ * bytes; -D for experiments. */
+#ifndef SPX__SDDMM_PF
+#define SPX__SDDMM_PF 8
+#endif
+#ifndef SPX__SDDMM_PF_BYTES
+#define SPX__SDDMM_PF_BYTES 512
+#endif
+
 typedef struct spx__sddmm_args {
     const void *rowptr; /* rows+1 offsets: int32_t when row_bits == 32, else int64_t */
     int row_bits;

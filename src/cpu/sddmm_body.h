@@ -68,10 +68,16 @@ static void SDDMM_FN(const spx__sddmm_args *a, int64_t i0, int64_t e0, int64_t e
     SDDMM_VAL *restrict Z = a->Z;
     const SDDMM_VAL alpha = (SDDMM_VAL)a->alpha, beta = (SDDMM_VAL)a->beta;
     int64_t i = i0, end = SDDMM_OFF(a, i0 + 1);
+    const int64_t ybytes = a->k * (int64_t)sizeof(SDDMM_VAL);
+    const int64_t yb = ybytes < SPX__SDDMM_PF_BYTES ? ybytes : SPX__SDDMM_PF_BYTES;
     for (int64_t e = e0; e < e1; e++) {
         while (e >= end)
             end = SDDMM_OFF(a, ++i + 1); /* skips empty rows */
-        if (e + 1 < e1) __builtin_prefetch(Y + (int64_t)col[e + 1] * a->ldy, 0, 3);
+        if (e + SPX__SDDMM_PF < e1) {    /* Y's row SPX__SDDMM_PF entries ahead, its first lines */
+            const char *ahead = (const char *)(Y + (int64_t)col[e + SPX__SDDMM_PF] * a->ldy);
+            for (int64_t b = 0; b < yb; b += 64)
+                __builtin_prefetch(ahead + b, 0, 3);
+        }
         const SDDMM_VAL d = SDDMM_DOT(X + i * a->ldx, Y + (int64_t)col[e] * a->ldy, a->k);
         Z[e] = beta == 0 ? alpha * d : alpha * d + beta * Z[e];
     }
