@@ -100,7 +100,7 @@ spx_cli_test(info_formats 0 ARGS info ${SPX_CLI_DATA}/a.mtx --json --formats
 spx_cli_test(info_formats_cuda 0 ARGS info gen:lap3d7:12 --formats --device cuda
              STDOUT "\ncsr +[0-9]+ .*\naxt-uh +[0-9]+ +axt-uh .*beta=0[.][0-9]+"
              NO_GPU_RC 1 NO_GPU_STDERR "^spx info: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
-spx_cli_test(formats 0 ARGS formats STDOUT "csr +spmv spmm +cpu.*gustavson +spgemm +cpu.*device cpu +available")
+spx_cli_test(formats 0 ARGS formats STDOUT "csr +spmv spmm sddmm +cpu.*gustavson +spgemm +cpu.*device cpu +available")
 
 # ---- spmv: exact integer results, f64 and f32, op n and t
 spx_cli_test(spmv 0 ARGS spmv ${SPX_CLI_DATA}/a.mtx --x ${SPX_CLI_DATA}/x3.txt --out ${SPX_CLI_OUT}/y_ax.txt

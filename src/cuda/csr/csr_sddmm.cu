@@ -25,7 +25,9 @@ extern "C" {
 #include "cuda/pdl.cuh"
 
 #define SDDMM_BLOCK 256 /* threads a block: 8 warps */
+#ifndef SDDMM_UNROLL    /* -D for experiments */
 #define SDDMM_UNROLL 4  /* entries a group computes at once */
+#endif
 
 /* row[e] = i for the entries e of row i: a warp a row, its lanes striding
  * over the row's entries. */
