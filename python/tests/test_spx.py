@@ -821,7 +821,7 @@ def test_spmm_plans_and_spmv_plans_apart():
         with pytest.raises(ValueError, match='operation="spmm"'):
             call()
     for name in ("nonesuch", "SpMM", "", None):  # refused, not taken for SpMV
-        with pytest.raises(ValueError, match="operation is 'spmv', 'spmm' or 'spgemm'"):
+        with pytest.raises(ValueError, match="operation is 'spmv', 'spmm', 'sddmm' or 'spgemm'"):
             spx.plan(a, operation=name)
     S = spx.plan(a, operation="spmm")
     assert S.info()["operation"] == "spmm"

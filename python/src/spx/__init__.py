@@ -9,6 +9,9 @@
     x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too; on a CUDA
                                     # plan b may be NumPy (copied once) or CuPy (in place)
     X, info = spx.cg(S, np.ones((1000, 8)))  # CG of 8 right-hand sides at once (SpMM plan)
+    D = spx.plan(A, operation="sddmm")
+    z = D.sddmm(X, X)               # SDDMM: X X^T at A's entries, a vector of A.nnz values
+    C = spx.sddmm(A, X, X)          # the same, as a scipy CSR matrix of A's pattern
 
 A matrix made from a scipy CSR matrix (sorted indices, float64 or float32,
 int32 or int64 indices) uses its arrays in place: no copy of the row offsets,
@@ -27,6 +30,14 @@ dtype or whose columns are not adjacent (Fortran order, X[:, ::2]) are
 refused (ValueError), not copied. A 1-D x is one column (k = 1) and gives
 a 1-D y.
 
+An SDDMM plan (operation="sddmm": "ref" and "csr" on the CPU, "csr" on
+CUDA) samples a dense product at A's pattern: P.sddmm(X, Y, Z, alpha, beta)
+computes, for each stored entry e = (i, j) of A in its CSR order,
+Z[e] = alpha * X[i] . Y[j] + beta*Z[e], X (rows x k) and Y (cols x k) taken
+as SpMM's X (no copy, the same refusals), Z a contiguous vector of nnz(A)
+entries, new or written in place. A's values are not read. spx.sddmm(A, X, Y)
+plans once and returns a CSR matrix of A's pattern with Z as its values.
+
 spx.multi_plan(A, parts) cuts A into parts of equal nonzeros (MSREP: pcsr,
 pcsc, pcoo, or rows of equal count), each an ordinary plan on a CPU thread or
 a GPU, and multiplies host vectors with one call (spx_multi_spmv); spx.cg and
@@ -44,13 +55,13 @@ from . import _core
 from ._core import SpxError
 
 __all__ = ["SpxError", "Matrix", "Plan", "MultiPlan", "matrix", "read_mtx", "generate", "plan",
-           "multi_plan", "spgemm", "formats", "device_available", "cg", "bicgstab", "bench",
-           "NotConverged"]
+           "multi_plan", "spgemm", "sddmm", "formats", "device_available", "cg", "bicgstab",
+           "bench", "NotConverged"]
 
-SPMV, SPGEMM, SPMM = 0, 1, 2
+SPMV, SPGEMM, SPMM, SDDMM = 0, 1, 2, 3
 _TYPES = {0: "f64", 1: "f32", 2: "f16"}
 _DEVICES = {1: "cpu", 2: "cuda"}
-_OPERATIONS = {0: "spmv", 1: "spgemm", 2: "spmm"}
+_OPERATIONS = {0: "spmv", 1: "spgemm", 2: "spmm", 3: "sddmm"}
 _OVERLAP = {"auto": 0, "on": 1, "off": -1}  # spx_multi_opts.overlap
 
 
@@ -165,6 +176,14 @@ def _device_pointer(v):
     return None if iface is None else iface["data"][0]
 
 
+def _array_module(v):
+    """numpy for host arrays, cupy for device arrays: where new arrays beside v go."""
+    if _device_pointer(v) is None:
+        return np
+    import cupy
+    return cupy
+
+
 class _Operator:
     """What Plan and MultiPlan share: the matrix (kept alive while the plan
     lives), the shape of op(A), the device and the vectors' dtype."""
@@ -186,7 +205,7 @@ class _Operator:
 
 class Plan(_Operator):
     """A matrix prepared by one format on one device for one operation
-    (spx.plan): "spmv", "spmm" or "spgemm" (.operation)."""
+    (spx.plan): "spmv", "spmm", "sddmm" or "spgemm" (.operation)."""
 
     def __init__(self, A, core):
         super().__init__(A, core)
@@ -204,6 +223,8 @@ class Plan(_Operator):
         """y = A @ x (SpMV), or Y = A @ X (SpMM plans: X of shape (cols, k) gives Y of
         shape (rows, k); a 1-D x gives a 1-D y). NumPy operands give NumPy results,
         CuPy operands (CUDA plans) CuPy results."""
+        if self.operation == "sddmm":
+            raise ValueError("an SDDMM plan multiplies two dense operands: P.sddmm(X, Y)")
         if self.operation == "spmm":
             if _device_pointer(x) is None or self.device != "cuda":
                 return self._p @ x
@@ -238,6 +259,23 @@ class Plan(_Operator):
         runs on the plan's stream), as matvec does."""
         self._p.matmat(X, Y, alpha, beta)
         return Y
+
+    def sddmm(self, X, Y, Z=None, alpha=1.0, beta=0.0):
+        """Z[e] = alpha * X[i] . Y[j] + beta*Z[e] for each stored entry e = (i, j) of A,
+        in the CSR order of the plan's matrix (a scipy matrix's after its indices are
+        sorted), for a plan made with operation="sddmm" (spx_sddmm; spx_sddmm_host for
+        NumPy arrays on a CUDA plan); returns Z. X (rows, k) and Y (cols, k) as matmat's X:
+        the plan's dtype, row-major with adjacent columns and any row stride, used in
+        place (a 1-D array is one column). Z: a contiguous vector of nnz entries sharing
+        no memory with X or Y, written in place; None gives a new one (NumPy, or CuPy for
+        CuPy X), which beta != 0 cannot read. A's values are not read. With CuPy arrays a
+        CUDA plan returns before the product ends (it runs on the plan's stream)."""
+        if Z is None:
+            if beta != 0:
+                raise ValueError("beta = %r reads Z: pass Z (a vector of nnz entries)" % beta)
+            Z = _array_module(X).empty(self.matrix.nnz, self.dtype)
+        self._p.sddmm(X, Y, Z, alpha, beta)
+        return Z
 
     @property
     def format(self):
@@ -310,13 +348,15 @@ class MultiPlan(_Operator):
 def plan(A, format="auto", device=None, precision=None, params=None, expected_calls=0,
          threads=0, transpose=False, operation="spmv"):
     """Prepare A (an spx.Matrix, a scipy or a cupyx sparse matrix) for an operation:
-    "spmv" (P @ x, matvec), "spmm" (P @ X, matmat: dense X of k columns) or "spgemm".
+    "spmv" (P @ x, matvec), "spmm" (P @ X, matmat: dense X of k columns), "sddmm"
+    (P.sddmm(X, Y): X Y^T at A's entries) or "spgemm".
     device: "cpu" or "cuda", by default where A is; precision: "f64", "f32" or "f16",
     by default "f64", or for a matrix on the GPU its values' own (so that they are
     read in place)."""
     op = {name: code for code, name in _OPERATIONS.items()}.get(operation)
     if op is None:
-        raise ValueError("operation is 'spmv', 'spmm' or 'spgemm', not %r" % (operation,))
+        raise ValueError("operation is 'spmv', 'spmm', 'sddmm' or 'spgemm', not %r"
+                         % (operation,))
     A = _as_matrix(A)
     where, own = A._m.placement()
     device = where if device is None else device
@@ -349,6 +389,39 @@ def spgemm(A, B=None, format="auto", device="cpu", threads=0):
     B = A if B is None else _as_matrix(B)
     p = _core.plan(A._m, SPGEMM, format, device, "f64", None, 0, int(threads), False)
     return Matrix(p.spgemm(B._m)).to_scipy()
+
+
+def sddmm(A, X, Y, alpha=1.0, beta=0.0, Z=None, format="auto", device=None, precision=None,
+          params=None, threads=0):
+    """X Y^T sampled at A's entries: a CSR matrix of A's pattern (A's indices sorted;
+    its values are not read) whose entry e = (i, j) is alpha * X[i] . Y[j] + beta*Z[e],
+    through one SDDMM plan (P.sddmm, whose X, Y and Z it takes). scipy's csr_matrix for
+    NumPy X and Y; cupyx's for CuPy ones, planned on device "cuda" unless told. Its
+    values are Z (written in place when given; beta != 0 needs it), its row offsets and
+    columns copies of A's. precision: by default X's ("f32" for float32, "f64" for
+    float64). For repeated products keep a plan: spx.plan(A, operation="sddmm")."""
+    A = _as_matrix(A)
+    if device is None and _device_pointer(X) is not None:
+        device = "cuda"
+    if precision is None:
+        precision = {"float32": "f32", "float64": "f64"}.get(str(getattr(X, "dtype", "")))
+    P = plan(A, format, device, precision, params, threads=threads, operation="sddmm")
+    return _with_pattern(A, P.sddmm(X, Y, Z, alpha, beta))
+
+
+def _with_pattern(A, values):
+    """A CSR matrix of A's shape and pattern (copied) with these values (used as they
+    are): cupyx's for CuPy values, else scipy's."""
+    src = A._source if A._source is not None else A.to_scipy()
+    if _device_pointer(values) is not None:
+        import cupy
+        import cupyx.scipy.sparse as csp
+        return csp.csr_matrix((values, cupy.array(src.indices), cupy.array(src.indptr)),
+                              shape=A.shape)
+    import scipy.sparse as sp
+    if _is_cupyx(src):
+        src = src.get()
+    return sp.csr_matrix((values, src.indices.copy(), src.indptr.copy()), shape=A.shape)
 
 
 def formats():
@@ -391,10 +464,7 @@ def _solve_many(kind, P, B, x0, rtol, max_iters, jacobi, keep_workspace):
     shape = (P.shape[1], B.shape[1])  # b's, for the square A a solve takes
     if x0 is not None and np.shape(x0) != shape:
         raise ValueError("x0 must have shape %s, as b, not %s" % (shape, np.shape(x0)))
-    if _device_pointer(B) is None:
-        xp = np
-    else:
-        import cupy as xp
+    xp = _array_module(B)
     X = xp.zeros(shape, P.dtype) if x0 is None else xp.array(x0, dtype=P.dtype, order="C")
     status, iters, rel, ms, history, message = P._p.solve_many(
         kind, B, X, rtol, int(max_iters), bool(jacobi), bool(keep_workspace))

@@ -11,12 +11,13 @@
  * threads or GPUs, host vectors; its calls run one at a time (a lock).
  * Vectors: objects with the buffer protocol (NumPy arrays, host memory) or
  * an int, a device address (CuPy's data.ptr) for CUDA plans.
- * SpMM's dense X and Y, and the B and X of CG on k columns (spx_cg_many):
- * buffers with strides (row-major, any row stride, adjacent columns: NumPy
- * arrays and their column slices, no copy) or, for CUDA plans, objects with
- * __cuda_array_interface__ (CuPy arrays).
- * The GIL is released during plan creation, SpMV, SpMM, SpGEMM and the solvers
- * (a MultiPlan's on host vectors, through resident vectors made per solve).
+ * SpMM's dense X and Y, SDDMM's X, Y and Z, and the B and X of CG on k
+ * columns (spx_cg_many): buffers with strides (row-major, any row stride,
+ * adjacent columns: NumPy arrays and their column slices, no copy) or, for
+ * CUDA plans, objects with __cuda_array_interface__ (CuPy arrays).
+ * The GIL is released during plan creation, SpMV, SpMM, SDDMM, SpGEMM and the
+ * solvers (a MultiPlan's on host vectors, through resident vectors made per
+ * solve).
  * Errors raise spx.SpxError(status, name, message). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -522,6 +523,26 @@ static int64_t dense_ld(const dense *d, int64_t k)
     return s % d->itemsize == 0 && s / d->itemsize >= k ? s / d->itemsize : -1;
 }
 
+static const char *plan_dtype(const PlanObject *p)
+{
+    return p->vtype == SPX_F64 ? "float64" : "float32";
+}
+
+/* o as *d: a device array (__cuda_array_interface__) or a host buffer,
+ * writable when asked; d->typed tells whether it is of plan p's type. */
+static int dense_get(PlanObject *p, PyObject *o, int writable, dense *d)
+{
+    PyObject *iface = PyObject_GetAttrString(o, "__cuda_array_interface__");
+    if (iface) {
+        int got = device_dense(iface, p->vtype == SPX_F64 ? "<f8" : "<f4", d);
+        Py_DECREF(iface);
+        return got;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return host_dense(o, writable, p->vtype == SPX_F64 ? 'd' : 'f', d);
+}
+
 /* Operand o of plan p as *d, with its k columns and its row stride ld in
  * entries: name is "X" or "Y", rows the rows it must have (role: which
  * dimension of op(A) that is), writable for Y. ValueError, nothing held, for
@@ -529,23 +550,12 @@ static int64_t dense_ld(const dense *d, int64_t k)
 static int dense_arg(PlanObject *p, PyObject *o, int64_t rows, int writable, const char *name,
                      const char *role, dense *d, int64_t *k, int64_t *ld)
 {
-    const char *dtype = p->vtype == SPX_F64 ? "float64" : "float32";
-    PyObject *iface = PyObject_GetAttrString(o, "__cuda_array_interface__");
-    int got;
-    if (iface) {
-        got = device_dense(iface, p->vtype == SPX_F64 ? "<f8" : "<f4", d);
-        Py_DECREF(iface);
-    } else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        PyErr_Clear();
-        got = host_dense(o, writable, p->vtype == SPX_F64 ? 'd' : 'f', d);
-    } else {
-        return -1;
-    }
-    if (got < 0) return -1;
+    if (dense_get(p, o, writable, d) < 0) return -1;
     *k = d->ndim == 2 ? d->shape[1] : 1;
     *ld = d->typed && (d->ndim == 1 || d->ndim == 2) ? dense_ld(d, *k) : 0;
     if (!d->typed)
-        PyErr_Format(PyExc_ValueError, "%s must be a %s array (the plan's dtype)", name, dtype);
+        PyErr_Format(PyExc_ValueError, "%s must be a %s array (the plan's dtype)", name,
+                     plan_dtype(p));
     else if (d->ndim != 1 && d->ndim != 2)
         PyErr_Format(PyExc_ValueError, "%s must be 1-D or 2-D, not %d-D", name, d->ndim);
     else if (d->shape[0] != rows)
@@ -569,30 +579,50 @@ static int dense_arg(PlanObject *p, PyObject *o, int64_t rows, int writable, con
     return -1;
 }
 
-/* Whether x's and y's entries (k columns, row strides ldx and ldy entries)
- * share a byte, which spx_spmm forbids; interleaved column slices of one
- * array do not. For each row of x: the first row of y that ends past its
- * start must begin past its end. */
-static int dense_overlap(const dense *x, int64_t ldx, const dense *y, int64_t ldy, int64_t k)
+/* Memory an operand covers: rows runs of width bytes, ld bytes from the
+ * start of one to the next, the first at at. */
+typedef struct {
+    long long at, rows, ld, width;
+} span;
+
+/* Operand d of k columns and row stride ld entries (from dense_arg) as a span. */
+static span dense_span(const dense *d, int64_t k, int64_t ld)
 {
-    long long s = x->itemsize, kb = k * s, lx = ldx * s, ly = ldy * s;
-    long long base = (long long)((intptr_t)x->ptr - (intptr_t)y->ptr); /* from y's start */
-    long long xrows = x->shape[0], yrows = y->shape[0];
-    if (!k || !xrows || !yrows || base >= (yrows - 1) * ly + kb ||
-        base + (xrows - 1) * lx + kb <= 0)
+    span s = {(long long)(intptr_t)d->ptr, d->shape[0], ld * d->itemsize, k * d->itemsize};
+    return s;
+}
+
+/* Whether spans a and b share a byte (interleaved column slices of one array
+ * do not). For each run of x, the one of fewer runs: the first run of y that
+ * ends past its start must begin past its end. */
+static int spans_overlap(span a, span b)
+{
+    span x = a.rows <= b.rows ? a : b, y = a.rows <= b.rows ? b : a;
+    long long base = x.at - y.at; /* from y's start */
+    if (!x.rows || !x.width || !y.width || base >= (y.rows - 1) * y.ld + y.width ||
+        base + (x.rows - 1) * x.ld + x.width <= 0)
         return 0;
-    for (long long i = 0; i < xrows; i++) {
-        long long at = base + i * lx, j = at < kb ? 0 : (at - kb) / ly + 1;
-        if (j < yrows && j * ly < at + kb) return 1;
+    for (long long i = 0; i < x.rows; i++) {
+        long long at = base + i * x.ld, j = at < y.width ? 0 : (at - y.width) / y.ld + 1;
+        if (j < y.rows && j * y.ld < at + x.width) return 1;
     }
     return 0;
 }
 
+/* ValueError (returns -1) where spans a and b (operands an and bn) share a
+ * byte, which spx_spmm, spx_sddmm and spx_cg_many forbid of what they write. */
+static int dense_apart(const char *an, span a, const char *bn, span b)
+{
+    if (!spans_overlap(a, b)) return 0;
+    PyErr_Format(PyExc_ValueError, "%s and %s must not share memory", an, bn);
+    return -1;
+}
+
 /* ValueError (returns -1) unless operands x and y (from dense_arg, named xn
  * and yn) can go to plan p together: both host arrays, or both device arrays
- * and a CUDA plan; as many columns; no byte shared. */
-static int dense_pair(PlanObject *p, const char *xn, const dense *x, int64_t k, int64_t ldx,
-                      const char *yn, const dense *y, int64_t ky, int64_t ldy)
+ * and a CUDA plan; as many columns (k and ky). */
+static int dense_pair(PlanObject *p, const char *xn, const dense *x, int64_t k, const char *yn,
+                      const dense *y, int64_t ky)
 {
     if ((!x->host || !y->host) && !p->cuda)
         PyErr_SetString(PyExc_ValueError, "device arrays take a plan made with device=\"cuda\"");
@@ -602,8 +632,6 @@ static int dense_pair(PlanObject *p, const char *xn, const dense *x, int64_t k, 
     else if (k != ky)
         PyErr_Format(PyExc_ValueError, "%s has %lld columns and %s %lld: they must be the same", xn,
                      (long long)k, yn, (long long)ky);
-    else if (dense_overlap(x, ldx, y, ldy, k))
-        PyErr_Format(PyExc_ValueError, "%s and %s must not share memory", xn, yn);
     else
         return 0;
     return -1;
@@ -622,7 +650,8 @@ static int spmm_into(PlanObject *p, dense *x, int64_t k, int64_t ldx, PyObject *
         dense_release(x);
         return -1;
     }
-    int bad = dense_pair(p, "X", x, k, ldx, "Y", &y, ky, ldy);
+    int bad = dense_pair(p, "X", x, k, "Y", &y, ky) < 0 ||
+              dense_apart("X", dense_span(x, k, ldx), "Y", dense_span(&y, ky, ldy)) < 0;
     if (!bad) {
         Py_BEGIN_ALLOW_THREADS
         if (y.host && p->cuda)
@@ -641,13 +670,18 @@ static int spmm_into(PlanObject *p, dense *x, int64_t k, int64_t ldx, PyObject *
     return 0;
 }
 
-/* ValueError unless p is an SpMM plan. */
+/* ValueError (returns -1) with message unless p was made for op. */
+static int check_operation(PlanObject *p, spx_operation op, const char *message)
+{
+    if (p->operation == op) return 0;
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
 static int check_spmm_plan(PlanObject *p)
 {
-    if (p->operation == SPX_OP_SPMM) return 0;
-    PyErr_SetString(PyExc_ValueError,
-                    "dense X and Y take an SpMM plan: spx.plan(A, operation=\"spmm\")");
-    return -1;
+    return check_operation(p, SPX_OP_SPMM,
+                           "dense X and Y take an SpMM plan: spx.plan(A, operation=\"spmm\")");
 }
 
 /* matmat(X, Y, alpha, beta): Y = alpha*op(A)*X + beta*Y in place, X and Y
@@ -682,6 +716,65 @@ static PyObject *spmm_product(PlanObject *p, PyObject *xo)
     }
     if (spmm_into(p, &x, k, ldx, y, 1.0, 0.0) < 0) Py_CLEAR(y);
     return y;
+}
+
+/* Z of an SDDMM plan p as *z: a vector of nnz adjacent entries of the plan's
+ * type, writable. ValueError, nothing held, for another. */
+static int sddmm_z_arg(PlanObject *p, PyObject *o, int64_t nnz, dense *z)
+{
+    if (dense_get(p, o, 1, z) < 0) return -1;
+    if (!z->typed)
+        PyErr_Format(PyExc_ValueError, "Z must be a %s array (the plan's dtype)", plan_dtype(p));
+    else if (z->ndim != 1 || z->shape[0] != nnz)
+        PyErr_Format(PyExc_ValueError, "Z must be a vector of %lld entries (one an entry of A)",
+                     (long long)nnz);
+    else if (nnz > 1 && z->strides[0] != z->itemsize)
+        PyErr_SetString(PyExc_ValueError, "Z's entries must be adjacent (a contiguous vector)");
+    else if (z->readonly)
+        PyErr_SetString(PyExc_ValueError, "Z is read-only");
+    else
+        return 0;
+    dense_release(z);
+    return -1;
+}
+
+/* sddmm(X, Y, Z, alpha, beta): for each entry e = (i, j) of A in its CSR
+ * order, Z[e] = alpha * X(i, :) . Y(j, :) + beta*Z[e], in place; X (A's rows
+ * x k) and Y (A's columns x k) as matmat's X, Z a vector of nnz(A) entries
+ * that shares no byte with them. Host arrays (through spx_sddmm_host on CUDA
+ * plans) or, on CUDA plans, device arrays (spx_sddmm). */
+static PyObject *plan_sddmm(PlanObject *p, PyObject *args)
+{
+    PyObject *xo, *yo, *zo;
+    double alpha = 1.0, beta = 0.0;
+    dense x = {0}, y = {0}, z = {0};
+    int64_t k, ky, ldx, ldy, nnz;
+    spx_status st = SPX_OK;
+    if (!PyArg_ParseTuple(args, "OOO|dd", &xo, &yo, &zo, &alpha, &beta) ||
+        check_operation(p, SPX_OP_SDDMM,
+                        "sddmm takes an SDDMM plan: spx.plan(A, operation=\"sddmm\")") < 0)
+        return NULL;
+    spx_matrix_dims(p->matrix->A, NULL, NULL, &nnz);
+    int ok = dense_arg(p, xo, p->rows, 0, "X", "A's rows", &x, &k, &ldx) == 0 &&
+             dense_arg(p, yo, p->cols, 0, "Y", "A's columns", &y, &ky, &ldy) == 0 &&
+             sddmm_z_arg(p, zo, nnz, &z) == 0 && dense_pair(p, "X", &x, k, "Y", &y, ky) == 0 &&
+             dense_pair(p, "X", &x, k, "Z", &z, k) == 0 &&
+             dense_apart("X", dense_span(&x, k, ldx), "Z", dense_span(&z, 1, 1)) == 0 &&
+             dense_apart("Y", dense_span(&y, k, ldy), "Z", dense_span(&z, 1, 1)) == 0;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        if (z.host && p->cuda)
+            st = spx_sddmm_host(p->P, k, alpha, x.ptr, ldx, y.ptr, ldy, beta, z.ptr);
+        else
+            st = spx_sddmm(p->P, k, alpha, x.ptr, ldx, y.ptr, ldy, beta, z.ptr);
+        Py_END_ALLOW_THREADS
+    }
+    dense_release(&x);
+    dense_release(&y);
+    dense_release(&z);
+    if (!ok) return NULL;
+    if (st != SPX_OK) return raise_status(st);
+    Py_RETURN_NONE;
 }
 
 static spx_status plan_apply(PyObject *p, void *x, void *y)
@@ -726,13 +819,13 @@ static PyObject *plan_device_arrays(PlanObject *p, PyObject *unused)
 static PyObject *plan_info(PlanObject *p, PyObject *unused)
 {
     (void)unused;
-    static const char *const operations[] = {"spmv", "spgemm", "spmm"}; /* spx_operation */
+    static const char *const operations[] = {"spmv", "spgemm", "spmm", "sddmm"}; /* spx_operation */
     return Py_BuildValue("{s:s,s:d,s:n,s:s,s:s,s:L,s:L,s:O,s:s}", "format", spx_plan_format(p->P),
                          "prep_ms", spx_plan_prep_ms(p->P), "bytes",
                          (Py_ssize_t)spx_plan_bytes(p->P), "describe", spx_plan_describe(p->P),
                          "device", p->cuda ? "cuda" : "cpu", "rows", (long long)p->rows, "cols",
                          (long long)p->cols, "dtype", p->dtype, "operation",
-                         p->operation <= SPX_OP_SPMM ? operations[p->operation] : "unknown");
+                         p->operation <= SPX_OP_SDDMM ? operations[p->operation] : "unknown");
 }
 
 /* spgemm(B): C = A*B for an SpGEMM plan. */
@@ -907,7 +1000,8 @@ static PyObject *plan_solve_many(PlanObject *p, PyObject *args)
     else if (check_spmm_plan(p) == 0 &&
              dense_arg(p, bo, p->rows, 0, "B", "op(A)'s rows", &b, &k, &ldb) == 0 &&
              dense_arg(p, xo, p->cols, 1, "X", "op(A)'s columns", &x, &kx, &ldx) == 0 &&
-             dense_pair(p, "B", &b, k, ldb, "X", &x, kx, ldx) == 0 &&
+             dense_pair(p, "B", &b, k, "X", &x, kx) == 0 &&
+             dense_apart("B", dense_span(&b, k, ldb), "X", dense_span(&x, kx, ldx)) == 0 &&
              (info = PyMem_Calloc((size_t)k + 1, sizeof *info)) == NULL)
         PyErr_NoMemory();
     if (info) {
@@ -929,6 +1023,8 @@ static PyObject *plan_solve_many(PlanObject *p, PyObject *args)
 static PyMethodDef plan_methods[] = {
     {"matvec", (PyCFunction)plan_matvec, METH_VARARGS, "y = alpha*A*x + beta*y"},
     {"matmat", (PyCFunction)plan_matmat, METH_VARARGS, "Y = alpha*A*X + beta*Y (SpMM plans)"},
+    {"sddmm", (PyCFunction)plan_sddmm, METH_VARARGS,
+     "Z = alpha*(X*Y^T at A's entries) + beta*Z (SDDMM plans)"},
     {"info", (PyCFunction)plan_info, METH_NOARGS, "format, prep_ms, bytes, describe, ..."},
     {"spgemm", (PyCFunction)plan_spgemm, METH_VARARGS, "C = A*B"},
     {"spgemm_numeric", (PyCFunction)plan_spgemm_numeric, METH_VARARGS,
