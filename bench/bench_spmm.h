@@ -1,7 +1,8 @@
 /* The SpMM bench, Y = A*X with X dense (A's columns x k) and Y (A's rows x
  * k), both row-major with leading dimension k: every format computing
  * SPX_OP_SPMM, `auto`, and with --peers every SpMM peer, on each device and
- * precision asked (bench_spmm.c), and its report (bench_spmm_report.c).
+ * precision asked (bench_spmm.c, the cases of bench_dense.c), and its report
+ * (bench_dense_report.c).
  * Its records are the SpMV mode's (bench.h) with these meanings:
  *   prep_ms      plan creation (peers: prepare, own clock, with what they
  *                make for k: descriptors, workspace, tuning)

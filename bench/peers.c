@@ -1,8 +1,8 @@
 /* The peers compiled into this build (bench/CMakeLists.txt defines
  * SPX_PEER_<NAME> for each library it found), in the order the bench lists
  * them: SpMV peers, then SpGEMM peers, then SpMM peers (the first of a
- * device is the one the SpMM table compares with: Eigen on the CPU). Also
- * the SpMM peers' check of a call's shape. */
+ * device is the one the SpMM table compares with: Eigen on the CPU), then
+ * SDDMM peers. Also the SpMM and SDDMM peers' check of a call's shape. */
 #include <stddef.h>
 
 #include "bench.h"
@@ -13,7 +13,8 @@
 extern const spx_bench_peer spx_peer_rsb, spx_peer_rsb_spgemm, spx_peer_rsb_spmm;
 #endif
 #ifdef SPX_PEER_GRAPHBLAS
-extern const spx_bench_peer spx_peer_graphblas, spx_peer_graphblas_spgemm, spx_peer_graphblas_spmm;
+extern const spx_bench_peer spx_peer_graphblas, spx_peer_graphblas_spgemm, spx_peer_graphblas_spmm,
+    spx_peer_graphblas_sddmm;
 #endif
 #ifdef SPX_PEER_EIGEN
 extern const spx_bench_peer spx_peer_eigen, spx_peer_eigen_spgemm, spx_peer_eigen_spmm;
@@ -21,7 +22,7 @@ extern const spx_bench_peer spx_peer_eigen, spx_peer_eigen_spgemm, spx_peer_eige
 #ifdef SPX_PEER_CUSPARSE
 extern const spx_bench_peer spx_peer_cusparse_csr, spx_peer_cusparse_csr2, spx_peer_cusparse_bsr,
     spx_peer_cusparse_csr_h, spx_peer_cusparse_spgemm, spx_peer_cusparse_spgemm_host,
-    spx_peer_cusparse_spgemm_reuse, spx_peer_cusparse_spmm;
+    spx_peer_cusparse_spgemm_reuse, spx_peer_cusparse_spmm, spx_peer_cusparse_sddmm;
 #endif
 
 const spx_bench_peer *const spx_bench_peers[] = {
@@ -65,6 +66,12 @@ const spx_bench_peer *const spx_bench_peers[] = {
 #endif
 #ifdef SPX_PEER_CUSPARSE
     &spx_peer_cusparse_spmm,
+#endif
+#ifdef SPX_PEER_GRAPHBLAS
+    &spx_peer_graphblas_sddmm,
+#endif
+#ifdef SPX_PEER_CUSPARSE
+    &spx_peer_cusparse_sddmm,
 #endif
     NULL,
 };

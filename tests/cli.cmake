@@ -14,12 +14,14 @@ file(MAKE_DIRECTORY ${SPX_CLI_OUT})
 # spx_cli_test(NAME RC ARGS a b ... [STDOUT re] [STDOUT_NOT re] [STDERR re]
 #              [JSON_KEYS k ...] [OUT_FILE f EXPECT g] [NO_FILE f]
 #              [NO_GPU_RC rc NO_GPU_STDERR re] [FORMATS re] [FORMATS_NOT re]
-#              [SETUP fixture] [REQUIRES fixture])
+#              [PEERS re] [SETUP fixture] [REQUIRES fixture])
 # NO_GPU_*: the expectation instead on a machine without a usable GPU.
 # FORMATS (FORMATS_NOT): run only where `spx formats` matches (does not match)
 # the regex, else skipped: tests that change when a format is registered.
+# PEERS: run only where `spx bench --list-peers` matches the regex, else
+# skipped: tests of a peer whose library the build may lack.
 function(spx_cli_test name rc)
-  cmake_parse_arguments(T "" "STDOUT;STDOUT_NOT;STDERR;OUT_FILE;EXPECT;NO_FILE;NO_GPU_RC;NO_GPU_STDERR;FORMATS;FORMATS_NOT;SETUP;REQUIRES"
+  cmake_parse_arguments(T "" "STDOUT;STDOUT_NOT;STDERR;OUT_FILE;EXPECT;NO_FILE;NO_GPU_RC;NO_GPU_STDERR;FORMATS;FORMATS_NOT;PEERS;SETUP;REQUIRES"
                         "ARGS;JSON_KEYS" ${ARGN})
   list(JOIN T_ARGS "|" args)
   set(cmd ${CMAKE_COMMAND} -DSPX=$<TARGET_FILE:spx_cli> "-DARGS=${args}" -DRC=${rc})
@@ -29,9 +31,9 @@ function(spx_cli_test name rc)
   if(DEFINED T_STDERR)
     list(APPEND cmd "-DSTDERR_RE=${T_STDERR}")
   endif()
-  foreach(opt STDOUT_NOT NO_FILE NO_GPU_RC NO_GPU_STDERR FORMATS FORMATS_NOT)
+  foreach(opt STDOUT_NOT NO_FILE NO_GPU_RC NO_GPU_STDERR FORMATS FORMATS_NOT PEERS)
     if(DEFINED T_${opt})
-      string(REGEX REPLACE "^(STDOUT_NOT|NO_GPU_STDERR|FORMATS|FORMATS_NOT)$" "\\1_RE" var ${opt})
+      string(REGEX REPLACE "^(STDOUT_NOT|NO_GPU_STDERR|FORMATS|FORMATS_NOT|PEERS)$" "\\1_RE" var ${opt})
       list(APPEND cmd "-D${var}=${T_${opt}}")
     endif()
   endforeach()
@@ -290,3 +292,20 @@ spx_cli_test(bench_spgemm_peers 0 ARGS bench gen:lap2d5:8 --op spgemm --device c
 spx_cli_test(bench_list_peers 0 ARGS bench --list-peers)
 spx_cli_test(bench_bad_op 2 ARGS bench gen:lap2d5:4 --op spmx STDERR "unknown operation 'spmx'")
 spx_cli_test(bench_b_without_spgemm 2 ARGS bench gen:lap2d5:4 --b gen:lap2d5:4 STDERR "--b needs --op spgemm")
+spx_cli_test(bench_k_without_op 2 ARGS bench gen:lap2d5:4 --k 8 STDERR "--k needs --op spmm or --op sddmm")
+
+# ---- bench --op sddmm: Z = X*Y^T at A's entries, checked against `ref`; the
+# bytes model before the table and a gbs column; one record's JSON keys; the
+# GraphBLAS peer where the build has it (its C's values read back for the check)
+spx_cli_test(bench_sddmm 0 ARGS bench gen:lap2d5:16 --op sddmm --k 8 --device cpu --precision f64,f32
+             --calls 2 --batches 2
+             STDOUT "bytes model \\(SDDMM f64, k = 8\\): .*\nSDDMM lap2d5:16: nnz 1216, k 8 .*gflops +gbs +x +median_ms.*\ncsr +cpu +f64 +[0-9.]+ +[0-9.]+ +- .* yes\n.*\ncsr +cpu +f32 .* yes\n")
+spx_cli_test(bench_sddmm_json 0 ARGS bench gen:lap2d5:16 --op sddmm --k 8 --device cpu --format csr
+             --calls 2 --batches 2 --json -
+             STDOUT "\"operation\": \"sddmm\", .*\"format\": \"csr\", \"device\": \"cpu\", \"precision\": \"f64\", \"nnz\": 1216, \"k\": 8,.*\"ok\": true"
+             JSON_KEYS operation matrix format device precision nnz k median_ms min_ms max_ms q1_ms q3_ms
+                       batches calls first_ms gflops gbs x_peer prep_ms bytes max_rel_err ok load1)
+spx_cli_test(bench_sddmm_peers 0 ARGS bench gen:lap2d5:16 --op sddmm --k 8 --device cpu --peers
+             --precision f64,f32 --calls 2 --batches 2
+             STDOUT "\ncsr +cpu +f64 +[0-9.]+ +[0-9.]+ +[0-9.]+ .* yes\n.*\npeer-graphblas-sddmm +cpu +f64 +[0-9.]+ +[0-9.]+ +1[.]00 .* yes\n.*\npeer-graphblas-sddmm +cpu +f32 .* yes\n"
+             PEERS "peer-graphblas-sddmm +sddmm +cpu")

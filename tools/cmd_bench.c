@@ -1,7 +1,7 @@
 /* spx bench M: load (or generate) M, optionally measure STREAM, run the bench
- * driver (bench/bench.h, bench/bench_spmm.h) for SpMV, SpGEMM or SpMM and
- * print its table, its warnings and its JSON. Also spx bench --list-peers and
- * --copy (no M). */
+ * driver (bench/bench.h, bench/bench_spmm.h, bench/bench_sddmm.h) for SpMV,
+ * SpGEMM, SpMM or SDDMM and print its table, its warnings and its JSON. Also
+ * spx bench --list-peers and --copy (no M). */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
 #include <stdlib.h>
@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_sddmm.h"
 #include "bench_spmm.h"
 #include "cli.h"
 
 static const char usage[] =
-    "Usage: spx bench M [--op spmv|spgemm|spmm] [--b B] [--k K] [--format F[,F...]]\n"
+    "Usage: spx bench M [--op spmv|spgemm|spmm|sddmm] [--b B] [--k K] [--format F[,F...]]\n"
     "                 [--device cpu|cuda|all] [--precision f64|f32|f16|all[,...]]\n"
     "                 [--json FILE|-] [--calls N] [--batches N] [--peers] [--threads T]\n"
     "                 [--param k=v,...[;k=v,...]] [--tune] [--stream] [--gather]\n"
@@ -60,9 +61,18 @@ static const char usage[] =
     "precision, cuSPARSE on cuda, Eigen on cpu: its median_ms over the row's),\n"
     "median_ms, min_ms, max_ms (batches as above), first_ms, prep_ms (peers: with\n"
     "what they make for K), bytes, max_rel_err, ok.\n\n"
-    "  --op O            spmv (default), spgemm or spmm\n"
+    "--op sddmm: Z = X*Y^T sampled at M's entries (one value an entry, in M's CSR\n"
+    "order) with X (M's rows x K) and Y (M's columns x K) dense, row-major with\n"
+    "leading dimension K, with every SDDMM format and, with --peers, the SDDMM\n"
+    "peers (GraphBLAS on cpu, cuSPARSE on cuda); X and Y uniform in [-1, 1) (fixed\n"
+    "seeds), Z checked against `ref` on the cpu in f64 (max_rel_err = max |Z -\n"
+    "Z_ref| / max over entries (i, j) of sum_c |X(i, c)| |Y(j, c)|). Columns as\n"
+    "SpMM's (gflops 2*nnz*K/t) and gbs: bytes model (8-byte row offsets, M's 4-\n"
+    "or 8-byte columns, Z written, X and Y read once) over median_ms; the model\n"
+    "is printed before the table.\n\n"
+    "  --op O            spmv (default), spgemm, spmm or sddmm\n"
     "  --b B             SpGEMM: the right operand (file or gen:SPEC; default M)\n"
-    "  --k K             SpMM: columns of X and Y (default 32)\n"
+    "  --k K             SpMM, SDDMM: columns of X and Y (default 32)\n"
     "  --format F,...    formats (and peers) to run; default all (spx formats)\n"
     "  --device D        cpu, cuda or all available (default all)\n"
     "  --precision P,... f64 (default), f32, f16, or all\n"
@@ -125,7 +135,7 @@ typedef struct bench_args {
     const char *op_name, *b, *batches, *k_arg;
     int peers, tune, stream, gather, list_peers, copy, resident_only;
     spx_operation op;
-    int64_t k; /* SpMM: columns of X and Y */
+    int64_t k; /* SpMM, SDDMM: columns of X and Y */
     spx_bench_opts o;
     char pbuf[1024];                  /* --param, split at ';' into sets */
     const char *sets[MAX_PARAM_SETS]; /* NULL: the formats' defaults */
@@ -138,7 +148,10 @@ static const spx_device devices[] = {SPX_DEV_CPU, SPX_DEV_CUDA};
 
 static const char *operation_name(spx_operation op)
 {
-    return op == SPX_OP_SPGEMM ? "spgemm" : op == SPX_OP_SPMM ? "spmm" : "spmv";
+    return op == SPX_OP_SPGEMM  ? "spgemm"
+           : op == SPX_OP_SPMM  ? "spmm"
+           : op == SPX_OP_SDDMM ? "sddmm"
+                                : "spmv";
 }
 
 /* Whether a peer of operation want and this name is compiled in; its devices
@@ -299,13 +312,16 @@ static int parse_op(bench_args *a)
         a->op = SPX_OP_SPGEMM;
     else if (a->op_name && strcmp(a->op_name, "spmm") == 0)
         a->op = SPX_OP_SPMM;
+    else if (a->op_name && strcmp(a->op_name, "sddmm") == 0)
+        a->op = SPX_OP_SDDMM;
     else if (a->op_name && strcmp(a->op_name, "spmv") != 0)
-        return cli_usage_error("bench", "unknown operation '%s' (spmv, spgemm or spmm)",
+        return cli_usage_error("bench", "unknown operation '%s' (spmv, spgemm, spmm or sddmm)",
                                a->op_name);
     if (!a->matrix && !a->list_peers && !a->copy)
         return cli_usage_error("bench", "expected 1 argument, the matrix M");
     if (a->b && a->op != SPX_OP_SPGEMM) return cli_usage_error("bench", "--b needs --op spgemm");
-    if (a->k_arg && a->op != SPX_OP_SPMM) return cli_usage_error("bench", "--k needs --op spmm");
+    if (a->k_arg && a->op != SPX_OP_SPMM && a->op != SPX_OP_SDDMM)
+        return cli_usage_error("bench", "--k needs --op spmm or --op sddmm");
     if (a->op != SPX_OP_SPMV && (a->stream || a->gather))
         return cli_usage_error("bench", "--stream and --gather are for --op spmv");
     if (a->resident_only) a->o.resident = 2;
@@ -381,17 +397,22 @@ static void print_load(FILE *out, const char *label, const spx_matrix *A, const 
  * level is what the OS reports; a virtual machine may report a cache shared
  * with other guests (seen here: 480 MB reported, triad at DRAM speed from
  * 192 MB up), so that line says "reported" and draws no conclusion. */
-static void print_caches(FILE *out, const spx_matrix *A, unsigned devices)
+static void print_caches(FILE *out, const spx_matrix *A, const bench_args *a)
 {
     int64_t rows, cols, nnz;
     char name[128];
     size_t l2 = 0, llc = spx_bench_llc_bytes();
     spx_matrix_dims(A, &rows, &cols, &nnz);
-    double model = spx_bench_model_bytes(rows, cols, nnz, SPX_F64);
-    fprintf(out, "bytes model (f64): %.3g MB", model * 1e-6);
+    double model = a->op == SPX_OP_SDDMM ? spx_bench_sddmm_model_bytes(A, a->k, SPX_F64)
+                                         : spx_bench_model_bytes(rows, cols, nnz, SPX_F64);
+    if (a->op == SPX_OP_SDDMM)
+        fprintf(out, "bytes model (SDDMM f64, k = %lld): %.3g MB", (long long)a->k, model * 1e-6);
+    else
+        fprintf(out, "bytes model (f64): %.3g MB", model * 1e-6);
     if (llc)
         fprintf(out, "; CPU LLC as reported %.0f MB", (double)llc * 1e-6);
-    if ((devices & SPX_DEV_CUDA) && spx_bench_cuda_device(name, sizeof name, &l2, NULL) == SPX_OK)
+    if ((a->o.devices & SPX_DEV_CUDA) &&
+        spx_bench_cuda_device(name, sizeof name, &l2, NULL) == SPX_OK)
         fprintf(out, "; %s L2 %.0f MB: %s", name, (double)l2 * 1e-6,
                 model <= (double)l2 ? "fits" : "does not fit");
     fputc('\n', out);
@@ -417,10 +438,11 @@ static int bench_error(const char *what, spx_status st)
     return CLI_RUNTIME;
 }
 
-/* The records as JSON (SpMV records, SpMM's when k > 0, or SpGEMM's with b
- * their right operand). */
-static int write_json(const char *path, const char *label, const spx_bench_record *r, int64_t k,
-                      const spx_bench_spgemm_record *g, const char *b, int n)
+/* The records as JSON: r, SpMV's, SpMM's or SDDMM's as op says (k their
+ * columns), or g, SpGEMM's with b their right operand. */
+static int write_json(const char *path, const char *label, spx_operation op, int64_t k,
+                      const spx_bench_record *r, const spx_bench_spgemm_record *g, const char *b,
+                      int n)
 {
     int to_stdout = strcmp(path, "-") == 0;
     FILE *f = to_stdout ? stdout : fopen(path, "w");
@@ -430,8 +452,10 @@ static int write_json(const char *path, const char *label, const spx_bench_recor
     }
     if (g)
         spx_bench_spgemm_write_json(f, label, b, g, n);
-    else if (k > 0)
+    else if (op == SPX_OP_SPMM)
         spx_bench_spmm_write_json(f, label, k, r, n);
+    else if (op == SPX_OP_SDDMM)
+        spx_bench_sddmm_write_json(f, label, k, r, n);
     else
         spx_bench_write_json(f, label, r, n);
     int bad = ferror(f);
@@ -478,7 +502,7 @@ static spx_status append_records(spx_bench_record **r, int *n, const spx_bench_r
     return append_n((void **)r, n, more, m, sizeof **r);
 }
 
-/* One pass of the driver (SpMV or SpMM) per --param set and precision, on
+/* One pass of the driver (SpMV, SpMM or SDDMM) per --param set and precision, on
  * the devices that precision runs on; rows labelled by their set when there
  * are several. */
 static spx_status run_sets(bench_args *a, const spx_matrix *A, spx_bench_record **r, int *n)
@@ -492,8 +516,9 @@ static spx_status run_sets(bench_args *a, const spx_matrix *A, spx_bench_record 
             if (!(o.devices = a->devices_of[types[k]])) continue;
             o.precisions = 1u << (unsigned)types[k];
             o.params = a->sets[s];
-            st = a->op == SPX_OP_SPMM ? spx_bench_spmm_run(A, a->k, &o, &part, &m)
-                                      : spx_bench_run(A, &o, &part, &m);
+            st = a->op == SPX_OP_SPMM    ? spx_bench_spmm_run(A, a->k, &o, &part, &m)
+                 : a->op == SPX_OP_SDDMM ? spx_bench_sddmm_run(A, a->k, &o, &part, &m)
+                                         : spx_bench_run(A, &o, &part, &m);
             for (int i = 0; i < m && a->nsets > 1; i++)
                 if (!part[i].params) part[i].params = a->sets[s];
             if (st == SPX_OK) st = append_records(r, n, part, m);
@@ -535,11 +560,12 @@ static int run_bench(bench_args *a, const spx_matrix *A, const char *label, FILE
     } else {
         if (a->op == SPX_OP_SPMM)
             spx_bench_spmm_print_table(out, label, a->k, r, n);
+        else if (a->op == SPX_OP_SDDMM)
+            spx_bench_sddmm_print_table(out, label, a->k, r, n);
         else
             spx_bench_print_table(out, label, r, n, stream_gbs);
         spx_bench_print_warnings(out, r, n, omp_get_max_threads());
-        rc = a->json ? write_json(a->json, label, r, a->op == SPX_OP_SPMM ? a->k : 0, NULL, NULL, n)
-                     : CLI_OK;
+        rc = a->json ? write_json(a->json, label, a->op, a->k, r, NULL, NULL, n) : CLI_OK;
         if (rc == CLI_OK) rc = exit_code(r, n);
     }
     free(r);
@@ -596,7 +622,9 @@ static int run_spgemm(bench_args *a, const spx_matrix *A, const char *label, FIL
     } else {
         spx_bench_spgemm_print_table(out, label, r, n);
         spx_bench_spgemm_print_warnings(out, r, n, omp_get_max_threads());
-        rc = a->json ? write_json(a->json, label, NULL, 0, r, a->b ? blabel : NULL, n) : CLI_OK;
+        rc = a->json
+                 ? write_json(a->json, label, SPX_OP_SPGEMM, 0, NULL, r, a->b ? blabel : NULL, n)
+                 : CLI_OK;
         for (int i = 0; i < n && rc != CLI_RUNTIME; i++)
             rc = exit_code_of(rc, r[i].status, r[i].ok);
     }
@@ -687,7 +715,7 @@ int spx_cmd_bench(int argc, char **argv)
     if (a.op == SPX_OP_SPGEMM) {
         rc = run_spgemm(&a, A, label, out);
     } else {
-        if (a.op == SPX_OP_SPMV) print_caches(out, A, a.o.devices);
+        if (a.op == SPX_OP_SPMV || a.op == SPX_OP_SDDMM) print_caches(out, A, &a);
         rc = run_bench(&a, A, label, out);
     }
     spx_matrix_destroy(A);

@@ -1,8 +1,10 @@
-/* What the cuSPARSE peers (cusparse.cu: SpMV, cusparse_spgemm.cu: SpGEMM)
- * share, on cuSPARSE and the CUDA runtime directly: errors as bench messages
- * (a CUDA allocation failure and cuSPARSE's INSUFFICIENT_RESOURCES are
- * SPX_ERR_OOM, NOT_SUPPORTED is SPX_ERR_UNSUPPORTED), and A's CSR on the
- * device with 32-bit offsets and columns and values in the precision. */
+/* What the cuSPARSE peers (cusparse.cu: SpMV, cusparse_spgemm.cu: SpGEMM,
+ * cusparse_spmm.cu: SpMM, cusparse_sddmm.cu: SDDMM) share, on cuSPARSE and
+ * the CUDA runtime directly: errors as bench messages (a CUDA allocation
+ * failure and cuSPARSE's INSUFFICIENT_RESOURCES are SPX_ERR_OOM,
+ * NOT_SUPPORTED is SPX_ERR_UNSUPPORTED), A's CSR on the device with 32-bit
+ * offsets and columns and values in the precision, and alpha and beta in
+ * the compute type. */
 #ifndef SPX_BENCH_PEERS_CUSPARSE_PEER_H
 #define SPX_BENCH_PEERS_CUSPARSE_PEER_H
 
@@ -46,5 +48,17 @@ spx_status cusparse_peer_upload(const bench_csr &A, spx_type t, void **rp, void 
 
 /* Bytes of one value of type t on the device (f64 8, f32 4, f16 2). */
 size_t cusparse_peer_value_bytes(spx_type t);
+
+/* alpha or beta as cuSPARSE reads it (host pointer mode), in the compute
+ * type ct: double for CUDA_R_64F, else float. */
+struct cusparse_peer_scalar {
+    double d;
+    float f;
+    explicit cusparse_peer_scalar(double v) : d(v), f((float)v) {}
+    const void *in(cudaDataType ct) const
+    {
+        return ct == CUDA_R_64F ? (const void *)&d : (const void *)&f;
+    }
+};
 
 #endif

@@ -56,17 +56,6 @@ struct spmm_peer {
     double ms[n_algs];              /* each algorithm's time per call at prepare; NAN: refused */
 };
 
-/* alpha or beta as cuSPARSE reads it, in the compute type. */
-struct scalar {
-    double d;
-    float f;
-    explicit scalar(double v) : d(v), f((float)v) {}
-    const void *in(cudaDataType ct) const
-    {
-        return ct == CUDA_R_64F ? (const void *)&d : (const void *)&f;
-    }
-};
-
 size_t type_bytes(cudaDataType t)
 {
     return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
@@ -104,7 +93,7 @@ void peer_free(spmm_peer *p)
 spx_status product(spmm_peer *p, double alpha, double beta)
 {
     spx_status st = SPX_OK;
-    const scalar a(alpha), b(beta);
+    const cusparse_peer_scalar a(alpha), b(beta);
     SP_TRY(cusparseSpMM(p->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                         a.in(p->ct), p->A, p->X, b.in(p->ct), p->Y, p->ct, algs[p->alg], p->buf));
 cleanup:
@@ -122,7 +111,7 @@ spx_status scratch_product(void *ctx)
 spx_status try_alg(spmm_peer *p, int c, double *ms)
 {
     spx_status st = SPX_OK;
-    const scalar one(1.0), zero(0.0);
+    const cusparse_peer_scalar one(1.0), zero(0.0);
     const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
     bench_stats s;
     p->alg = c;

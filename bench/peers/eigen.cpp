@@ -119,4 +119,5 @@ extern "C" const spx_bench_peer spx_peer_eigen = {
     "peer-eigen",  SPX_OP_SPMV,   SPX_DEV_CPU,    BENCH_TYPE_BIT(SPX_F64),
     eigen_prepare, eigen_spmv,    nullptr,        nullptr,
     eigen_bytes,   eigen_destroy, eigen_describe, nullptr, /* no SpMM: peer-eigen-spmm */
+    nullptr,       nullptr,                                /* Eigen has no SDDMM */
 };

@@ -96,4 +96,6 @@ extern "C" const spx_bench_peer spx_peer_eigen_spgemm = {
     eigen_spgemm_destroy,
     nullptr,
     nullptr, /* no SpMM: peer-eigen-spmm */
+    nullptr,
+    nullptr, /* Eigen has no SDDMM */
 };

@@ -128,4 +128,6 @@ extern "C" const spx_bench_peer spx_peer_eigen_spmm = {
     eigen_spmm_destroy,
     eigen_spmm_describe,
     eigen_spmm_op,
+    nullptr,
+    nullptr, /* Eigen has no SDDMM */
 };

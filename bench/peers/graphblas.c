@@ -11,8 +11,8 @@
  *            y += alpha*t with t a scratch vector of the call. The accumulator
  *            keeps y full even where a row of A is empty.
  *
- * Also the helpers of graphblas_peer.h, shared with peer-graphblas-spgemm
- * and peer-graphblas-spmm.
+ * Also the helpers of graphblas_peer.h, shared with peer-graphblas-spgemm,
+ * peer-graphblas-spmm and peer-graphblas-sddmm.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -127,6 +127,57 @@ cleanup:
 spx_status grb_peer_matrix(const bench_csr *A, GrB_Matrix *M)
 {
     return grb_peer_matrix_of(A, SPX_F64, M);
+}
+
+/* The array at p (bytes long) into the empty shell M, by row. */
+static spx_status pack_full(GrB_Matrix M, void *p, size_t bytes, GrB_Descriptor desc)
+{
+    spx_status st = SPX_OK;
+    GRB_TRY(GxB_Matrix_pack_FullR(M, &p, (GrB_Index)bytes, false, desc));
+cleanup:
+    return st;
+}
+
+/* Take p back out of *M, leaving the shell empty. If GraphBLAS cannot give
+ * it back, *M is dropped (NULL) rather than freed: freeing it would free p. */
+static spx_status unpack_full(GrB_Matrix *M, const void *p, GrB_Descriptor desc)
+{
+    void *q = NULL;
+    GrB_Index size = 0;
+    bool iso = false;
+    GrB_Info info = GxB_Matrix_unpack_FullR(*M, &q, &size, &iso, desc);
+    if (info != GrB_SUCCESS) {
+        *M = NULL;
+        return grb_peer_fail(info, "GxB_Matrix_unpack_FullR");
+    }
+    if (q != p || iso)
+        return bench_fail(SPX_ERR_UNSUPPORTED, "peer-graphblas: a dense matrix came back %s",
+                          iso ? "iso" : "in another array");
+    return SPX_OK;
+}
+
+spx_status grb_peer_full_shape(const char *peer, const spx_bench_spmm_peer_opts *so)
+{
+    if (so->ldx == so->k && so->ldy == so->k) return SPX_OK;
+    return bench_fail(SPX_ERR_UNSUPPORTED,
+                      "%s: ldx %lld, ldy %lld: a full GraphBLAS matrix has no leading dimension "
+                      "(only k = %lld)",
+                      peer, (long long)so->ldx, (long long)so->ldy, (long long)so->k);
+}
+
+spx_status grb_peer_with_full(GrB_Matrix *const shells[2], void *const arrays[2],
+                              const size_t bytes[2], GrB_Descriptor desc,
+                              spx_status (*body)(void *ctx), void *ctx)
+{
+    int packed = 0;
+    spx_status st, back[2] = {SPX_OK, SPX_OK};
+    for (; packed < 2; packed++)
+        BENCH_TRY(pack_full(*shells[packed], arrays[packed], bytes[packed], desc));
+    st = body(ctx);
+cleanup:
+    for (int i = 0; i < packed; i++)
+        back[i] = unpack_full(shells[i], arrays[i], desc);
+    return st != SPX_OK ? st : back[0] != SPX_OK ? back[0] : back[1];
 }
 
 static spx_status grb_prepare(const spx_matrix *A, const spx_matrix *B,

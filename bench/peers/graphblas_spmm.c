@@ -61,11 +61,7 @@ static spx_status grb_spmm_prepare(const spx_matrix *A, const spx_matrix *B,
     bench_csr v;
     spx_status st;
     (void)B;
-    if (so->ldx != so->k || so->ldy != so->k)
-        return bench_fail(SPX_ERR_UNSUPPORTED,
-                          "peer-graphblas-spmm: ldx %lld, ldy %lld: a full GraphBLAS matrix has "
-                          "no leading dimension (only k = %lld)",
-                          (long long)so->ldx, (long long)so->ldy, (long long)so->k);
+    BENCH_TRY(grb_peer_full_shape("peer-graphblas-spmm", so));
     BENCH_TRY(bench_csr_view(A, &v));
     BENCH_TRY(grb_peer_init());
     BENCH_TRY(bench_calloc((void **)&s, 1, sizeof *s, "peer-graphblas-spmm state"));
@@ -89,48 +85,24 @@ cleanup:
     return st;
 }
 
-/* The array at p (bytes long) into the empty shell M, by row. */
-static spx_status grb_pack(GrB_Matrix M, void *p, size_t bytes, GrB_Descriptor desc)
+/* Y += A*X: the body of grb_peer_with_full. */
+static spx_status grb_product(void *ctx)
 {
+    grb_spmm_state *s = ctx;
     spx_status st = SPX_OK;
-    GRB_TRY(GxB_Matrix_pack_FullR(M, &p, (GrB_Index)bytes, false, desc));
+    GRB_TRY(GrB_mxm(s->Y, NULL, s->plus, s->semiring, s->A, s->X, s->desc));
 cleanup:
     return st;
 }
 
-/* Take p back out of *M, leaving the shell empty. If GraphBLAS cannot give
- * it back, *M is dropped (NULL) rather than freed: freeing it would free p. */
-static spx_status grb_unpack(GrB_Matrix *M, const void *p, GrB_Descriptor desc)
-{
-    void *q = NULL;
-    GrB_Index size = 0;
-    bool iso = false;
-    GrB_Info info = GxB_Matrix_unpack_FullR(*M, &q, &size, &iso, desc);
-    if (info != GrB_SUCCESS) {
-        *M = NULL;
-        return grb_peer_fail(info, "GxB_Matrix_unpack_FullR");
-    }
-    if (q != p || iso)
-        return bench_fail(SPX_ERR_UNSUPPORTED, "peer-graphblas-spmm: the result came back %s",
-                          iso ? "iso" : "in another array");
-    return SPX_OK;
-}
-
-/* Y += A*X through GrB_mxm with the PLUS accumulator. */
+/* Y += A*X through GrB_mxm with the PLUS accumulator, on the caller's X and Y. */
 static spx_status grb_accumulate(grb_spmm_state *s, const void *X, void *Y)
 {
     const size_t k = (size_t)s->shape.k, e = element_bytes(s);
-    int have_x = 0, have_y = 0;
-    spx_status st, sx = SPX_OK, sy = SPX_OK;
-    BENCH_TRY(grb_pack(s->X, (void *)(uintptr_t)X, (size_t)s->cols * k * e, s->desc));
-    have_x = 1;
-    BENCH_TRY(grb_pack(s->Y, Y, (size_t)s->rows * k * e, s->desc));
-    have_y = 1;
-    GRB_TRY(GrB_mxm(s->Y, NULL, s->plus, s->semiring, s->A, s->X, s->desc));
-cleanup:
-    if (have_x) sx = grb_unpack(&s->X, X, s->desc);
-    if (have_y) sy = grb_unpack(&s->Y, Y, s->desc);
-    return st != SPX_OK ? st : sx != SPX_OK ? sx : sy;
+    GrB_Matrix *const shells[2] = {&s->X, &s->Y};
+    void *const arrays[2] = {(void *)(uintptr_t)X, Y};
+    const size_t bytes[2] = {(size_t)s->cols * k * e, (size_t)s->rows * k * e};
+    return grb_peer_with_full(shells, arrays, bytes, s->desc, grb_product, s);
 }
 
 /* y = alpha*x + beta*y over n entries of precision t (x NULL: y = beta*y),

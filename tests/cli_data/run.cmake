@@ -3,7 +3,7 @@
 #   cmake -DSPX=program -DARGS="a|b|c" -DRC=code [-DSTDOUT_RE=re] [-DSTDERR_RE=re]
 #         [-DSTDOUT_NOT_RE=re] [-DJSON_KEYS="k1|k2"] [-DOUT_FILE=f -DEXPECT=g]
 #         [-DNO_FILE=f] [-DNO_GPU_RC=code -DNO_GPU_STDERR_RE=re]
-#         [-DFORMATS_RE=re] [-DFORMATS_NOT_RE=re] -P run.cmake
+#         [-DFORMATS_RE=re] [-DFORMATS_NOT_RE=re] [-DPEERS_RE=re] -P run.cmake
 # Fails unless the exit code is RC, stdout and stderr match their regexes
 # (stdout not STDOUT_NOT_RE), stdout holds exactly the JSON keys listed (each
 # once, no others), the file OUT_FILE (removed before the run) has the same
@@ -13,6 +13,8 @@
 # OUT_FILE. With FORMATS_RE (FORMATS_NOT_RE) the test applies only where the
 # registry, as `spx formats` prints it, matches (does not match) the regex;
 # elsewhere it prints "SKIP: precondition" (the test's SKIP_REGULAR_EXPRESSION).
+# PEERS_RE is the same on `spx bench --list-peers`: tests of a peer that a
+# build without its library does not have.
 string(REPLACE "|" ";" args "${ARGS}")
 if(DEFINED NO_GPU_RC OR DEFINED FORMATS_RE OR DEFINED FORMATS_NOT_RE)
   execute_process(COMMAND "${SPX}" formats OUTPUT_VARIABLE formats RESULT_VARIABLE frc)
@@ -21,6 +23,13 @@ if((DEFINED FORMATS_RE AND NOT formats MATCHES "${FORMATS_RE}") OR
    (DEFINED FORMATS_NOT_RE AND formats MATCHES "${FORMATS_NOT_RE}"))
   message("SKIP: precondition: spx formats does not fit this test")
   return()
+endif()
+if(DEFINED PEERS_RE)
+  execute_process(COMMAND "${SPX}" bench --list-peers OUTPUT_VARIABLE peers RESULT_VARIABLE prc)
+  if(NOT peers MATCHES "${PEERS_RE}")
+    message("SKIP: precondition: no peer matching '${PEERS_RE}' in this build")
+    return()
+  endif()
 endif()
 if(DEFINED NO_GPU_RC)
   if(NOT formats MATCHES "device cuda +available")
