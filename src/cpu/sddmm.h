@@ -5,10 +5,12 @@
  *
  * A dot of k products takes its columns in blocks of 4 vectors of 64 bytes
  * (the sums s0..s3, lane l of s_q taking columns c with c mod (4*LANES) =
- * q*LANES + l), then whole vectors into s0, then the last columns one by one
- * into a scalar t; the result is ((s0 + s1) + (s2 + s3)) summed lane by lane
- * in a fixed tree, plus t. The order depends on k alone (not on the thread,
- * the entry or the call), so Z is the same bits every call. */
+ * q*LANES + l), then whole vectors into s0, then at most one vector of 32
+ * bytes (h) and one of 16 (q), then the last columns one by one into a scalar
+ * t; then s = (s0 + s1) + (s2 + s3), h = (s's low half + its high half) + h,
+ * q = (h's low half + its high half) + q, q's 2 (fp64) or 4 (fp32) lanes
+ * summed pairwise, plus t. The order depends on k alone (not on the
+ * thread, the entry or the call), so Z is the same bits every call. */
 #ifndef SPX_CPU_SDDMM_H
 #define SPX_CPU_SDDMM_H
 
