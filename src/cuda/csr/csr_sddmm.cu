@@ -11,7 +11,7 @@
  * or Y is not aligned for 16-byte loads the lanes load the same columns one
  * by one.
  *
- * A warp takes a tile of U * 32/G consecutive entries: its groups take
+ * A warp takes a tile of U * 32/G consecutive entries (U: sddmm_unroll): its groups take
  * neighbouring entries (so they mostly share a row of X, which the loads then
  * share too) and each group U of them at once (U loads of Y in flight). Each
  * entry's row comes from the plan's row array (4 bytes an entry, built once
@@ -25,9 +25,20 @@ extern "C" {
 #include "cuda/pdl.cuh"
 
 #define SDDMM_BLOCK 256 /* threads a block: 8 warps */
-#ifndef SDDMM_UNROLL    /* -D for experiments */
-#define SDDMM_UNROLL 4  /* entries a group computes at once */
+/* Entries a group computes at once: 4 while an entry's dot is one pass of
+ * its G lanes' loads, 2 for G = 32 (k over 32 fp64 or 64 fp32 entries).
+ * Measured on an H200 (bench/results/sddmm-2026-11-27.md, run C, fp64, ms):
+ * 2, 4, 8 at once took lap3d7:128 k = 128 2.95, 3.41, 4.13; k = 32 1.11,
+ * 1.04, 1.33; the power-law generator k = 8 0.60, 0.55, 0.73 (8 costs
+ * registers, so fewer warps). -D SDDMM_UNROLL=N sets it for every G. */
+template <int G> __host__ __device__ constexpr int sddmm_unroll()
+{
+#ifdef SDDMM_UNROLL
+    return SDDMM_UNROLL;
+#else
+    return G == 32 ? 2 : 4;
 #endif
+}
 
 /* row[e] = i for the entries e of row i: a warp a row, its lanes striding
  * over the row's entries. */
@@ -67,7 +78,7 @@ __global__ void __launch_bounds__(SDDMM_BLOCK)
                  int64_t k, T alpha, T beta, T *__restrict__ Z)
 {
     constexpr int GROUPS = 32 / G; /* groups a warp */
-    constexpr int U = SDDMM_UNROLL;
+    constexpr int U = sddmm_unroll<G>();
     const int lane = threadIdx.x & 31, g = lane / G, l = lane % G;
     const int64_t warp = ((int64_t)blockIdx.x * SDDMM_BLOCK + threadIdx.x) / 32;
     const int64_t warps = (int64_t)gridDim.x * (SDDMM_BLOCK / 32);
@@ -127,7 +138,7 @@ static void launch_g(const spx__cuda_csr_plan *p, int64_t k, T alpha, const T *X
                      const T *Y, int64_t ldy, T beta, T *Z)
 {
     cudaStream_t s = (cudaStream_t)p->stream;
-    const unsigned grid = sddmm_grid(p->A.nnz, (int64_t)SDDMM_BLOCK / G * SDDMM_UNROLL);
+    const unsigned grid = sddmm_grid(p->A.nnz, (int64_t)SDDMM_BLOCK / G * sddmm_unroll<G>());
     const bool vec = k % W == 0 && ldx % W == 0 && ldy % W == 0 && (uintptr_t)X % 16 == 0 &&
                      (uintptr_t)Y % 16 == 0;
     if (vec)
