@@ -9,7 +9,8 @@
  * bytes (h) and one of 16 (q), then the last columns one by one into a scalar
  * t; then s = (s0 + s1) + (s2 + s3), h = (s's low half + its high half) + h,
  * q = (h's low half + its high half) + q, q's 2 (fp64) or 4 (fp32) lanes
- * summed pairwise, plus t. The order depends on k alone (not on the
+ * summed pairwise, plus t (the folds of vectors that took no columns, k
+ * under 64 or 32 bytes of entries, skipped). The order depends on k alone (not on the
  * thread, the entry or the call), so Z is the same bits every call. */
 #ifndef SPX_CPU_SDDMM_H
 #define SPX_CPU_SDDMM_H

@@ -61,16 +61,22 @@ SDDMM_DOT(const SDDMM_VAL *restrict x, const SDDMM_VAL *restrict y, int64_t k)
     SDDMM_VAL t = 0;
     for (; c < k; c++)
         t += x[c] * y[c];
-    /* s0's halves into h, h's halves into q, then q's lanes pairwise */
-    s0 = (s0 + s1) + (s2 + s3);
-    SDDMM_HALF lo, hi;
-    memcpy(&lo, &s0, sizeof lo);
-    memcpy(&hi, (const char *)&s0 + sizeof lo, sizeof hi);
-    h = (lo + hi) + h;
-    SDDMM_QUARTER qlo, qhi;
-    memcpy(&qlo, &h, sizeof qlo);
-    memcpy(&qhi, (const char *)&h + sizeof qlo, sizeof qhi);
-    q = (qlo + qhi) + q;
+    /* s0's halves into h, h's halves into q, then q's lanes pairwise (the
+     * vectors that took no columns are skipped: for short dots the folds cost
+     * more than the products) */
+    if (k >= L) {
+        s0 = (s0 + s1) + (s2 + s3);
+        SDDMM_HALF lo, hi;
+        memcpy(&lo, &s0, sizeof lo);
+        memcpy(&hi, (const char *)&s0 + sizeof lo, sizeof hi);
+        h = (lo + hi) + h;
+    }
+    if (k >= L / 2) {
+        SDDMM_QUARTER qlo, qhi;
+        memcpy(&qlo, &h, sizeof qlo);
+        memcpy(&qhi, (const char *)&h + sizeof qlo, sizeof qhi);
+        q = (qlo + qhi) + q;
+    }
     SDDMM_VAL lane[16 / sizeof(SDDMM_VAL)];
     memcpy(lane, &q, sizeof lane);
     for (int64_t w = L / 8; w >= 1; w /= 2) /* pairwise: lane l += lane l + w */
