@@ -1,7 +1,7 @@
 /* spx_spmm beyond the conformance suite (tests/test_conformance.c checks
  * every SpMM format against the reference on the edge cases):
- *  - the bits of column j of Y do not depend on k, nor on the call (two
- *    calls, k = 3 and k = 45 with the same first columns of X);
+ *  - the bits of column j of Y do not depend on k, nor on the call (k = 1,
+ *    2, 3, 4 and 45 with the same first columns of X, k = 45 twice);
  *  - CPU csr with 1, 2 and 3 threads on a matrix whose dense row is split
  *    across threads (the long rows' slices), against ref;
  *  - values=iso against values=stored on a matrix of ones: the same bits;
@@ -92,11 +92,15 @@ static void check_columns_and_calls(const spx_matrix *A, const char *format, spx
     void *again = calloc((size_t)(rows * 45 + 1), elem(prec));
     void *X4 = malloc(elem(prec) * (size_t)(cols * 4 + 1));
     void *Y4 = calloc((size_t)(rows * 4 + 1), elem(prec));
+    void *Y1 = calloc((size_t)(rows * 45 + 1), elem(prec)),
+         *Y2 = calloc((size_t)(rows * 4 + 1), elem(prec));
     for (int64_t i = 0; i < cols; i++) /* X's first 4 columns, rows of 4 */
         memcpy((char *)X4 + (size_t)(i * 4) * elem(prec), (char *)X + (size_t)(i * 45) * elem(prec),
                4 * elem(prec));
     if (P && CHECK_STATUS(product(P, 3, 1.25, X, 45, 0.0, Y3, 45), SPX_OK) &&
         CHECK_STATUS(product(P, 4, 1.25, X4, 4, 0.0, Y4, 4), SPX_OK) &&
+        CHECK_STATUS(product(P, 1, 1.25, X, 45, 0.0, Y1, 45), SPX_OK) && /* a lane a row */
+        CHECK_STATUS(product(P, 2, 1.25, X4, 4, 0.0, Y2, 4), SPX_OK) &&
         CHECK_STATUS(product(P, 45, 1.25, X, 45, 0.0, Y45, 45), SPX_OK) &&
         CHECK_STATUS(product(P, 45, 1.25, X, 45, 0.0, again, 45), SPX_OK)) {
         int same_columns = 1;
@@ -105,14 +109,18 @@ static void check_columns_and_calls(const spx_matrix *A, const char *format, spx
                 memcmp((const char *)Y3 + (size_t)(i * 45) * elem(prec),
                        (const char *)Y45 + (size_t)(i * 45) * elem(prec), 3 * elem(prec)) == 0 &&
                 memcmp((const char *)Y3 + (size_t)(i * 45) * elem(prec),
-                       (const char *)Y4 + (size_t)(i * 4) * elem(prec), 3 * elem(prec)) == 0;
+                       (const char *)Y4 + (size_t)(i * 4) * elem(prec), 3 * elem(prec)) == 0 &&
+                memcmp((const char *)Y3 + (size_t)(i * 45) * elem(prec),
+                       (const char *)Y1 + (size_t)(i * 45) * elem(prec), elem(prec)) == 0 &&
+                memcmp((const char *)Y3 + (size_t)(i * 45) * elem(prec),
+                       (const char *)Y2 + (size_t)(i * 4) * elem(prec), 2 * elem(prec)) == 0;
         if (!CHECK(same_columns))
-            fprintf(stderr, "  %s: column bits differ between k = 3, 4 and 45\n", format);
+            fprintf(stderr, "  %s: column bits differ between k = 1, 2, 3, 4 and 45\n", format);
         if (!CHECK(memcmp(Y45, again, (size_t)(rows * 45) * elem(prec)) == 0))
             fprintf(stderr, "  %s: two calls differ\n", format);
     }
     spx_plan_destroy(P);
-    free(X), free(Y3), free(Y45), free(again), free(X4), free(Y4);
+    free(X), free(Y3), free(Y45), free(again), free(X4), free(Y4), free(Y1), free(Y2);
 }
 
 /* Y of the format on dev against CPU ref, k columns, beta != 0. */
