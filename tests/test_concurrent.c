@@ -1,6 +1,6 @@
 /* One plan, several threads: formats documented as read-only during spmv
  * and spmm (ref, csr, coo, sell, and the AXT variants with their default
- * x=live; SpMM: ref and csr, with X of 5 columns) must
+ * x=live; SpMM and SDDMM: ref and csr, with X and Y of 5 columns) must
  * give, from concurrent calls on one plan, the same bits as a lone call, and
  * the same bits call after call (the order of partial sums is fixed for a
  * fixed thread count). The matrix has long rows, which csr, coo and sell sum
@@ -20,23 +20,32 @@
 typedef struct caller {
     const spx_plan *P;
     const double *x, *want;
-    int64_t rows, k; /* k: SpMM's columns (x and y rows of k), 0 for SpMV */
+    int64_t n, k; /* n: entries of the result; k: columns of SpMM's and SDDMM's blocks */
+    spx_operation op;
     int mismatches;
 } caller;
 
-/* y = 1.25 A x (SpMV), or Y = 1.25 A X with X of k columns (SpMM). */
-static spx_status product(const spx_plan *P, const double *x, int64_t k, double *y)
+/* y = 1.25 A x (SpMV), Y = 1.25 A X with X of k columns (SpMM), or Z =
+ * 1.25 X X'^T at A's entries, X and X' both x's first rows of k (SDDMM). */
+static spx_status product(const spx_plan *P, spx_operation op, const double *x, int64_t k,
+                          double *y)
 {
-    return k ? spx_spmm(P, k, 1.25, x, k, 0.0, y, k) : spx_spmv(P, 1.25, x, 0.0, y);
+    if (op == SPX_OP_SDDMM) return spx_sddmm(P, k, 1.25, x, k, x, k, 0.0, y);
+    return op == SPX_OP_SPMM ? spx_spmm(P, k, 1.25, x, k, 0.0, y, k) : spx_spmv(P, 1.25, x, 0.0, y);
+}
+
+static const char *op_name(spx_operation op)
+{
+    return op == SPX_OP_SDDMM ? "sddmm" : op == SPX_OP_SPMM ? "spmm" : "spmv";
 }
 
 static void *call_many(void *arg)
 {
     caller *c = arg;
-    const size_t n = (size_t)c->rows * (size_t)(c->k ? c->k : 1);
+    const size_t n = (size_t)c->n;
     double *y = malloc(sizeof *y * n);
     for (int k = 0; k < CALLS; k++) {
-        if (product(c->P, c->x, c->k, y) != SPX_OK || memcmp(y, c->want, sizeof *y * n) != 0)
+        if (product(c->P, c->op, c->x, c->k, y) != SPX_OK || memcmp(y, c->want, sizeof *y * n) != 0)
             c->mismatches++;
     }
     free(y);
@@ -114,22 +123,25 @@ static spx_matrix *matrix_with_long_rows(void)
     return A;
 }
 
-/* Concurrent products of the format (SpMV, or SpMM with X of k columns when
- * k > 0; x holds enough entries for either) against a lone one. */
-static void check_format(const spx_matrix *A, const char *format, const double *x, int64_t rows,
+/* Concurrent products of the format (SpMV; SpMM and SDDMM with blocks of k
+ * columns; x holds enough entries for any) against a lone one. */
+static void check_format(const spx_matrix *A, const char *format, spx_operation op, const double *x,
                          int64_t k)
 {
     spx_plan_opts o = spx_plan_opts_default();
+    int64_t rows, nnz;
     o.format = format;
     o.threads = 3;
     spx_plan *P = NULL;
-    if (!CHECK_STATUS(spx_plan_create(A, k ? SPX_OP_SPMM : SPX_OP_SPMV, &o, &P), SPX_OK)) return;
-    double *want = malloc(sizeof *want * (size_t)rows * (size_t)(k ? k : 1));
-    CHECK_STATUS(product(P, x, k, want), SPX_OK);
+    spx_matrix_dims(A, &rows, NULL, &nnz);
+    if (!CHECK_STATUS(spx_plan_create(A, op, &o, &P), SPX_OK)) return;
+    const int64_t n = op == SPX_OP_SDDMM ? nnz : op == SPX_OP_SPMM ? rows * k : rows;
+    double *want = malloc(sizeof *want * (size_t)n);
+    CHECK_STATUS(product(P, op, x, k, want), SPX_OK);
     caller c[CALLERS];
     pthread_t th[CALLERS];
     for (int t = 0; t < CALLERS; t++) {
-        c[t] = (caller){P, x, want, rows, k, 0};
+        c[t] = (caller){P, x, want, n, k, op, 0};
         CHECK(pthread_create(&th[t], NULL, call_many, &c[t]) == 0);
     }
     int mismatches = 0;
@@ -139,9 +151,9 @@ static void check_format(const spx_matrix *A, const char *format, const double *
     }
     if (!CHECK(mismatches == 0))
         fprintf(stderr, "  %s %s: %d of %d concurrent calls differ from a lone call\n", format,
-                k ? "spmm" : "spmv", mismatches, CALLERS * CALLS);
+                op_name(op), mismatches, CALLERS * CALLS);
     else
-        printf("%-8s %s %d concurrent calls, identical bits\n", format, k ? "spmm" : "spmv",
+        printf("%-8s %s %d concurrent calls, identical bits\n", format, op_name(op),
                CALLERS * CALLS);
     free(want);
     spx_plan_destroy(P);
@@ -159,9 +171,11 @@ int main(void)
     for (int64_t j = 0; j < cols * SPMM_K; j++)
         x[j] = spx_test_rand(&s);
     for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
-        check_format(A, formats[f], x, rows, 0);
-    check_format(A, "ref", x, rows, SPMM_K); /* the SpMM formats, long rows split for csr */
-    check_format(A, "csr", x, rows, SPMM_K);
+        check_format(A, formats[f], SPX_OP_SPMV, x, 0);
+    check_format(A, "ref", SPX_OP_SPMM, x, SPMM_K); /* the SpMM formats, long rows split for csr */
+    check_format(A, "csr", SPX_OP_SPMM, x, SPMM_K);
+    check_format(A, "ref", SPX_OP_SDDMM, x, SPMM_K); /* X = Y: A is 20000 x 60000 */
+    check_format(A, "csr", SPX_OP_SDDMM, x, SPMM_K);
     free(x);
     spx_matrix_destroy(A);
     check_solves();
