@@ -155,8 +155,8 @@ spx_status spx_matrix_wrap(int64_t rows, int64_t cols,
  * Not checked (that would read every nonzero): column range, order and
  * duplicates; a column out of range makes the GPU read outside x.
  * A device matrix has no host arrays. spx_matrix_dims and spx_plan_create
- * take it; plans are CUDA SpMV and SpMM of op N, by the formats that take a
- * device matrix (csr; "auto" picks among those), which read its columns and
+ * take it; plans are CUDA SpMV, SpMM and SDDMM of op N, by the formats that
+ * take a device matrix (csr; "auto" picks among those), which read its columns and
  * values in place (csr: spx_plan_describe says "matrix=device (borrowed: ...)"),
  * and CUDA SpGEMM (either operand, format gpu-rows or auto, f64; a device B
  * gives a device C: spx_spgemm_run).
@@ -315,7 +315,7 @@ spx_plan_opts spx_plan_opts_default(void);
  * precision; SPX_ERR_NO_DEVICE for a CUDA plan on a machine without a GPU.
  * CPU plans may keep pointers into A's arrays (zero copy): A must outlive P.
  * A device matrix (spx_matrix_wrap_device) is planned on CUDA alone, for
- * SpMV or SpMM of op N or SpGEMM, by the formats that take one (else
+ * SpMV, SpMM or SDDMM of op N or SpGEMM, by the formats that take one (else
  * SPX_ERR_UNSUPPORTED). */
 spx_status spx_plan_create(const spx_matrix *A,     /* in: borrowed, see above */
                            spx_operation operation, /* in: SPX_OP_SPMV, SPX_OP_SPMM,

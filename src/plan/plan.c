@@ -98,7 +98,7 @@ static const char *device_matrix_formats(spx_operation op, char *buf, size_t len
 }
 
 /* A device matrix (spx_matrix_wrap_device) has no host arrays: it is planned
- * for SpMV, SpMM (both of op N) or SpGEMM on CUDA alone (reorder= is refused
+ * for SpMV, SpMM, SDDMM (of op N) or SpGEMM on CUDA alone (reorder= is refused
  * by reorder.c, formats that do not take it by resolve_format). */
 static spx_status check_device_matrix(const spx_matrix *A, spx_operation op, const spx_plan_opts *o)
 {
