@@ -19,6 +19,7 @@ typedef struct dense_case {
     int64_t k;
     const void *X, *Y; /* SDDMM's Y; NULL for SpMM */
     void *out;         /* SpMM's Y, SDDMM's Z */
+    void *half;        /* SDDMM with X and Y in half (xtype=half): their copy, or NULL */
 } dense_case;
 
 static size_t element_bytes(spx_type t)
@@ -59,6 +60,36 @@ spx_status bench_dense_reference_plan(const spx_matrix *A, spx_operation op, spx
     return st;
 }
 
+/* SDDMM plans reading X and Y in half (fp16 with xtype=half): the group's
+ * operands (g->v.x_ref, X then Y) rounded to half where the device reads
+ * them, in c->half; the check stays against the reference of the float
+ * operands, within fp16's tolerance. */
+static spx_status half_operands(const bench_dense_group *g, dense_case *c)
+{
+    const int64_t n = g->v.cols;
+    float *f = NULL;
+    uint16_t *h = NULL;
+    spx_status st;
+    BENCH_TRY(bench_alloc((void **)&f, (size_t)n, sizeof *f, "bench X and Y as float"));
+    BENCH_TRY(bench_alloc((void **)&h, (size_t)n, sizeof *h, "bench X and Y in half"));
+    for (int64_t e = 0; e < n; e++)
+        f[e] = (float)g->v.x_ref[e];
+    spx_float_to_half(f, h, n);
+    if (g->v.device == SPX_DEV_CUDA) {
+        BENCH_TRY(bench_cuda_alloc(&c->half, (size_t)n * sizeof *h, "bench X and Y in half"));
+        BENCH_TRY(bench_cuda_copy(c->half, h, (size_t)n * sizeof *h, 1));
+    } else {
+        c->half = h;
+        h = NULL;
+    }
+    c->X = c->half;
+    c->Y = (const uint16_t *)c->half + g->y_offset;
+cleanup:
+    free(f);
+    free(h);
+    return st;
+}
+
 static spx_status prepare(const bench_dense_group *g, const spx_bench_opts *o, const char *format,
                           dense_case *c, spx_bench_record *r)
 {
@@ -80,10 +111,13 @@ static spx_status prepare(const bench_dense_group *g, const spx_bench_opts *o, c
     po.tune = o->tune;
     po.params = o->params;
     if ((st = bench_lib(spx_plan_create(v->A, g->op, &po, &c->plan))) != SPX_OK) return st;
+    if (g->op == SPX_OP_SDDMM && spx_plan_x_type(c->plan) == SPX_F16)
+        BENCH_TRY(half_operands(g, c));
     r->prep_ms = spx_plan_prep_ms(c->plan);
     r->bytes = spx_plan_bytes(c->plan);
     if (strcmp(format, "auto") == 0) r->chosen = spx_plan_format(c->plan);
-    return SPX_OK;
+cleanup:
+    return st;
 }
 
 /* A peer's choice ("alg=..."), on a progress line of its own that stays. */
@@ -132,7 +166,7 @@ static void case_run(const bench_dense_group *g, const spx_bench_opts *o, const 
                      const spx_bench_peer *peer, spx_bench_record *r)
 {
     const size_t e = element_bytes(g->v.precision);
-    dense_case c = {g->op, NULL, peer, NULL, g->k, g->v.x, NULL, g->v.y};
+    dense_case c = {g->op, NULL, peer, NULL, g->k, g->v.x, NULL, g->v.y, NULL};
     bench_stats s;
     spx_status st;
     if (g->op == SPX_OP_SDDMM) c.Y = (const char *)g->v.x + (size_t)g->y_offset * e;
@@ -164,6 +198,10 @@ cleanup:
     }
     spx_plan_destroy(c.plan);
     if (c.state) peer->destroy(c.state);
+    if (g->v.device == SPX_DEV_CUDA)
+        bench_cuda_free(c.half);
+    else
+        free(c.half);
 }
 
 /* Every format, auto and peer of g's operation, device and precision. */

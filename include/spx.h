@@ -421,7 +421,10 @@ spx_status spx_spmm_host(const spx_plan *P, int64_t k, double alpha, const void 
  * sampled_addmm; the gradient of SpMM's A in training, attention scores on a
  * graph's edges). Where X, Y and Z live and their element type are as
  * spx_spmm's (the plan's device; double for F64, float for F32 and F16, which
- * compute alike here). beta == 0: Z is not read. k == 0 gives Z = beta*Z.
+ * compute alike here), but for CUDA fp16 plans made with params xtype=half:
+ * X and Y in IEEE half (spx_plan_x_type says SPX_F16; 2 bytes an entry,
+ * uint16_t bits on the host), each product and sum in float, Z float.
+ * beta == 0: Z is not read. k == 0 gives Z = beta*Z.
  * Z must not overlap X or Y. Each Z[e] is the same bits every call, whatever
  * the thread count; its sum's order depends on k and the device alone. Op T
  * is refused (plan A^T instead: its entries come in another order). CPU plans

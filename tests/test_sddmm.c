@@ -10,7 +10,8 @@
  *  - built as tests/test_gpu_sddmm.c (SDDMM_TEST_CUDA; exit 77 without a
  *    GPU): CUDA csr in fp64, fp32 and fp16 (which computes as fp32), device
  *    arrays (spx_sddmm) against host ones (spx_sddmm_host), the 16-byte and
- *    the one-by-one loads giving the same bits, a device matrix's pattern. */
+ *    the one-by-one loads giving the same bits, a device matrix's pattern;
+ *    fp16 with xtype=half (X and Y in half) against ref on the same halves. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +299,63 @@ static void check_device_arrays(const spx_matrix *A, spx_type prec)
     free(X), free(Y), free(Xa), free(Ya), free(Zd), free(Zh), free(Zs);
 }
 
+/* rows x ld halves of random floats, and the same rounded back to floats. */
+static uint16_t *random_halves(int64_t n, uint64_t seed, float **rounded)
+{
+    float *f = random_array(n, SPX_F32, seed);
+    uint16_t *h = malloc(sizeof *h * (size_t)(n + 1));
+    spx_float_to_half(f, h, n);
+    spx_half_to_float(h, f, n);
+    *rounded = f;
+    return h;
+}
+
+/* fp16 with xtype=half: X and Y in half against ref (f32) on the same
+ * values, k from 1 to 100; 16-byte loads (ld = k, a multiple of 8) and
+ * one-by-one loads (ld = k + 1) the same bits; xtype=half refused on f32. */
+static void check_half_operands(const spx_matrix *A)
+{
+    static const int64_t ks[] = {1, 7, 8, 16, 33, 64, 100};
+    int64_t rows, cols, nnz;
+    spx_matrix_dims(A, &rows, &cols, &nnz);
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_plan *P = NULL, *F = NULL, *R = plan_for(A, "ref", SPX_DEV_CPU, SPX_F32, 1);
+    o.format = "csr";
+    o.device = SPX_DEV_CUDA;
+    o.precision = SPX_F16;
+    o.params = "xtype=half";
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SDDMM, &o, &P), SPX_OK);
+    if (P) CHECK(spx_plan_x_type(P) == SPX_F16);
+    o.precision = SPX_F32;
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SDDMM, &o, &F), SPX_ERR_BAD_PARAM);
+    for (size_t i = 0; P && R && i < sizeof ks / sizeof ks[0]; i++) {
+        const int64_t k = ks[i], ld = k + 1;
+        float *xf, *yf;
+        uint16_t *X = random_halves(rows * ld, 41 + (uint64_t)k, &xf);
+        uint16_t *Y = random_halves(cols * ld, 42 + (uint64_t)k, &yf);
+        uint16_t *Xa = malloc(sizeof *Xa * (size_t)(rows * k + 1));
+        uint16_t *Ya = malloc(sizeof *Ya * (size_t)(cols * k + 1));
+        for (int64_t r = 0; r < rows; r++)
+            memcpy(Xa + r * k, X + r * ld, sizeof *X * (size_t)k);
+        for (int64_t r = 0; r < cols; r++)
+            memcpy(Ya + r * k, Y + r * ld, sizeof *Y * (size_t)k);
+        float *Z = calloc((size_t)nnz + 1, sizeof *Z), *Zs = calloc((size_t)nnz + 1, sizeof *Zs);
+        float *Zr = calloc((size_t)nnz + 1, sizeof *Zr);
+        if (CHECK_STATUS(spx_sddmm_host(P, k, 1.0, Xa, k, Ya, k, 0.0, Z), SPX_OK) &&
+            CHECK_STATUS(spx_sddmm_host(P, k, 1.0, X, ld, Y, ld, 0.0, Zs), SPX_OK) &&
+            CHECK_STATUS(spx_sddmm_host(R, k, 1.0, xf, ld, yf, ld, 0.0, Zr), SPX_OK)) {
+            double d = rel_diff(Z, Zr, SPX_F32, nnz);
+            if (!CHECK(d <= 1e-5)) /* exact products, float sums */
+                fprintf(stderr, "  xtype=half k=%lld: rel diff %.3g\n", (long long)k, d);
+            CHECK(memcmp(Z, Zs, sizeof *Z * (size_t)nnz) == 0);
+        }
+        free(X), free(Y), free(Xa), free(Ya), free(xf), free(yf), free(Z), free(Zs), free(Zr);
+    }
+    spx_plan_destroy(P);
+    spx_plan_destroy(F);
+    spx_plan_destroy(R);
+}
+
 /* A device matrix (spx_matrix_wrap_device, 32-bit offsets): its pattern in
  * place gives the host matrix's bits. */
 static void check_device_matrix(const spx_matrix *A)
@@ -375,6 +433,8 @@ int main(void)
     for (int p = 0; p < nprec; p++)
         check_device_arrays(V, precs[p]);
     check_device_matrix(R);
+    check_half_operands(V);
+    check_half_operands(D);
 #else
     check_threads(V);
     check_threads(D);

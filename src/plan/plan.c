@@ -496,12 +496,14 @@ static size_t block_bytes(int64_t n, int64_t k, int64_t ld, size_t es)
 }
 
 /* Device SDDMM plans with host X, Y and Z: copied over (leading dimensions
- * kept; Z only when beta reads it), run, Z copied back, waited for. */
+ * kept; Z only when beta reads it), run, Z copied back, waited for. X and Y
+ * are of spx_plan_x_type (half with xtype=half), Z of the vector type. */
 static spx_status sddmm_staged(const spx_plan *P, int64_t k, double alpha, const void *X,
                                int64_t ldx, const void *Y, int64_t ldy, double beta, void *Z)
 {
     size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
-    size_t xb = block_bytes(P->out_len, k, ldx, es), yb = block_bytes(P->in_len, k, ldy, es);
+    size_t xs = spx_plan_x_type(P) == SPX_F16 ? 2 : es; /* X and Y in half: xtype=half */
+    size_t xb = block_bytes(P->out_len, k, ldx, xs), yb = block_bytes(P->in_len, k, ldy, xs);
     size_t zb = (size_t)P->nnz * es;
     void *dx = NULL, *dy = NULL, *dz = NULL;
     spx_status st;

@@ -731,14 +731,23 @@ static spx_status csr_spmm(void *state, int64_t k, double alpha, const void *X, 
     return spx__cuda_csr_spmm(state, k, alpha, X, ldx, beta, Y, ldy);
 }
 
+/* SDDMM's one parameter: xtype=float|half (fp16 plans: X and Y in half). */
+static spx_status sddmm_param(void *ctx, const char *key, const char *value)
+{
+    if (strcmp(key, "xtype") == 0) return spx__param_xtype(key, value, ctx);
+    return spx__error(SPX_ERR_BAD_PARAM, "csr (cuda) SDDMM: unknown parameter '%s' (xtype)", key);
+}
+
 /* SDDMM: A's pattern (uploaded, or a device matrix's in place) and each
  * entry's row; no values, no row blocks. */
 static spx_status csr_sddmm_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     spx__cuda_csr_plan *p = NULL;
+    int x_half = 0;
     spx_status st;
     *state = NULL;
-    SPX_TRY(spx__params_none(o->params, "csr (cuda) SDDMM"));
+    SPX_TRY(spx__params_each(o->params, sddmm_param, &x_half));
+    SPX_TRY(spx__check_xtype(x_half, o->precision, "csr (cuda) SDDMM"));
     if (A->rows > INT32_MAX)
         SPX_TRY(spx__error(SPX_ERR_UNSUPPORTED,
                            "csr (cuda) SDDMM keeps each entry's row in 32 bits; the matrix has "
@@ -746,6 +755,7 @@ static spx_status csr_sddmm_analyze(const spx_matrix *A, const spx_plan_opts *o,
                            (long long)A->rows));
     SPX_TRY(spx__calloc((void **)&p, 1, sizeof *p, "cuda csr SDDMM plan"));
     p->precision = o->precision;
+    p->x_half = x_half;
     p->stream = o->stream;
     p->sddmm = 1;
     SPX_TRY(A->dev.on ? borrow_pattern(A, p) : upload_structure(A, p));
@@ -797,8 +807,9 @@ static void csr_describe(const void *state, char *buf, size_t len)
     const spx__cuda_csr_plan *p = state;
     char values[112] = "values=stored";
     if (p->sddmm) {
-        snprintf(buf, len, "sddmm: the pattern%s and each entry's row (int32)",
-                 p->device_matrix ? " (a device matrix's, borrowed)" : "");
+        snprintf(buf, len, "sddmm: the pattern%s and each entry's row (int32)%s",
+                 p->device_matrix ? " (a device matrix's, borrowed)" : "",
+                 p->x_half ? ", X and Y in half (xtype=half)" : "");
         return;
     }
     if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
