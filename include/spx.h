@@ -355,9 +355,10 @@ spx_status spx_plan_permutation(const spx_plan *P, int64_t *perm);
 spx_device spx_plan_device(const spx_plan *P);
 /* Rows and columns of op(A): the lengths of y and x (outputs may be NULL). */
 spx_status spx_plan_dims(const spx_plan *P, int64_t *rows, int64_t *cols);
-/* The element type of the x that spx_spmv and spx_spmv_host read: SPX_F64
- * (double), SPX_F32 (float) or SPX_F16 (IEEE half, as uint16_t bits; fp16
- * CUDA plans with params xtype=half, whose formats are csr and dasp).
+/* The element type of the x that spx_spmv and spx_spmv_host read (and of
+ * SDDMM's X and Y): SPX_F64 (double), SPX_F32 (float) or SPX_F16 (IEEE
+ * half, as uint16_t bits; fp16 CUDA plans with params xtype=half, whose
+ * formats are csr and dasp, and csr for SDDMM).
  * SPX_F64 for an invalid plan. */
 spx_type spx_plan_x_type(const spx_plan *P);
 
