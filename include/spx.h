@@ -340,6 +340,30 @@ spx_status spx_spmv(const spx_plan *P, double alpha, const void *x, double beta,
 spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double beta,
                          void *y);
 
+/* New values for the matrix P was made from, its pattern unchanged (the next
+ * Newton step of a solver, a layer's weights after a training step): P
+ * refills its own copy of the values and keeps its layout, without the
+ * preprocessing of a new plan. values[e] is the value of A's entry e in A's
+ * CSR order (spx_matrix_csr), A's nnz of them, of P's vector type (double for
+ * F64, float for F32 and F16), where P's vectors live (device memory for a
+ * CUDA plan; spx_plan_update_values_host takes host memory on any plan).
+ * Afterwards P's products are the bits a plan made from A with these values
+ * and the same options gives, with one exception: a plan that stores values
+ * keeps storing them when the new values are all one number (the bits of
+ * that plan with params values=stored). A plan that stores no values (its
+ * format's iso path: A's values were all one number) takes new values of one
+ * number in place and otherwise stores them from then on; a format that
+ * cannot says SPX_ERR_UNSUPPORTED, naming params values=stored, and P keeps
+ * its values. A itself is not changed: a CPU plan that read A's values in
+ * place reads its own copy from then on. SpMV and SpMM plans, op N and T,
+ * reorder= included; SDDMM plans read no values (nothing to do); SpGEMM
+ * plans: SPX_ERR_UNSUPPORTED (make a new plan). One call at a time per plan,
+ * never during one of its products; it returns when values has been read (the
+ * caller may then change or free it). After SPX_ERR_DEVICE or SPX_ERR_OOM,
+ * P's values are undefined until an update succeeds. */
+spx_status spx_plan_update_values(spx_plan *P, const void *values);
+spx_status spx_plan_update_values_host(spx_plan *P, const void *values);
+
 spx_operation spx_plan_operation(const spx_plan *P); /* what P was made for */
 double spx_plan_prep_ms(const spx_plan *P);      /* preprocessing wall time */
 size_t spx_plan_bytes(const spx_plan *P);        /* memory the prepared form holds */

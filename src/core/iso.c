@@ -141,3 +141,19 @@ spx_status spx__values_choose(const spx_matrix *A, spx__values_mode mode, spx_ty
     *v = held;
     return SPX_OK;
 }
+
+void spx__values_iso_array(const void *values, int64_t n, spx_type t, int *iso, double *v)
+{
+    const size_t es = t == SPX_F64 ? sizeof(double) : sizeof(float);
+    const unsigned char *b = values;
+    double first;
+    *iso = 0;
+    *v = 0.0;
+    if (n <= 0) return;
+    first = t == SPX_F64 ? ((const double *)values)[0] : (double)((const float *)values)[0];
+    if (!isfinite(first)) return;
+    for (int64_t k = 1; k < n; k++)
+        if (memcmp(b + (size_t)k * es, b, es) != 0) return;
+    *iso = 1;
+    *v = first;
+}

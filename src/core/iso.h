@@ -31,4 +31,11 @@ spx_status spx__param_values(const char *who, const char *value, spx__values_mod
 spx_status spx__values_choose(const spx_matrix *A, spx__values_mode mode, spx_type t,
                               const char *who, int *iso, double *v);
 
+/* The choice of spx__values_choose for the n new values of an update
+ * (spx_plan_update_values), on the host, of the plan's vector type t
+ * (double for SPX_F64, else float): *iso is 1 when n > 0, the first value is
+ * finite and every value has its bits (then *v is it, as a double); 0
+ * otherwise. Values of a float plan are float already: nothing overflows. */
+void spx__values_iso_array(const void *values, int64_t n, spx_type t, int *iso, double *v);
+
 #endif

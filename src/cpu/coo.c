@@ -1,6 +1,7 @@
 /* coo: SpMV over row-sorted coordinate triplets, split evenly by nonzeros
  * (a row may be split between threads; see coo_kernel.h). */
 #include <omp.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -68,6 +69,23 @@ cleanup:
     return st;
 }
 
+/* New values (host memory, the plan's vector type) into an array of the
+ * plan's own, leaving A's, which it may have read in place, alone. */
+static spx_status coo_update_values(void *state, const void *values, int on_device)
+{
+    coo_state *s = state;
+    const size_t es = s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    (void)on_device;
+    if (!s->owned_values) {
+        spx_status st = spx__alloc(&s->owned_values, (size_t)(s->nnz > 0 ? s->nnz : 1), es,
+                                   "coo: the plan's own values");
+        if (st != SPX_OK) return st;
+    }
+    memcpy(s->owned_values, values, (size_t)s->nnz * es);
+    s->values = s->owned_values;
+    return SPX_OK;
+}
+
 /* The carries live in a per-call buffer: one plan serves concurrent calls. */
 static spx_status coo_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
@@ -98,5 +116,6 @@ const spx_format_ops spx__format_coo = {
     .spmv = coo_spmv,
     .bytes = coo_bytes,
     .destroy = coo_destroy,
+    .update_values = coo_update_values,
     .borrows_matrix = 1,
 };

@@ -41,6 +41,7 @@ typedef struct csr_state {
     void *owned_values; /* converted copy when precision != A's value type */
     int iso;            /* values=iso: no values read, iso_value folded into alpha */
     double iso_value;
+    spx__values_mode mode; /* the values= parameter the plan was made with */
     spx_type precision;
     int threads;
     int64_t *part;    /* threads+1 row boundaries */
@@ -155,6 +156,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     s->col_bits = A->col_bits;
     s->colidx = A->col_bits == 32 ? (const void *)A->col32 : (const void *)A->col64;
     s->precision = o->precision;
+    s->mode = values;
     SPX_TRY(spx__values_choose(A, values, o->precision, "csr (cpu)", &s->iso, &s->iso_value));
     if (!s->iso) SPX_TRY(spx__values_as(A, o->precision, &s->values, &s->owned_values));
     s->threads = o->threads > 0 ? o->threads : spx__threads_for(A->nnz, SPX__SPMV_GRAIN);
@@ -309,6 +311,40 @@ static spx_status csr_sddmm(void *state, int64_t k, double alpha, const void *X,
     return SPX_OK;
 }
 
+/* New values (spx_plan_update_values, host memory): an iso plan takes one
+ * number in place, and varied ones into a copy of its own from then on
+ * (values=auto; values=iso refuses them); a stored plan copies them into its
+ * own array, leaving A's, which it may have read in place, alone. */
+static spx_status csr_update_values(void *state, const void *values, int on_device)
+{
+    csr_state *s = state;
+    const int64_t nnz = row_off(s, s->rows);
+    const size_t es = s->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    (void)on_device; /* a CPU plan: host memory */
+    if (s->iso) {
+        int iso;
+        double v;
+        spx__values_iso_array(values, nnz, s->precision, &iso, &v);
+        if (iso) {
+            s->iso_value = v;
+            return SPX_OK;
+        }
+        if (s->mode == SPX__VALUES_ISO)
+            return spx__error(SPX_ERR_UNSUPPORTED,
+                              "csr (cpu): the plan was made with values=iso and the new values "
+                              "are not all one number; make it with values=stored or auto");
+    }
+    if (!s->owned_values) {
+        spx_status st = spx__alloc(&s->owned_values, (size_t)(nnz > 0 ? nnz : 1), es,
+                                   "csr (cpu): the plan's own values");
+        if (st != SPX_OK) return st;
+    }
+    memcpy(s->owned_values, values, (size_t)nnz * es);
+    s->values = s->owned_values;
+    s->iso = 0;
+    return SPX_OK;
+}
+
 static size_t csr_bytes(const void *state)
 {
     const csr_state *s = state;
@@ -359,6 +395,7 @@ const spx_format_ops spx__format_csr = {
     .bytes = csr_bytes,
     .destroy = csr_destroy,
     .describe = csr_describe,
+    .update_values = csr_update_values,
     .borrows_matrix = 1,
     .bench_variants = csr_bench_variants,
     .suits = csr_suits,

@@ -10,7 +10,14 @@
 typedef struct ref_state {
     const spx_matrix *A;
     spx_type precision; /* x and y are double for F64, float for F32 */
+    double *values;     /* spx_plan_update_values' values, read instead of A's; or NULL */
 } ref_state;
+
+/* Value of entry k: the plan's own after an update, else A's. */
+static double ref_val(const ref_state *s, int64_t k)
+{
+    return s->values ? s->values[k] : spx__val(s->A, k);
+}
 
 static spx_status ref_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
@@ -21,6 +28,7 @@ static spx_status ref_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     if (st != SPX_OK) return st;
     s->A = A;
     s->precision = o->precision;
+    s->values = NULL;
     *state = s;
     return SPX_OK;
 }
@@ -35,7 +43,7 @@ static spx_status ref_spmv(void *state, double alpha, const void *x, double beta
         for (int64_t k = spx__row_off(A, i), e = spx__row_off(A, i + 1); k < e; k++) {
             int64_t j = spx__col(A, k);
             double xj = f64 ? ((const double *)x)[j] : (double)((const float *)x)[j];
-            sum += (long double)spx__val(A, k) * xj;
+            sum += (long double)ref_val(s, k) * xj;
         }
         long double r = (long double)alpha * sum;
         if (beta != 0.0) r += (long double)beta * (f64 ? ((double *)y)[i] : ((float *)y)[i]);
@@ -62,7 +70,7 @@ static void ref_spmm_row(const ref_state *s, int64_t i, int64_t k, double alpha,
     for (int64_t j = 0; j < k; j++)
         acc[j] = 0.0L;
     for (int64_t e = spx__row_off(A, i), end = spx__row_off(A, i + 1); e < end; e++) {
-        const long double a = (long double)spx__val(A, e);
+        const long double a = (long double)ref_val(s, e);
         const int64_t row = spx__col(A, e) * ldx;
         for (int64_t j = 0; j < k; j++)
             acc[j] += a * entry(X, f64, row + j);
@@ -115,11 +123,34 @@ static spx_status ref_sddmm(void *state, int64_t k, double alpha, const void *X,
 
 static size_t ref_bytes(const void *state)
 {
-    (void)state;
-    return sizeof(ref_state);
+    const ref_state *s = state;
+    return sizeof *s + (s->values ? (size_t)s->A->nnz * sizeof(double) : 0);
 }
 
-static void ref_destroy(void *state) { spx__free(state); }
+static void ref_destroy(void *state)
+{
+    ref_state *s = state;
+    if (s) spx__free(s->values);
+    spx__free(s);
+}
+
+/* New values (host memory, the plan's vector type) into a double array of
+ * the plan's own, read from then on instead of A's (left alone). */
+static spx_status ref_update_values(void *state, const void *values, int on_device)
+{
+    ref_state *s = state;
+    const int64_t nnz = s->A->nnz;
+    (void)on_device;
+    if (!s->values) {
+        spx_status st = spx__alloc((void **)&s->values, (size_t)(nnz > 0 ? nnz : 1), sizeof(double),
+                                   "ref: the plan's own values");
+        if (st != SPX_OK) return st;
+    }
+    for (int64_t k = 0; k < nnz; k++)
+        s->values[k] = s->precision == SPX_F64 ? ((const double *)values)[k]
+                                               : (double)((const float *)values)[k];
+    return SPX_OK;
+}
 
 const spx_format_ops spx__format_ref = {
     .name = "ref",
@@ -131,5 +162,6 @@ const spx_format_ops spx__format_ref = {
     .sddmm = ref_sddmm,
     .bytes = ref_bytes,
     .destroy = ref_destroy,
+    .update_values = ref_update_values,
     .borrows_matrix = 1,
 };

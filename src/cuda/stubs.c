@@ -15,6 +15,7 @@
 #include "cuda/spgemm/numeric.h"
 #include "cuda/spgemm/rows.h"
 #include "cuda/spgemm/tsparse.h"
+#include "cuda/values/values.h"
 
 /* A stub names its parameters (C11) and uses none of them. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -44,3 +45,4 @@ STUBS(SPX__CUDA_MULTI_API)
 STUBS(SPX__CUDA_TSPARSE_API)
 STUBS(SPX__CUDA_ROWS_API)
 STUBS(SPX__CUDA_SPGEMM_NUMERIC_API)
+STUBS(SPX__CUDA_VALUES_API)

@@ -80,6 +80,20 @@ typedef struct spx_format_ops {
     spx_status (*sddmm_analyze)(const spx_matrix *A, const spx_plan_opts *o, void **state);
     spx_status (*sddmm)(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
                         const void *Y, int64_t ldy, double beta, void *Z);
+    /* Optional, spx_plan_update_values: new values for the matrix a state
+     * (SpMV or SpMM) was prepared from, same pattern. values[e] is entry e's
+     * in that matrix's CSR order, of the plan's vector type (double for F64,
+     * float for F32 and F16), in device memory when on_device (CUDA plans)
+     * else host memory. Afterwards products give the bits of a state
+     * prepared from the matrix with these values (spx.h states the one
+     * exception: a state that stores values keeps storing them). An iso
+     * state (core/iso.h) takes new values of one number in place, and stores
+     * varied ones from then on or returns SPX_ERR_UNSUPPORTED naming
+     * values=stored. Leaves the state as it was on SPX_ERR_UNSUPPORTED and
+     * SPX_ERR_INVALID_ARG. CUDA states work on the plan's stream and return
+     * when values has been read (the caller may then change or free it).
+     * Without this hook the plan layer says SPX_ERR_UNSUPPORTED. */
+    spx_status (*update_values)(void *state, const void *values, int on_device);
     /* Optional, AUTO: how well this format suits A for the request, as the
      * speed it expects relative to the device's baseline format (CPU and CUDA
      * csr, CPU gustavson: 1), counting its preparation against the expected

@@ -13,6 +13,7 @@
 #include "core/matrix.h"
 #include "cuda/gateway.h"
 #include "plan/format.h"
+#include "plan/entry_map.h"
 #include "plan/reorder.h"
 
 #define SPX__PLAN_MAGIC 0x5350585f504c414eull /* "SPX_PLAN" */
@@ -27,6 +28,13 @@ struct spx_plan_s {
     int64_t nnz;              /* SDDMM: A's entries, the length of Z */
     spx_matrix *transposed;   /* A^T for op T, kept while the state may borrow it */
     spx__reorder *reorder;    /* params reorder=: P and A' = P op(A) P^T, or NULL */
+    /* spx_plan_update_values when the format saw another matrix than A (op T,
+     * reorder=): entry_map[e] = where A's entry e went (plan/entry_map.h),
+     * built with the plan for CUDA plans and on the first update for CPU
+     * plans, from source (A, which a CPU plan's caller keeps alive) */
+    int64_t *entry_map;
+    int maps_entries; /* the format's matrix is not A: updates go through entry_map */
+    const spx_matrix *source;
     double prep_ms;
     char describe[1024]; /* room for the longest format description (hbp: about 450) */
     spx__keep solve_keep; /* a solver's workspace for the next solve (solve/solve.c) */
@@ -198,6 +206,21 @@ static spx_status create_spgemm(const spx_matrix *A, const spx_plan_opts *o, spx
     return P->ops->spgemm_analyze(A, o, &P->state);
 }
 
+/* For spx_plan_update_values of a plan whose format saw another matrix than
+ * A (op T, reorder=): a CUDA plan builds its entry map now (A may go after
+ * spx_plan_create), a CPU plan keeps A to build it on the first update. */
+static spx_status prepare_entry_map(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P)
+{
+    P->nnz = A->nnz;
+    P->maps_entries = o->op == SPX_OP_T || spx__reorder_has_order(P->reorder);
+    if (!P->maps_entries || !P->ops->update_values) return SPX_OK;
+    if (o->device == SPX_DEV_CPU) {
+        P->source = A;
+        return SPX_OK;
+    }
+    return spx__entry_map_build(A, o->op == SPX_OP_T, P->reorder, o->threads, &P->entry_map);
+}
+
 /* SpMV: op T transposes, reorder= permutes, then the format prepares. */
 static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P);
 /* SpMM: op T transposes, then the format prepares. */
@@ -261,6 +284,7 @@ static spx_status create_spmv(const spx_matrix *A, spx_plan_opts *o, spx_plan *P
     P->in_len = M->cols;
     SPX_TRY(P->ops->analyze(M, o, &P->state));
     spx__reorder_prepared(P->reorder, P->ops->borrows_matrix);
+    SPX_TRY(prepare_entry_map(A, o, P));
     if (!P->ops->borrows_matrix && P->transposed) {
         spx_matrix_destroy(P->transposed);
         P->transposed = NULL;
@@ -293,6 +317,7 @@ static spx_status create_spmm(const spx_matrix *A, const spx_plan_opts *o, spx_p
     P->out_len = M->rows;
     P->in_len = M->cols;
     SPX_TRY((P->ops->spmm_analyze ? P->ops->spmm_analyze : P->ops->analyze)(M, o, &P->state));
+    SPX_TRY(prepare_entry_map(A, o, P));
     if (!P->ops->borrows_matrix && P->transposed) {
         spx_matrix_destroy(P->transposed);
         P->transposed = NULL;
@@ -319,6 +344,7 @@ void spx_plan_destroy(spx_plan *P)
     if (P->state) P->ops->destroy(P->state);
     spx__reorder_destroy(P->reorder);
     spx_matrix_destroy(P->transposed);
+    spx__free(P->entry_map);
     P->magic = 0;
     spx__free(P);
 }
@@ -378,6 +404,83 @@ spx_status spx_spmv_host(const spx_plan *P, double alpha, const void *x, double 
         return spx__reorder_spmv(P->reorder, P->ops, P->state, alpha, x, spx_plan_x_type(P), beta,
                                  y);
     return spmv_staged(P, alpha, x, beta, y);
+}
+
+/* ------------------------------------------------------------ new values */
+
+/* Entry checks of an update: a live plan of an operation that reads A's
+ * values through a format that takes new ones, and values wherever A has
+ * entries. */
+static spx_status check_update(const spx_plan *P, const void *values)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    if (P->operation == SPX_OP_SPGEMM)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "spx_plan_update_values: an SpGEMM plan takes no new values of A; "
+                          "make a new plan (spx_spgemm_numeric renews B's)");
+    if (P->nnz > 0 && !values)
+        return spx__error(SPX_ERR_INVALID_ARG, "spx_plan_update_values: values is NULL");
+    if (P->operation != SPX_OP_SDDMM && !P->ops->update_values)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "spx_plan_update_values: format '%s' cannot take new values; make "
+                          "a new plan",
+                          P->ops->name);
+    return SPX_OK;
+}
+
+/* An update of a plan whose format saw A^T or P op(A) P^T: A's values (host,
+ * or device when on_device) put in the format's order on the host, by the
+ * entry map (built now for a CPU plan's first update). */
+static spx_status update_mapped(spx_plan *P, const void *values, int on_device)
+{
+    const size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    const size_t n = (size_t)P->nnz;
+    unsigned char *copy = NULL, *ordered = NULL;
+    const unsigned char *src = values;
+    spx_status st;
+    if (!P->entry_map)
+        SPX_TRY(spx__entry_map_build(P->source, P->opts.op == SPX_OP_T, P->reorder, P->opts.threads,
+                                     &P->entry_map));
+    SPX_TRY(spx__alloc((void **)&ordered, n ? n : 1, es, "new values in the format's order"));
+    if (on_device) {
+        SPX_TRY(spx__alloc((void **)&copy, n ? n : 1, es, "new values on the host"));
+        SPX_TRY(spx__cuda_copy(copy, values, n * es, 0));
+        src = copy;
+    }
+    const int64_t *map = P->entry_map;
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (int64_t e = 0; e < (int64_t)n; e++)
+        memcpy(ordered + (size_t)map[e] * es, src + (size_t)e * es, es);
+    st = P->ops->update_values(P->state, ordered, 0);
+cleanup:
+    spx__free(copy);
+    spx__free(ordered);
+    return st;
+}
+
+/* Both entry points: values in device memory (on_device: a CUDA plan's
+ * spx_plan_update_values) or host memory. SDDMM plans read no values. */
+static spx_status update_values(spx_plan *P, const void *values, int on_device)
+{
+    spx_status st = check_update(P, values);
+    if (st != SPX_OK || P->operation == SPX_OP_SDDMM || P->nnz == 0) return st;
+    st = P->maps_entries ? update_mapped(P, values, on_device)
+                         : P->ops->update_values(P->state, values, on_device);
+    if (st == SPX_OK) spx__clear_error();
+    return st;
+}
+
+spx_status spx_plan_update_values(spx_plan *P, const void *values)
+{
+    spx_status st = check_plan(P);
+    if (st != SPX_OK) return st;
+    return update_values(P, values, P->opts.device == SPX_DEV_CUDA);
+}
+
+spx_status spx_plan_update_values_host(spx_plan *P, const void *values)
+{
+    return update_values(P, values, 0);
 }
 
 /* Entry checks of an SpMM call: a live SpMM plan, k >= 0, leading
@@ -627,6 +730,7 @@ size_t spx_plan_bytes(const spx_plan *P)
 {
     if (check_plan(P) != SPX_OK) return 0;
     size_t held = P->ops->bytes(P->state) + spx__reorder_bytes(P->reorder);
+    if (P->entry_map) held += (size_t)P->nnz * sizeof *P->entry_map;
     if (P->transposed)
         held += (size_t)(P->transposed->rows + 1) * sizeof(int64_t) +
                 (size_t)P->transposed->nnz * (sizeof(int32_t) + sizeof(double));

@@ -330,3 +330,26 @@ void spx__reorder_destroy(spx__reorder *R)
     }
     spx__free(R);
 }
+
+int spx__reorder_has_order(const spx__reorder *R)
+{
+    return R && R->perm;
+}
+
+spx_status spx__reorder_apply(const spx__reorder *R, const spx_matrix *M, int threads,
+                              spx_matrix **out)
+{
+    int64_t *perm = NULL;
+    spx_status st;
+    *out = NULL;
+    if (!spx__reorder_has_order(R) || M->rows != R->n)
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__reorder_apply: no ordering of this size");
+    SPX_TRY(spx__alloc((void **)&perm, (size_t)(R->n > 0 ? R->n : 1), sizeof *perm,
+                       "reorder: permutation"));
+    for (int64_t k = 0; k < R->n; k++)
+        perm[k] = R->perm[k];
+    SPX_TRY(spx__order_permute(M, perm, threads, out));
+cleanup:
+    spx__free(perm);
+    return st;
+}

@@ -40,6 +40,14 @@ spx_status spx__reorder_spmv(spx__reorder *R, const spx_format_ops *ops, void *s
  * identity when R is NULL or has no ordering. */
 void spx__reorder_permutation(const spx__reorder *R, int64_t n, int64_t *perm);
 
+/* 1 when R orders (rcm or degree), 0 for NULL or reorder=none. */
+int spx__reorder_has_order(const spx__reorder *R);
+
+/* *out = P M P^T with R's permutation (R orders), for a matrix M of the
+ * pattern the plan ordered (plan/entry_map.c carries entry indices through). */
+spx_status spx__reorder_apply(const spx__reorder *R, const spx_matrix *M, int threads,
+                              spx_matrix **out);
+
 size_t spx__reorder_bytes(const spx__reorder *R);
 
 /* Appends " reorder=MODE" to buf (NUL-terminated, len bytes). */

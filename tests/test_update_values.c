@@ -1,0 +1,394 @@
+/* spx_plan_update_values: a plan made from A with values v1 and then given
+ * values v2 multiplies as a plan made from A with v2 does, bit for bit, for
+ * every SpMV and SpMM format on each device and precision it declares, op N
+ * and T, reorder= included; and within the conformance tolerance of the
+ * long-double reference. The transitions:
+ *   varied -> varied, iso -> varied (a format's iso path must start storing
+ *   values, or refuse naming values=stored), iso -> iso (another number),
+ *   varied -> iso (a plan that stores values keeps storing them: compared with
+ *   a new plan made with values=stored where the format takes that key);
+ * and two updates in a row; A's own values untouched; values in device memory
+ * for CUDA plans. Plus the errors: NULL values, a freed plan, SpGEMM plans;
+ * and SDDMM plans, which read no values (an update changes nothing).
+ *
+ * A format that refuses a case says SPX_ERR_UNSUPPORTED with a reason; the
+ * refusals are counted per format and printed, and a format that refuses
+ * every case fails (a hook that never runs is a defect). The CPU formats run
+ * here; part "cuda" runs the CUDA ones (SKIPPED without a GPU). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "core/matrix.h"
+#include "cuda/gateway.h"
+
+/* One matrix pattern and its first values; A2 gets the second ones. */
+typedef struct pattern_case {
+    const char *name;
+    spx_matrix *A;
+    int iso_first;  /* v1 all one number (2.5) */
+    int iso_second; /* v2 all one number (-0.75) */
+    int square;     /* reorder= is tried */
+} pattern_case;
+
+/* Which product a target runs: SpMV op N, op T, op N with reorder=rcm, or SpMM. */
+typedef enum product { SPMV_N, SPMV_T, SPMV_RCM, SPMM_N, N_PRODUCTS } product;
+static const char *const product_names[] = {"spmv N", "spmv T", "spmv N reorder=rcm", "spmm N k=5"};
+
+typedef struct target {
+    const char *format;
+    spx_device dev;
+    spx_type prec;
+    int cases, refused;
+} target;
+
+static size_t vec_size(spx_type p)
+{
+    return p == SPX_F64 ? sizeof(double) : sizeof(float);
+}
+
+/* The value of entry e of a matrix of case c, first (second = 0) or second
+ * values, rounded to what precision p holds (float for F32 and F16). */
+static double value_of(const pattern_case *c, int second, int64_t e, spx_type p)
+{
+    uint64_t seed = (uint64_t)e * 0x9E3779B97F4A7C15ull + (second ? 77u : 11u);
+    double v =
+        (second ? c->iso_second : c->iso_first) ? (second ? -0.75 : 2.5) : spx_test_rand(&seed);
+    return p == SPX_F64 ? v : (double)(float)v;
+}
+
+/* A copy of c's pattern with its first or second values (fp64). */
+static spx_matrix *with_values(const pattern_case *c, int second, spx_type p)
+{
+    spx_matrix *B = NULL;
+    if (!CHECK_STATUS(spx_matrix_copy(c->A, SPX_F64, &B), SPX_OK)) return NULL;
+    for (int64_t e = 0; e < B->nnz; e++)
+        ((double *)B->values)[e] = value_of(c, second, e, p);
+    return B;
+}
+
+/* The second values in the plan's vector type, in host memory (malloc). */
+static void *second_values(const pattern_case *c, spx_type p)
+{
+    void *v = malloc(vec_size(p) * (size_t)(c->A->nnz + 1));
+    for (int64_t e = 0; e < c->A->nnz; e++) {
+        double d = value_of(c, 1, e, p);
+        if (p == SPX_F64)
+            ((double *)v)[e] = d;
+        else
+            ((float *)v)[e] = (float)d;
+    }
+    return v;
+}
+
+/* Plan options of a target for a product; params may add values=stored. */
+static spx_plan_opts opts_for(const target *t, product k, const char *params)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    o.format = t->format;
+    o.device = t->dev;
+    o.precision = t->prec;
+    o.op = k == SPMV_T ? SPX_OP_T : SPX_OP_N;
+    o.params = k == SPMV_RCM ? (params ? "reorder=rcm,values=stored" : "reorder=rcm") : params;
+    return o;
+}
+
+/* The product of a plan with fixed x and y0 (host vectors, doubles or floats
+ * of the precision), written to y; SPX_OK or the call's status. */
+static spx_status run_product(const spx_plan *P, product k, const void *x, const void *y0, void *y,
+                              size_t ybytes)
+{
+    memcpy(y, y0, ybytes);
+    if (k == SPMM_N) return spx_spmm_host(P, 5, -1.25, x, 7, 0.5, y, 6);
+    return spx_spmv_host(P, -1.25, x, 0.5, y);
+}
+
+/* Fixed x and y0 for a product of op(A) (out x in; SpMM: ldx 7, ldy 6). */
+static void fill_operands(spx_type p, product k, int64_t in, int64_t out, void **x, void **y0,
+                          size_t *xb, size_t *yb)
+{
+    int64_t xn = k == SPMM_N ? in * 7 : in, yn = k == SPMM_N ? out * 6 : out;
+    uint64_t seed = 5;
+    *xb = vec_size(p) * (size_t)(xn + 1);
+    *yb = vec_size(p) * (size_t)(yn + 1);
+    *x = malloc(*xb);
+    *y0 = malloc(*yb);
+    for (int64_t j = 0; j < xn; j++) {
+        double d = spx_test_rand(&seed);
+        if (p == SPX_F64)
+            ((double *)*x)[j] = d;
+        else
+            ((float *)*x)[j] = (float)d;
+    }
+    for (int64_t i = 0; i < yn; i++) {
+        double d = spx_test_rand(&seed);
+        if (p == SPX_F64)
+            ((double *)*y0)[i] = d;
+        else
+            ((float *)*y0)[i] = (float)d;
+    }
+}
+
+/* The plan's products against the reference of A2 (op(A2) x, SpMM column 0
+ * and column 4). */
+static void check_reference(const target *t, const pattern_case *c, product k, const spx_matrix *A2,
+                            const void *x, const void *y0, const void *y)
+{
+    spx_op op = k == SPMV_T ? SPX_OP_T : SPX_OP_N;
+    int64_t in = op == SPX_OP_N ? A2->cols : A2->rows, out = op == SPX_OP_N ? A2->rows : A2->cols;
+    int64_t ldx = k == SPMM_N ? 7 : 1, ldy = k == SPMM_N ? 6 : 1;
+    double *xd = malloc(sizeof(double) * (size_t)(in + 1)),
+           *y0d = malloc(sizeof(double) * (size_t)(out + 1)),
+           *ref = malloc(sizeof(double) * (size_t)(out + 1)),
+           *scale = malloc(sizeof(double) * (size_t)(out + 1)),
+           *yd = malloc(sizeof(double) * (size_t)(out + 1));
+    for (int col = 0; col < (k == SPMM_N ? 5 : 1); col += 4) {
+        for (int64_t j = 0; j < in; j++)
+            xd[j] = t->prec == SPX_F64 ? ((const double *)x)[j * ldx + col]
+                                       : ((const float *)x)[j * ldx + col];
+        for (int64_t i = 0; i < out; i++) {
+            y0d[i] = t->prec == SPX_F64 ? ((const double *)y0)[i * ldy + col]
+                                        : ((const float *)y0)[i * ldy + col];
+            yd[i] = t->prec == SPX_F64 ? ((const double *)y)[i * ldy + col]
+                                       : ((const float *)y)[i * ldy + col];
+        }
+        spx_test_reference(A2, op, -1.25, xd, 0.5, y0d, ref, scale);
+        double u = t->prec == SPX_F64 ? 0x1p-53 : 0x1p-24;
+        double tol = (16.0 + sqrt((double)spx_test_longest_row(A2, op))) * u +
+                     (t->prec == SPX_F16 ? 0x1p-10 : 0.0);
+        spx_test_close(yd, ref, scale, out, tol, "%s %s %s %s on %s, column %d, after update",
+                       t->format, t->dev == SPX_DEV_CUDA ? "cuda" : "cpu",
+                       t->prec == SPX_F64   ? "f64"
+                       : t->prec == SPX_F32 ? "f32"
+                                            : "f16",
+                       product_names[k], c->name, col);
+    }
+    free(xd), free(y0d), free(ref), free(scale), free(yd);
+}
+
+/* The update itself: host values, or for CUDA plans (every other case)
+ * device values through spx_plan_update_values. */
+static spx_status update(spx_plan *P, const target *t, const void *v, int64_t nnz, int device)
+{
+    void *dv = NULL;
+    size_t bytes = vec_size(t->prec) * (size_t)nnz;
+    if (!device || t->dev != SPX_DEV_CUDA) return spx_plan_update_values_host(P, v);
+    if (!CHECK_STATUS(spx__cuda_alloc(&dv, bytes ? bytes : 1, "test values"), SPX_OK))
+        return SPX_ERR_OOM;
+    if (bytes) CHECK_STATUS(spx__cuda_copy(dv, v, bytes, 1), SPX_OK);
+    spx_status st = spx_plan_update_values(P, dv);
+    spx__cuda_free(dv);
+    return st;
+}
+
+/* A plan of A2 to compare with: values=stored first (the plan given varied
+ * values stores them), then without params for formats that do not take
+ * the key. */
+static spx_status fresh_plan(const target *t, product k, const spx_matrix *A2, int stored,
+                             spx_plan **F)
+{
+    spx_operation operation = k == SPMM_N ? SPX_OP_SPMM : SPX_OP_SPMV;
+    spx_plan_opts o = opts_for(t, k, stored ? "values=stored" : NULL);
+    spx_status st = spx_plan_create(A2, operation, &o, F);
+    if (st == SPX_ERR_BAD_PARAM && stored) {
+        o = opts_for(t, k, NULL);
+        st = spx_plan_create(A2, operation, &o, F);
+    }
+    return st;
+}
+
+/* One case of one target: 1 when refused (the plan, or the update). */
+static int update_one(target *t, const pattern_case *c, product k, int device_values)
+{
+    spx_operation operation = k == SPMM_N ? SPX_OP_SPMM : SPX_OP_SPMV;
+    spx_matrix *A1 = with_values(c, 0, t->prec), *A2 = with_values(c, 1, t->prec);
+    spx_plan *P = NULL, *F = NULL;
+    void *v2 = second_values(c, t->prec), *x = NULL, *y0 = NULL, *y = NULL, *yf = NULL;
+    size_t xb = 0, yb = 0;
+    int refused = 0;
+    spx_op op = k == SPMV_T ? SPX_OP_T : SPX_OP_N;
+    spx_plan_opts o = opts_for(t, k, NULL);
+    spx_status st = A1 && A2 ? spx_plan_create(A1, operation, &o, &P) : SPX_ERR_INVALID_ARG;
+    if (st == SPX_ERR_UNSUPPORTED || st == SPX_ERR_BAD_PARAM) { /* the format declines A */
+        refused = 1;
+        goto done;
+    }
+    if (!CHECK_STATUS(st, SPX_OK)) goto done;
+    fill_operands(t->prec, k, op == SPX_OP_N ? c->A->cols : c->A->rows,
+                  op == SPX_OP_N ? c->A->rows : c->A->cols, &x, &y0, &xb, &yb);
+    y = malloc(yb), yf = malloc(yb);
+    st = update(P, t, v2, c->A->nnz, device_values);
+    if (st == SPX_ERR_UNSUPPORTED) {
+        refused = 1;
+        if (!CHECK(strlen(spx_last_error()) > 0))
+            fprintf(stderr, "  %s refused without a reason\n", t->format);
+        /* refused: the plan keeps its first values */
+        CHECK_STATUS(run_product(P, k, x, y0, y, yb), SPX_OK);
+        goto done;
+    }
+    if (!CHECK_STATUS(st, SPX_OK)) {
+        fprintf(stderr, "  update %s %s on %s: %s\n", t->format, product_names[k], c->name,
+                spx_last_error());
+        goto done;
+    }
+    /* varied -> iso: the updated plan stores values; iso -> anything: a new plan as made */
+    int stored = c->iso_second && !c->iso_first;
+    if (!CHECK_STATUS(fresh_plan(t, k, A2, stored, &F), SPX_OK)) goto done;
+    if (CHECK_STATUS(run_product(P, k, x, y0, y, yb), SPX_OK) &&
+        CHECK_STATUS(run_product(F, k, x, y0, yf, yb), SPX_OK)) {
+        if (!CHECK(memcmp(y, yf, yb) == 0))
+            fprintf(stderr, "  %s %s %s on %s: updated plan's bits differ from a new plan's\n",
+                    t->format, t->dev == SPX_DEV_CUDA ? "cuda" : "cpu", product_names[k], c->name);
+        check_reference(t, c, k, A2, x, y0, y);
+    }
+done:
+    spx_plan_destroy(P);
+    spx_plan_destroy(F);
+    spx_matrix_destroy(A1);
+    spx_matrix_destroy(A2);
+    free(v2), free(x), free(y0), free(y), free(yf);
+    return refused;
+}
+
+/* Twice in a row (v2, then v1 again) on a wrapped matrix: the plan gives the
+ * bits of a new plan of v1, and the caller's arrays are untouched. */
+static void update_twice(const target *t, const pattern_case *c)
+{
+    spx_matrix *A1 = with_values(c, 0, t->prec);
+    int32_t *rp32 = NULL;
+    spx_matrix *W = A1 ? spx_test_wrap32(A1, &rp32) : NULL;
+    spx_plan *P = NULL, *F = NULL;
+    void *v1 = malloc(vec_size(t->prec) * (size_t)(c->A->nnz + 1)), *v2 = second_values(c, t->prec);
+    double *before = malloc(sizeof(double) * (size_t)(c->A->nnz + 1));
+    void *x = NULL, *y0 = NULL, *y = NULL, *yf = NULL;
+    size_t xb, yb;
+    spx_plan_opts o = opts_for(t, SPMV_N, NULL);
+    if (!W || spx_plan_create(W, SPX_OP_SPMV, &o, &P) != SPX_OK) goto done;
+    for (int64_t e = 0; e < c->A->nnz; e++) {
+        before[e] = ((double *)A1->values)[e];
+        if (t->prec == SPX_F64)
+            ((double *)v1)[e] = before[e];
+        else
+            ((float *)v1)[e] = (float)before[e];
+    }
+    if (spx_plan_update_values_host(P, v2) != SPX_OK) goto done; /* refusals counted elsewhere */
+    CHECK_STATUS(spx_plan_update_values_host(P, v1), SPX_OK);
+    CHECK(memcmp(before, A1->values, sizeof(double) * (size_t)c->A->nnz) == 0);
+    CHECK_STATUS(spx_plan_create(A1, SPX_OP_SPMV, &o, &F), SPX_OK);
+    fill_operands(t->prec, SPMV_N, c->A->cols, c->A->rows, &x, &y0, &xb, &yb);
+    y = malloc(yb), yf = malloc(yb);
+    if (F && CHECK_STATUS(run_product(P, SPMV_N, x, y0, y, yb), SPX_OK) &&
+        CHECK_STATUS(run_product(F, SPMV_N, x, y0, yf, yb), SPX_OK) &&
+        !CHECK(memcmp(y, yf, yb) == 0))
+        fprintf(stderr, "  %s: two updates back to v1 differ from a plan of v1 (%s)\n", t->format,
+                c->name);
+done:
+    spx_plan_destroy(P);
+    spx_plan_destroy(F);
+    spx_matrix_destroy(W);
+    spx_matrix_destroy(A1);
+    free(rp32), free(v1), free(v2), free(before), free(x), free(y0), free(y), free(yf);
+}
+
+#define N_CASES 7
+static pattern_case cases[N_CASES];
+
+static void build_cases(void)
+{
+    static const int64_t every[] = {0, 1, 2, 3, 4, 5, 8, 31, 64, 255, 256, 257, 1000, 4, 3, 1};
+    cases[0] = (pattern_case){"varied 500x500", spx_test_varied_matrix(500, 500, 41.0, 1), 0, 0, 1};
+    cases[1] = (pattern_case){"iso -> varied 2000x2000",
+                              spx_test_varied_matrix(2000, 2000, 41.0, 2), 1, 0, 1};
+    cases[2] =
+        (pattern_case){"iso -> iso 700x700", spx_test_varied_matrix(700, 700, 30.0, 3), 1, 1, 1};
+    cases[3] =
+        (pattern_case){"varied -> iso 600x600", spx_test_varied_matrix(600, 600, 30.0, 4), 0, 1, 1};
+    cases[4] = (pattern_case){"one dense row 40x3000",
+                              spx_test_dense_row_matrix(40, 3000, 17, 4, 2), 0, 0, 0};
+    cases[5] = (pattern_case){"every row class 1200x1200",
+                              spx_test_pattern_matrix(1200, 1200, every, 16, 4), 0, 0, 1};
+    cases[6] = (pattern_case){"random 20000x20000", spx_test_varied_matrix(20000, 20000, 41.0, 7),
+                              0, 0, 1};
+}
+
+/* Every case and product of one target; its summary line. */
+static void run_target(target *t, unsigned operations)
+{
+    long failed_before = spx_test_failed;
+    for (int c = 0; c < N_CASES; c++) {
+        if (!cases[c].A) continue;
+        for (int k = 0; k < N_PRODUCTS; k++) {
+            int spmm = k == SPMM_N;
+            if (!(operations & (1u << (spmm ? SPX_OP_SPMM : SPX_OP_SPMV)))) continue;
+            if (k == SPMV_RCM && !cases[c].square) continue;
+            t->refused += update_one(t, &cases[c], (product)k, (c + k) % 2);
+            t->cases++;
+        }
+    }
+    if (operations & (1u << SPX_OP_SPMV)) update_twice(t, &cases[0]);
+    if (!CHECK(t->refused < t->cases || t->cases == 0))
+        fprintf(stderr, "  %s refused every case: its update never runs\n", t->format);
+    printf("%-10s %-4s %-3s: %d cases, %d refused %s\n", t->format,
+           t->dev == SPX_DEV_CUDA ? "cuda" : "cpu",
+           t->prec == SPX_F64   ? "f64"
+           : t->prec == SPX_F32 ? "f32"
+                                : "f16",
+           t->cases, t->refused, spx_test_failed == failed_before ? "ok" : "FAILED");
+}
+
+/* Every SpMV and SpMM format of the device, every precision it declares. */
+static void run_device(spx_device dev)
+{
+    static const spx_type precs[] = {SPX_F64, SPX_F32, SPX_F16};
+    for (int f = 0; f < spx_format_count(); f++) {
+        spx_format_info info;
+        if (spx_format_get(f, &info) != SPX_OK || !(info.devices & dev)) continue;
+        unsigned ops = info.operations & ((1u << SPX_OP_SPMV) | (1u << SPX_OP_SPMM));
+        if (!ops) continue;
+        for (int p = 0; p < 3; p++) {
+            if (!(info.precisions & (1u << precs[p]))) continue;
+            target t = {info.name, dev, precs[p], 0, 0};
+            run_target(&t, ops);
+        }
+    }
+}
+
+/* The calls' errors, SpGEMM and SDDMM plans. */
+static void check_errors(void)
+{
+    spx_matrix *A = spx_test_varied_matrix(50, 50, 10.0, 9);
+    spx_plan *P = NULL, *G = NULL, *S = NULL;
+    double v[4096] = {0};
+    if (!A) return;
+    CHECK_STATUS(spx_plan_update_values(NULL, v), SPX_ERR_BAD_HANDLE);
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, NULL, &P), SPX_OK)) {
+        CHECK_STATUS(spx_plan_update_values(P, NULL), SPX_ERR_INVALID_ARG);
+        CHECK_STATUS(spx_plan_update_values_host(P, NULL), SPX_ERR_INVALID_ARG);
+    }
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPGEMM, NULL, &G), SPX_OK)) {
+        CHECK_STATUS(spx_plan_update_values(G, v), SPX_ERR_UNSUPPORTED);
+        CHECK(strstr(spx_last_error(), "new plan") != NULL);
+    }
+    if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SDDMM, NULL, &S), SPX_OK))
+        CHECK_STATUS(spx_plan_update_values(S, v), SPX_OK);
+    spx_plan_destroy(P);
+    spx_plan_destroy(G);
+    spx_plan_destroy(S);
+    spx_matrix_destroy(A);
+}
+
+int main(void)
+{
+    int cpu = spx_test_part(NULL);
+    int cuda = spx_test_part("cuda") && spx_test_require_cuda("CUDA plans' updates not run");
+    if (cpu || cuda) build_cases();
+    if (cpu) {
+        check_errors();
+        run_device(SPX_DEV_CPU);
+    }
+    if (cuda) run_device(SPX_DEV_CUDA);
+    for (int c = 0; c < N_CASES; c++)
+        spx_matrix_destroy(cases[c].A);
+    return spx_test_finish();
+}
