@@ -1,11 +1,11 @@
 /* coo: SpMV over row-sorted coordinate triplets, split evenly by nonzeros
  * (a row may be split between threads; see coo_kernel.h). */
 #include <omp.h>
-#include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/matrix.h"
+#include "core/memcopy.h"
 #include "core/threads.h"
 #include "plan/format.h"
 
@@ -81,7 +81,7 @@ static spx_status coo_update_values(void *state, const void *values, int on_devi
                                    "coo: the plan's own values");
         if (st != SPX_OK) return st;
     }
-    memcpy(s->owned_values, values, (size_t)s->nnz * es);
+    spx__parallel_memcpy(s->owned_values, values, (size_t)s->nnz * es);
     s->values = s->owned_values;
     return SPX_OK;
 }
@@ -91,7 +91,8 @@ static spx_status coo_spmv(void *state, double alpha, const void *x, double beta
 {
     const coo_state *s = state;
     coo_carry *carry = NULL;
-    spx_status st = spx__alloc((void **)&carry, 2 * (size_t)s->threads, sizeof *carry, "coo carries");
+    spx_status st =
+        spx__alloc((void **)&carry, 2 * (size_t)s->threads, sizeof *carry, "coo carries");
     if (st != SPX_OK) return st;
     if (s->precision == SPX_F64)
         coo_f64(s, alpha, x, beta, y, carry);

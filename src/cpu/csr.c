@@ -25,6 +25,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/iso.h"
+#include "core/memcopy.h"
 #include "core/matrix.h"
 #include "core/threads.h"
 #include "cpu/sddmm.h"
@@ -339,7 +340,7 @@ static spx_status csr_update_values(void *state, const void *values, int on_devi
                                    "csr (cpu): the plan's own values");
         if (st != SPX_OK) return st;
     }
-    memcpy(s->owned_values, values, (size_t)nnz * es);
+    spx__parallel_memcpy(s->owned_values, values, (size_t)nnz * es);
     s->values = s->owned_values;
     s->iso = 0;
     return SPX_OK;

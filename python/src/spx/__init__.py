@@ -277,6 +277,20 @@ class Plan(_Operator):
         self._p.sddmm(X, Y, Z, alpha, beta)
         return Z
 
+    def update_values(self, values):
+        """New values for the plan's matrix, its pattern unchanged (spx_plan_update_values):
+        the next step of a Newton solve, a layer's weights after a training step. values:
+        a contiguous vector of nnz entries of the plan's dtype, in the CSR order of the
+        plan's matrix (a scipy matrix's .data after its indices are sorted): a NumPy
+        array, or a CuPy array for CUDA plans. The plan refills its own copy, without the
+        preprocessing of a new plan, and then multiplies as a plan made from the matrix
+        with these values would, bit for bit (a plan that stores values keeps storing
+        them when the new values are all one number). The matrix itself is not changed.
+        SDDMM plans read no values (nothing to do); SpGEMM plans refuse (spx.Error).
+        Returns the plan."""
+        self._p.update_values(values)
+        return self
+
     @property
     def format(self):
         return self._p.info()["format"]

@@ -777,6 +777,47 @@ static PyObject *plan_sddmm(PlanObject *p, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* update_values(v): new values for the plan's matrix (spx_plan_update_values),
+ * a contiguous vector of nnz(A) entries of the plan's dtype in A's CSR order:
+ * host memory (spx_plan_update_values_host, any plan) or, for CUDA plans,
+ * device memory (__cuda_array_interface__). */
+static PyObject *plan_update_values(PlanObject *p, PyObject *args)
+{
+    PyObject *vo;
+    dense v = {0};
+    int64_t nnz;
+    spx_status st = SPX_OK;
+    int ok = 0;
+    if (!PyArg_ParseTuple(args, "O", &vo)) return NULL;
+    spx_matrix_dims(p->matrix->A, NULL, NULL, &nnz);
+    if (dense_get(p, vo, 0, &v) < 0) return NULL;
+    if (!v.typed)
+        PyErr_Format(PyExc_ValueError, "values must be a %s array (the plan's dtype)",
+                     plan_dtype(p));
+    else if (v.ndim != 1 || v.shape[0] != nnz)
+        PyErr_Format(PyExc_ValueError,
+                     "values must be a vector of %lld entries (one an entry of A, in its CSR "
+                     "order)",
+                     (long long)nnz);
+    else if (nnz > 1 && v.strides[0] != v.itemsize)
+        PyErr_SetString(PyExc_ValueError, "values' entries must be adjacent (a contiguous vector)");
+    else if (!v.host && !p->cuda)
+        PyErr_SetString(PyExc_ValueError,
+                        "values in device memory need a CUDA plan; pass a NumPy array");
+    else
+        ok = 1;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        st =
+            v.host ? spx_plan_update_values_host(p->P, v.ptr) : spx_plan_update_values(p->P, v.ptr);
+        Py_END_ALLOW_THREADS
+    }
+    dense_release(&v);
+    if (!ok) return NULL;
+    if (st != SPX_OK) return raise_status(st);
+    Py_RETURN_NONE;
+}
+
 static spx_status plan_apply(PyObject *p, void *x, void *y)
 {
     return spmv_any((PlanObject *)p, 1.0, x, 0.0, y, 1);
@@ -1026,6 +1067,8 @@ static PyMethodDef plan_methods[] = {
     {"sddmm", (PyCFunction)plan_sddmm, METH_VARARGS,
      "Z = alpha*(X*Y^T at A's entries) + beta*Z (SDDMM plans)"},
     {"info", (PyCFunction)plan_info, METH_NOARGS, "format, prep_ms, bytes, describe, ..."},
+    {"update_values", (PyCFunction)plan_update_values, METH_VARARGS,
+     "new values for the plan's matrix, same pattern (spx_plan_update_values)"},
     {"spgemm", (PyCFunction)plan_spgemm, METH_VARARGS, "C = A*B"},
     {"spgemm_numeric", (PyCFunction)plan_spgemm_numeric, METH_VARARGS,
      "C's values again for B of C's pattern"},
