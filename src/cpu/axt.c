@@ -14,7 +14,11 @@
  * parallel region in thread order. The result is bitwise reproducible for a
  * fixed thread count and changes with it (the split changes the sums' order).
  * With x=refresh spmv writes the plan's ax[]: such a plan must not serve two
- * threads at once; with x=live it is read-only and may. */
+ * threads at once; with x=live it is read-only and may.
+ *
+ * New values (spx_plan_update_values) are written into the value halves of
+ * the slabs by spx__axt_refill (axt_build.c), which finds each entry's slot
+ * from what the plan keeps (no slot map, no copy of A's row offsets). */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -233,6 +237,15 @@ static spx_status axt_spmv(void *state, double alpha, const void *x, double beta
     return SPX_OK;
 }
 
+/* New values (spx_plan_update_values: host memory, the plan's type, in A's
+ * CSR order) into the slots A's entries went to (spx__axt_refill). These
+ * formats have no iso path: values of one number are stored like any. */
+static spx_status axt_update_values(void *state, const void *values, int on_device)
+{
+    (void)on_device; /* a CPU plan: host memory */
+    return spx__axt_refill(state, values);
+}
+
 /* ----------------------------------------------------------------- tuner */
 
 /* Best of three timed calls after one warm-up, in seconds. */
@@ -351,6 +364,7 @@ static size_t axt_bytes(const void *state)
     if (a->variant == SPX__AXT_UH1) n += (size_t)a->nslab * sizeof(int32_t);
     if (a->variant == SPX__AXT_UH) n += (size_t)a->nunits * (size_t)a->thw * sizeof(int32_t);
     if (a->brp) n += ((size_t)a->rows + 1) * sizeof(int64_t);
+    if (a->ufirst) n += ((size_t)a->nthreads + 1) * sizeof(int64_t);
     return n;
 }
 
@@ -396,6 +410,7 @@ static const char *const axt_bench_variants[] = {"x=refresh", NULL};
         .bytes = axt_bytes,                                                                        \
         .destroy = axt_destroy,                                                                    \
         .describe = axt_describe,                                                                  \
+        .update_values = axt_update_values,                                                        \
         .borrows_matrix = 0,                                                                       \
         .bench_variants = axt_bench_variants,                                                      \
     };

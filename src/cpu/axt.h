@@ -131,6 +131,8 @@ typedef struct spx__axt {
     int nthreads;
     int64_t *ubound; /* nthreads + 1 unit bounds */
     int64_t *own;    /* nthreads + 1 row bounds: thread t fills empty rows of [own[t], own[t+1]) */
+    int64_t *ufirst; /* axc, uh1, uh: nthreads + 1, entry thread t's units start at (the first
+                        spx__axt_refill counts them); NULL before */
     spx__axt_run_fn run;
     spx__axt_refresh_fn refresh;
     spx__isa isa;       /* ISA of the run kernel */
@@ -150,6 +152,11 @@ spx_status spx__axt_layout(const spx_matrix *A, spx__axt *a);
  * (ubound, own; a->nthreads lowered to the units when fewer). */
 spx_status spx__axt_build(const spx_matrix *A, spx__axt *a);
 void spx__axt_free_arrays(spx__axt *a);
+/* New values for a built a (spx__axt_build; spx_plan_update_values): vals[k],
+ * of a->type, into the slot entry k of the matrix went to; padding keeps its
+ * 0 and the columns are untouched. Runs on a->nthreads threads, each on its
+ * spmv units. */
+spx_status spx__axt_refill(spx__axt *a, const void *vals);
 
 /* Row of the first entry of unit u. */
 int64_t spx__axt_unit_row(const spx__axt *a, int64_t u);

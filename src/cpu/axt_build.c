@@ -11,7 +11,16 @@
  *   ch1:      slab k / THW, lane k % THW (block k / BS)
  *   ch:       tile k / (TH*THW); q = k % (TH*THW): lane q / TH, slab tile*TH + q % TH
  * Headers (ch1, ch) mark the first entry of each row and of each block (ch1)
- * or column (ch): ((row + 1) << obits) | (entries after it in the segment). */
+ * or column (ch): ((row + 1) << obits) | (entries after it in the segment).
+ *
+ * New values (spx__axt_refill) go where the entries went, found without A's
+ * row offsets (the plan keeps none): ch1 and ch place entry k by k alone;
+ * axc, uh1 and uh visit each row's entries in order, rows in order, when they
+ * walk the slots slab by slab (axc, uh1) or lane column by lane column, down
+ * each column (uh), so entry k is the k-th slot of that walk not holding
+ * column -1 (padding). Each thread walks its spmv units from the entry they
+ * start at, counted by the first refill and kept (ufirst). */
+#include <omp.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -99,9 +108,8 @@ cleanup:
     return st;
 }
 
-/* Entry k of A (value in vals) into lane of slab. */
-static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *vals,
-                const int32_t *ci, int64_t k)
+/* Entry k's value (in vals) into lane of slab. */
+static void put_value(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *vals, int64_t k)
 {
     unsigned char *p = a->ax + (size_t)slab * a->sb;
     if (a->vsize == sizeof(double)) /* constant sizes: the copies become moves */
@@ -109,6 +117,14 @@ static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *va
                sizeof(double));
     else
         memcpy(p + (size_t)lane * sizeof(float), vals + (size_t)k * sizeof(float), sizeof(float));
+}
+
+/* Entry k of A (value in vals, column in ci) into lane of slab. */
+static void put(spx__axt *a, int64_t slab, int64_t lane, const unsigned char *vals,
+                const int32_t *ci, int64_t k)
+{
+    unsigned char *p = a->ax + (size_t)slab * a->sb;
+    put_value(a, slab, lane, vals, k);
     if (a->live)
         memcpy(p + (size_t)a->thw * a->vsize + (size_t)lane * sizeof(int32_t), ci + k,
                sizeof(int32_t));
@@ -185,6 +201,125 @@ static void place_packed(const spx_matrix *A, const int64_t *rp, spx__axt *a,
         }
 }
 
+/* The 32-bit column slots of slab s: its second half (x=live) or col[]. */
+static const int32_t *slab_cols(const spx__axt *a, int64_t s)
+{
+    if (!a->live) return a->col + (size_t)s * (size_t)a->thw;
+    return (const int32_t *)(const void *)(a->ax + (size_t)s * a->sb + (size_t)a->thw * a->vsize);
+}
+
+/* axc, uh1: entries of slabs [s0, s1), the first being entry k, and with
+ * vals their values written. A row's entry j is at lane j % THW, so a slab's
+ * entries fill its first lanes and padding the rest. */
+static int64_t walk_slabs(spx__axt *a, int64_t s0, int64_t s1, const unsigned char *vals, int64_t k)
+{
+    for (int64_t s = s0; s < s1; s++) {
+        const int32_t *c = slab_cols(a, s);
+        int n = 0;
+        while (n < a->thw && c[n] >= 0)
+            n++;
+        if (vals)
+            memcpy(a->ax + (size_t)s * a->sb, vals + (size_t)k * a->vsize, (size_t)n * a->vsize);
+        k += n;
+    }
+    return k;
+}
+
+/* uh: the same for tiles [t0, t1). Lane column l of a tile holds n[l]
+ * consecutive entries of one row down its first slabs, padding after, and
+ * the columns follow each other in entry order: column l's entry m is entry
+ * base[l] + m. Both passes run slab by slab. */
+static int64_t walk_tiles(spx__axt *a, int64_t t0, int64_t t1, const unsigned char *vals, int64_t k)
+{
+    int64_t n[SPX__AXT_MAX_THW], base[SPX__AXT_MAX_THW];
+    for (int64_t t = t0; t < t1; t++) {
+        for (int l = 0; l < a->thw; l++)
+            n[l] = 0;
+        for (int64_t m = 0; m < a->th; m++) {
+            const int32_t *c = slab_cols(a, t * a->th + m);
+            for (int l = 0; l < a->thw; l++)
+                n[l] += c[l] >= 0;
+        }
+        for (int l = 0; l < a->thw; l++) {
+            base[l] = k;
+            k += n[l];
+        }
+        for (int64_t m = 0; vals && m < a->th; m++)
+            for (int l = 0; l < a->thw; l++)
+                if (m < n[l]) put_value(a, t * a->th + m, l, vals, base[l] + m);
+    }
+    return k;
+}
+
+/* axc, uh1, uh: thread t's units (as spmv splits them) walked from entry k. */
+static int64_t walk_units(spx__axt *a, int t, const unsigned char *vals, int64_t k)
+{
+    const int64_t u0 = a->ubound[t], u1 = a->ubound[t + 1];
+    if (a->variant == SPX__AXT_UH) return walk_tiles(a, u0, u1, vals, k);
+    if (a->variant == SPX__AXC) return walk_slabs(a, a->brp[u0], a->brp[u1], vals, k);
+    return walk_slabs(a, u0, u1, vals, k);
+}
+
+/* ch1, ch: thread t's units; entry k sits at packed_slot(k), here walked
+ * slab by slab (ch1: THW consecutive entries; ch: lane l of slab m of tile t
+ * holds entry t*TH*THW + l*TH + m). */
+static void refill_packed(spx__axt *a, int t, const unsigned char *vals)
+{
+    const int64_t s0 = a->ubound[t] * a->unit_slabs, s1 = a->ubound[t + 1] * a->unit_slabs;
+    const int64_t thw = a->thw, th = a->th;
+    for (int64_t s = s0; s < s1; s++) {
+        if (a->variant == SPX__AXT_CH1) {
+            const int64_t k = s * thw, n = a->nnz - k < thw ? a->nnz - k : thw;
+            if (n > 0)
+                memcpy(a->ax + (size_t)s * a->sb, vals + (size_t)k * a->vsize,
+                       (size_t)n * a->vsize);
+            continue;
+        }
+        const int64_t k = s / th * th * thw + s % th;
+        for (int64_t l = 0; l < thw && k + l * th < a->nnz; l++)
+            put_value(a, s, l, vals, k + l * th);
+    }
+}
+
+/* ufirst: the entry each thread's units start at, by a walk that counts. */
+static spx_status count_firsts(spx__axt *a)
+{
+    const int T = a->nthreads;
+    spx_status st = spx__alloc((void **)&a->ufirst, (size_t)T + 1, sizeof(int64_t), "axt refill");
+    if (st != SPX_OK) return st;
+    a->ufirst[0] = 0;
+#pragma omp parallel num_threads(T)
+    {
+        const int nt = omp_get_num_threads();
+        for (int t = omp_get_thread_num(); t < T; t += nt)
+            a->ufirst[t + 1] = walk_units(a, t, NULL, 0);
+    }
+    for (int t = 0; t < T; t++)
+        a->ufirst[t + 1] += a->ufirst[t];
+    return SPX_OK;
+}
+
+spx_status spx__axt_refill(spx__axt *a, const void *vals)
+{
+    const int T = a->nthreads, packed = a->variant == SPX__AXT_CH1 || a->variant == SPX__AXT_CH;
+    if (T == 0) return SPX_OK; /* no units: no entries */
+    if (!packed && !a->ufirst) {
+        spx_status st = count_firsts(a);
+        if (st != SPX_OK) return st;
+    }
+#pragma omp parallel num_threads(T)
+    {
+        const int nt = omp_get_num_threads();
+        for (int t = omp_get_thread_num(); t < T; t += nt) {
+            if (packed)
+                refill_packed(a, t, vals);
+            else
+                walk_units(a, t, vals, a->ufirst[t]);
+        }
+    }
+    return SPX_OK;
+}
+
 int64_t spx__axt_unit_row(const spx__axt *a, int64_t u)
 {
     switch (a->variant) {
@@ -244,6 +379,7 @@ void spx__axt_free_arrays(spx__axt *a)
     spx__free(a->brp);
     spx__free(a->ubound);
     spx__free(a->own);
+    spx__free(a->ufirst);
 }
 
 spx_status spx__axt_layout(const spx_matrix *A, spx__axt *a)

@@ -20,7 +20,9 @@
  *
  * An iso plan (core/iso.h) stores no values: val and long_val are NULL, its
  * kernels (stamped from the same bodies) sum x[col] alone, and the caller
- * folds iso_value into alpha.
+ * folds iso_value into alpha. New values (spx_plan_update_values) refill val
+ * and long_val through A's row offsets, rebuilt from rowlen, perm and the long
+ * rows' lengths (sell.c); an iso plan given varied ones starts storing them.
  *
  * Kernels prefetch col and val (and long_col, long_val) SPX__SELL_PF_AHEAD
  * elements ahead of the element they read: past 4 KiB page boundaries, where
@@ -35,6 +37,7 @@
 
 #include <stdint.h>
 
+#include "core/iso.h"
 #include "spx.h"
 
 /* C is a power of two up to this (a chunk's lanes fit one stack array). */
@@ -93,6 +96,8 @@ struct spx__sell {
     int32_t *long_col;       /* long_nnz columns */
     void *long_val;          /* long_nnz values, double or float; NULL when iso */
     spx__sell_long_kernel long_kernel;
+    /* the values= parameter the plan was made with (an update's iso test) */
+    spx__values_mode mode;
 };
 
 /* Kernels by ISA, type and values (iso nonzero: the iso kernel); NULL where a
