@@ -5,7 +5,10 @@
  *    x=live and x=refresh, fp64 and fp32, a sweep of TH and BS: every entry
  *    at its slot with its value and column, every other slot padding (value
  *    0, column -1), rwp / brp / hdr as the layout says, the empty rows listed,
- *    the units split into ranges that cover them.
+ *    the units split into ranges that cover them; and, for new values, the
+ *    entry spx__axt_cell_entry names for each value cell (axt_lane.h, as
+ *    the kernel takes it): A's entry whose value and column the cell holds,
+ *    -1 exactly for padding, every entry of A named once.
  * 2. Kernels: a host emulation of each kernel's arithmetic, lane by lane
  *    (warp shuffles as array steps in the kernels' order), deciding where
  *    each partial goes with the same functions the kernels call
@@ -149,6 +152,38 @@ static int decodes(const spx_matrix *A, const spx__cuda_axt_host *h)
     case SPX__AXT_UH: return decode_uh(A, L);
     default: return decode_packed(A, L);
     }
+}
+
+/* The cells' entries of new values, as spx__cuda_axt_values finds them
+ * (axt_lane.h): each run's entries counted from the columns (not -1), their
+ * exclusive scan the runs' first entries (not for ch1, ch); then each value
+ * cell holds the entry spx__axt_cell_entry names (padding for -1), and
+ * every entry of A is named once. */
+static int runs_ok(const spx_matrix *A, const spx__cuda_axt_host *h)
+{
+    const spx__axt *L = &h->L;
+    spx__axt_runs runs = spx__axt_runs_of(L->variant, L->thw, L->th, L->nnz, L->nslab, L->nunits);
+    int64_t *first = malloc(((size_t)runs.n + 1) * sizeof *first), named = 0, s;
+    char *seen = calloc((size_t)A->nnz + 1, 1);
+    int ok = runs.n * spx__axt_run_cells(runs) == L->nslab * L->thw, l;
+    for (int64_t q = 0, e = 0; !runs.packed && q < runs.n; q++) {
+        first[q] = e;
+        for (int i = 0; i < spx__axt_run_cells(runs); i++) {
+            spx__axt_run_cell(runs, q, i, &s, &l);
+            e += column_at(L, s, l) >= 0;
+        }
+    }
+    runs.first = runs.packed ? NULL : first;
+    for (int64_t c = 0; ok && c < L->nslab * L->thw; c++) {
+        s = c / L->thw;
+        l = (int)(c % L->thw);
+        const int64_t e = spx__axt_cell_entry(runs, s, l, !runs.packed && column_at(L, s, l) < 0);
+        ok = e >= -1 && e < A->nnz && (e < 0 || !seen[e]) && slot_is(A, L, s, l, e);
+        if (e >= 0) seen[e] = 1, named++;
+    }
+    free(first);
+    free(seen);
+    return ok && named == A->nnz;
 }
 
 /* ------------------------------------------------------------ emulation */
@@ -586,6 +621,9 @@ static void check_build(const spx_matrix *A, const char *what, int variant, spx_
     if (!CHECK(decodes(A, &h)))
         printf("  %s %s %s x=%s th=%d bs=%d: does not decode\n", what, vnames[variant], tn,
                live ? "live" : "refresh", th, bs);
+    if (!CHECK(runs_ok(A, &h)))
+        printf("  %s %s %s x=%s th=%d bs=%d: the cells' entries (new values) are wrong\n", what,
+               vnames[variant], tn, live ? "live" : "refresh", th, bs);
     for (int atomic = 0; t == SPX_F64 && atomic < 2; atomic++)
         if (!CHECK(emulated_ok(&h, A, atomic, MUT_NONE)))
             printf("  %s %s x=%s th=%d bs=%d warps=%lld per=%lld combine=%s: emulation error "

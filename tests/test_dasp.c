@@ -9,7 +9,13 @@
  * uploaded; prep=gpu: scattered on the device from A's CSR) must give the
  * same device arrays bit for bit, in F64 and F16, and the same y bit for bit;
  * also with 64-bit column indices, fp32 values, half rounding ties and
- * values beyond half's range (both decline). Failed host and device
+ * values beyond half's range (both decline). The device's walk of the row
+ * lists (spx__dasp_walk_row in dasp.h: the placement of the GPU fill and of
+ * new values) is run on the host packing and must find every entry where the
+ * host scatter put it; on the GPU, new values (spx__dasp_update, plans'
+ * spx_plan_update_values, both preps, an iso packing too) must give the
+ * arrays and y of a new packing of them, and a value beyond half's range
+ * must be refused with the plan unchanged. Failed host and device
  * allocations (spx__alloc_fail_at, spx__dasp_dev_fail_at) must come back as
  * SPX_ERR_OOM. SPX_TEST_QUICK=1 (for compute-sanitizer) skips the larger
  * cases and all but three shared matrices.
@@ -181,12 +187,102 @@ static void free_vecs(vecs *v)
 
 /* ------------------------------------------------------------- checks */
 
+/* The walk (dasp.h) over the host packing's arrays. */
+static spx__dasp_walk host_walk(const spx__dasp_host *h, const int64_t *rowptr)
+{
+    return (spx__dasp_walk){.rowptr = rowptr,
+                            .long_row = h->long_row,
+                            .med_row = h->med_row,
+                            .row13 = h->row13,
+                            .row22 = h->row22,
+                            .row4 = h->row4,
+                            .single_row = h->single_row,
+                            .long_task_ptr = h->long_task_ptr,
+                            .task_chunk = h->task_chunk,
+                            .rb_ptr = h->rb_ptr,
+                            .irr_base = h->irr_words,
+                            .irr_len8 = (const uint64_t *)(h->irr_words + h->n_rowblocks),
+                            .n_long = h->n_long,
+                            .n_rowblocks = h->n_rowblocks,
+                            .n_blk13 = h->n_blk13,
+                            .n_blk22 = h->n_blk22,
+                            .n_blk4 = h->n_blk4,
+                            .n_single = h->n_single,
+                            .med_chunk0 = h->med_chunk0,
+                            .irr0 = h->irr0,
+                            .chunk13 = h->chunk13,
+                            .chunk22 = h->chunk22,
+                            .chunk4 = h->chunk4,
+                            .single0 = h->single0};
+}
+
+/* Row r's entries placed at (slot, rest, reg): entry[e] = its CSR index,
+ * seen[k] counted; returns the entries landing outside the slots or on a
+ * slot already taken. */
+static int64_t walk_place(const int64_t *rowptr, int64_t r, int64_t slot, int64_t rest, int64_t reg,
+                          int64_t n, int64_t *entry, int *seen)
+{
+    int64_t bad = 0;
+    for (int64_t s = 0; s < rowptr[r + 1] - rowptr[r]; s++) {
+        int64_t e = spx__dasp_slot(slot, rest, reg, s), k = rowptr[r] + s;
+        seen[k]++;
+        if (e < 0 || e >= n || entry[e] >= 0)
+            bad++;
+        else
+            entry[e] = k;
+    }
+    return bad;
+}
+
+/* The device's placement (the fill's and the update's walk) run on the host
+ * packing h of A: every stored slot holds A's value and column of the entry
+ * the walk puts there, every other slot is padding (column -1, value +0),
+ * and every entry of A lands in exactly one slot. */
+static void check_walk(const char *name, const spx_matrix *A, const spx__dasp_host *h)
+{
+    const int64_t *rowptr = NULL;
+    int64_t n = h->n_entries, bad = 0, wrong = 0, missed = 0;
+    int64_t *entry = malloc(sizeof *entry * (size_t)(n + 1));
+    int *seen = calloc((size_t)A->nnz + 1, sizeof *seen);
+    if (!CHECK_STATUS(spx__matrix_rowptr(A, &rowptr), SPX_OK)) {
+        free(entry);
+        free(seen);
+        return;
+    }
+    for (int64_t e = 0; e < n; e++)
+        entry[e] = -1;
+    spx__dasp_walk w = host_walk(h, rowptr);
+    for (int64_t q = 0; q < spx__dasp_walk_len(&w); q++) {
+        int64_t slot, rest, reg;
+        int32_t r = spx__dasp_walk_row(&w, q, &slot, &rest, &reg);
+        if (r >= 0) bad += walk_place(rowptr, r, slot, rest, reg, n, entry, seen);
+    }
+    for (int64_t r = 0; r < w.n_long; r++)
+        bad += walk_place(rowptr, w.long_row[r], 0, spx__dasp_walk_long(&w, r), 0, n, entry, seen);
+    for (int64_t e = 0; e < n; e++) {
+        int64_t k = entry[e];
+        double v = k >= 0 ? spx__val(A, k) : 0.0;
+        wrong += h->col[e] != (k >= 0 ? (int32_t)spx__col(A, k) : -1) ||
+                 memcmp(&h->val[e], &v, sizeof v) != 0;
+    }
+    for (int64_t k = 0; k < A->nnz; k++)
+        missed += seen[k] != 1;
+    if (!CHECK(bad == 0 && wrong == 0 && missed == 0))
+        fprintf(stderr,
+                "  walk of %s: %lld entries off their slots, %lld slots unlike the host "
+                "scatter, %lld entries not placed once\n",
+                name, (long long)bad, (long long)wrong, (long long)missed);
+    free(entry);
+    free(seen);
+}
+
 static void check_packing(const char *name, const spx_matrix *A, int thr, int loop)
 {
     spx__dasp_host *h = NULL;
     int64_t m, n;
     dims(A, &m, &n);
     if (!CHECK_STATUS(spx__dasp_pack(A, thr, loop, &h), SPX_OK)) return;
+    check_walk(name, A, h);
     vecs v = make_vecs(A, 1.5, -0.5, 0, 7);
     int *hits = calloc((size_t)m + 1, sizeof *hits);
     memcpy(v.y, v.y0, sizeof(double) * (size_t)m);
@@ -333,6 +429,26 @@ static spx_status plan_y(const spx_matrix *A, spx_type t, const char *params, co
     return st;
 }
 
+/* x (n) and two copies of y0 (m) of a plan of precision t, random. */
+static void random_xy(spx_type t, int64_t n, int64_t m, void *x, void *ya, void *yb)
+{
+    uint64_t seed = 99;
+    for (int64_t j = 0; j < n; j++) {
+        double v = spx_test_rand(&seed);
+        if (t == SPX_F16)
+            ((float *)x)[j] = (float)v;
+        else
+            ((double *)x)[j] = v;
+    }
+    for (int64_t i = 0; i < m; i++) {
+        double v = spx_test_rand(&seed);
+        if (t == SPX_F16)
+            ((float *)ya)[i] = ((float *)yb)[i] = (float)v;
+        else
+            ((double *)ya)[i] = ((double *)yb)[i] = v;
+    }
+}
+
 /* prep=host and prep=gpu plans: the same status and the same bits of y. */
 static void check_same_spmv(const char *name, const spx_matrix *A, spx_type t)
 {
@@ -341,17 +457,7 @@ static void check_same_spmv(const char *name, const spx_matrix *A, spx_type t)
     size_t es = t == SPX_F16 ? sizeof(float) : sizeof(double);
     char *x = malloc(es * (size_t)(n + 1)), *yh = malloc(es * (size_t)(m + 1));
     char *yg = malloc(es * (size_t)(m + 1));
-    uint64_t seed = 99;
-    for (int64_t j = 0; j < n; j++) {
-        double v = spx_test_rand(&seed);
-        if (t == SPX_F16) ((float *)x)[j] = (float)v;
-        else ((double *)x)[j] = v;
-    }
-    for (int64_t i = 0; i < m; i++) {
-        double v = spx_test_rand(&seed);
-        if (t == SPX_F16) ((float *)yh)[i] = ((float *)yg)[i] = (float)v;
-        else ((double *)yh)[i] = ((double *)yg)[i] = v;
-    }
+    random_xy(t, n, m, x, yh, yg);
     spx_status hs = plan_y(A, t, "prep=host", x, yh), gs = plan_y(A, t, "prep=gpu", x, yg);
     if (!CHECK(hs == gs && (hs != SPX_OK || memcmp(yh, yg, es * (size_t)m) == 0)))
         fprintf(stderr, "  %s %s: y of prep=host (%s) and prep=gpu (%s) differ\n", name,
@@ -365,6 +471,190 @@ static void check_same(const char *name, const spx_matrix *A)
     check_same_fill(name, A, SPX_F16);
     check_same_spmv(name, A, SPX_F64);
     check_same_spmv(name, A, SPX_F16);
+}
+
+/* ---------------------------------------------------------- new values */
+
+/* A copy of A (fp64) with new values, each a float (an F16 plan's update
+ * takes floats: the two give the same halves); big: entry k = 65520 too
+ * (beyond half's range), when k < nnz. */
+static spx_matrix *new_values(const spx_matrix *A, int64_t big)
+{
+    spx_matrix *B = NULL;
+    uint64_t seed = 1234;
+    if (!CHECK_STATUS(spx_matrix_copy(A, SPX_F64, &B), SPX_OK)) return NULL;
+    for (int64_t k = 0; k < B->nnz; k++)
+        ((double *)B->values)[k] = (float)(4.0 * spx_test_rand(&seed));
+    if (big < B->nnz) ((double *)B->values)[big] = 65520.0;
+    return B;
+}
+
+/* B's values as a plan of precision t takes them (double for F64, float for
+ * F16; malloc). */
+static void *values_for(const spx_matrix *B, spx_type t)
+{
+    size_t es = t == SPX_F16 ? sizeof(float) : sizeof(double);
+    void *v = malloc(es * (size_t)(B->nnz + 1));
+    for (int64_t k = 0; k < B->nnz; k++)
+        if (t == SPX_F16)
+            ((float *)v)[k] = (float)((const double *)B->values)[k];
+        else
+            ((double *)v)[k] = ((const double *)B->values)[k];
+    return v;
+}
+
+/* spx__dasp_update of d with B's values, from host or device memory. */
+static spx_status update_with(spx__dasp_dev *d, const spx_matrix *B, spx_type t, int on_device)
+{
+    size_t bytes = (t == SPX_F16 ? sizeof(float) : sizeof(double)) * (size_t)B->nnz;
+    void *v = values_for(B, t), *dv = NULL;
+    spx_status st = SPX_OK;
+    if (on_device) {
+        st = spx__cuda_alloc(&dv, bytes + 1, "dasp test values");
+        if (st == SPX_OK && bytes) st = spx__cuda_copy(dv, v, bytes, 1);
+    }
+    if (st == SPX_OK) st = spx__dasp_update(d, on_device ? dv : v, on_device);
+    spx__cuda_free(dv);
+    free(v);
+    return st;
+}
+
+/* Like device_arrays: A packed (iso: without values) and uploaded, then
+ * given B's values (*ust: the update's status); bytes: the device plan's
+ * before and after the update. */
+static spx_status updated_arrays(const spx_matrix *A, const spx_matrix *B, spx_type t, int gpu,
+                                 int iso, int on_device, spx_status *ust, void **val, int32_t **col,
+                                 int64_t *n, size_t bytes[2])
+{
+    spx__dasp_host *h = NULL;
+    spx__dasp_dev *d = NULL;
+    *val = NULL;
+    *col = NULL;
+    *n = 0;
+    *ust = SPX_ERR_INVALID_ARG;
+    spx_status st = (gpu ? spx__dasp_pack_layout : spx__dasp_pack)(A, 75, 0, &h);
+    if (st == SPX_OK) {
+        h->iso = iso;
+        st = spx__dasp_upload(h, t, NULL, &d);
+    }
+    if (st == SPX_OK) {
+        bytes[0] = spx__dasp_bytes(d);
+        *ust = update_with(d, B, t, on_device);
+        bytes[1] = spx__dasp_bytes(d);
+        st = spx__dasp_download(d, NULL, NULL, n);
+    }
+    if (st == SPX_OK) {
+        *val = calloc((size_t)*n + 1, sizeof(double));
+        *col = malloc(sizeof(int32_t) * (size_t)(*n + 1));
+        st = spx__dasp_download(d, *val, *col, n);
+    }
+    spx__dasp_free(d);
+    spx__dasp_host_free(h);
+    return st;
+}
+
+/* A packing of A given B's values has the arrays of a packing of B, for
+ * either fill, an iso packing of A included (it stores them from then on),
+ * values from host and device memory. */
+static void check_update_arrays(const char *name, const spx_matrix *A, const spx_matrix *B,
+                                spx_type t)
+{
+    size_t vb = t == SPX_F16 ? 2 : sizeof(double), bytes[2];
+    for (int gpu = 0; gpu < 2; gpu++)
+        for (int iso = 0; iso < 2; iso++) {
+            void *uv = NULL, *fv = NULL;
+            int32_t *uc = NULL, *fc = NULL;
+            int64_t un = 0, fn = 0, diff = -1;
+            spx_status ust,
+                us = updated_arrays(A, B, t, gpu, iso, gpu ^ iso, &ust, &uv, &uc, &un, bytes);
+            spx_status fs = device_arrays(B, t, gpu, &fv, &fc, &fn);
+            if (us == SPX_OK && fs == SPX_OK && un == fn)
+                diff = first_difference(uv, fv, uc, fc, un, vb);
+            if (!CHECK(us == SPX_OK && ust == SPX_OK && fs == SPX_OK && un == fn && diff < 0 &&
+                       bytes[1] == bytes[0] + (iso ? (size_t)un * vb : 0)))
+                fprintf(stderr,
+                        "  %s %s prep=%s%s: update %s, new packing %s, first difference at "
+                        "slot %lld\n",
+                        name, t == SPX_F16 ? "f16" : "f64", gpu ? "gpu" : "host", iso ? " iso" : "",
+                        spx_status_name(ust), spx_status_name(fs), (long long)diff);
+            free(uv), free(fv), free(uc), free(fc);
+        }
+}
+
+/* y of a plan of A with params given B's values (host memory), or a status. */
+static spx_status updated_plan_y(const spx_matrix *A, const spx_matrix *B, spx_type t,
+                                 const char *params, const void *x, void *y)
+{
+    spx_plan_opts o = dasp_opts(t, params);
+    spx_plan *P = NULL;
+    void *v = values_for(B, t);
+    spx_status st = spx_plan_create(A, SPX_OP_SPMV, &o, &P);
+    if (st == SPX_OK) st = spx_plan_update_values_host(P, v);
+    if (st == SPX_OK) st = spx_spmv_host(P, 1.5, x, -0.5, y);
+    spx_plan_destroy(P);
+    free(v);
+    return st;
+}
+
+/* Plans of A given B's values: the y bits of plans made from B, with params
+ * beside the defaults test_update_values runs. */
+static void check_update_plans(const char *name, const spx_matrix *A, const spx_matrix *B,
+                               spx_type t)
+{
+    static const char *const params[] = {"prep=host", "prep=gpu,pass2=1", "prep=host,pass2=0"};
+    int64_t m, n;
+    dims(A, &m, &n);
+    size_t es = t == SPX_F16 ? sizeof(float) : sizeof(double);
+    char *x = malloc(es * (size_t)(n + 1)), *yu = malloc(es * (size_t)(m + 1));
+    char *yf = malloc(es * (size_t)(m + 1));
+    for (int p = 0; p < 3; p++) {
+        random_xy(t, n, m, x, yu, yf);
+        spx_status us = updated_plan_y(A, B, t, params[p], x, yu);
+        spx_status fs = plan_y(B, t, params[p], x, yf);
+        if (!CHECK(us == SPX_OK && fs == SPX_OK && memcmp(yu, yf, es * (size_t)m) == 0))
+            fprintf(stderr, "  %s %s %s: y of the updated plan (%s) and a new one (%s) differ\n",
+                    name, t == SPX_F16 ? "f16" : "f64", params[p], spx_status_name(us),
+                    spx_status_name(fs));
+    }
+    free(x), free(yu), free(yf);
+}
+
+static void check_update(const char *name, const spx_matrix *A)
+{
+    spx_matrix *B = new_values(A, INT64_MAX);
+    if (!B) return;
+    check_update_arrays(name, A, B, SPX_F64);
+    check_update_arrays(name, A, B, SPX_F16);
+    check_update_plans(name, A, B, SPX_F64);
+    check_update_plans(name, A, B, SPX_F16);
+    spx_matrix_destroy(B);
+}
+
+/* New fp16 values with one beyond half's range: refused, naming it, and the
+ * packing (stored or iso) as it was, for either fill and values from host or
+ * device memory. */
+static void check_update_range(void)
+{
+    static const int64_t lens[] = {600, 7, 2, 130};
+    spx_matrix *A = rows_of(4, 2000, lens, 1.0, 43), *B = new_values(A, 650);
+    size_t bytes[2];
+    for (int gpu = 0; B && gpu < 2; gpu++)
+        for (int iso = 0; iso < 2; iso++) {
+            void *uv = NULL, *av = NULL;
+            int32_t *uc = NULL, *ac = NULL;
+            int64_t un = 0, an = 0;
+            spx_status ust,
+                us = updated_arrays(A, B, SPX_F16, gpu, iso, gpu ^ iso, &ust, &uv, &uc, &un, bytes);
+            CHECK_STATUS(ust, SPX_ERR_UNSUPPORTED);
+            CHECK(strstr(spx_last_error(), "65520") != NULL);
+            CHECK(bytes[1] == bytes[0]);
+            if (!iso && CHECK_STATUS(us, SPX_OK) &&
+                CHECK_STATUS(device_arrays(A, SPX_F16, gpu, &av, &ac, &an), SPX_OK))
+                CHECK(un == an && first_difference(uv, av, uc, ac, un, 2) < 0);
+            free(uv), free(av), free(uc), free(ac);
+        }
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(B);
 }
 
 /* A's arrays with 64-bit column indices (the matrix object allows them at
@@ -505,6 +795,7 @@ static void check_all(const char *name, spx_matrix *A)
     check_packing(name, A, 75, 0);
     if (have_gpu) {
         check_same(name, A);
+        check_update(name, A);
         check_gpu(name, A, SPX_F64, "prep=host", 1.5, -0.5);
         check_gpu(name, A, SPX_F64, NULL, 1.5, -0.5);
         check_gpu(name, A, SPX_F64, NULL, 1.0, 0.0); /* y holds NaN: must not leak */
@@ -656,6 +947,7 @@ int main(void)
         if (!quick) param_cases();
         if (have_gpu) {
             half_cases();
+            check_update_range();
             check_sensitivity();
             check_oom("prep=gpu", SPX_F64);
             if (!quick) {

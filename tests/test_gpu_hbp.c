@@ -277,6 +277,8 @@ static void check_build(const spx_matrix *A, const char *what, spx__hbp_opts o)
                            same(d.group_tile, h.group_tile, 8 * ((size_t)h.n_groups + 1)) &&
                            same(d.lane_row, h.lane_row, 2 * lanes) &&
                            same(d.lane_len, h.lane_len, 4 * lanes) &&
+                           !h.lane_first == !d.lane_first &&
+                           (!h.lane_first || same(d.lane_first, h.lane_first, 4 * lanes)) &&
                            same(d.tiles, h.tiles, sizeof *h.tiles * (size_t)h.n_tiles) &&
                            same(d.multi, h.multi, 4 * (size_t)h.n_multi) &&
                            (!h.rb_ptr || (same(d.rb_ptr, h.rb_ptr, 8 * ((size_t)h.R + 1)) &&

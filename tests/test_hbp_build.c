@@ -8,6 +8,9 @@
  *    again through the paper's add_sign and zero_row (its Algorithm 3);
  *  - tiles: each group's steps covered in order, lane tiles of at most T
  *    steps, coop tiles over a constant count of lanes, entry offsets right;
+ *  - new values: the walk that places them (tile_entries of hbp_prep.cu)
+ *    through the lanes' first entries meets every entry of A once, at the
+ *    place that holds its value and column;
  *  - arithmetic: an emulation of the kernel and combine steps (the tiles'
  *    sums in the kernel's order, then the direct, owner or paper combine)
  *    against the long-double reference, |y - ref| <= 64 eps (|A||x|);
@@ -244,6 +247,48 @@ static int tiles_ok(const spx__hbp *h)
     return h->group_tile[h->n_groups] == h->n_tiles;
 }
 
+/* Entry a of A at place pos of a tile whose block starts at column col0:
+ * met once, with its value and column there. */
+static int placed(const spx_matrix *A, const spx__hbp *h, char *seen, int64_t pos, int64_t a,
+                  int64_t col0)
+{
+    if (a < 0 || a >= A->nnz || pos < 0 || pos >= h->nnz || seen[a]) return 0;
+    seen[a] = 1;
+    return layout_value(h, pos) == spx__val(A, a) && layout_col(h, pos, col0) == A->col32[a];
+}
+
+/* The walk of new values (tile_entries of hbp_prep.cu), tile by tile: lane
+ * tiles step by step over the lanes with entries, coop tiles entry e at
+ * entry + e of lane e % alive, step s0 + e / alive; entry k of a lane is A's
+ * lane_first + k. Every entry of A met once, where its value is. */
+static int firsts_ok(const spx_matrix *A, const spx__hbp *h)
+{
+    char *seen = calloc((size_t)A->nnz + 1, 1);
+    int ok = h->lane_first != NULL;
+    int64_t met = 0;
+    for (int64_t t = 0; ok && t < h->n_tiles; t++) {
+        const spx__hbp_tile *tl = &h->tiles[t];
+        const uint32_t *len = h->lane_len + (int64_t)tl->group * W;
+        const int32_t *first = h->lane_first + (int64_t)tl->group * W;
+        if (tl->alive == 0) {
+            int64_t base = tl->entry;
+            for (uint32_t k = tl->s0; ok && k < tl->s1; k++) {
+                int alive = 0;
+                for (int l = 0; ok && l < W && len[l] > k; l++, alive++, met++)
+                    ok = placed(A, h, seen, base + l, (int64_t)first[l] + k, tl->col0);
+                base += alive;
+            }
+        } else {
+            const int64_t n = (int64_t)tl->alive * (tl->s1 - tl->s0);
+            for (int64_t e = 0; ok && e < n; e++, met++)
+                ok = placed(A, h, seen, tl->entry + e,
+                            (int64_t)first[e % tl->alive] + tl->s0 + e / tl->alive, tl->col0);
+        }
+    }
+    free(seen);
+    return ok && met == A->nnz;
+}
+
 /* The sum of one tile for each lane, in the kernel's order (hbp_spmv.cu). */
 static void tile_sums(const spx__hbp *h, const spx__hbp_tile *tl, const double *x, double sum[W])
 {
@@ -380,12 +425,13 @@ static void check(const spx_matrix *A, const char *what, spx__hbp_opts o)
     const int full = h.combine != SPX__HBP_OWNER;
     const int b = blocks_ok(A, &h, full), od = order_ok(&h), hs = hash_ok(A, &h);
     const int d = decode_steps(A, &h), p = decode_paper(A, &h), t = tiles_ok(&h);
+    const int f = t ? firsts_ok(A, &h) : 0;
     const int e = b && d && t ? arithmetic_ok(A, &h) : 0;
-    if (!CHECK(b && od && hs && d && p && t && e))
+    if (!CHECK(b && od && hs && d && p && t && f && e))
         printf("  %s N=%lld M=%lld T=%lld %s %s: blocks %d order %d hash %d steps %d paper %d "
-               "tiles %d arithmetic %d\n",
+               "tiles %d firsts %d arithmetic %d\n",
                what, (long long)o.N, (long long)o.M, (long long)o.T, combine_name(h.combine),
-               o.order == SPX__HBP_SORT ? "sort" : "hash", b, od, hs, d, p, t, e);
+               o.order == SPX__HBP_SORT ? "sort" : "hash", b, od, hs, d, p, t, f, e);
     spx__hbp_free_host(&h);
 }
 

@@ -31,12 +31,21 @@
  * A call is a chain of launches on the plan's stream, each allowed to start
  * under the one before (pdl=on, cuda/pdl.cuh): [refresh] [scale, atomic]
  * main [combine, ordered]. The carries are the plan's scratch and x=refresh
- * rewrites ax[]: calls on one plan must not run concurrently. */
+ * rewrites ax[]: calls on one plan must not run concurrently.
+ *
+ * New values (spx_plan_update_values) rewrite the value half of every slab,
+ * a thread per cell taking the entry spx__axt_cell_entry names (axt_lane.h).
+ * No slot map is kept (4 bytes a cell: a third more than an fp64 x=live
+ * slab holds, a half more in fp32): each run of a slab or a tile column holds consecutive entries,
+ * so the runs' first entries are a scan of their entries, counted from the columns the plan keeps
+ * (-1 in padding), at each update (axc, uh1, uh; 8 bytes a run for the call), or follow from the
+ * run's index (ch1, ch). */
 #ifndef SPX_CUDA_AXT_CUDA_H
 #define SPX_CUDA_AXT_CUDA_H
 
 #include <stdint.h>
 
+#include "cuda/axt/axt_lane.h"
 #include "cuda/gateway.h"
 #include "spx.h"
 
@@ -82,12 +91,31 @@ typedef struct spx__cuda_axt_plan {
     void *stream;       /* cudaStream_t (NULL: the default stream) */
 } spx__cuda_axt_plan;
 
-/* The method's gateway (cuda/gateway.h; axt_spmv.cu): launch y = alpha*A*x +
- * beta*y on p->stream (asynchronous); beta == 0 never reads y; x and y are
- * device vectors of the plan's precision. */
+/* The runs of a layout (axt_lane.h; first NULL: the scan is the caller's). */
+static inline spx__axt_runs spx__axt_runs_of(int variant, int thw, int th, int64_t nnz,
+                                             int64_t nslab, int64_t nunits)
+{
+    spx__axt_runs r;
+    r.columns = variant == SPX__CUDA_AXT_UH || variant == SPX__CUDA_AXT_CH;
+    r.packed = variant == SPX__CUDA_AXT_CH1 || variant == SPX__CUDA_AXT_CH;
+    r.thw = thw;
+    r.th = th;
+    r.nnz = nnz;
+    r.n = r.columns ? nunits * thw : nslab;
+    r.first = NULL;
+    return r;
+}
+
+/* The method's gateway (cuda/gateway.h; axt_spmv.cu):
+ * - spmv: launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta ==
+ *   0 never reads y; x and y are device vectors of the plan's precision;
+ * - values: every value cell of ax[] from src (A's nnz values of the plan's
+ *   precision, device memory, CSR order), 0 in padding (axt_lane.h: the
+ *   runs' scan in temporary device memory); on p->stream, waited for. */
 #define SPX__CUDA_AXT_API(S, Q, V)                                                                 \
     S(spx__cuda_axt_spmv,                                                                          \
-      (const spx__cuda_axt_plan *p, double alpha, const void *x, double beta, void *y))
+      (const spx__cuda_axt_plan *p, double alpha, const void *x, double beta, void *y))            \
+    S(spx__cuda_axt_values, (const spx__cuda_axt_plan *p, const void *src))
 
 SPX__CUDA_DECLARE(SPX__CUDA_AXT_API)
 

@@ -19,6 +19,8 @@
  *    second pass in producer order, so calls give the same bits; atomic is the
  *    paper's atomicAdd of each partial onto y scaled by beta first;
  *  - pdl=on|off (default on where the device has it, sm_90+).
+ * New values (spx_plan_update_values) rewrite the slabs' values where the
+ * layout put A's, found from the layout itself (axt_cuda.h: no slot map).
  * Declines (SPX_ERR_UNSUPPORTED) 64-bit columns, more than 2^31-1 rows, and
  * for ch1 / ch rows beyond the header's row bits. AUTO takes axc for small
  * matrices of long rows (axc_suits) and never the axt-* variants: on the
@@ -41,7 +43,7 @@
 #define WARPS_PER_SM 64 /* a full multiprocessor: 2048 threads */
 #define FALLBACK_SMS 132
 #define FALLBACK_L2 ((size_t)50 << 20) /* the H100's L2 */
-#define MIN_TH_SAVING 0.075 /* of the th=4 layout's bytes */
+#define MIN_TH_SAVING 0.075            /* of the th=4 layout's bytes */
 
 static const char *const names[SPX__CUDA_AXT_NVAR] = {"axc", "axt-uh1", "axt-uh", "axt-ch1",
                                                       "axt-ch"};
@@ -212,8 +214,10 @@ static spx_status smallest_uh_th(const spx_matrix *A, size_t slot, int *th)
     SPX_TRY(spx__calloc((void **)&hist, ROW_HIST, sizeof *hist, "axt-uh row lengths"));
     for (int64_t i = 0; i < A->rows; i++) {
         const int64_t n = spx__row_off(A, i + 1) - spx__row_off(A, i);
-        if (n < ROW_HIST) hist[n]++;
-        else n_longer++;
+        if (n < ROW_HIST)
+            hist[n]++;
+        else
+            n_longer++;
     }
     SPX_TRY(spx__alloc((void **)&longer, (size_t)n_longer + 1, sizeof *longer, "axt-uh rows"));
     n_longer = 0;
@@ -242,8 +246,10 @@ static spx_status variant_th(int variant, const axt_params *prm, const spx_matri
 {
     const size_t vsize = precision == SPX_F64 ? sizeof(double) : sizeof(float);
     *th = 1;
-    if (prm->th) *th = (int)prm->th;
-    else if (variant == SPX__CUDA_AXT_CH) *th = DEFAULT_TH_CH;
+    if (prm->th)
+        *th = (int)prm->th;
+    else if (variant == SPX__CUDA_AXT_CH)
+        *th = DEFAULT_TH_CH;
     else if (variant == SPX__CUDA_AXT_UH) /* x=refresh: the x value, and its column in col[] */
         return smallest_uh_th(A, prm->live ? vsize + 4 : 2 * vsize + 4, th);
     return SPX_OK;
@@ -299,6 +305,27 @@ cleanup:
 static spx_status axt_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     return spx__cuda_axt_spmv(state, alpha, x, beta, y);
+}
+
+/* New values (spx_plan_update_values): the caller's device values, or host
+ * values copied over on the plan's stream, into the slabs' value cells (of
+ * the plan's type, as the values: no conversion). These formats have no iso
+ * path: every update stores its values. */
+static spx_status axt_update_values(void *state, const void *values, int on_device)
+{
+    const spx__cuda_axt_plan *p = state;
+    const size_t vsize = p->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    void *staged = NULL;
+    spx_status st = SPX_OK;
+    if (!on_device) {
+        SPX_TRY(spx__cuda_alloc(&staged, (size_t)(p->nnz > 0 ? p->nnz : 1) * vsize,
+                                "cuda axt new values"));
+        SPX_TRY(spx__cuda_copy_async(staged, values, (size_t)p->nnz * vsize, 1, p->stream));
+    }
+    SPX_TRY(spx__cuda_axt_values(p, on_device ? values : staged));
+cleanup:
+    spx__cuda_free(staged);
+    return st;
 }
 
 /* Device memory held: ax[], the refresh columns, rwp / hdr / brp, the empty
@@ -375,6 +402,7 @@ static double axc_suits(const spx_matrix *A, const spx__auto_facts *f)
         .bytes = axt_bytes,                                                                        \
         .destroy = axt_destroy,                                                                    \
         .describe = axt_describe,                                                                  \
+        .update_values = axt_update_values,                                                        \
         .borrows_matrix = 0,                                                                       \
         .suits = suits_hook,                                                                       \
     };

@@ -122,6 +122,48 @@ static inline SPX__AXT_HD int spx__axt_combine_first(const int64_t *row, int64_t
     return j < 0 || row[j] != row[k];
 }
 
+/* New values (spx_plan_update_values): the entry of A each value cell holds,
+ * found from the layout alone. Every layout keeps A's entries in CSR order
+ * in runs of cells: a slab's THW lanes (axc, uh1, ch1), or a tile's lane
+ * column of TH slabs (uh, ch; run q is lane q % THW of tile q / THW), each
+ * run its entries first, then padding (column -1). So cell i of run q holds
+ * entry first[q] + i, first[] the exclusive scan of the runs' entries
+ * (counted as cells whose column is not -1) where rows are padded to whole
+ * runs (axc, uh1, uh), and q * per (per = THW or TH, the cells of a run)
+ * where entries are packed (ch1, ch: no scan). */
+typedef struct spx__axt_runs {
+    int columns;          /* runs are tiles' lane columns (uh, ch), else slabs */
+    int packed;           /* ch1, ch: run q starts at entry q * per */
+    int thw, th;          /* lanes of a slab, slabs of a tile */
+    int64_t nnz;          /* entries of A */
+    int64_t n;            /* runs: slabs, or tiles * THW lane columns */
+    const int64_t *first; /* not packed: n first entries (the scan), else NULL */
+} spx__axt_runs;
+
+/* Cells of a run. */
+static inline SPX__AXT_HD int spx__axt_run_cells(spx__axt_runs r)
+{
+    return r.columns ? r.th : r.thw;
+}
+
+/* Cell i of run q: lane *l of slab *s. */
+static inline SPX__AXT_HD void spx__axt_run_cell(spx__axt_runs r, int64_t q, int i, int64_t *s,
+                                                 int *l)
+{
+    *s = r.columns ? q / r.thw * r.th + i : q;
+    *l = r.columns ? (int)(q % r.thw) : i;
+}
+
+/* The entry of A in lane l of slab s, or -1 for padding; pad: the cell's
+ * column is -1 (read only where not packed). */
+static inline SPX__AXT_HD int64_t spx__axt_cell_entry(spx__axt_runs r, int64_t s, int l, int pad)
+{
+    const int64_t q = r.columns ? s / r.th * r.thw + l : s, i = r.columns ? s % r.th : l;
+    if (!r.packed) return pad ? -1 : r.first[q] + i;
+    const int64_t e = q * spx__axt_run_cells(r) + i;
+    return e < r.nnz ? e : -1;
+}
+
 /* Units [*u0, *u1) of producer w, per units each, of n. */
 static inline SPX__AXT_HD void spx__axt_range(int64_t w, int64_t per, int64_t n, int64_t *u0,
                                               int64_t *u1)

@@ -10,6 +10,7 @@
  * spx__ld_fresh (cuda/pdl.cuh). A lane loads STEPS slabs (axc, uh1) or
  * BATCH entries of its column (uh, ch) before it gathers their x, to keep
  * that many loads in flight. */
+#include <cub/cub.cuh>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -686,5 +687,113 @@ extern "C" spx_status spx__cuda_axt_spmv(const spx__cuda_axt_plan *p, double alp
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return spx__error(SPX_ERR_DEVICE, "cuda axt spmv launch failed: %s", cudaGetErrorString(e));
+    return SPX_OK;
+}
+
+/* ---------------------------------------------------------- new values */
+
+/* Where the cells' columns are: the slabs' second half (x=live) or col[]. */
+struct cell_columns {
+    const unsigned char *ax;
+    const int32_t *col; /* x=refresh, else NULL */
+    int64_t sb, vsize;
+    int thw;
+};
+
+/* The column of lane l of slab s (-1: padding). */
+__device__ __forceinline__ int32_t column_of(const cell_columns &c, int64_t s, int l)
+{
+    if (c.col) return c.col[s * c.thw + l];
+    return reinterpret_cast<const int32_t *>(c.ax + s * c.sb + c.thw * c.vsize)[l];
+}
+
+/* A thread per run: its entries, the cells not holding column -1. */
+__global__ void __launch_bounds__(BLOCK)
+    run_entries_kernel(spx__axt_runs runs, cell_columns c, int64_t *n)
+{
+    const int64_t stride = (int64_t)gridDim.x * BLOCK;
+    for (int64_t q = (int64_t)blockIdx.x * BLOCK + threadIdx.x; q < runs.n; q += stride) {
+        int64_t k = 0, s;
+        int l;
+        for (int i = 0; i < spx__axt_run_cells(runs); i++) {
+            spx__axt_run_cell(runs, q, i, &s, &l);
+            k += column_of(c, s, l) >= 0;
+        }
+        n[q] = k;
+    }
+}
+
+/* A thread per cell: lane l of slab s takes the entry its run names. */
+template <typename T>
+__global__ void __launch_bounds__(BLOCK) values_kernel(unsigned char *ax, spx__axt_runs runs,
+                                                       cell_columns c, int64_t cells, const T *src)
+{
+    const int64_t stride = (int64_t)gridDim.x * BLOCK;
+    for (int64_t i = (int64_t)blockIdx.x * BLOCK + threadIdx.x; i < cells; i += stride) {
+        const int64_t s = i / runs.thw;
+        const int l = (int)(i % runs.thw);
+        const int pad = !runs.packed && column_of(c, s, l) < 0;
+        const int64_t e = spx__axt_cell_entry(runs, s, l, pad);
+        reinterpret_cast<T *>(ax + s * c.sb)[l] = e >= 0 ? src[e] : T(0);
+    }
+}
+
+#define VALUES_TRY(call)                                                                           \
+    do {                                                                                           \
+        e = (call);                                                                                \
+        if (e != cudaSuccess) goto cleanup;                                                        \
+    } while (0)
+
+/* runs.first: the exclusive scan of the runs' entries, in *tmp (CUB's
+ * storage, then n counts and n first entries). */
+static cudaError_t scan_runs(spx__axt_runs *runs, const cell_columns &c, void **tmp, cudaStream_t s)
+{
+    const int64_t n = runs->n;
+    size_t bytes = 0, room;
+    int64_t *count;
+    cudaError_t e;
+    VALUES_TRY(cub::DeviceScan::ExclusiveSum(nullptr, bytes, (int64_t *)nullptr, (int64_t *)nullptr,
+                                             n, s));
+    room = (bytes + 255) / 256 * 256;
+    VALUES_TRY(cudaMallocAsync(tmp, room + 2 * (size_t)n * sizeof(int64_t), s));
+    count = (int64_t *)((char *)*tmp + room);
+    run_entries_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(*runs, c, count);
+    VALUES_TRY(cudaGetLastError());
+    VALUES_TRY(cub::DeviceScan::ExclusiveSum(*tmp, bytes, count, count + n, n, s));
+    runs->first = count + n;
+cleanup:
+    return e;
+}
+
+extern "C" spx_status spx__cuda_axt_values(const spx__cuda_axt_plan *p, const void *src)
+{
+    if (!p || (p->nnz > 0 && !src))
+        return spx__error(SPX_ERR_INVALID_ARG, "cuda axt values: bad arguments");
+    const int64_t cells = p->nslab * p->thw;
+    const cell_columns c = {
+        p->ax, p->col, p->sb,
+        p->precision == SPX_F64 ? (int64_t)sizeof(double) : (int64_t)sizeof(float), p->thw};
+    spx__axt_runs runs = spx__axt_runs_of(p->variant, p->thw, p->th, p->nnz, p->nslab, p->nunits);
+    cudaStream_t s = (cudaStream_t)p->stream;
+    void *tmp = nullptr;
+    cudaError_t e = cudaSuccess;
+    if (cells == 0) return SPX_OK;
+    if (!runs.packed) VALUES_TRY(scan_runs(&runs, c, &tmp, s));
+    if (p->precision == SPX_F64)
+        values_kernel<double>
+            <<<grid_for(cells, BLOCK), BLOCK, 0, s>>>(p->ax, runs, c, cells, (const double *)src);
+    else
+        values_kernel<float>
+            <<<grid_for(cells, BLOCK), BLOCK, 0, s>>>(p->ax, runs, c, cells, (const float *)src);
+    VALUES_TRY(cudaGetLastError());
+    VALUES_TRY(cudaStreamSynchronize(s));
+cleanup:
+    if (tmp) {
+        cudaFreeAsync(tmp, s);
+        cudaStreamSynchronize(s);
+    }
+    if (e != cudaSuccess)
+        return spx__error(e == cudaErrorMemoryAllocation ? SPX_ERR_OOM : SPX_ERR_DEVICE,
+                          "cuda axt values: %s", cudaGetErrorString(e));
     return SPX_OK;
 }

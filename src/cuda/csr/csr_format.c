@@ -65,6 +65,7 @@
 #include "core/iso.h"
 #include "core/matrix.h"
 #include "cuda/csr/csr_kernels.h"
+#include "cuda/values/values.h"
 #include "plan/format.h"
 
 /* Stream kernel: rows longer than this go to the chunks. A row block of a
@@ -250,6 +251,68 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who)
     return SPX_OK;
 }
 
+/* fp16: SPX_ERR_UNSUPPORTED naming who when one of n new values (floats)
+ * is beyond half's range or NaN, as spx__cuda_check_half_range for A. */
+static spx_status check_half_values(const float *v, int64_t n, const char *who)
+{
+    for (int64_t k = 0; k < n; k++)
+        if (!(v[k] <= 65504.0f && v[k] >= -65504.0f))
+            return spx__error(SPX_ERR_UNSUPPORTED,
+                              "%s f16: new value %g (entry %lld) is beyond half's range; the "
+                              "plan keeps its values",
+                              who, (double)v[k], (long long)k);
+    return SPX_OK;
+}
+
+/* check_half_values for device values, on the device: only an offending
+ * value comes to the host, for the message. */
+static spx_status device_half_check(const float *v, int64_t n, void *stream, const char *who)
+{
+    int64_t first;
+    float bad;
+    spx_status st = spx__cuda_values_beyond_half(v, SPX_F32, n, stream, &first);
+    if (st != SPX_OK || first >= n) return st;
+    st = spx__cuda_values_to_host(&bad, v + first, SPX_F32, 1, 1, stream);
+    if (st != SPX_OK) return st;
+    return spx__error(SPX_ERR_UNSUPPORTED,
+                      "%s f16: new value %g (entry %lld) is beyond half's range; the plan keeps "
+                      "its values",
+                      who, (double)bad, (long long)first);
+}
+
+spx_status spx__cuda_update_decide(const void *values, int on_device, int64_t n, spx_type precision,
+                                   int was_iso, int mode, void *stream, const char *who, int *iso,
+                                   double *v)
+{
+    const spx_type vt = precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    void *copy = NULL;
+    const void *host = values;
+    spx_status st = SPX_OK;
+    *iso = 0;
+    *v = 0.0;
+    if (!was_iso && precision != SPX_F16) return SPX_OK; /* stored as they are */
+    if (!was_iso && on_device) return device_half_check(values, n, stream, who);
+    if (on_device) {
+        SPX_TRY(spx__alloc(&copy, (size_t)(n > 0 ? n : 1),
+                           vt == SPX_F64 ? sizeof(double) : sizeof(float),
+                           "new values on the host"));
+        SPX_TRY(spx__cuda_values_to_host(copy, values, vt, 1, n, stream));
+        host = copy;
+    }
+    if (was_iso) spx__values_iso_array(host, n, precision, iso, v);
+    if (*iso) goto cleanup;
+    if (was_iso && mode == SPX__VALUES_ISO)
+        st = spx__error(SPX_ERR_UNSUPPORTED,
+                        "%s: the plan was made with values=iso and the new values are not all "
+                        "one number; make it with values=stored or auto",
+                        who);
+    else if (precision == SPX_F16)
+        st = check_half_values(host, n, who);
+cleanup:
+    spx__free(copy);
+    return st;
+}
+
 /* Chunks of the nonzeros [b, e) (e > b): cut at the multiples of
  * SPX__CUDA_CSR_CHUNK, so that every chunk but a row's first starts on an
  * aligned nonzero and a warp's 32 loads of columns (values) cover 4 (8)
@@ -356,6 +419,7 @@ static void csr_destroy(void *state)
     spx__cuda_free(p->dict.roff);
     spx__cuda_free(p->dict.grow);
     spx__cuda_free(p->dict_values);
+    spx__cuda_free(p->dict_first);
     spx__cuda_free(p->spmm_long);
     spx__cuda_free(p->spmm_long_first);
     spx__cuda_free(p->spmm_chunk_long);
@@ -387,6 +451,25 @@ cleanup:
     return st;
 }
 
+/* index=dict: each row block's first nonzero in A's CSR order, uploaded
+ * (dict_first: where an update takes the block's values from). */
+static spx_status upload_dict_first(const spx_matrix *A, const spx__csr_dict *h,
+                                    spx__cuda_csr_plan *p)
+{
+    int64_t *first = NULL;
+    spx_status st = SPX_OK;
+    if (h->n_blocks == 0) return SPX_OK;
+    SPX_TRY(spx__alloc((void **)&first, (size_t)h->n_blocks, sizeof *first,
+                       "csr dict blocks' first nonzeros"));
+    for (int64_t b = 0; b < h->n_blocks; b++)
+        first[b] = spx__row_off(A, h->blk[4 * b]);
+    SPX_TRY(spx__cuda_upload((void **)&p->dict_first, first, (size_t)h->n_blocks * sizeof *first,
+                             "cuda csr dict blocks' first nonzeros"));
+cleanup:
+    spx__free(first);
+    return st;
+}
+
 /* index=dict: the row blocks with their dictionaries, built on the host and
  * uploaded. */
 static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
@@ -410,6 +493,7 @@ static spx_status build_dict(const spx_matrix *A, spx__cuda_csr_plan *p)
     SPX_TRY(spx__cuda_upload((void **)&p->dict.grow, h.grow, (size_t)h.n_codes / 8,
                              "cuda csr dict group rows"));
     SPX_TRY(upload_block_values(A, &h, p));
+    SPX_TRY(upload_dict_first(A, &h, p));
     SPX_TRY(spx__cuda_upload((void **)&p->dict.roff, h.roff, (size_t)A->rows * sizeof *h.roff,
                              "cuda csr dict row ends"));
     p->index_dict = 1;
@@ -589,6 +673,7 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     if (o->precision == SPX_F16 && !p->iso) SPX_TRY(spx__cuda_check_half_range(A, "csr (cuda)"));
     p->precision = o->precision;
     p->x_half = prm.x_half;
+    p->values_mode = prm.values;
     p->stream = o->stream;
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     SPX_TRY(host_offsets(A, &rp, &rp_copy));
@@ -612,7 +697,8 @@ static spx_status csr_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->long_len = STREAM_LONG;
     SPX_TRY(build_long_rows(A, rp, p));
     SPX_TRY(upload_matrix(A, rp, &prm, p));
-    if (p->index_dict && prm.ctas == 0) SPX_TRY(spx__cuda_csr_dict_grid(p, &p->grid));
+    p->grid_fit = p->index_dict && prm.ctas == 0;
+    if (p->grid_fit) SPX_TRY(spx__cuda_csr_dict_grid(p, &p->grid));
     if (prm.ctas > 0) {
         int sms = 0;
         SPX_TRY(spx__cuda_device_info(NULL, 0, &sms, NULL));
@@ -773,6 +859,99 @@ static spx_status csr_sddmm(void *state, int64_t k, double alpha, const void *X,
     return spx__cuda_csr_sddmm(state, k, alpha, X, ldx, Y, ldy, beta, Z);
 }
 
+/* Bytes of n values as the plan stores them (double, float or half). */
+static size_t value_bytes(const spx__cuda_csr_plan *p, int64_t n)
+{
+    const size_t es = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    return (size_t)(n > 0 ? n : 1) * es;
+}
+
+/* The new values (the plan's vector type) into dst in CSR order and the
+ * plan's value type, converted as analyze's upload converts. */
+static spx_status gather_values(const spx__cuda_csr_plan *p, void *dst, const void *values,
+                                int on_device)
+{
+    return spx__cuda_values_gather(dst, p->precision, p->A.nnz, NULL, values,
+                                   p->precision == SPX_F64 ? SPX_F64 : SPX_F32, p->A.nnz, on_device,
+                                   p->stream);
+}
+
+/* The plain CSR's new values, in CSR order (no map), into the plan's own
+ * array: A.values, or a device matrix's converted_values (the caller's
+ * array is never written); allocated when the plan has none (an iso plan,
+ * a device matrix whose values it read in place). */
+static spx_status update_plain(spx__cuda_csr_plan *p, const void *values, int on_device)
+{
+    void **own = p->device_matrix ? &p->converted_values : &p->A.values;
+    void *fresh = NULL;
+    spx_status st = SPX_OK;
+    if (!*own) SPX_TRY(spx__cuda_alloc(&fresh, value_bytes(p, p->A.nnz), "cuda csr values"));
+    SPX_TRY(gather_values(p, fresh ? fresh : *own, values, on_device));
+    if (fresh) *own = fresh;
+    fresh = NULL;
+    p->A.values = *own;
+cleanup:
+    spx__cuda_free(fresh);
+    return st;
+}
+
+/* index=dict's new values: the long rows' in A.values (CSR order; only a
+ * plan with long rows keeps it), and each row block's at its codes' places
+ * in dict_values, refilled from A.values or a scratch copy in CSR order. An
+ * iso plan gets the arrays it lacks (dict_values' gaps zero, as analyze's). */
+static spx_status update_dict(spx__cuda_csr_plan *p, const void *values, int on_device)
+{
+    const int64_t n_codes = p->dict.n_codes;
+    void *csr = NULL, *codes = NULL; /* arrays allocated here */
+    spx_status st = SPX_OK;
+    if (!p->A.values)
+        SPX_TRY(spx__cuda_alloc(&csr, value_bytes(p, p->A.nnz), "cuda csr values in CSR order"));
+    SPX_TRY(gather_values(p, csr ? csr : p->A.values, values, on_device));
+    if (!p->dict_values && n_codes > 0) {
+        SPX_TRY(spx__cuda_alloc(&codes, value_bytes(p, n_codes), "cuda csr dict values"));
+        SPX_TRY(spx__cuda_memset(codes, 0, value_bytes(p, n_codes), p->stream));
+    }
+    if (n_codes > 0)
+        SPX_TRY(
+            spx__cuda_csr_dict_refill(p, codes ? codes : p->dict_values, csr ? csr : p->A.values));
+    if (codes) p->dict_values = codes;
+    codes = NULL;
+    if (csr && p->n_long) { /* the chunk kernels read it */
+        p->A.values = csr;
+        csr = NULL;
+    }
+cleanup:
+    spx__cuda_free(csr);
+    spx__cuda_free(codes);
+    return st;
+}
+
+/* New values (spx_plan_update_values), a new plan's choice
+ * (spx__cuda_update_decide): an iso plan takes one number in place; other
+ * values go to the plan's own arrays, and an iso plan stores them from then
+ * on (the stored kernels, and their index=dict grid). SpMV and SpMM states
+ * alike (SpMM's is the SpMV state with its long rows listed). */
+static spx_status csr_update_values(void *state, const void *values, int on_device)
+{
+    spx__cuda_csr_plan *p = state;
+    int iso = 0;
+    double v = 0.0;
+    spx_status st = spx__cuda_update_decide(values, on_device, p->A.nnz, p->precision, p->iso,
+                                            p->values_mode, p->stream, "csr (cuda)", &iso, &v);
+    if (st != SPX_OK) return st;
+    if (iso) {
+        p->iso_value = v;
+        return SPX_OK;
+    }
+    SPX_TRY(p->index_dict ? update_dict(p, values, on_device) : update_plain(p, values, on_device));
+    if (p->iso) {
+        p->iso = 0;
+        if (p->grid_fit) SPX_TRY(spx__cuda_csr_dict_grid(p, &p->grid));
+    }
+cleanup:
+    return st;
+}
+
 static size_t csr_bytes(const void *state)
 {
     const spx__cuda_csr_plan *p = state;
@@ -792,7 +971,8 @@ static size_t csr_bytes(const void *state)
                  (p->A.colidx ? (size_t)p->A.nnz * (val + sizeof(int32_t)) : 0) +
                  (size_t)p->A.rows * sizeof(uint16_t) +
                  (size_t)(p->n_blocks + 1) * sizeof(int32_t) +
-                 (size_t)p->dict.n_entries * sizeof(int32_t);
+                 (size_t)p->dict.n_entries * sizeof(int32_t) +
+                 (size_t)p->n_blocks * sizeof(int64_t); /* dict_first */
     }
     return matrix + (size_t)p->n_blocks * 4 * sizeof(int64_t) +
            (size_t)p->n_long * (2 * sizeof(int64_t) + sizeof(unsigned)) +
@@ -815,7 +995,7 @@ static void csr_describe(const void *state, char *buf, size_t len)
     if (p->iso) snprintf(values, sizeof values, "values=iso value=%.17g", p->iso_value);
     if (p->device_matrix)
         snprintf(values, sizeof values, "values=stored matrix=device (borrowed: columns, %s, %s)",
-                 p->converted_values ? "values converted" : "values",
+                 p->converted_values ? "values (the plan's copy)" : "values",
                  p->widened_rowptr ? "row offsets widened" : "row offsets");
     if (p->kernel == SPX__CUDA_CSR_STREAM)
         snprintf(buf, len,
@@ -880,6 +1060,7 @@ const spx_format_ops spx__format_cuda_csr = {
     .spmm = csr_spmm,
     .sddmm_analyze = csr_sddmm_analyze,
     .sddmm = csr_sddmm,
+    .update_values = csr_update_values,
     .bytes = csr_bytes,
     .destroy = csr_destroy,
     .describe = csr_describe,

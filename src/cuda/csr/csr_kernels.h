@@ -38,7 +38,12 @@
  *    one-byte codes into a dictionary of diagonals per block, col = row +
  *    dict[code], and the rows' ends as 16-bit offsets into their block;
  *  - values=iso (every kernel): a matrix of one value v is stored without
- *    values, the kernels sum x[col] alone and alpha * v scales the sums.
+ *    values, the kernels sum x[col] alone and alpha * v scales the sums;
+ *  - spx_plan_update_values: the values are in A's CSR order (A.values) but
+ *    for index=dict's row blocks, whose values sit at their codes' places
+ *    (dict_values): those are refilled block by block from the values in CSR
+ *    order, each block's first nonzero in A kept at analyze (dict_first, 8
+ *    bytes a row block of up to 2048 nonzeros; no slot map).
  * Every sum has a fixed order: results do not change from call to call. */
 #ifndef SPX_CUDA_CSR_KERNELS_H
 #define SPX_CUDA_CSR_KERNELS_H
@@ -142,6 +147,11 @@ typedef struct spx__cuda_csr_plan {
                             only for long rows, NULL without them) */
     spx__csr_dict dict;  /* device arrays; dict.blk is unused (blk holds the blocks) */
     void *dict_values;   /* device, dict.n_codes values in the blocks' order (0 in the gaps) */
+    int64_t *dict_first; /* device, n_blocks (index=dict): each row block's first nonzero
+                            in A's CSR order, where its values come from on an update */
+    int grid_fit;        /* index=dict without ctas=: grid is dict_grid's, for the kernels
+                            of the plan's values (redone when an iso plan starts storing) */
+    int values_mode;     /* values=: SPX__VALUES_AUTO, _STORED or _ISO (core/iso.h) */
     int iso;             /* values=iso (core/iso.h): A.values and dict_values are NULL,
                             the kernels read no values and iso_value is folded into
                             alpha (double for F64, a float's value otherwise) */
@@ -150,8 +160,9 @@ typedef struct spx__cuda_csr_plan {
                                 the caller's, never freed here, but for the two below */
     int64_t *widened_rowptr; /* device, rows+1: the caller's 32-bit offsets as int64
                                 (A.rowptr points here), else NULL */
-    void *converted_values;  /* device, nnz: the caller's values in the plan's precision
-                                (A.values points here), else NULL */
+    void *converted_values;  /* device, nnz: the plan's own values (A.values points here):
+                                the caller's in the plan's precision, or those of an
+                                update (never written into the caller's); else NULL */
     int64_t spmm_n_long;     /* SpMM plans: rows longer than SPX__CUDA_SPMM_LONG */
     int64_t *spmm_long;      /* device, spmm_n_long: their indices, in order */
     int64_t *spmm_long_first; /* device, spmm_n_long + 1: each long row's first chunk */
@@ -168,6 +179,23 @@ typedef struct spx__cuda_csr_plan {
  * rather than computing with infinities. Host code (csr_format.c). */
 spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
 
+/* What a CUDA plan with an iso path (csr, sell) does with the n new values
+ * of an update (spx_plan_update_values: the plan's vector type, double for
+ * F64 and float otherwise, in device memory when on_device), as a new plan
+ * of them would decide, looked at on the host (read over on the plan's
+ * stream) when the decision needs them (an iso plan, an fp16 plan):
+ *  - an iso plan (was_iso) and values of one number: *iso = 1, *v the
+ *    number (spx__values_iso_array), taken in place;
+ *  - an iso plan made with values=iso (mode) and varied values:
+ *    SPX_ERR_UNSUPPORTED;
+ *  - an fp16 plan and a value beyond half's range or NaN: SPX_ERR_UNSUPPORTED,
+ *    as analyze declines it (spx__cuda_check_half_range);
+ *  - else SPX_OK, *iso = 0: the plan stores them.
+ * who names the format in the messages. Host code (csr_format.c). */
+spx_status spx__cuda_update_decide(const void *values, int on_device, int64_t n, spx_type precision,
+                                   int was_iso, int mode, void *stream, const char *who, int *iso,
+                                   double *v);
+
 /* The csr method's gateway (cuda/gateway.h; src/cuda/csr/csr_spmv.cu):
  * - dict_grid: index=dict thread blocks, as many as fit the device at once
  *   (the kernel loops over the row blocks and loads the next one while it
@@ -182,7 +210,11 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
  * - sddmm_rows (csr_sddmm.cu): allocate and fill p->sddmm_row from A.rowptr
  *   (waits for it);
  * - sddmm: launch Z[e] = alpha * X(i, :) . Y(j, :) + beta*Z[e] over A's entries
- *   on p->stream, X, Y and Z device arrays of T (as spmm), k >= 0. */
+ *   on p->stream, X, Y and Z device arrays of T (as spmm), k >= 0;
+ * - dict_refill: index=dict's values from src (A's nnz values in CSR order, of
+ *   the plan's value type: double, float or half) into dst (dict.n_codes, the
+ *   blocks' order: block b's at blk[4b + 2], from src[dict_first[b]]); gaps
+ *   untouched; on p->stream, waited for. */
 #define SPX__CUDA_CSR_API(S, Q, V)                                                                 \
     S(spx__cuda_csr_dict_grid, (const spx__cuda_csr_plan *p, int64_t *grid))                       \
     S(spx__cuda_csr_spmv,                                                                          \
@@ -191,7 +223,8 @@ spx_status spx__cuda_check_half_range(const spx_matrix *A, const char *who);
                            int64_t ldx, double beta, void *Y, int64_t ldy))                        \
     S(spx__cuda_csr_sddmm_rows, (spx__cuda_csr_plan * p))                                          \
     S(spx__cuda_csr_sddmm, (const spx__cuda_csr_plan *p, int64_t k, double alpha, const void *X,   \
-                            int64_t ldx, const void *Y, int64_t ldy, double beta, void *Z))
+                            int64_t ldx, const void *Y, int64_t ldy, double beta, void *Z))        \
+    S(spx__cuda_csr_dict_refill, (const spx__cuda_csr_plan *p, void *dst, const void *src))
 
 SPX__CUDA_DECLARE(SPX__CUDA_CSR_API)
 

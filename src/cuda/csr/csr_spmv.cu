@@ -910,3 +910,45 @@ extern "C" spx_status spx__cuda_csr_spmv(const spx__cuda_csr_plan *p, double alp
         return spx__error(SPX_ERR_DEVICE, "cuda csr spmv launch failed: %s", cudaGetErrorString(e));
     return SPX_OK;
 }
+
+/* index=dict's values of an update (spx_plan_update_values): a thread block
+ * a row block b, copying its nonzeros' values from their place in CSR order
+ * to their codes' places, dst[blk[4b + 2] + t] = src[first[b] + t] for t <
+ * blk[4b + 3] - blk[4b + 2]; E is an unsigned type of the values' size, so
+ * the bits are copied as they are (the values converted already). */
+template <typename E>
+__global__ void __launch_bounds__(BLOCK)
+    dict_refill_kernel(E *__restrict__ dst, const E *__restrict__ src,
+                       const int64_t *__restrict__ blk, const int64_t *__restrict__ first,
+                       int64_t n_blocks)
+{
+    for (int64_t b = blockIdx.x; b < n_blocks; b += gridDim.x) {
+        const int64_t c0 = blk[4 * b + 2], n = blk[4 * b + 3] - c0, s0 = first[b];
+        for (int64_t t = threadIdx.x; t < n; t += BLOCK)
+            dst[c0 + t] = src[s0 + t];
+    }
+}
+
+extern "C" spx_status spx__cuda_csr_dict_refill(const spx__cuda_csr_plan *p, void *dst,
+                                                const void *src)
+{
+    if (!p || !p->index_dict || !dst || !src || (p->n_blocks > 0 && !p->dict_first))
+        return spx__error(SPX_ERR_INVALID_ARG, "cuda csr dict refill: bad argument");
+    if (p->n_blocks == 0) return SPX_OK;
+    cudaStream_t s = (cudaStream_t)p->stream;
+    const unsigned grid = grid_for(p->n_blocks, 1);
+    if (p->precision == SPX_F64)
+        dict_refill_kernel<uint64_t><<<grid, BLOCK, 0, s>>>((uint64_t *)dst, (const uint64_t *)src,
+                                                            p->blk, p->dict_first, p->n_blocks);
+    else if (p->precision == SPX_F32)
+        dict_refill_kernel<uint32_t><<<grid, BLOCK, 0, s>>>((uint32_t *)dst, (const uint32_t *)src,
+                                                            p->blk, p->dict_first, p->n_blocks);
+    else
+        dict_refill_kernel<uint16_t><<<grid, BLOCK, 0, s>>>((uint16_t *)dst, (const uint16_t *)src,
+                                                            p->blk, p->dict_first, p->n_blocks);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess)
+        return spx__error(SPX_ERR_DEVICE, "cuda csr dict refill: %s", cudaGetErrorString(e));
+    return SPX_OK;
+}

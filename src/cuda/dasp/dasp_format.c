@@ -37,7 +37,12 @@
  * multiplied as y = (alpha * v) * (pattern(A) x) + beta * y: every entry's
  * A operand is 1 (a padding entry still gives 0, its x operand being 0), 8
  * bytes a slot fewer in fp64, 2 in fp16; fp16 keeps v in float, so it need
- * not fit half. With v = 1 the sums are the stored path's, bit for bit. */
+ * not fit half. With v = 1 the sums are the stored path's, bit for bit.
+ * New values (spx_plan_update_values): scattered into the plan's slots on the
+ * device by the walk of its row lists (dasp.h: no slot map, A's row offsets
+ * kept instead, 8 bytes a row), so either prep gives a new plan's bits; an
+ * iso plan takes one number in place and varied values by storing them from
+ * then on (values=iso refuses them). */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +52,7 @@
 #include "core/matrix.h"
 #include "cuda/dasp/dasp.h"
 #include "cuda/gateway.h"
+#include "cuda/values/values.h"
 #include "plan/auto_order.h"
 #include "plan/format.h"
 
@@ -69,6 +75,8 @@ typedef struct dasp_state {
     spx_type prec; /* SPX_F64 or SPX_F16 */
     int iso;       /* values=iso: no values on the device */
     double iso_value; /* A's one value, folded into alpha */
+    spx__values_mode values; /* the param values= */
+    void *stream;            /* the plan's */
 } dasp_state;
 
 /* A power of two in [lo, hi]. */
@@ -151,6 +159,8 @@ static spx_status dasp_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     s->prec = o->precision;
     s->iso = iso;
     s->iso_value = iso_value;
+    s->values = prm.values;
+    s->stream = o->stream;
     *state = s;
     s = NULL;
 cleanup:
@@ -163,6 +173,55 @@ static spx_status dasp_spmv(void *state, double alpha, const void *x, double bet
 {
     const dasp_state *s = state;
     return spx__dasp_spmv(s->dev, s->iso ? alpha * s->iso_value : alpha, x, beta, y, s->x_half);
+}
+
+/* Whether the plan's nnz new values (double for F64, float for F16; device
+ * memory when on_device) are all one number, *v. */
+static spx_status values_iso(const dasp_state *s, const void *values, int on_device, int *iso,
+                             double *v)
+{
+    int64_t n = s->shape.nnz;
+    spx_type from = s->prec == SPX_F64 ? SPX_F64 : SPX_F32;
+    void *host = NULL;
+    spx_status st = SPX_OK;
+    if (on_device) {
+        SPX_TRY(spx__alloc(&host, (size_t)(n > 0 ? n : 1),
+                           from == SPX_F64 ? sizeof(double) : sizeof(float),
+                           "dasp: new values on the host"));
+        SPX_TRY(spx__cuda_values_to_host(host, values, from, 1, n, s->stream));
+        values = host;
+    }
+    spx__values_iso_array(values, n, s->prec, iso, v);
+cleanup:
+    spx__free(host);
+    return st;
+}
+
+/* New values (spx_plan_update_values): an iso plan takes one number in place
+ * (folded into alpha) and varied values into a value array of its own,
+ * stored from then on (values=iso refuses them); a stored plan refills its
+ * slots (spx__dasp_update). A refusal leaves the plan as it was. */
+static spx_status dasp_update_values(void *state, const void *values, int on_device)
+{
+    dasp_state *s = state;
+    spx_status st = SPX_OK;
+    if (s->iso) {
+        int iso = 0;
+        double v = 0.0;
+        SPX_TRY(values_iso(s, values, on_device, &iso, &v));
+        if (iso) {
+            s->iso_value = v;
+            return SPX_OK;
+        }
+        if (s->values == SPX__VALUES_ISO)
+            return spx__error(SPX_ERR_UNSUPPORTED,
+                              "dasp: the plan was made with values=iso and the new values are "
+                              "not all one number; make it with values=stored or auto");
+    }
+    SPX_TRY(spx__dasp_update(s->dev, values, on_device));
+    s->iso = 0;
+cleanup:
+    return st;
 }
 
 static spx_type dasp_x_type(const void *state)
@@ -259,6 +318,7 @@ const spx_format_ops spx__format_dasp = {
     .bytes = dasp_bytes,
     .destroy = dasp_destroy,
     .describe = dasp_describe,
+    .update_values = dasp_update_values,
     .borrows_matrix = 0,
     .x_type = dasp_x_type,
     .bench_variants = dasp_bench_variants,

@@ -44,6 +44,7 @@
 extern "C" {
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/matrix.h"
 }
 #include "cuda/dasp/dasp.h"
 #include "cuda/pdl.cuh"
@@ -228,10 +229,13 @@ struct spx__dasp_dev {
     void *val;
     int32_t *col, *rows;
     int64_t *offs;
+    int64_t *rowptr;     /* A's row offsets (rows + 1), for the fill and update's walk */
+    spx__dasp_walk walk; /* the walk of L's row lists and rowptr (dasp.h) */
     void *partial; /* n_tasks partial sums of long rows, then 8 per heavy task */
     unsigned *count;
     size_t bytes;
     int64_t n_entries; /* slots of val and col */
+    int64_t nnz;       /* A's entries */
     int pdl;           /* launches may overlap the kernel before */
     int iso;           /* no values (val NULL): the Iso kernels */
 };
@@ -671,26 +675,15 @@ cleanup:
 }
 
 /* The irregular offsets per row-block: its first entry, and the 8 rows'
- * counts (at most SPX__DASP_IRR_MAX < 32, so 8 of them sum below 256) packed
- * in a byte each: 2 words per row-block instead of 8. */
+ * counts packed in a byte each (h->irr_words): 2 words per row-block instead
+ * of 8. */
 static spx_status put_irregular(spx__dasp_dev *d, int64_t *at, const spx__dasp_host *h)
 {
-    int64_t nb = h->n_rowblocks, *tmp = NULL;
+    int64_t nb = h->n_rowblocks;
     const int64_t *view;
-    spx_status st;
-    SPX_TRY(spx__alloc((void **)&tmp, 2 * (size_t)nb + 1, sizeof *tmp, "dasp irregular offsets"));
-    for (int64_t b = 0; b < nb; b++) {
-        uint64_t lens = 0;
-        for (int i = 0; i < 8; i++)
-            lens |= (uint64_t)(h->irr_ptr[8 * b + i + 1] - h->irr_ptr[8 * b + i]) << (8 * i);
-        tmp[b] = h->irr_ptr[8 * b];
-        tmp[nb + b] = (int64_t)lens;
-    }
-    SPX_TRY(put_array(d->offs, at, tmp, 2 * nb, &view));
+    spx_status st = put_array(d->offs, at, h->irr_words, 2 * nb, &view);
     d->L.irr_base = view;
     d->L.irr_len8 = (const uint64_t *)(view + nb);
-cleanup:
-    spx__free(tmp);
     return st;
 }
 
@@ -740,6 +733,47 @@ cleanup:
     return st;
 }
 
+/* A's row offsets, kept: with L's row lists they say where every row's
+ * entries go (the walk, dasp.h), for the device fill and for updates. */
+static spx_status upload_walk(spx__dasp_dev *d, const spx__dasp_host *h)
+{
+    const int64_t *rowptr = NULL;
+    const layout &L = d->L;
+    spx__dasp_walk &w = d->walk;
+    size_t bytes = ((size_t)h->rows + 1) * sizeof(int64_t);
+    spx_status st;
+    SPX_TRY(spx__matrix_rowptr(h->A, &rowptr));
+    SPX_TRY(dev_alloc(d, (void **)&d->rowptr, bytes, "dasp row offsets"));
+    SPX_TRY(spx__cuda_copy_staged(d->rowptr, rowptr, bytes, d->stream));
+    w.rowptr = d->rowptr;
+    w.long_row = L.long_row;
+    w.med_row = L.med_row;
+    w.row13 = L.row13;
+    w.row22 = L.row22;
+    w.row4 = L.row4;
+    w.single_row = L.single_row;
+    w.long_task_ptr = L.long_task_ptr;
+    w.task_chunk = L.task_chunk;
+    w.rb_ptr = L.rb_ptr;
+    w.irr_base = L.irr_base;
+    w.irr_len8 = L.irr_len8;
+    w.n_long = L.n_long;
+    w.n_rowblocks = L.n_rowblocks;
+    w.n_blk13 = L.n_blk13;
+    w.n_blk22 = L.n_blk22;
+    w.n_blk4 = L.n_blk4;
+    w.n_single = L.n_single;
+    w.med_chunk0 = L.med_chunk0;
+    w.irr0 = L.irr0;
+    w.chunk13 = L.chunk13;
+    w.chunk22 = L.chunk22;
+    w.chunk4 = L.chunk4;
+    w.single0 = L.single0;
+    d->nnz = h->nnz;
+cleanup:
+    return st;
+}
+
 /* val/col: scattered on the device (dasp_fill.cu) when the packing has none,
  * else uploaded. */
 static spx_status upload_values(spx__dasp_dev *d, const spx__dasp_host *h)
@@ -754,7 +788,7 @@ static spx_status upload_values(spx__dasp_dev *d, const spx__dasp_host *h)
     if (!h->val || !h->col) {
         size_t vb = d->prec == SPX_F16 ? sizeof(__half) : sizeof(double);
         if (!h->iso) SPX_TRY(dev_alloc(d, &d->val, (size_t)h->n_entries * vb, "dasp values"));
-        SPX_TRY(spx__dasp_fill(h, d->prec, d->stream, d->val, d->col));
+        SPX_TRY(spx__dasp_fill(h, &d->walk, d->prec, d->stream, d->val, d->col));
         goto cleanup;
     }
     SPX_TRY(put_array(d->col, &at, h->col, h->n_entries, &cv));
@@ -870,6 +904,7 @@ extern "C" void spx__dasp_free(spx__dasp_dev *d)
     cudaFree(d->col);
     cudaFree(d->rows);
     cudaFree(d->offs);
+    cudaFree(d->rowptr);
     cudaFree(d->partial);
     cudaFree(d->count);
     spx__free(d);
@@ -890,10 +925,11 @@ extern "C" spx_status spx__dasp_upload(const spx__dasp_host *h, spx_type t, void
     d->iso = h->iso;
     set_counts(d->L, h);
     SPX_TRY(pick_regs(d->L, t));
-    SPX_TRY(upload_values(d, h));
-    SPX_TRY(alloc_scratch(d, h));
     SPX_TRY(upload_rows(d, h));
     SPX_TRY(upload_offsets(d, h));
+    SPX_TRY(upload_walk(d, h));
+    SPX_TRY(upload_values(d, h));
+    SPX_TRY(alloc_scratch(d, h));
     *out = d;
     return SPX_OK;
 cleanup:
@@ -923,6 +959,30 @@ static spx_status launch(const spx__dasp_dev *d, double alpha, const void *x, do
                     (const acc_t *)d->partial, yv, (acc_t)alpha, (acc_t)beta);
     cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? SPX_OK : cuda_error(e, "dasp kernel launch");
+}
+
+/* New values (dasp.h): an iso plan's value array is made first, all padding
+ * (+0), and kept once the refill has written it; a refusal (a value beyond
+ * half's range, found before anything is written) leaves d as it was. */
+extern "C" spx_status spx__dasp_update(spx__dasp_dev *d, const void *values, int on_device)
+{
+    size_t bytes = (size_t)d->n_entries * (d->prec == SPX_F16 ? sizeof(__half) : sizeof(double));
+    void *val = d->val;
+    spx_status st = SPX_OK;
+    if (!val && bytes) {
+        SPX_TRY(spx__dasp_dev_alloc(&val, bytes, "dasp values"));
+        cudaError_t e = cudaMemsetAsync(val, 0, bytes, d->stream);
+        if (e != cudaSuccess) SPX_TRY(cuda_error(e, "cudaMemsetAsync of the dasp values"));
+    }
+    SPX_TRY(spx__dasp_refill(&d->walk, d->nnz, values, on_device, d->prec, d->stream, val));
+    if (d->iso) {
+        d->val = val;
+        d->bytes += bytes;
+        d->iso = 0;
+    }
+cleanup:
+    if (st != SPX_OK && val != d->val) cudaFree(val);
+    return st;
 }
 
 /* The iso kernels: the same choice among the precisions' kernels. */

@@ -1,9 +1,10 @@
 /* DASP packing on the host (layout in dasp.h): classify rows by length, sort
  * the medium rows by decreasing length (a stable counting sort over row
  * ranges, in parallel), piece the short rows together, size the blocks, and
- * map every row to the slots its entries take (map_slot, map_rest, map_reg).
- * spx__dasp_pack then scatters the values and columns by that map on the host;
- * spx__dasp_pack_layout leaves that to the device (dasp_fill.cu). Sizing
+ * for spx__dasp_pack map every row to the slots its entries take (map_slot,
+ * map_rest, map_reg) and scatter the values and columns by that map on the
+ * host; spx__dasp_pack_layout leaves that to the device (dasp_fill.cu, which
+ * reads the placements from the row lists: spx__dasp_walk in dasp.h). Sizing
  * passes run first so that every array is allocated once; the passes over
  * rows and blocks run in parallel (OpenMP), the ones over long rows and heavy
  * row-blocks' tasks and the prefix sums over row-blocks serially. */
@@ -156,7 +157,8 @@ static void rowblock_lens(const spx_matrix *A, const spx__dasp_host *h, int64_t 
     }
 }
 
-/* rb_ptr and irr_ptr from the regular chunks of each row-block. */
+/* rb_ptr and irr_ptr from the regular chunks of each row-block, and
+ * irr_words from irr_ptr. */
 static void size_medium(const spx_matrix *A, spx__dasp_host *h)
 {
     int64_t nb = h->n_rowblocks;
@@ -177,6 +179,13 @@ static void size_medium(const spx_matrix *A, spx__dasp_host *h)
         h->irr_ptr[r + 1] += h->irr_ptr[r];
     h->n_regular = h->rb_ptr[nb];
     h->n_irreg = h->irr_ptr[8 * nb];
+    for (int64_t b = 0; b < nb; b++) {
+        uint64_t lens = 0;
+        for (int i = 0; i < 8; i++)
+            lens |= (uint64_t)(h->irr_ptr[8 * b + i + 1] - h->irr_ptr[8 * b + i]) << (8 * i);
+        h->irr_words[b] = h->irr_ptr[8 * b];
+        h->irr_words[nb + b] = (int64_t)lens;
+    }
     /* lengths decrease, so the heavy row-blocks lead */
     for (h->n_heavy = 0; h->n_heavy < nb; h->n_heavy++) {
         int64_t k = h->rb_ptr[h->n_heavy + 1] - h->rb_ptr[h->n_heavy];
@@ -255,12 +264,13 @@ static void map_medium(const spx_matrix *A, spx__dasp_host *h)
 
 static void map_piece(spx__dasp_host *h, int32_t r, int64_t e)
 {
-    if (r >= 0) map_row(h, r, 0, e, 0);
+    if (r >= 0 && h->map_slot) map_row(h, r, 0, e, 0);
 }
 
 /* Short blocks: piece p of a class sits in row p%8 of chunk c0 + p/8; its
  * rows' ids in rows[2p], rows[2p+1] (one id for rows of 4); the singletons
- * and the empty rows after. */
+ * and the empty rows after. The rows' placements only where the host
+ * scatters (map_slot set). */
 static void map_short(spx__dasp_host *h, int32_t *lists[4])
 {
     int64_t p13 = h->n_len1 < h->n_len3 ? h->n_len1 : h->n_len3;
@@ -269,7 +279,7 @@ static void map_short(spx__dasp_host *h, int32_t *lists[4])
     {
 #pragma omp for schedule(static) nowait
         for (int64_t p = 0; p < 8 * h->n_blk13; p++) {
-            int64_t e = (h->chunk13 + p / 8) * CHUNK + (p % 8) * 4;
+            int64_t e = spx__dasp_piece_slot(h->chunk13, p);
             int32_t one = p < p13 ? lists[0][p] : -1, three = p < p13 ? lists[2][p] : -1;
             h->row13[2 * p] = one;
             h->row13[2 * p + 1] = three;
@@ -278,7 +288,7 @@ static void map_short(spx__dasp_host *h, int32_t *lists[4])
         }
 #pragma omp for schedule(static) nowait
         for (int64_t p = 0; p < 8 * h->n_blk22; p++) {
-            int64_t e = (h->chunk22 + p / 8) * CHUNK + (p % 8) * 4;
+            int64_t e = spx__dasp_piece_slot(h->chunk22, p);
             int32_t a = p < p22 ? lists[1][2 * p] : -1;
             int32_t b = p < p22 && 2 * p + 1 < h->n_len2 ? lists[1][2 * p + 1] : -1;
             h->row22[2 * p] = a;
@@ -288,7 +298,7 @@ static void map_short(spx__dasp_host *h, int32_t *lists[4])
         }
 #pragma omp for schedule(static) nowait
         for (int64_t p = 0; p < 8 * h->n_blk4; p++) {
-            int64_t e = (h->chunk4 + p / 8) * CHUNK + (p % 8) * 4;
+            int64_t e = spx__dasp_piece_slot(h->chunk4, p);
             int32_t r = p >= p4 ? -1 : p < h->n_len4 ? lists[3][p] : lists[2][p13 + p - h->n_len4];
             h->row4[p] = r;
             map_piece(h, r, e);
@@ -301,7 +311,7 @@ static void map_short(spx__dasp_host *h, int32_t *lists[4])
         }
 #pragma omp for schedule(static) nowait
         for (int64_t s = 0; s < h->n_empty; s++)
-            map_row(h, h->empty_row[s], 0, 0, 0);
+            if (h->map_slot) map_row(h, h->empty_row[s], 0, 0, 0);
     }
 }
 
@@ -351,18 +361,14 @@ static spx_status alloc_arrays(spx__dasp_host *h)
     SPX_TRY(alloc_rows(&h->row4, 8 * h->n_blk4, "dasp rows of 4"));
     SPX_TRY(alloc_rows(&h->single_row, h->n_single, "dasp singleton rows"));
     SPX_TRY(alloc_rows(&h->empty_row, h->n_empty, "dasp empty rows"));
-    SPX_TRY(
-        spx__alloc((void **)&h->map_slot, (size_t)h->rows, sizeof(int64_t), "dasp row map slots"));
-    SPX_TRY(
-        spx__alloc((void **)&h->map_rest, (size_t)h->rows, sizeof(int64_t), "dasp row map rests"));
-    SPX_TRY(
-        spx__alloc((void **)&h->map_reg, (size_t)h->rows, sizeof(uint16_t), "dasp row map counts"));
+    SPX_TRY(spx__alloc((void **)&h->irr_words, 2 * (size_t)h->n_rowblocks, sizeof(int64_t),
+                       "dasp irregular words"));
 cleanup:
     return st;
 }
 
 /* Sizes of the value arrays once the medium part is sized; then allocate
- * (val/col only when the host fills them). */
+ * (val/col and the row map only when the host fills them). */
 static spx_status alloc_values(spx__dasp_host *h, int fill)
 {
     spx_status st;
@@ -378,6 +384,12 @@ static spx_status alloc_values(spx__dasp_host *h, int fill)
         SPX_TRY(spx__calloc((void **)&h->val, (size_t)h->n_entries, sizeof(double), "dasp values"));
         SPX_TRY(
             spx__alloc((void **)&h->col, (size_t)h->n_entries, sizeof(int32_t), "dasp columns"));
+        SPX_TRY(spx__alloc((void **)&h->map_slot, (size_t)h->rows, sizeof(int64_t),
+                           "dasp row map slots"));
+        SPX_TRY(spx__alloc((void **)&h->map_rest, (size_t)h->rows, sizeof(int64_t),
+                           "dasp row map rests"));
+        SPX_TRY(spx__alloc((void **)&h->map_reg, (size_t)h->rows, sizeof(uint16_t),
+                           "dasp row map counts"));
     }
     SPX_TRY(spx__alloc((void **)&h->task_chunk, (size_t)(h->n_tasks + h->n_htasks) + 1,
                        sizeof(int64_t), "dasp tasks"));
@@ -408,6 +420,7 @@ void spx__dasp_host_free(spx__dasp_host *h)
     spx__free(h->row4);
     spx__free(h->single_row);
     spx__free(h->empty_row);
+    spx__free(h->irr_words);
     spx__free(h->map_slot);
     spx__free(h->map_rest);
     spx__free(h->map_reg);
@@ -449,7 +462,8 @@ cleanup:
     return st;
 }
 
-/* The packing; fill: val/col on the host, else left to the device. */
+/* The packing; fill: the row map and val/col on the host, else left to the
+ * device. */
 static spx_status pack(const spx_matrix *A, int threshold, int loop_num, int fill,
                        spx__dasp_host **out)
 {
@@ -468,13 +482,13 @@ static spx_status pack(const spx_matrix *A, int threshold, int loop_num, int fil
     SPX_TRY(alloc_values(h, fill));
     size_long(A, h);
     size_heavy(h);
-    map_long(h);
-    map_medium(A, h);
+    if (fill) {
+        map_long(h);
+        map_medium(A, h);
+    }
     map_short(h, lists);
-    if (fill)
-        scatter(A, h);
-    else
-        h->A = A;
+    if (fill) scatter(A, h);
+    h->A = A;
     *out = h;
     h = NULL;
 cleanup:

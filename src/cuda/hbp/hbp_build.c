@@ -9,7 +9,8 @@
  *   order    each block's slots by hash key (or by decreasing length);
  *   groups   32 ordered slots a group, lanes by decreasing length;
  *   tiles    each group's steps cut by spx__hbp_group_tiles;
- *   entries  scattered step by step (column-major within the group). */
+ *   entries  scattered step by step (column-major within the group);
+ *   firsts   each lane's first entry in A kept in 32 bits (new values). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,6 +421,21 @@ cleanup:
     return st;
 }
 
+/* lane_first: the lanes' first entries in A, narrowed to 32 bits; none for
+ * more than INT32_MAX entries (that plan refuses new values). */
+static spx_status keep_lane_first(build_ctx *x)
+{
+    spx__hbp *h = x->h;
+    const int64_t lanes = W * h->n_groups;
+    if (h->nnz > INT32_MAX) return SPX_OK;
+    spx_status st = spx__alloc((void **)&h->lane_first, (size_t)lanes, sizeof *h->lane_first,
+                               "hbp lane first entries");
+    if (st != SPX_OK) return st;
+    for (int64_t li = 0; li < lanes; li++)
+        h->lane_first[li] = (int32_t)x->lane_first[li];
+    return SPX_OK;
+}
+
 /* rb_ptr, rb_list: each row block's blocks, columns ascending (blocks are
  * stored column-major, so in storage order). */
 static spx_status make_rb_lists(spx__hbp *h)
@@ -476,6 +492,7 @@ spx_status spx__hbp_build(const spx_matrix *A, const spx__hbp_opts *o, spx__hbp 
     SPX_TRY(make_groups(&x));
     SPX_TRY(make_tiles(&x));
     SPX_TRY(scatter_entries(&x));
+    SPX_TRY(keep_lane_first(&x));
     if (out->combine != SPX__HBP_DIRECT) SPX_TRY(make_rb_lists(out));
     free_ctx(&x);
     return SPX_OK;
@@ -530,6 +547,7 @@ cleanup:
         f((h)->rb_list);                                                                           \
         f((h)->col);                                                                               \
         f((h)->values);                                                                            \
+        f((h)->lane_first);                                                                        \
     } while (0)
 
 void spx__hbp_free_host(spx__hbp *h)

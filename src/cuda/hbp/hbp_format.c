@@ -47,7 +47,12 @@
  *    them: 8 bytes a nonzero fewer held and read in fp64. fp16 keeps v in
  *    float, so it need not fit half.
  * Declines (SPX_ERR_UNSUPPORTED) 64-bit columns, 2^31 rows or more, more
- * than 2^26 blocks, and fp16 values beyond half's range. */
+ * than 2^26 blocks, and fp16 values beyond half's range.
+ * New values (spx_plan_update_values): placed through the lanes' first
+ * entries the build keeps (hbp_kernels.h; 4 bytes a lane, no slot map); an
+ * iso plan takes one number in place and stores varied values from then on
+ * (values=iso refuses them); a plan of more than 2^31 - 1 entries, which
+ * keeps no first entries, refuses them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +63,7 @@
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/gateway.h"
 #include "cuda/hbp/hbp_kernels.h"
+#include "cuda/values/values.h"
 #include "plan/format.h"
 
 #define DEFAULT_ROWS 1024
@@ -205,6 +211,7 @@ static spx_status upload_layout(const spx__hbp *h, spx_type t, spx__hbp *d)
     d->tiles = NULL;
     d->multi = d->rb_list = NULL;
     d->col = d->values = NULL;
+    d->lane_first = NULL;
     d->vtype = t;
     UPLOAD(blk_r, h->n_blocks, "cuda hbp block rows");
     UPLOAD(blk_c, h->n_blocks, "cuda hbp block columns");
@@ -219,6 +226,7 @@ static spx_status upload_layout(const spx__hbp *h, spx_type t, spx__hbp *d)
         UPLOAD(rb_ptr, h->R + 1, "cuda hbp row blocks");
         UPLOAD(rb_list, h->n_blocks, "cuda hbp row block lists");
     }
+    if (h->lane_first) UPLOAD(lane_first, SPX__HBP_W * h->n_groups, "cuda hbp lane first entries");
     SPX_TRY(
         spx__cuda_upload(&d->col, h->col, (size_t)h->nnz * (h->col16 ? 2 : 4), "cuda hbp columns"));
     SPX_TRY(spx__cuda_upload_values(&d->values, h->values, h->vtype, h->nnz, t, "cuda hbp values"));
@@ -250,8 +258,17 @@ cleanup:
     return st;
 }
 
+/* The grid of the kernels p launches (iso or not) and each warp's fixed share. */
+static spx_status fit_grid(spx__cuda_hbp_plan *p)
+{
+    spx_status st = spx__cuda_hbp_grid(p);
+    if (st != SPX_OK) return st;
+    p->fixed = (int64_t)((double)p->fixed_pct / 100.0 * (double)p->H.n_tiles / (double)p->warps);
+    return SPX_OK;
+}
+
 /* Partial sums, the ticket, the grid and the fixed share. */
-static spx_status make_schedule(const hbp_params *prm, spx__cuda_hbp_plan *p)
+static spx_status make_schedule(spx__cuda_hbp_plan *p)
 {
     const spx__hbp *H = &p->H;
     const size_t acc = p->precision == SPX_F64 ? 8 : 4;
@@ -262,8 +279,7 @@ static spx_status make_schedule(const hbp_params *prm, spx__cuda_hbp_plan *p)
     SPX_TRY(spx__cuda_memset(p->ticket, 0, 2 * sizeof *p->ticket, NULL));
     SPX_TRY(spx__cuda_sync(NULL));
     p->stage = H->n_staged > 0;
-    SPX_TRY(spx__cuda_hbp_grid(p));
-    p->fixed = (int64_t)((double)prm->fixed / 100.0 * (double)H->n_tiles / (double)p->warps);
+    SPX_TRY(fit_grid(p));
 cleanup:
     return st;
 }
@@ -290,6 +306,8 @@ static spx_status hbp_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     p->stream = o->stream;
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     p->prep = prm.prep;
+    p->values_mode = prm.values;
+    p->fixed_pct = (int)prm.fixed;
     SPX_TRY(make_layout(A, &bo, prm.prep, p));
     if (iso) { /* the kernels read no values */
         spx__cuda_free(p->H.values);
@@ -297,7 +315,7 @@ static spx_status hbp_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
         p->iso = 1;
         p->iso_value = iso_value;
     }
-    SPX_TRY(make_schedule(&prm, p));
+    SPX_TRY(make_schedule(p));
     *state = p;
     return SPX_OK;
 cleanup:
@@ -311,6 +329,70 @@ static spx_status hbp_spmv(void *state, double alpha, const void *x, double beta
     return spx__cuda_hbp_spmv(p, p->iso ? alpha * p->iso_value : alpha, x, beta, y);
 }
 
+/* dst (the layout's nnz values of the plan's type) from the caller's values
+ * (CSR order): converted by the shared gather (values.h; host values copied
+ * over first) unless they are device values of the plan's type already, then
+ * placed by the build's scatter. */
+static spx_status place_values(const spx__cuda_hbp_plan *p, void *dst, const void *values,
+                               int on_device)
+{
+    const spx_type from = p->precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    const int64_t nnz = p->H.nnz;
+    const size_t vs = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    const void *src = values;
+    void *csr = NULL;
+    spx_status st = SPX_OK;
+    if (!on_device || p->precision != from) {
+        SPX_TRY(spx__cuda_alloc(&csr, (size_t)(nnz > 0 ? nnz : 1) * vs, "cuda hbp new values"));
+        SPX_TRY(spx__cuda_values_gather(csr, p->precision, nnz, NULL, values, from, nnz, on_device,
+                                        p->stream));
+        src = csr;
+    }
+    SPX_TRY(spx__cuda_hbp_values(&p->H, dst, src, p->stream));
+cleanup:
+    spx__cuda_free(csr);
+    return st;
+}
+
+/* New values (spx_plan_update_values), decided as a new plan of them would be
+ * (spx__cuda_update_decide, csr_kernels.h): an iso plan takes one number in
+ * place; other values go to the plan's array, and an iso plan stores them
+ * from then on, in an array of its own and with the grid of the stored
+ * kernels (fit first, so that a refusal leaves the plan as it was). */
+static spx_status hbp_update_values(void *state, const void *values, int on_device)
+{
+    spx__cuda_hbp_plan *p = state;
+    spx__cuda_hbp_plan stored; /* p once it stores values: the stored kernels' grid */
+    const size_t vs = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    void *fresh = NULL;
+    int iso = 0;
+    double v = 0.0;
+    spx_status st;
+    if (!p->H.lane_first && p->H.nnz > 0)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "hbp (cuda): %lld entries, more than 2^31 - 1, keep no entry map; make "
+                          "a new plan",
+                          (long long)p->H.nnz);
+    SPX_TRY(spx__cuda_update_decide(values, on_device, p->H.nnz, p->precision, p->iso,
+                                    p->values_mode, p->stream, "hbp (cuda)", &iso, &v));
+    if (iso) {
+        p->iso_value = v;
+        return SPX_OK;
+    }
+    if (!p->iso) return place_values(p, p->H.values, values, on_device);
+    stored = *p;
+    stored.iso = 0;
+    SPX_TRY(fit_grid(&stored));
+    SPX_TRY(spx__cuda_alloc(&fresh, (size_t)(p->H.nnz > 0 ? p->H.nnz : 1) * vs, "cuda hbp values"));
+    SPX_TRY(place_values(p, fresh, values, on_device));
+    stored.H.values = fresh;
+    *p = stored;
+    return SPX_OK;
+cleanup:
+    spx__cuda_free(fresh);
+    return st;
+}
+
 static size_t hbp_bytes(const void *state)
 {
     const spx__cuda_hbp_plan *p = state;
@@ -321,6 +403,7 @@ static size_t hbp_bytes(const void *state)
                                                    : (size_t)(SPX__HBP_W * H->n_tiles);
     return (size_t)H->nnz * (val + (H->col16 ? 2 : 4)) + (size_t)H->n_blocks * 20 +
            (size_t)H->n_groups * (SPX__HBP_W * 6 + 16) +
+           (H->lane_first ? (size_t)H->n_groups * SPX__HBP_W * 4 : 0) +
            (size_t)H->n_tiles * sizeof(spx__hbp_tile) + (size_t)H->n_multi * 4 +
            (H->rb_ptr ? (size_t)H->R * 8 : 0) + np * acc + 8;
 }
@@ -383,6 +466,7 @@ const spx_format_ops spx__format_cuda_hbp = {
     .bytes = hbp_bytes,
     .destroy = hbp_destroy,
     .describe = hbp_describe,
+    .update_values = hbp_update_values,
     .borrows_matrix = 0,
     .x_type = hbp_x_type,
     .bench_variants = hbp_bench_variants,

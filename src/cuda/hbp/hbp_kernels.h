@@ -45,6 +45,15 @@
  * segments in column order (paper). No float atomics: results are the same
  * bits on every call.
  *
+ * New values (spx_plan_update_values). Entry k of lane l's row piece is A's
+ * entry lane_first[l] + k (lane_first: the piece's first entry in A, kept
+ * from the build), so the walk that placed the values at prep places new
+ * ones: hbp_values runs the prep's scatter over the tiles, values only. 4
+ * bytes a lane, where a slot map would take 4 bytes an entry; the layout
+ * keeps no row offsets, and rebuilding the first entries from the lanes'
+ * lengths would take a sort of every row's pieces by row and column block
+ * at each update.
+ *
  * Schedule. Tiles are in block order; with W warps, warp w first runs tiles
  * [w F, (w + 1) F) (its fixed share: consecutive tiles, mostly of one column
  * block), then draws tiles W F.. from an atomic ticket; the last warp to finish
@@ -124,6 +133,8 @@ typedef struct spx__hbp {
     int32_t *rb_list;           /* n_blocks: block ids, columns ascending per row block */
     void *col;                  /* nnz: uint16_t offsets from col0 (col16) or int32_t */
     void *values;               /* nnz of opts.vtype */
+    int32_t *lane_first;        /* 32 n_groups: the first entry in A of each lane's row piece
+                                   (0 for a pad), for new values; NULL when nnz > INT32_MAX */
     spx_type vtype;
 } spx__hbp;
 
@@ -174,6 +185,8 @@ typedef struct spx__cuda_hbp_plan {
     int prep;             /* 0 hash on the GPU, 1 sort on the GPU, 2 hash on the host */
     int iso;              /* values=iso: H.values NULL, every entry 1 */
     double iso_value;     /* A's one value, folded into alpha */
+    int values_mode;      /* values=: SPX__VALUES_AUTO, _STORED or _ISO (core/iso.h) */
+    int fixed_pct;        /* fixed=: the share of its tiles a warp runs first, in % */
     spx__hbp_times times;
 } spx__cuda_hbp_plan;
 
@@ -186,13 +199,17 @@ typedef struct spx__cuda_hbp_plan {
  * - spmv: launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0
  *   never reads y; x and y device vectors of the plan's precision (x in half
  *   with p->x_half). Calls on one plan must be ordered by its stream (they
- *   share the partial sums and the ticket). */
+ *   share the partial sums and the ticket);
+ * - values: dst (nnz of H->vtype, device, the layout's order) from src (A's
+ *   nnz values of H->vtype, device, CSR order) through H->lane_first (not
+ *   NULL), by the build's scatter; on stream, waited for. */
 #define SPX__CUDA_HBP_API(S, Q, V)                                                                 \
     S(spx__cuda_hbp_build,                                                                         \
       (const spx__cuda_csr *d, const spx__hbp_opts *o, spx__hbp *out, spx__hbp_times *t))          \
     S(spx__cuda_hbp_grid, (spx__cuda_hbp_plan * p))                                                \
     S(spx__cuda_hbp_spmv,                                                                          \
-      (const spx__cuda_hbp_plan *p, double alpha, const void *x, double beta, void *y))
+      (const spx__cuda_hbp_plan *p, double alpha, const void *x, double beta, void *y))            \
+    S(spx__cuda_hbp_values, (const spx__hbp *H, void *dst, const void *src, void *stream))
 
 SPX__CUDA_DECLARE(SPX__CUDA_HBP_API)
 

@@ -18,7 +18,9 @@
  * sort (prep=sort): CUB's stable segmented sort by decreasing length.
  * Layout: a warp per group ranks its lanes by decreasing length, counts
  * entries and tiles; scans give each group's first entry and tile; a thread
- * per group writes its tiles; a warp per tile scatters its entries. */
+ * per group writes its tiles; a warp per tile scatters its entries. The
+ * lanes' first entries stay with the layout (lane_first, 32-bit), and new
+ * values (spx__cuda_hbp_values) take the scatter's walk again. */
 #include <cub/cub.cuh>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -276,6 +278,7 @@ struct group_out {
     uint32_t *lane_len;
     int64_t *lane_first, *entries, *tiles, *multi_flag;
     double *sd_before, *sd_after;
+    int32_t *kept_first; /* lane_first in 32 bits, kept with the layout; or NULL */
 };
 
 /* A warp per group: its lanes by decreasing length (ties in hash order, pads
@@ -302,6 +305,7 @@ __global__ void __launch_bounds__(PB)
         o.lane_row[li] = valid ? s_row[src] : (uint16_t)SPX__HBP_ROW_PAD;
         o.lane_len[li] = len;
         o.lane_first[li] = valid ? s_first[src] : 0;
+        if (o.kept_first) o.kept_first[li] = valid ? (int32_t)s_first[src] : 0;
         sorted[warp][rank] = len;
         const int64_t entries = warp_sum((int64_t)len);
         const double before = lane_spread(valid ? s_len[q0 + lane] : 0u, valid, n);
@@ -370,6 +374,30 @@ __global__ void __launch_bounds__(PB) tiles_kernel(int64_t n_groups, tile_src s,
     }
 }
 
+/* One warp over tile t: put(pos, a) for each of its entries, pos its place
+ * in the layout, a its entry in A (the lane's first entry plus the step). */
+template <typename First, typename Put>
+__device__ __forceinline__ void tile_entries(const spx__hbp_tile &t, const uint32_t *lane_len,
+                                             const First *lane_first, int lane, Put put)
+{
+    const int64_t li = (int64_t)t.group * W + lane;
+    if (t.alive == 0) {
+        const uint32_t len = lane_len[li];
+        const int64_t first = lane_first[li];
+        int64_t base = t.entry;
+        for (uint32_t k = t.s0; k < t.s1; k++) {
+            const bool in = len > k;
+            if (in) put(base + lane, first + k);
+            base += __popc(__ballot_sync(FULL, in));
+        }
+    } else {
+        const int64_t rows = t.alive, n = rows * (int64_t)(t.s1 - t.s0);
+        for (int64_t e = lane; e < n; e += W)
+            put(t.entry + e,
+                (int64_t)lane_first[(int64_t)t.group * W + e % rows] + t.s0 + e / rows);
+    }
+}
+
 /* A warp per tile: its entries from A into the layout. */
 template <typename V>
 __global__ void __launch_bounds__(PB)
@@ -380,29 +408,26 @@ __global__ void __launch_bounds__(PB)
     const int lane = threadIdx.x & 31;
     for (int64_t ti = gid() / W; ti < n_tiles; ti += gstride() / W) {
         const spx__hbp_tile t = tiles[ti];
-        const int64_t li = (int64_t)t.group * W + lane;
-        auto put = [&](int64_t pos, int64_t a) {
+        tile_entries(t, lane_len, lane_first, lane, [&](int64_t pos, int64_t a) {
             if (col16)
                 static_cast<uint16_t *>(col_out)[pos] = (uint16_t)(ci[a] - t.col0);
             else
                 static_cast<int32_t *>(col_out)[pos] = ci[a];
             val_out[pos] = val[a];
-        };
-        if (t.alive == 0) {
-            const uint32_t len = lane_len[li];
-            const int64_t first = lane_first[li];
-            int64_t base = t.entry;
-            for (uint32_t k = t.s0; k < t.s1; k++) {
-                const bool in = len > k;
-                if (in) put(base + lane, first + k);
-                base += __popc(__ballot_sync(FULL, in));
-            }
-        } else {
-            const int64_t rows = t.alive, n = rows * (int64_t)(t.s1 - t.s0);
-            for (int64_t e = lane; e < n; e += W)
-                put(t.entry + e, lane_first[(int64_t)t.group * W + e % rows] + t.s0 + e / rows);
-        }
+        });
     }
+}
+
+/* New values: the scatter's walk, values only (spx__cuda_hbp_values). */
+template <typename V>
+__global__ void __launch_bounds__(PB)
+    values_kernel(int64_t n_tiles, const spx__hbp_tile *tiles, const uint32_t *lane_len,
+                  const int32_t *lane_first, const V *val, V *val_out)
+{
+    const int lane = threadIdx.x & 31;
+    for (int64_t ti = gid() / W; ti < n_tiles; ti += gstride() / W)
+        tile_entries(tiles[ti], lane_len, lane_first, lane,
+                     [&](int64_t pos, int64_t a) { val_out[pos] = val[a]; });
 }
 
 /* Owner, paper: each row block's stored blocks in column order (count, then fill). */
@@ -680,6 +705,7 @@ static spx_status layout(const spx__cuda_csr *d, const spx__hbp_opts *o, const s
     SPX_TRY(dalloc(&h->lane_row, W * ng, "cuda hbp lane rows"));
     SPX_TRY(dalloc(&h->lane_len, W * ng, "cuda hbp lane lengths"));
     SPX_TRY(dalloc(&t.lane_first, W * ng, "cuda hbp lane entries"));
+    if (d->nnz <= INT32_MAX) SPX_TRY(dalloc(&h->lane_first, W * ng, "cuda hbp lane first entries"));
     SPX_TRY(dalloc(&t.g_entries, ng + 1, "cuda hbp group entries"));
     SPX_TRY(dalloc(&t.g_tiles, ng + 1, "cuda hbp group tiles"));
     SPX_TRY(dalloc(&t.multi_flag, ng + 1, "cuda hbp multi flags"));
@@ -691,8 +717,8 @@ static spx_status layout(const spx__cuda_csr *d, const spx__hbp_opts *o, const s
     CUDA_TRY(cudaMemset(t.g_tiles + ng, 0, sizeof(int64_t)), "memset");
     CUDA_TRY(cudaMemset(t.multi_flag + ng, 0, sizeof(int64_t)), "memset");
     {
-        const group_out go = {h->lane_row, h->lane_len,  t.lane_first, t.g_entries,
-                              t.g_tiles,   t.multi_flag, t.sd,         t.sd + ng};
+        const group_out go = {h->lane_row,  h->lane_len, t.lane_first, t.g_entries,  t.g_tiles,
+                              t.multi_flag, t.sd,        t.sd + ng,    h->lane_first};
         groups_kernel<<<blocks_for(W * ng, PB), PB>>>(ng, t.group_block, h->blk_group, t.slot0,
                                                       t.order, t.s_row, t.s_len, t.s_first, h->T,
                                                       h->combine == SPX__HBP_DIRECT, go);
@@ -814,5 +840,29 @@ extern "C" spx_status spx__cuda_hbp_build(const spx__cuda_csr *d, const spx__hbp
 cleanup:
     free_tmp(t);
     spx__hbp_free_device(out);
+    return st;
+}
+
+extern "C" spx_status spx__cuda_hbp_values(const spx__hbp *H, void *dst, const void *src,
+                                           void *stream)
+{
+    spx_status st = SPX_OK;
+    cudaStream_t s = (cudaStream_t)stream;
+    if (!H || (H->nnz > 0 && (!dst || !src || !H->lane_first)))
+        return spx__error(SPX_ERR_INVALID_ARG, "cuda hbp values: bad arguments");
+    if (H->n_tiles == 0) return SPX_OK;
+    const unsigned grid = blocks_for(W * H->n_tiles, PB);
+    if (H->vtype == SPX_F64)
+        values_kernel<<<grid, PB, 0, s>>>(H->n_tiles, H->tiles, H->lane_len, H->lane_first,
+                                          (const double *)src, (double *)dst);
+    else if (H->vtype == SPX_F32)
+        values_kernel<<<grid, PB, 0, s>>>(H->n_tiles, H->tiles, H->lane_len, H->lane_first,
+                                          (const float *)src, (float *)dst);
+    else
+        values_kernel<<<grid, PB, 0, s>>>(H->n_tiles, H->tiles, H->lane_len, H->lane_first,
+                                          (const __half *)src, (__half *)dst);
+    LAUNCHED("values");
+    CUDA_TRY(cudaStreamSynchronize(s), "values");
+cleanup:
     return st;
 }

@@ -23,7 +23,9 @@
  *    as y = (alpha * v) * (pattern(A) x) + beta * y; iso on a matrix that is
  *    not iso is SPX_ERR_BAD_PARAM.
  * fp16 values beyond half's range are declined, as in csr (an iso plan keeps
- * its value in float and takes them). */
+ * its value in float and takes them).
+ * New values (spx_plan_update_values) are refilled on the device through the
+ * layout the product reads (sell_kernels.h): no slot map, nothing kept. */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +36,7 @@
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/gateway.h"
 #include "cuda/sell/sell_kernels.h"
+#include "cuda/values/values.h"
 #include "plan/format.h"
 
 #define MIN_OCCUPANCY 0.8
@@ -208,6 +211,7 @@ static spx_status sell_analyze(const spx_matrix *A, const spx_plan_opts *o, void
     p->pdl = prm.pdl && spx__cuda_can_overlap_launches();
     p->iso = iso;
     p->iso_value = iso_value;
+    p->values_mode = prm.values;
     SPX_TRY(upload(&h, A->vtype, p));
     spx__cuda_sell_free_host(&h);
     *state = p;
@@ -221,6 +225,67 @@ cleanup:
 static spx_status sell_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
     return spx__cuda_sell_spmv(state, alpha, x, beta, y);
+}
+
+/* An iso plan's first stored values, fresh (the slots' values, the plan's
+ * value type), as analyze's upload leaves them: S.values, or with fp16 and
+ * index=u16 packed with the offsets (pack_half). On failure the plan stays
+ * iso and fresh is the caller's to free. */
+static spx_status start_storing(spx__cuda_sell_plan *p, void *fresh)
+{
+    spx__cuda_sell *S = &p->S;
+    spx_status st = SPX_OK;
+    S->values = fresh;
+    if (p->precision == SPX_F16 && S->index == SPX__CUDA_SELL_U16)
+        st = pack_half(S, SPX__CUDA_SELL_C * S->n_steps);
+    if (st != SPX_OK) {
+        S->values = NULL;
+        return st;
+    }
+    p->iso = 0;
+    return SPX_OK;
+}
+
+/* New values (spx_plan_update_values), a new plan's choice
+ * (spx__cuda_update_decide): an iso plan takes one number in place; other
+ * values are converted into a scratch array in CSR order (the gateway, as
+ * analyze's upload converts), then refilled into the slots (sell_kernels.h),
+ * into a new array for an iso plan, which stores them from then on. */
+static spx_status sell_update_values(void *state, const void *values, int on_device)
+{
+    spx__cuda_sell_plan *p = state;
+    spx__cuda_sell *S = &p->S;
+    const size_t es = p->precision == SPX_F64 ? 8 : p->precision == SPX_F32 ? 4 : 2;
+    const int64_t entries = SPX__CUDA_SELL_C * S->n_steps;
+    void *csr = NULL, *fresh = NULL;
+    int iso = 0;
+    double v = 0.0;
+    spx_status st = spx__cuda_update_decide(values, on_device, S->nnz, p->precision, p->iso,
+                                            p->values_mode, p->stream, "sell (cuda)", &iso, &v);
+    if (st != SPX_OK) return st;
+    if (iso) {
+        p->iso_value = v;
+        return SPX_OK;
+    }
+    SPX_TRY(spx__cuda_alloc(&csr, (size_t)(S->nnz > 0 ? S->nnz : 1) * es,
+                            "cuda sell new values in CSR order"));
+    SPX_TRY(spx__cuda_values_gather(csr, p->precision, S->nnz, NULL, values,
+                                    p->precision == SPX_F64 ? SPX_F64 : SPX_F32, S->nnz, on_device,
+                                    p->stream));
+    if (p->iso)
+        SPX_TRY(
+            spx__cuda_alloc(&fresh, (size_t)(entries > 0 ? entries : 1) * es, "cuda sell values"));
+    if (fresh)
+        SPX_TRY(spx__cuda_sell_refill(p, csr, fresh, 0));
+    else
+        SPX_TRY(spx__cuda_sell_refill(p, csr, S->packed ? (void *)S->packed : S->values,
+                                      S->packed != NULL));
+    if (fresh) SPX_TRY(start_storing(p, fresh));
+    fresh = NULL;
+cleanup:
+    spx__cuda_free(csr);
+    spx__cuda_free(fresh);
+    return st;
 }
 
 static size_t sell_bytes(const void *state)
@@ -317,6 +382,7 @@ const spx_format_ops spx__format_cuda_sell = {
     .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32) | SPX__TYPE_BIT(SPX_F16),
     .analyze = sell_analyze,
     .spmv = sell_spmv,
+    .update_values = sell_update_values,
     .bytes = sell_bytes,
     .destroy = sell_destroy,
     .describe = sell_describe,

@@ -25,6 +25,18 @@
  * u16 then keeps its offsets alone, 2 bytes an entry), the kernel sums
  * x[col] alone and alpha * v scales the sums.
  *
+ * New values (spx_plan_update_values) are refilled on the device from the
+ * arrays the product reads, with nothing kept for it: a lane's row is as
+ * long as its slots before the padding (the sentinel column), so the row
+ * offsets are a prefix sum of those lengths in row order (perm), and the
+ * lane of row r takes entries rowptr[r] .. rowptr[r + 1] - 1 at steps
+ * sptr[s], sptr[s] + 1, ... of its slice (the helpers below, read by the
+ * kernels and by the host check in tests/test_cuda_sell_build.c). A slot map
+ * would hold 4 bytes a slot, 32 * n_steps >= nnz of them, and row offsets
+ * kept on the device 8 bytes a row; the update instead reads the column
+ * array once more and scans the rows (scratch of 16 bytes a row while it
+ * runs).
+ *
  * Every row is summed by one lane in its entries' order: results do not
  * change from call to call. */
 #ifndef SPX_CUDA_SELL_KERNELS_H
@@ -44,6 +56,46 @@ extern "C" {
 #define SPX__CUDA_SELL_U16_SPAN 0xFFFE /* index=u16: the most col - base */
 
 enum { SPX__CUDA_SELL_AUTO = -1, SPX__CUDA_SELL_U32 = 0, SPX__CUDA_SELL_U16 = 1 };
+
+#ifdef __CUDACC__
+#define SPX__CUDA_SELL_HD __host__ __device__
+#else
+#define SPX__CUDA_SELL_HD
+#endif
+
+/* The layout as an update's refill reads it (sell_spmv.cu), on the host in
+ * tests/test_cuda_sell_build.c:
+ * - lane_row: the row at global lane i = 32 s + l of slice s: perm[i], or i
+ *   in row order without perm; -1 past the rows;
+ * - padding: whether slot e holds padding, by its sentinel column (col -1,
+ *   off 0xFFFF, or a packed word's high half 0xFFFF; the first of col, off
+ *   and packed that is not NULL is read);
+ * - lane_len: the length of the row at lane l of the slice of steps [k0,
+ *   k1): its slots that are not padding, which come first. */
+static inline SPX__CUDA_SELL_HD int64_t spx__cuda_sell_lane_row(const int32_t *perm, int64_t rows,
+                                                                int64_t i)
+{
+    return perm ? (int64_t)perm[i] : i < rows ? i : -1;
+}
+
+static inline SPX__CUDA_SELL_HD int spx__cuda_sell_padding(const int32_t *col, const uint16_t *off,
+                                                           const uint32_t *packed, int64_t e)
+{
+    if (col) return col[e] < 0;
+    if (off) return off[e] == SPX__CUDA_SELL_U16_PAD;
+    return packed[e] >> 16 == SPX__CUDA_SELL_U16_PAD;
+}
+
+static inline SPX__CUDA_SELL_HD int64_t spx__cuda_sell_lane_len(const int32_t *col,
+                                                                const uint16_t *off,
+                                                                const uint32_t *packed, int64_t k0,
+                                                                int64_t k1, int l)
+{
+    int64_t n = 0;
+    for (int64_t k = k0; k < k1; k++)
+        n += !spx__cuda_sell_padding(col, off, packed, SPX__CUDA_SELL_C * k + l);
+    return n;
+}
 
 /* The slices of A on the host (sell_build.c), or on the device in a plan. */
 typedef struct spx__cuda_sell {
@@ -89,6 +141,7 @@ typedef struct spx__cuda_sell_plan {
                            keeps off), the kernel reads no values, iso_value is folded
                            into alpha */
     double iso_value;
+    int values_mode; /* values=: SPX__VALUES_AUTO, _STORED or _ISO (core/iso.h) */
 } spx__cuda_sell_plan;
 
 /* The sell method's gateway (cuda/gateway.h; src/cuda/sell/sell_spmv.cu):
@@ -96,11 +149,17 @@ typedef struct spx__cuda_sell_plan {
  *   vals[i] (n device halves and offsets);
  * - spmv: launch y = alpha*A*x + beta*y on p->stream (asynchronous); beta == 0
  *   never reads y; x and y are device vectors of the plan's precision (x in
- *   half with p->x_half). */
-#define SPX__CUDA_SELL_API(S, Q, V)                                                           \
-    S(spx__cuda_sell_pack, (const void *vals, const uint16_t *off, int64_t n, uint32_t **packed)) \
-    S(spx__cuda_sell_spmv,                                                                    \
-      (const spx__cuda_sell_plan *p, double alpha, const void *x, double beta, void *y))
+ *   half with p->x_half);
+ * - refill: an update's values, src (A's nnz values in CSR order, of the
+ *   plan's value type: double, float or half), into dst's 32 * n_steps slots,
+ *   0 in the padding (the row offsets found as above); packed: dst is
+ *   p->S.packed, whose words keep their offsets (high 16 bits) and take the
+ *   values' bits (low 16); on p->stream, waited for. */
+#define SPX__CUDA_SELL_API(S, Q, V)                                                                \
+    S(spx__cuda_sell_pack, (const void *vals, const uint16_t *off, int64_t n, uint32_t **packed))  \
+    S(spx__cuda_sell_spmv,                                                                         \
+      (const spx__cuda_sell_plan *p, double alpha, const void *x, double beta, void *y))           \
+    S(spx__cuda_sell_refill, (const spx__cuda_sell_plan *p, const void *src, void *dst, int packed))
 
 SPX__CUDA_DECLARE(SPX__CUDA_SELL_API)
 

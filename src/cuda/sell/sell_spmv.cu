@@ -8,10 +8,12 @@
  * read, the one value folded into alpha; csr/iso.cuh), the sum and y type T
  * and the x type X as in csr_spmv.cu; the matrix is loaded with the streaming hint (__ldcs), x
  * through L1 (spx__ld_fresh). With p->pdl the first steps' loads overlap the
- * end of the kernel before; x and y are touched after the wait (pdl.cuh). */
+ * end of the kernel before; x and y are touched after the wait (pdl.cuh).
+ * Below the product, the refill of an update's values (spx__cuda_sell_refill). */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cub/device/device_scan.cuh>
 #include <type_traits>
 
 extern "C" {
@@ -206,5 +208,116 @@ extern "C" spx_status spx__cuda_sell_spmv(const spx__cuda_sell_plan *p, double a
     if (e != cudaSuccess)
         return spx__error(SPX_ERR_DEVICE, "cuda sell spmv launch failed: %s",
                           cudaGetErrorString(e));
+    return SPX_OK;
+}
+
+/* An update's refill (spx__cuda_sell_refill), three steps on the plan's
+ * stream, a warp per slice and a lane per row as in the product: each row's
+ * length (its lane's slots before the padding, sell_kernels.h) into len[row];
+ * the row offsets, rowptr = the exclusive sum of len over rows + 1 entries
+ * (len[rows] = 0, so rowptr[rows] is nnz); then slot 32 (sptr[s] + j) + l
+ * takes entry rowptr[row] + j of src for j below the row's length, 0 past
+ * it. E is an unsigned type of the values' size: the bits are copied as
+ * they are (converted already). PACKED (E 16 bits): dst holds words off <<
+ * 16 | value, whose offsets stay. */
+__global__ void __launch_bounds__(BLOCK)
+    row_lengths_kernel(int64_t n_slices, int64_t rows, const int64_t *__restrict__ sptr,
+                       const int32_t *__restrict__ perm, const int32_t *__restrict__ col,
+                       const uint16_t *__restrict__ off, const uint32_t *__restrict__ packed,
+                       int64_t *__restrict__ len)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t stride = (int64_t)gridDim.x * (BLOCK / 32);
+    for (int64_t s = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; s < n_slices; s += stride) {
+        const int64_t r = spx__cuda_sell_lane_row(perm, rows, SPX__CUDA_SELL_C * s + lane);
+        if (r >= 0) len[r] = spx__cuda_sell_lane_len(col, off, packed, sptr[s], sptr[s + 1], lane);
+    }
+}
+
+template <typename E, bool PACKED>
+__global__ void __launch_bounds__(BLOCK)
+    refill_kernel(int64_t n_slices, int64_t rows, const int64_t *__restrict__ sptr,
+                  const int32_t *__restrict__ perm, const int64_t *__restrict__ rowptr,
+                  const E *__restrict__ src, void *__restrict__ dst)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t stride = (int64_t)gridDim.x * (BLOCK / 32);
+    for (int64_t s = ((int64_t)blockIdx.x * BLOCK + threadIdx.x) / 32; s < n_slices; s += stride) {
+        const int64_t r = spx__cuda_sell_lane_row(perm, rows, SPX__CUDA_SELL_C * s + lane);
+        const int64_t first = r >= 0 ? rowptr[r] : 0, len = r >= 0 ? rowptr[r + 1] - first : 0;
+        const int64_t k0 = sptr[s], k1 = sptr[s + 1];
+        for (int64_t k = k0; k < k1; k++) {
+            const int64_t e = SPX__CUDA_SELL_C * k + lane;
+            const E v = k - k0 < len ? src[first + (k - k0)] : E(0);
+            if constexpr (PACKED) {
+                uint32_t *w = (uint32_t *)dst + e;
+                *w = (*w & 0xffff0000u) | v;
+            } else {
+                ((E *)dst)[e] = v;
+            }
+        }
+    }
+}
+
+template <typename E, bool PACKED>
+static void launch_refill(const spx__cuda_sell_plan *p, const int64_t *rowptr, const void *src,
+                          void *dst)
+{
+    refill_kernel<E, PACKED><<<grid_for(p->S.n_slices), BLOCK, 0, (cudaStream_t)p->stream>>>(
+        p->S.n_slices, p->S.rows, p->S.sptr, p->S.perm, rowptr, (const E *)src, dst);
+}
+
+/* The plan's row offsets, found from its layout into rowptr (rows + 1),
+ * with len (rows + 1) and *scan (cub's scratch, allocated here) as scratch;
+ * queued on the plan's stream. */
+static cudaError_t find_row_offsets(const spx__cuda_sell_plan *p, int64_t *len, int64_t *rowptr,
+                                    void **scan)
+{
+    const spx__cuda_sell *S = &p->S;
+    const cudaStream_t s = (cudaStream_t)p->stream;
+    const int64_t n = S->rows + 1;
+    size_t bytes = 0;
+    cudaError_t e = cudaMemsetAsync(len, 0, (size_t)n * sizeof *len, s);
+    if (e != cudaSuccess) return e;
+    row_lengths_kernel<<<grid_for(S->n_slices), BLOCK, 0, s>>>(S->n_slices, S->rows, S->sptr, S->perm,
+                                                               S->col, S->off, S->packed, len);
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    if ((e = cub::DeviceScan::ExclusiveSum(NULL, bytes, len, rowptr, n, s)) != cudaSuccess) return e;
+    if ((e = cudaMallocAsync(scan, bytes, s)) != cudaSuccess) return e;
+    return cub::DeviceScan::ExclusiveSum(*scan, bytes, len, rowptr, n, s);
+}
+
+extern "C" spx_status spx__cuda_sell_refill(const spx__cuda_sell_plan *p, const void *src,
+                                            void *dst, int packed)
+{
+    if (!p || !src || !dst || (packed && p->precision != SPX_F16))
+        return spx__error(SPX_ERR_INVALID_ARG, "cuda sell refill: bad argument");
+    if (p->S.n_slices == 0) return SPX_OK;
+    const cudaStream_t s = (cudaStream_t)p->stream;
+    const size_t bytes = (size_t)(p->S.rows + 1) * sizeof(int64_t);
+    int64_t *len = NULL, *rowptr = NULL;
+    void *scan = NULL;
+    cudaError_t e = cudaMallocAsync((void **)&len, bytes, s);
+    if (e == cudaSuccess) e = cudaMallocAsync((void **)&rowptr, bytes, s);
+    if (e == cudaSuccess) e = find_row_offsets(p, len, rowptr, &scan);
+    if (e == cudaSuccess) {
+        if (packed)
+            launch_refill<uint16_t, true>(p, rowptr, src, dst);
+        else if (p->precision == SPX_F64)
+            launch_refill<uint64_t, false>(p, rowptr, src, dst);
+        else if (p->precision == SPX_F32)
+            launch_refill<uint32_t, false>(p, rowptr, src, dst);
+        else
+            launch_refill<uint16_t, false>(p, rowptr, src, dst);
+        e = cudaGetLastError();
+    }
+    if (scan) cudaFreeAsync(scan, s);
+    if (rowptr) cudaFreeAsync(rowptr, s);
+    if (len) cudaFreeAsync(len, s);
+    const cudaError_t done = cudaStreamSynchronize(s);
+    if (e == cudaSuccess) e = done;
+    if (e != cudaSuccess)
+        return spx__error(e == cudaErrorMemoryAllocation ? SPX_ERR_OOM : SPX_ERR_DEVICE,
+                          "cuda sell refill: %s", cudaGetErrorString(e));
     return SPX_OK;
 }
