@@ -41,6 +41,7 @@ typedef struct target {
     spx_device dev;
     spx_type prec;
     int cases, refused;
+    const char *params; /* the format's parameters, or NULL */
 } target;
 
 static size_t vec_size(spx_type p)
@@ -82,15 +83,19 @@ static void *second_values(const pattern_case *c, spx_type p)
     return v;
 }
 
-/* Plan options of a target for a product; params may add values=stored. */
-static spx_plan_opts opts_for(const target *t, product k, const char *params)
+/* Plan options of a target for a product, its params in buf (len bytes):
+ * the target's, reorder=rcm for SPMV_RCM, values=stored when stored. */
+static spx_plan_opts opts_for(const target *t, product k, int stored, char *buf, size_t len)
 {
     spx_plan_opts o = spx_plan_opts_default();
     o.format = t->format;
     o.device = t->dev;
     o.precision = t->prec;
     o.op = k == SPMV_T ? SPX_OP_T : SPX_OP_N;
-    o.params = k == SPMV_RCM ? (params ? "reorder=rcm,values=stored" : "reorder=rcm") : params;
+    snprintf(buf, len, "%s%s%s%s%s", t->params ? t->params : "",
+             t->params && (k == SPMV_RCM || stored) ? "," : "", k == SPMV_RCM ? "reorder=rcm" : "",
+             k == SPMV_RCM && stored ? "," : "", stored ? "values=stored" : "");
+    o.params = buf[0] ? buf : NULL;
     return o;
 }
 
@@ -189,10 +194,11 @@ static spx_status fresh_plan(const target *t, product k, const spx_matrix *A2, i
                              spx_plan **F)
 {
     spx_operation operation = k == SPMM_N ? SPX_OP_SPMM : SPX_OP_SPMV;
-    spx_plan_opts o = opts_for(t, k, stored ? "values=stored" : NULL);
+    char buf[160];
+    spx_plan_opts o = opts_for(t, k, stored, buf, sizeof buf);
     spx_status st = spx_plan_create(A2, operation, &o, F);
     if (st == SPX_ERR_BAD_PARAM && stored) {
-        o = opts_for(t, k, NULL);
+        o = opts_for(t, k, 0, buf, sizeof buf);
         st = spx_plan_create(A2, operation, &o, F);
     }
     return st;
@@ -208,7 +214,8 @@ static int update_one(target *t, const pattern_case *c, product k, int device_va
     size_t xb = 0, yb = 0;
     int refused = 0;
     spx_op op = k == SPMV_T ? SPX_OP_T : SPX_OP_N;
-    spx_plan_opts o = opts_for(t, k, NULL);
+    char buf[160];
+    spx_plan_opts o = opts_for(t, k, 0, buf, sizeof buf);
     spx_status st = A1 && A2 ? spx_plan_create(A1, operation, &o, &P) : SPX_ERR_INVALID_ARG;
     if (st == SPX_ERR_UNSUPPORTED || st == SPX_ERR_BAD_PARAM) { /* the format declines A */
         refused = 1;
@@ -263,7 +270,8 @@ static void update_twice(const target *t, const pattern_case *c)
     double *before = malloc(sizeof(double) * (size_t)(c->A->nnz + 1));
     void *x = NULL, *y0 = NULL, *y = NULL, *yf = NULL;
     size_t xb, yb;
-    spx_plan_opts o = opts_for(t, SPMV_N, NULL);
+    char buf[160];
+    spx_plan_opts o = opts_for(t, SPMV_N, 0, buf, sizeof buf);
     if (!W || spx_plan_create(W, SPX_OP_SPMV, &o, &P) != SPX_OK) goto done;
     for (int64_t e = 0; e < c->A->nnz; e++) {
         before[e] = ((double *)A1->values)[e];
@@ -329,12 +337,13 @@ static void run_target(target *t, unsigned operations)
     if (operations & (1u << SPX_OP_SPMV)) update_twice(t, &cases[0]);
     if (!CHECK(t->refused < t->cases || t->cases == 0))
         fprintf(stderr, "  %s refused every case: its update never runs\n", t->format);
-    printf("%-10s %-4s %-3s: %d cases, %d refused %s\n", t->format,
+    printf("%-10s %-4s %-3s %-14s: %d cases, %d refused %s\n", t->format,
            t->dev == SPX_DEV_CUDA ? "cuda" : "cpu",
            t->prec == SPX_F64   ? "f64"
            : t->prec == SPX_F32 ? "f32"
                                 : "f16",
-           t->cases, t->refused, spx_test_failed == failed_before ? "ok" : "FAILED");
+           t->params ? t->params : "", t->cases, t->refused,
+           spx_test_failed == failed_before ? "ok" : "FAILED");
 }
 
 /* Every SpMV and SpMM format of the device, every precision it declares. */
@@ -348,9 +357,148 @@ static void run_device(spx_device dev)
         if (!ops) continue;
         for (int p = 0; p < 3; p++) {
             if (!(info.precisions & (1u << precs[p]))) continue;
-            target t = {info.name, dev, precs[p], 0, 0};
+            target t = {info.name, dev, precs[p], 0, 0, NULL};
             run_target(&t, ops);
         }
+    }
+}
+
+/* CUDA layouts the default parameters do not reach, in every precision the
+ * format has (a set a precision refuses counts as refused). */
+static void run_cuda_variants(void)
+{
+    static const struct {
+        const char *format, *params;
+    } variants[] = {
+        {"csr", "index=dict"},  {"csr", "kernel=warp"}, {"csr", "kernel=vector"},
+        {"csr", "kernel=lean"}, {"sell", "index=u32"},  {"dasp", "prep=host"},
+        {"hbp", "prep=host"},   {"hbp", "prep=sort"},
+    };
+    static const spx_type precs[] = {SPX_F64, SPX_F32, SPX_F16};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        for (int f = 0; f < spx_format_count(); f++) {
+            spx_format_info info;
+            if (spx_format_get(f, &info) != SPX_OK || !(info.devices & SPX_DEV_CUDA) ||
+                strcmp(info.name, variants[v].format) != 0)
+                continue;
+            for (int p = 0; p < 3; p++) {
+                if (!(info.precisions & (1u << precs[p]))) continue;
+                target t = {info.name, SPX_DEV_CUDA, precs[p], 0, 0, variants[v].params};
+                if (strcmp(variants[v].params, "kernel=lean") == 0 && precs[p] != SPX_F16)
+                    continue; /* lean is fp16's */
+                run_target(&t, info.operations & (1u << SPX_OP_SPMV));
+            }
+        }
+    }
+}
+
+/* A's arrays copied to the device (64-bit offsets, values of prec) and
+ * wrapped (spx_matrix_wrap_device); the three device arrays in dev[]. */
+static spx_matrix *device_copy(const spx_matrix *A, spx_type prec, void *dev[3])
+{
+    const size_t es = vec_size(prec), nnz = (size_t)A->nnz, rows = (size_t)A->rows;
+    const int64_t *rp;
+    void *vals = malloc(es * (nnz + 1));
+    spx_matrix *D = NULL;
+    spx_matrix_csr(A, &rp, NULL, NULL, NULL, NULL);
+    for (size_t e = 0; e < nnz; e++) {
+        if (prec == SPX_F64)
+            ((double *)vals)[e] = ((const double *)A->values)[e];
+        else
+            ((float *)vals)[e] = (float)((const double *)A->values)[e];
+    }
+    dev[0] = dev[1] = dev[2] = NULL;
+    if (CHECK_STATUS(spx__cuda_alloc(&dev[0], 8 * (rows + 1), "rowptr"), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_alloc(&dev[1], 4 * nnz + 4, "col"), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_alloc(&dev[2], es * nnz + es, "values"), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_copy(dev[0], rp, 8 * (rows + 1), 1), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_copy(dev[1], A->col32, 4 * nnz, 1), SPX_OK) &&
+        CHECK_STATUS(spx__cuda_copy(dev[2], vals, es * nnz, 1), SPX_OK))
+        CHECK_STATUS(spx_matrix_wrap_device(A->rows, A->cols, dev[0], 64, dev[1], 32, dev[2],
+                                            prec == SPX_F64 ? SPX_F64 : SPX_F32, &D),
+                     SPX_OK);
+    free(vals);
+    return D;
+}
+
+/* A device matrix's plan (csr reads the caller's arrays in place) given new
+ * values: a new plan's bits, and the caller's value array as it was. */
+static void device_matrix_update(spx_type prec)
+{
+    const pattern_case *c = &cases[0];
+    spx_matrix *A1 = with_values(c, 0, prec), *A2 = with_values(c, 1, prec), *D1 = NULL, *D2 = NULL;
+    void *d1[3] = {NULL, NULL, NULL}, *d2[3] = {NULL, NULL, NULL}, *v2 = second_values(c, prec);
+    void *x = NULL, *y0 = NULL, *y = NULL, *yf = NULL;
+    const size_t es = vec_size(prec), vb = es * (size_t)c->A->nnz;
+    void *before = malloc(vb + es), *after = malloc(vb + es);
+    size_t xb, yb;
+    spx_plan *P = NULL, *F = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = SPX_DEV_CUDA;
+    o.precision = prec;
+    if (!A1 || !A2 || !(D1 = device_copy(A1, prec, d1)) || !(D2 = device_copy(A2, prec, d2)))
+        goto done;
+    spx__cuda_copy(before, d1[2], vb, 0);
+    if (!CHECK_STATUS(spx_plan_create(D1, SPX_OP_SPMV, &o, &P), SPX_OK) ||
+        !CHECK_STATUS(spx_plan_create(D2, SPX_OP_SPMV, &o, &F), SPX_OK) ||
+        !CHECK_STATUS(
+            update(P, &(target){"auto", SPX_DEV_CUDA, prec, 0, 0, NULL}, v2, c->A->nnz, 1), SPX_OK))
+        goto done;
+    spx__cuda_copy(after, d1[2], vb, 0);
+    CHECK(memcmp(before, after, vb) == 0); /* the caller's values are not written */
+    fill_operands(prec, SPMV_N, c->A->cols, c->A->rows, &x, &y0, &xb, &yb);
+    y = malloc(yb), yf = malloc(yb);
+    if (CHECK_STATUS(run_product(P, SPMV_N, x, y0, y, yb), SPX_OK) &&
+        CHECK_STATUS(run_product(F, SPMV_N, x, y0, yf, yb), SPX_OK) &&
+        !CHECK(memcmp(y, yf, yb) == 0))
+        fprintf(stderr, "  a device matrix's plan after an update differs from a new plan\n");
+    printf("device matrix %-3s: updated, %s\n", prec == SPX_F64 ? "f64" : "f32",
+           spx_plan_describe(P));
+done:
+    spx_plan_destroy(P);
+    spx_plan_destroy(F);
+    spx_matrix_destroy(D1);
+    spx_matrix_destroy(D2);
+    spx_matrix_destroy(A1);
+    spx_matrix_destroy(A2);
+    for (int i = 0; i < 3; i++) {
+        spx__cuda_free(d1[i]);
+        spx__cuda_free(d2[i]);
+    }
+    free(v2), free(before), free(after), free(x), free(y0), free(y), free(yf);
+}
+
+/* fp16 CUDA plans refuse a new value beyond half's range (host and device
+ * values) and keep multiplying with their old values. */
+static void half_range_refused(void)
+{
+    static const char *const formats[] = {"csr", "sell", "dasp", "hbp"};
+    const pattern_case *c = &cases[0];
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        target t = {formats[f], SPX_DEV_CUDA, SPX_F16, 0, 0, NULL};
+        spx_matrix *A1 = with_values(c, 0, SPX_F16);
+        float *v = second_values(c, SPX_F16);
+        void *x = NULL, *y0 = NULL, *y = NULL, *yb4 = NULL;
+        size_t xb, yb;
+        spx_plan *P = NULL;
+        char buf[160];
+        spx_plan_opts o = opts_for(&t, SPMV_N, 0, buf, sizeof buf);
+        v[c->A->nnz / 2] = 1e6f;
+        if (A1 && CHECK_STATUS(spx_plan_create(A1, SPX_OP_SPMV, &o, &P), SPX_OK)) {
+            fill_operands(SPX_F16, SPMV_N, c->A->cols, c->A->rows, &x, &y0, &xb, &yb);
+            y = malloc(yb), yb4 = malloc(yb);
+            CHECK_STATUS(run_product(P, SPMV_N, x, y0, yb4, yb), SPX_OK);
+            for (int dev = 0; dev < 2; dev++) {
+                CHECK_STATUS(update(P, &t, v, c->A->nnz, dev), SPX_ERR_UNSUPPORTED);
+                if (!CHECK(strstr(spx_last_error(), "range") != NULL))
+                    fprintf(stderr, "  %s: %s\n", formats[f], spx_last_error());
+                CHECK_STATUS(run_product(P, SPMV_N, x, y0, y, yb), SPX_OK);
+                CHECK(memcmp(y, yb4, yb) == 0);
+            }
+        }
+        spx_plan_destroy(P);
+        spx_matrix_destroy(A1);
+        free(v), free(x), free(y0), free(y), free(yb4);
     }
 }
 
@@ -387,7 +535,13 @@ int main(void)
         check_errors();
         run_device(SPX_DEV_CPU);
     }
-    if (cuda) run_device(SPX_DEV_CUDA);
+    if (cuda) {
+        run_device(SPX_DEV_CUDA);
+        run_cuda_variants();
+        device_matrix_update(SPX_F64);
+        device_matrix_update(SPX_F32);
+        half_range_refused();
+    }
     for (int c = 0; c < N_CASES; c++)
         spx_matrix_destroy(cases[c].A);
     return spx_test_finish();

@@ -442,9 +442,10 @@ cleanup:
 }
 
 /* Row k of B from row perm[k] of A: renamed columns sorted, values along;
- * key holds the row's sort keys (the calling thread's buffer). */
+ * key holds the row's sort keys (the calling thread's buffer); map, when
+ * not NULL, gets each entry's place in B. */
 static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t *inv, spx_matrix *B,
-                        uint64_t *key, int64_t k)
+                        uint64_t *key, int32_t *map, int64_t k)
 {
     const int64_t src = spx__row_off(A, perm[k]), len = spx__row_off(A, perm[k] + 1) - src;
     const int64_t dst = B->rowptr[k];
@@ -454,6 +455,7 @@ static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t 
     for (int64_t j = 0; j < len; j++) {
         const int64_t from = src + (int64_t)(key[j] & 0xffffffffu);
         B->col32[dst + j] = (int32_t)(key[j] >> 32);
+        if (map) map[from] = (int32_t)(dst + j);
         if (A->vtype == SPX_F64)
             ((double *)B->values)[dst + j] = ((const double *)A->values)[from];
         else
@@ -469,6 +471,12 @@ static void permute_row(const spx_matrix *A, const int64_t *perm, const int64_t 
 #define PERMUTE_CHUNK 16
 spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int threads,
                               spx_matrix **out)
+{
+    return spx__order_permute_mapped(A, perm, threads, out, NULL);
+}
+
+spx_status spx__order_permute_mapped(const spx_matrix *A, const int64_t *perm, int threads,
+                                     spx_matrix **out, int32_t *map)
 {
     const int64_t n = A->rows;
     const int nthreads = omp_threads(threads);
@@ -490,7 +498,7 @@ spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int thre
                        sizeof *keys, "reorder: row sort keys"));
 #pragma omp parallel for schedule(dynamic, PERMUTE_CHUNK) num_threads(nthreads)
     for (int64_t k = 0; k < n; k++)
-        permute_row(A, perm, inv, B, keys + (size_t)omp_get_thread_num() * (size_t)longest, k);
+        permute_row(A, perm, inv, B, keys + (size_t)omp_get_thread_num() * (size_t)longest, map, k);
     *out = B;
     B = NULL;
 cleanup:

@@ -30,6 +30,11 @@ spx_status spx__order_compute(const spx_matrix *A, spx__order_mode mode, int thr
  * bijection of 0..rows-1 (spx__order_check). */
 spx_status spx__order_permute(const spx_matrix *A, const int64_t *perm, int threads,
                               spx_matrix **B);
+/* The same, and map[e] = the index in B's CSR order of A's entry e (nnz
+ * entries, the caller's; A->nnz <= INT32_MAX): what spx_plan_update_values
+ * needs of an ordered plan (plan/entry_map.h), at no extra pass. */
+spx_status spx__order_permute_mapped(const spx_matrix *A, const int64_t *perm, int threads,
+                                     spx_matrix **B, int32_t *map);
 
 /* SPX_OK when perm[0..n) is a bijection of 0..n-1, else SPX_ERR_INVALID_ARG
  * naming the first entry out of range or repeated. */

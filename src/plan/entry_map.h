@@ -13,9 +13,8 @@
 /* *map (A's nnz entries, spx__free) with map[e] = the index, in the CSR
  * order of the matrix the format prepared, of A's entry e, for a plan that
  * transposed A (transpose nonzero) and then ordered it with R (NULL, or no
- * ordering: none). Each entry's index is carried through the same
- * transposition and permutation as a value (exact in double). */
+ * ordering: none). SPX_ERR_UNSUPPORTED past INT32_MAX entries. */
 spx_status spx__entry_map_build(const spx_matrix *A, int transpose, const spx__reorder *R,
-                                int threads, int64_t **map);
+                                int threads, int32_t **map);
 
 #endif

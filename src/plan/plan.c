@@ -32,7 +32,7 @@ struct spx_plan_s {
      * reorder=): entry_map[e] = where A's entry e went (plan/entry_map.h),
      * built with the plan for CUDA plans and on the first update for CPU
      * plans, from source (A, which a CPU plan's caller keeps alive) */
-    int64_t *entry_map;
+    int32_t *entry_map;
     int maps_entries; /* the format's matrix is not A: updates go through entry_map */
     const spx_matrix *source;
     double prep_ms;
@@ -211,14 +211,16 @@ static spx_status create_spgemm(const spx_matrix *A, const spx_plan_opts *o, spx
  * spx_plan_create), a CPU plan keeps A to build it on the first update. */
 static spx_status prepare_entry_map(const spx_matrix *A, const spx_plan_opts *o, spx_plan *P)
 {
+    spx_status st = SPX_OK;
     P->nnz = A->nnz;
     P->maps_entries = o->op == SPX_OP_T || spx__reorder_has_order(P->reorder);
     if (!P->maps_entries || !P->ops->update_values) return SPX_OK;
-    if (o->device == SPX_DEV_CPU) {
+    if (o->device == SPX_DEV_CPU)
         P->source = A;
-        return SPX_OK;
-    }
-    return spx__entry_map_build(A, o->op == SPX_OP_T, P->reorder, o->threads, &P->entry_map);
+    else if (A->nnz <= INT32_MAX) /* else updates are refused */
+        st = spx__entry_map_build(A, o->op == SPX_OP_T, P->reorder, o->threads, &P->entry_map);
+    spx__reorder_drop_entry_map(P->reorder); /* the plan's map holds it now */
+    return st;
 }
 
 /* SpMV: op T transposes, reorder= permutes, then the format prepares. */
@@ -439,6 +441,11 @@ static spx_status update_mapped(spx_plan *P, const void *values, int on_device)
     unsigned char *copy = NULL, *ordered = NULL;
     const unsigned char *src = values;
     spx_status st;
+    if (!P->entry_map && !P->source)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "spx_plan_update_values: a CUDA plan of op T or reorder= holds at most "
+                          "2^31 - 1 entries to take new values, not %lld; make a new plan",
+                          (long long)P->nnz);
     if (!P->entry_map)
         SPX_TRY(spx__entry_map_build(P->source, P->opts.op == SPX_OP_T, P->reorder, P->opts.threads,
                                      &P->entry_map));
@@ -448,7 +455,7 @@ static spx_status update_mapped(spx_plan *P, const void *values, int on_device)
         SPX_TRY(spx__cuda_copy(copy, values, n * es, 0));
         src = copy;
     }
-    const int64_t *map = P->entry_map;
+    const int32_t *map = P->entry_map;
 #pragma omp parallel for schedule(static) if (n > 65536)
     for (int64_t e = 0; e < (int64_t)n; e++)
         memcpy(ordered + (size_t)map[e] * es, src + (size_t)e * es, es);

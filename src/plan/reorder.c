@@ -60,6 +60,10 @@ struct spx__reorder {
     spx_device device;     /* where x, y, x', y' live */
     void *stream;          /* CUDA plans: the plan's stream */
     int32_t *dperm, *dinv; /* CUDA plans: perm and inv on the device */
+    /* CUDA plans of at most INT32_MAX entries: where each entry of M went in
+     * A' (spx__order_permute_mapped), for spx_plan_update_values once M is gone */
+    int32_t *entry_map;
+    int64_t nnz;
     void *xbuf, *ybuf;     /* the plan's x' and y' (device memory for CUDA plans) */
     atomic_flag busy;      /* set while one call uses xbuf and ybuf */
 };
@@ -166,7 +170,11 @@ static spx_status build(spx__reorder *R, const spx_matrix *M, const spx_plan_opt
     R->threads = o->threads;
     SPX_TRY(spx__alloc((void **)&perm, (size_t)R->n, sizeof *perm, "reorder: permutation"));
     SPX_TRY(spx__order_compute(M, R->mode, o->threads, perm));
-    SPX_TRY(spx__order_permute(M, perm, o->threads, &R->permuted));
+    R->nnz = M->nnz;
+    if (o->device == SPX_DEV_CUDA && M->nnz <= INT32_MAX)
+        SPX_TRY(spx__alloc((void **)&R->entry_map, (size_t)(M->nnz > 0 ? M->nnz : 1),
+                           sizeof *R->entry_map, "reorder: entry map"));
+    SPX_TRY(spx__order_permute_mapped(M, perm, o->threads, &R->permuted, R->entry_map));
     SPX_TRY(spx__alloc((void **)&R->perm, (size_t)R->n, sizeof *R->perm, "reorder: permutation"));
     for (int64_t k = 0; k < R->n; k++)
         R->perm[k] = (int32_t)perm[k];
@@ -296,6 +304,7 @@ size_t spx__reorder_bytes(const spx__reorder *R)
     size_t held = R->params_len + (R->perm ? (size_t)R->n * sizeof *R->perm : 0);
     if (R->dperm) held += (size_t)R->n * sizeof(int32_t); /* device copies */
     if (R->inv || R->dinv) held += (size_t)R->n * (sizeof(int32_t) + 2 * R->elem);
+    if (R->entry_map) held += (size_t)R->nnz * sizeof *R->entry_map;
     const spx_matrix *B = R->permuted;
     if (B)
         held += (size_t)(B->rows + 1) * sizeof(int64_t) +
@@ -319,6 +328,7 @@ void spx__reorder_destroy(spx__reorder *R)
     spx_matrix_destroy(R->permuted);
     spx__free(R->perm);
     spx__free(R->inv);
+    spx__free(R->entry_map);
     if (R->device == SPX_DEV_CUDA) {
         spx__cuda_free(R->dperm);
         spx__cuda_free(R->dinv);
@@ -336,20 +346,32 @@ int spx__reorder_has_order(const spx__reorder *R)
     return R && R->perm;
 }
 
-spx_status spx__reorder_apply(const spx__reorder *R, const spx_matrix *M, int threads,
-                              spx_matrix **out)
+spx_status spx__reorder_entry_map(const spx__reorder *R, const spx_matrix *M, int threads,
+                                  int32_t *map)
 {
     int64_t *perm = NULL;
+    spx_matrix *B = NULL;
     spx_status st;
-    *out = NULL;
-    if (!spx__reorder_has_order(R) || M->rows != R->n)
-        return spx__error(SPX_ERR_INVALID_ARG, "spx__reorder_apply: no ordering of this size");
+    if (!spx__reorder_has_order(R) || M->rows != R->n || M->nnz > INT32_MAX)
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__reorder_entry_map: no ordering of this size");
+    if (R->entry_map) { /* recorded when A' was made */
+        memcpy(map, R->entry_map, (size_t)M->nnz * sizeof *map);
+        return SPX_OK;
+    }
     SPX_TRY(spx__alloc((void **)&perm, (size_t)(R->n > 0 ? R->n : 1), sizeof *perm,
                        "reorder: permutation"));
     for (int64_t k = 0; k < R->n; k++)
         perm[k] = R->perm[k];
-    SPX_TRY(spx__order_permute(M, perm, threads, out));
+    SPX_TRY(spx__order_permute_mapped(M, perm, threads, &B, map));
 cleanup:
     spx__free(perm);
+    spx_matrix_destroy(B);
     return st;
+}
+
+void spx__reorder_drop_entry_map(spx__reorder *R)
+{
+    if (!R) return;
+    spx__free(R->entry_map);
+    R->entry_map = NULL;
 }

@@ -43,10 +43,14 @@ void spx__reorder_permutation(const spx__reorder *R, int64_t n, int64_t *perm);
 /* 1 when R orders (rcm or degree), 0 for NULL or reorder=none. */
 int spx__reorder_has_order(const spx__reorder *R);
 
-/* *out = P M P^T with R's permutation (R orders), for a matrix M of the
- * pattern the plan ordered (plan/entry_map.c carries entry indices through). */
-spx_status spx__reorder_apply(const spx__reorder *R, const spx_matrix *M, int threads,
-                              spx_matrix **out);
+/* map[e] = the index in A' = P M P^T's CSR order of entry e of M, the
+ * matrix R ordered (nnz entries, the caller's; R orders; M->nnz <=
+ * INT32_MAX): recorded when A' was made for CUDA plans, else computed from
+ * M now (plan/entry_map.c). */
+spx_status spx__reorder_entry_map(const spx__reorder *R, const spx_matrix *M, int threads,
+                                  int32_t *map);
+/* Frees the recorded entry map (NULL R: nothing). */
+void spx__reorder_drop_entry_map(spx__reorder *R);
 
 size_t spx__reorder_bytes(const spx__reorder *R);
 

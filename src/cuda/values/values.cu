@@ -119,3 +119,44 @@ extern "C" spx_status spx__cuda_values_to_host(void *dst, const void *src, spx_t
 cleanup:
     return st;
 }
+
+/* *first = min(*first, k) for each k whose value is NaN or beyond half's range. */
+template <typename From>
+__global__ void beyond_half_kernel(const From *src, int64_t n, unsigned long long *first)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) {
+        const double v = (double)src[k];
+        if (!(v <= 65504.0 && v >= -65504.0)) atomicMin(first, (unsigned long long)k);
+    }
+}
+
+extern "C" spx_status spx__cuda_values_beyond_half(const void *src, spx_type from, int64_t n,
+                                                   void *stream, int64_t *first)
+{
+    spx_status st = SPX_OK;
+    cudaStream_t s = (cudaStream_t)stream;
+    unsigned long long *dfirst = NULL, found = (unsigned long long)n;
+    *first = n;
+    if (n <= 0) return SPX_OK;
+    if (!src || (from != SPX_F64 && from != SPX_F32))
+        return spx__error(SPX_ERR_INVALID_ARG, "spx__cuda_values_beyond_half: bad argument");
+    int64_t want = (n + 255) / 256;
+    int blocks = (int)(want < 8192 ? want : 8192);
+    CUDA_CHECK(cudaMallocAsync((void **)&dfirst, sizeof *dfirst, s));
+    CUDA_CHECK(cudaMemcpyAsync(dfirst, &found, sizeof found, cudaMemcpyHostToDevice, s));
+    if (from == SPX_F64)
+        beyond_half_kernel<double><<<blocks, 256, 0, s>>>((const double *)src, n, dfirst);
+    else
+        beyond_half_kernel<float><<<blocks, 256, 0, s>>>((const float *)src, n, dfirst);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpyAsync(&found, dfirst, sizeof found, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    *first = (int64_t)found;
+cleanup:
+    if (dfirst) {
+        cudaFreeAsync(dfirst, s);
+        cudaStreamSynchronize(s);
+    }
+    return st;
+}

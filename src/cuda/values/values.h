@@ -16,7 +16,11 @@
  * - values_to_host: n values of type from at src (device or host) into the
  *   host's dst (a copy when src is already there), for hooks that decide
  *   on the host (an iso state checking whether the new values are all one
- *   number). */
+ *   number);
+ * - values_beyond_half: *first = the first k < n whose value (of type from,
+ *   device memory) is NaN or beyond half's range (|v| > 65504), n when none:
+ *   an fp16 plan's check of new values where they are, without copying them
+ *   to the host. */
 #ifndef SPX_CUDA_VALUES_H
 #define SPX_CUDA_VALUES_H
 
@@ -31,7 +35,9 @@ extern "C" {
       (void *dst, spx_type t, int64_t n, const int32_t *map, const void *src, spx_type from,       \
        int64_t src_n, int src_on_device, void *stream))                                            \
     S(spx__cuda_values_to_host,                                                                    \
-      (void *dst, const void *src, spx_type from, int src_on_device, int64_t n, void *stream))
+      (void *dst, const void *src, spx_type from, int src_on_device, int64_t n, void *stream))     \
+    S(spx__cuda_values_beyond_half,                                                                \
+      (const void *src, spx_type from, int64_t n, void *stream, int64_t *first))
 
 SPX__CUDA_DECLARE(SPX__CUDA_VALUES_API)
 
