@@ -12,6 +12,7 @@
 #include "core/keep.h"
 #include "core/matrix.h"
 #include "cuda/gateway.h"
+#include "cuda/values/values.h"
 #include "plan/format.h"
 #include "plan/entry_map.h"
 #include "plan/reorder.h"
@@ -33,6 +34,9 @@ struct spx_plan_s {
      * built with the plan for CUDA plans and on the first update for CPU
      * plans, from source (A, which a CPU plan's caller keeps alive) */
     int32_t *entry_map;
+    /* CUDA plans, from their first update on: the inverse, on the device
+     * (format_entry[k] = A's entry at the format's place k), entry_map freed */
+    int32_t *format_entry;
     int maps_entries; /* the format's matrix is not A: updates go through entry_map */
     const spx_matrix *source;
     double prep_ms;
@@ -217,9 +221,11 @@ static spx_status prepare_entry_map(const spx_matrix *A, const spx_plan_opts *o,
     if (!P->maps_entries || !P->ops->update_values) return SPX_OK;
     if (o->device == SPX_DEV_CPU)
         P->source = A;
+    else if (o->op == SPX_OP_N) /* the ordering's own map, recorded while it permuted */
+        P->entry_map = spx__reorder_take_entry_map(P->reorder);
     else if (A->nnz <= INT32_MAX) /* else updates are refused */
-        st = spx__entry_map_build(A, o->op == SPX_OP_T, P->reorder, o->threads, &P->entry_map);
-    spx__reorder_drop_entry_map(P->reorder); /* the plan's map holds it now */
+        st = spx__entry_map_build(A, 1, P->reorder, o->threads, &P->entry_map);
+    spx__free(spx__reorder_take_entry_map(P->reorder)); /* the plan's map holds it now */
     return st;
 }
 
@@ -347,6 +353,7 @@ void spx_plan_destroy(spx_plan *P)
     spx__reorder_destroy(P->reorder);
     spx_matrix_destroy(P->transposed);
     spx__free(P->entry_map);
+    spx__cuda_free(P->format_entry);
     P->magic = 0;
     spx__free(P);
 }
@@ -431,37 +438,77 @@ static spx_status check_update(const spx_plan *P, const void *values)
     return SPX_OK;
 }
 
-/* An update of a plan whose format saw A^T or P op(A) P^T: A's values (host,
- * or device when on_device) put in the format's order on the host, by the
- * entry map (built now for a CPU plan's first update). */
+/* A CUDA plan's first mapped update: the entry map inverted and moved to
+ * the device, where later updates gather through it (the host map freed). */
+static spx_status upload_format_entry(spx_plan *P)
+{
+    const int64_t n = P->nnz;
+    int32_t *inv = NULL;
+    spx_status st;
+    SPX_TRY(spx__alloc((void **)&inv, (size_t)(n > 0 ? n : 1), sizeof *inv,
+                       "the plan's entry map, inverted"));
+#pragma omp parallel for schedule(static) if (n > 65536)
+    for (int64_t e = 0; e < n; e++)
+        inv[P->entry_map[e]] = (int32_t)e;
+    SPX_TRY(spx__cuda_upload((void **)&P->format_entry, inv, (size_t)n * sizeof *inv,
+                             "the plan's entry map on the device"));
+    spx__free(P->entry_map);
+    P->entry_map = NULL;
+cleanup:
+    spx__free(inv);
+    return st;
+}
+
+/* A CUDA plan's mapped update: A's values (host or device) gathered into the
+ * format's order on the device, then the format's hook. */
+static spx_status update_mapped_cuda(spx_plan *P, const void *values, int on_device)
+{
+    const spx_type vt = P->opts.precision == SPX_F64 ? SPX_F64 : SPX_F32;
+    const size_t es = vt == SPX_F64 ? sizeof(double) : sizeof(float);
+    void *ordered = NULL;
+    spx_status st;
+    if (!P->format_entry) SPX_TRY(upload_format_entry(P));
+    SPX_TRY(spx__cuda_alloc(&ordered, (size_t)P->nnz * es, "new values in the format's order"));
+    SPX_TRY(spx__cuda_values_gather(ordered, vt, P->nnz, P->format_entry, values, vt, P->nnz,
+                                    on_device, P->opts.stream));
+    st = P->ops->update_values(P->state, ordered, 1);
+cleanup:
+    spx__cuda_free(ordered);
+    return st;
+}
+
+/* An update of a plan whose format saw A^T or P op(A) P^T: A's values put
+ * in the format's order through the entry map (a CPU plan's built on its
+ * first update; a CUDA plan's on the device), then the format's hook. */
 static spx_status update_mapped(spx_plan *P, const void *values, int on_device)
 {
     const size_t es = P->opts.precision == SPX_F64 ? sizeof(double) : sizeof(float);
     const size_t n = (size_t)P->nnz;
-    unsigned char *copy = NULL, *ordered = NULL;
+    unsigned char *ordered = NULL;
     const unsigned char *src = values;
     spx_status st;
-    if (!P->entry_map && !P->source)
+    if (!P->entry_map && !P->format_entry && !P->source)
         return spx__error(SPX_ERR_UNSUPPORTED,
                           "spx_plan_update_values: a CUDA plan of op T or reorder= holds at most "
                           "2^31 - 1 entries to take new values, not %lld; make a new plan",
                           (long long)P->nnz);
+    if (P->opts.device == SPX_DEV_CUDA) return update_mapped_cuda(P, values, on_device);
     if (!P->entry_map)
         SPX_TRY(spx__entry_map_build(P->source, P->opts.op == SPX_OP_T, P->reorder, P->opts.threads,
                                      &P->entry_map));
     SPX_TRY(spx__alloc((void **)&ordered, n ? n : 1, es, "new values in the format's order"));
-    if (on_device) {
-        SPX_TRY(spx__alloc((void **)&copy, n ? n : 1, es, "new values on the host"));
-        SPX_TRY(spx__cuda_copy(copy, values, n * es, 0));
-        src = copy;
-    }
     const int32_t *map = P->entry_map;
+    if (es == sizeof(double)) {
 #pragma omp parallel for schedule(static) if (n > 65536)
-    for (int64_t e = 0; e < (int64_t)n; e++)
-        memcpy(ordered + (size_t)map[e] * es, src + (size_t)e * es, es);
+        for (int64_t e = 0; e < (int64_t)n; e++)
+            ((double *)ordered)[map[e]] = ((const double *)src)[e];
+    } else {
+#pragma omp parallel for schedule(static) if (n > 65536)
+        for (int64_t e = 0; e < (int64_t)n; e++)
+            ((float *)ordered)[map[e]] = ((const float *)src)[e];
+    }
     st = P->ops->update_values(P->state, ordered, 0);
 cleanup:
-    spx__free(copy);
     spx__free(ordered);
     return st;
 }
@@ -738,6 +785,7 @@ size_t spx_plan_bytes(const spx_plan *P)
     if (check_plan(P) != SPX_OK) return 0;
     size_t held = P->ops->bytes(P->state) + spx__reorder_bytes(P->reorder);
     if (P->entry_map) held += (size_t)P->nnz * sizeof *P->entry_map;
+    if (P->format_entry) held += (size_t)P->nnz * sizeof *P->format_entry;
     if (P->transposed)
         held += (size_t)(P->transposed->rows + 1) * sizeof(int64_t) +
                 (size_t)P->transposed->nnz * (sizeof(int32_t) + sizeof(double));

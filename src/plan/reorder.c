@@ -369,9 +369,9 @@ cleanup:
     return st;
 }
 
-void spx__reorder_drop_entry_map(spx__reorder *R)
+int32_t *spx__reorder_take_entry_map(spx__reorder *R)
 {
-    if (!R) return;
-    spx__free(R->entry_map);
-    R->entry_map = NULL;
+    int32_t *map = R ? R->entry_map : NULL;
+    if (R) R->entry_map = NULL;
+    return map;
 }

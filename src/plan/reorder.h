@@ -49,8 +49,8 @@ int spx__reorder_has_order(const spx__reorder *R);
  * M now (plan/entry_map.c). */
 spx_status spx__reorder_entry_map(const spx__reorder *R, const spx_matrix *M, int threads,
                                   int32_t *map);
-/* Frees the recorded entry map (NULL R: nothing). */
-void spx__reorder_drop_entry_map(spx__reorder *R);
+/* The recorded entry map, now the caller's (spx__free), or NULL; R keeps none. */
+int32_t *spx__reorder_take_entry_map(spx__reorder *R);
 
 size_t spx__reorder_bytes(const spx__reorder *R);
 
