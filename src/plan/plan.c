@@ -218,7 +218,10 @@ static spx_status prepare_entry_map(const spx_matrix *A, const spx_plan_opts *o,
     spx_status st = SPX_OK;
     P->nnz = A->nnz;
     P->maps_entries = o->op == SPX_OP_T || spx__reorder_has_order(P->reorder);
-    if (!P->maps_entries || !P->ops->update_values) return SPX_OK;
+    if (!P->maps_entries || !P->ops->update_values) {
+        spx__free(spx__reorder_take_entry_map(P->reorder)); /* no update will need it */
+        return SPX_OK;
+    }
     if (o->device == SPX_DEV_CPU)
         P->source = A;
     else if (o->op == SPX_OP_N) /* the ordering's own map, recorded while it permuted */
