@@ -8,33 +8,14 @@
 #include <stdlib.h>
 
 #include "bench_internal.h"
+#include "core/llc.h"
 
 #define TRIAD_RUNS 10
 #define TRIAD_MIN_DOUBLES ((size_t)64 << 20)
 
 size_t spx_bench_llc_bytes(void)
 {
-    size_t best = 0;
-    int best_level = 0;
-    for (int i = 0; i < 16; i++) {
-        char path[96], unit = 0;
-        int level = 0;
-        unsigned long size = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        FILE *f = fopen(path, "r");
-        if (!f) break;
-        int got = fscanf(f, "%d", &level);
-        fclose(f);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        f = fopen(path, "r");
-        if (!f) continue;
-        got += fscanf(f, "%lu%c", &size, &unit);
-        fclose(f);
-        if (got < 2 || level < best_level) continue;
-        best_level = level;
-        best = (size_t)size * (unit == 'K' ? 1024u : unit == 'M' ? 1048576u : 1u);
-    }
-    return best;
+    return spx__llc_bytes();
 }
 
 static void triad(double *a, const double *b, const double *c, double s, long long n)

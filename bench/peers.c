@@ -10,7 +10,7 @@
 #include "peers.h"
 
 #ifdef SPX_PEER_RSB
-extern const spx_bench_peer spx_peer_rsb, spx_peer_rsb_spgemm, spx_peer_rsb_spmm;
+extern const spx_bench_peer spx_peer_rsb, spx_peer_rsb_sym, spx_peer_rsb_spgemm, spx_peer_rsb_spmm;
 #endif
 #ifdef SPX_PEER_GRAPHBLAS
 extern const spx_bench_peer spx_peer_graphblas, spx_peer_graphblas_spgemm, spx_peer_graphblas_spmm,
@@ -28,6 +28,7 @@ extern const spx_bench_peer spx_peer_cusparse_csr, spx_peer_cusparse_csr2, spx_p
 const spx_bench_peer *const spx_bench_peers[] = {
 #ifdef SPX_PEER_RSB
     &spx_peer_rsb,
+    &spx_peer_rsb_sym,
 #endif
 #ifdef SPX_PEER_GRAPHBLAS
     &spx_peer_graphblas,

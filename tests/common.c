@@ -243,6 +243,27 @@ spx_matrix *spx_test_varied_matrix(int64_t rows, int64_t cols, double maxlen, ui
     return rows_by(rows, cols, len_varied, maxlen, seed);
 }
 
+spx_matrix *spx_test_symmetric_matrix(int64_t n, int64_t per_row, int64_t band, uint64_t seed)
+{
+    const size_t most = (size_t)(n * (2 * per_row + 1));
+    int64_t *ri = malloc(sizeof *ri * (most + 1)), *ci = malloc(sizeof *ci * (most + 1));
+    double *v = malloc(sizeof *v * (most + 1));
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t lo = i > band ? i - band : 0;
+        for (int64_t k = 0; i % 7 != 0 && i > lo && k < per_row; k++) {
+            const int64_t j = lo + (int64_t)((spx_test_rand(&seed) * 0.5 + 0.5) * (double)(i - lo));
+            const double a = spx_test_rand(&seed);
+            ri[nnz] = i, ci[nnz] = j, v[nnz++] = a; /* a repeated j sums on both sides */
+            ri[nnz] = j, ci[nnz] = i, v[nnz++] = a;
+        }
+        if (i % 3 != 0) ri[nnz] = i, ci[nnz] = i, v[nnz++] = 4.0 + spx_test_rand(&seed);
+    }
+    spx_matrix *A = spx_test_coo_matrix(n, n, nnz, ri, ci, v);
+    free(ri), free(ci), free(v);
+    return A;
+}
+
 spx_matrix *spx_test_dense_row_matrix(int64_t rows, int64_t cols, int64_t dense, int64_t short_max,
                                       uint64_t seed)
 {

@@ -88,6 +88,10 @@ spx_matrix *spx_test_uniform_rows_matrix(int64_t rows, int64_t cols, int64_t max
 /* Row lengths floor(maxlen^u) - 1, u uniform in [0, 1): many short and empty
  * rows, a tail of long ones up to maxlen - 1. */
 spx_matrix *spx_test_varied_matrix(int64_t rows, int64_t cols, double maxlen, uint64_t seed);
+/* Symmetric n x n: row i gets up to per_row entries in columns [i - band, i)
+ * and their mirrors (none on rows i % 7 == 0), and a diagonal entry unless
+ * i % 3 == 0; values random (spx_test_rand, the diagonal 3-5). */
+spx_matrix *spx_test_symmetric_matrix(int64_t n, int64_t per_row, int64_t band, uint64_t seed);
 /* Row `dense` holds every column; any other row i holds i % (short_max + 1). */
 spx_matrix *spx_test_dense_row_matrix(int64_t rows, int64_t cols, int64_t dense, int64_t short_max,
                                       uint64_t seed);

@@ -122,7 +122,7 @@ static void walk(const char *what, operation op, const spx_matrix *A, const char
         spx_status st = op(A, arg);
         long made = spx__alloc_fail_at(0);
         if (st == SPX_OK && made < n) break; /* ran without reaching the failure */
-        if (st == SPX_OK) continue; /* the failing allocation was optional */
+        if (st == SPX_OK) continue;          /* the failing allocation was optional */
         if (!CHECK_STATUS(st, SPX_ERR_OOM)) {
             fprintf(stderr, "  %s %s: allocation %ld failing gave another status\n", what,
                     arg ? arg : "", n);
@@ -139,10 +139,22 @@ int main(void)
     int64_t ri[64], ci[64];
     double v[64];
     int n = 0;
-    for (int k = 0; k < 40; k++, n++) ri[n] = 3, ci[n] = k, v[n] = k + 1;
-    for (int k = 0; k < 24; k++, n++) ri[n] = (k * 7) % 40, ci[n] = (k * 13) % 40, v[n] = -k;
+    for (int k = 0; k < 40; k++, n++)
+        ri[n] = 3, ci[n] = k, v[n] = k + 1;
+    for (int k = 0; k < 24; k++, n++)
+        ri[n] = (k * 7) % 40, ci[n] = (k * 13) % 40, v[n] = -k;
     spx_matrix *A = NULL;
-    if (!CHECK_STATUS(spx_matrix_from_coo(40, 40, n, ri, ci, v, &A), SPX_OK)) return spx_test_finish();
+    if (!CHECK_STATUS(spx_matrix_from_coo(40, 40, n, ri, ci, v, &A), SPX_OK))
+        return spx_test_finish();
+    /* A + A^T, for the formats that take only symmetric matrices (sym). */
+    int64_t sri[128], sci[128];
+    double sv[128];
+    for (int k = 0; k < n; k++) {
+        sri[k] = ri[k], sci[k] = ci[k], sv[k] = v[k];
+        sri[n + k] = ci[k], sci[n + k] = ri[k], sv[n + k] = v[k];
+    }
+    spx_matrix *S = NULL;
+    CHECK_STATUS(spx_matrix_from_coo(40, 40, 2 * n, sri, sci, sv, &S), SPX_OK);
 
     walk("from_coo", op_from_coo, A, NULL);
     walk("transpose", op_transpose, A, NULL);
@@ -165,10 +177,14 @@ int main(void)
         unsigned devices, precisions;
         if (spx_test_spmv_format(f, &name, &devices, &precisions) && (devices & SPX_DEV_CPU) &&
             (precisions & 1u)) {
-            walk("plan", op_plan, A, name);
-            walk("plan int32", op_plan_wrap32, A, name);
+            if (op_plan(A, name) != SPX_ERR_UNSUPPORTED) { /* sym declines A */
+                walk("plan", op_plan, A, name);
+                walk("plan int32", op_plan_wrap32, A, name);
+            }
+            if (S) walk("plan A+A^T", op_plan, S, name);
         }
     }
     spx_matrix_destroy(A);
+    spx_matrix_destroy(S);
     return spx_test_finish();
 }

@@ -4,7 +4,9 @@
  *   m x 0, 0 x n, nnz = 0, empty rows, one dense row, a row of 100,000
  *   nonzeros, unsorted and duplicate input, rectangular, and some of them
  *   again behind 32-bit row offsets), three products each (op N and T, beta
- *   0 and not), and one product on each shared matrix.
+ *   0 and not), and one product on each shared matrix. A symmetric case
+ *   (empty rows, rows without a diagonal entry) is there for the formats that
+ *   take only symmetric matrices (sym).
  *   SpMM: each column of Y = alpha*op(A)*X + beta*Y0 against SpMV's reference
  *   on the same cases: k = 1, 5 (rows padded: ldx 7, ldy 6), 37 (op T), 8 (op
  *   T, ldy 12: whole 16-byte loads of X on CUDA) and 70,
@@ -105,12 +107,14 @@ static void build_cases(void)
     add_case(l, "rectangular 300x1700", spx_test_varied_matrix(300, 1700, 41.0, 5));
     add_case(l, "rectangular 1700x90", spx_test_varied_matrix(1700, 90, 41.0, 6));
     add_case(l, "random 20000x20000", spx_test_varied_matrix(20000, 20000, 41.0, 7));
+    add_case(l, "symmetric 2000x2000", spx_test_symmetric_matrix(2000, 6, 2000, 8));
     add_wrapped_case(l, "0x0");
     add_wrapped_case(l, "nnz=0 6x4");
     add_wrapped_case(l, "empty rows + varied 500x500");
     add_wrapped_case(l, "one dense row 40x3000");
     add_wrapped_case(l, "row of 100000 6x100000");
     add_wrapped_case(l, "rectangular 1700x90");
+    add_wrapped_case(l, "symmetric 2000x2000");
 }
 
 /* The shared matrices as cases; 0 (the skip recorded) when they are absent. */

@@ -14,7 +14,9 @@
  * A format that refuses a case says SPX_ERR_UNSUPPORTED with a reason; the
  * refusals are counted per format and printed, and a format that refuses
  * every case fails (a hook that never runs is a defect). The CPU formats run
- * here; part "cuda" runs the CUDA ones (SKIPPED without a GPU). */
+ * here; part "cuda" runs the CUDA ones (SKIPPED without a GPU). One case is
+ * symmetric, with symmetric v1 and v2, for the formats that take only such
+ * matrices (sym). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,8 @@ typedef struct pattern_case {
     int iso_first;  /* v1 all one number (2.5) */
     int iso_second; /* v2 all one number (-0.75) */
     int square;     /* reorder= is tried */
+    int64_t *key;   /* symmetric cases: entry e's values seeded by its unordered (i, j), so
+                       a_ij == a_ji; NULL: by e */
 } pattern_case;
 
 /* Which product a target runs: SpMV op N, op T, op N with reorder=rcm, or SpMM. */
@@ -53,7 +57,8 @@ static size_t vec_size(spx_type p)
  * values, rounded to what precision p holds (float for F32 and F16). */
 static double value_of(const pattern_case *c, int second, int64_t e, spx_type p)
 {
-    uint64_t seed = (uint64_t)e * 0x9E3779B97F4A7C15ull + (second ? 77u : 11u);
+    const int64_t k = c->key ? c->key[e] : e;
+    uint64_t seed = (uint64_t)k * 0x9E3779B97F4A7C15ull + (second ? 77u : 11u);
     double v =
         (second ? c->iso_second : c->iso_first) ? (second ? -0.75 : 2.5) : spx_test_rand(&seed);
     return p == SPX_F64 ? v : (double)(float)v;
@@ -299,25 +304,46 @@ done:
     free(rp32), free(v1), free(v2), free(before), free(x), free(y0), free(y), free(yf);
 }
 
-#define N_CASES 7
+#define N_CASES 8
 static pattern_case cases[N_CASES];
+
+/* min(i, j) * n + max(i, j) for each entry of square A: one key per mirror pair. */
+static int64_t *mirror_keys(const spx_matrix *A)
+{
+    int64_t *key = A ? malloc(sizeof *key * (size_t)(A->nnz + 1)) : NULL;
+    for (int64_t i = 0; key && i < A->rows; i++)
+        for (int64_t e = spx__row_off(A, i); e < spx__row_off(A, i + 1); e++) {
+            const int64_t j = spx__col(A, e);
+            key[e] = (i < j ? i : j) * A->rows + (i < j ? j : i);
+        }
+    return key;
+}
 
 static void build_cases(void)
 {
     static const int64_t every[] = {0, 1, 2, 3, 4, 5, 8, 31, 64, 255, 256, 257, 1000, 4, 3, 1};
-    cases[0] = (pattern_case){"varied 500x500", spx_test_varied_matrix(500, 500, 41.0, 1), 0, 0, 1};
-    cases[1] = (pattern_case){"iso -> varied 2000x2000",
-                              spx_test_varied_matrix(2000, 2000, 41.0, 2), 1, 0, 1};
-    cases[2] =
-        (pattern_case){"iso -> iso 700x700", spx_test_varied_matrix(700, 700, 30.0, 3), 1, 1, 1};
-    cases[3] =
-        (pattern_case){"varied -> iso 600x600", spx_test_varied_matrix(600, 600, 30.0, 4), 0, 1, 1};
-    cases[4] = (pattern_case){"one dense row 40x3000",
-                              spx_test_dense_row_matrix(40, 3000, 17, 4, 2), 0, 0, 0};
+    cases[0] =
+        (pattern_case){"varied 500x500", spx_test_varied_matrix(500, 500, 41.0, 1), 0, 0, 1, NULL};
+    cases[1] = (pattern_case){
+        "iso -> varied 2000x2000", spx_test_varied_matrix(2000, 2000, 41.0, 2), 1, 0, 1, NULL};
+    cases[2] = (pattern_case){
+        "iso -> iso 700x700", spx_test_varied_matrix(700, 700, 30.0, 3), 1, 1, 1, NULL};
+    cases[3] = (pattern_case){
+        "varied -> iso 600x600", spx_test_varied_matrix(600, 600, 30.0, 4), 0, 1, 1, NULL};
+    cases[4] = (pattern_case){
+        "one dense row 40x3000", spx_test_dense_row_matrix(40, 3000, 17, 4, 2), 0, 0, 0, NULL};
     cases[5] = (pattern_case){"every row class 1200x1200",
-                              spx_test_pattern_matrix(1200, 1200, every, 16, 4), 0, 0, 1};
-    cases[6] = (pattern_case){"random 20000x20000", spx_test_varied_matrix(20000, 20000, 41.0, 7),
-                              0, 0, 1};
+                              spx_test_pattern_matrix(1200, 1200, every, 16, 4),
+                              0,
+                              0,
+                              1,
+                              NULL};
+    cases[6] = (pattern_case){
+        "random 20000x20000", spx_test_varied_matrix(20000, 20000, 41.0, 7), 0, 0, 1, NULL};
+    /* for the formats that take only symmetric matrices (sym) */
+    cases[7] = (pattern_case){
+        "symmetric 1500x1500", spx_test_symmetric_matrix(1500, 6, 1500, 8), 0, 0, 1, NULL};
+    cases[7].key = mirror_keys(cases[7].A);
 }
 
 /* Every case and product of one target; its summary line. */
@@ -543,6 +569,6 @@ int main(void)
         half_range_refused();
     }
     for (int c = 0; c < N_CASES; c++)
-        spx_matrix_destroy(cases[c].A);
+        spx_matrix_destroy(cases[c].A), free(cases[c].key);
     return spx_test_finish();
 }

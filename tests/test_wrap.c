@@ -46,9 +46,9 @@ static void test_every_width(void)
                 const void *rp = rb == 32 ? (const void *)rp32 : (const void *)rp64;
                 const void *ci = cb == 32 ? (const void *)ci32 : (const void *)ci64;
                 const void *v = t == 0 ? (const void *)v64 : (const void *)v32;
-                if (!CHECK_STATUS(spx_matrix_wrap(3, 3, rp, rb, ci, cb, v, t == 0 ? SPX_F64 : SPX_F32,
-                                                  &A),
-                                  SPX_OK))
+                if (!CHECK_STATUS(
+                        spx_matrix_wrap(3, 3, rp, rb, ci, cb, v, t == 0 ? SPX_F64 : SPX_F32, &A),
+                        SPX_OK))
                     continue;
                 const int64_t *arp;
                 const void *aci, *av, *held;
@@ -157,7 +157,11 @@ static void test_cpu_formats_on_32bit_offsets(void)
 {
     static const spx_type precs[] = {SPX_F64, SPX_F32};
     spx_matrix *S = spx_test_dense_row_matrix(3000, 10000, 17, 30, 5);
-    if (!S) return;
+    spx_matrix *Sym = spx_test_symmetric_matrix(2000, 8, 2000, 5); /* for sym */
+    if (!S || !Sym) {
+        spx_matrix_destroy(S), spx_matrix_destroy(Sym);
+        return;
+    }
     for (int i = 0; i < spx_format_count(); i++) {
         const char *name;
         unsigned devices, precisions;
@@ -166,13 +170,16 @@ static void test_cpu_formats_on_32bit_offsets(void)
         int runs = 0, declined = 0;
         for (int p = 0; p < 2; p++) {
             if (!(precisions & (1u << precs[p]))) continue;
-            for (int op = 0; op < 2; op++, runs++)
+            for (int op = 0; op < 2; op++, runs += 2) {
                 declined += wrapped_product(S, name, precs[p], op ? SPX_OP_T : SPX_OP_N);
+                declined += wrapped_product(Sym, name, precs[p], op ? SPX_OP_T : SPX_OP_N);
+            }
         }
         if (!CHECK(declined < runs))
             fprintf(stderr, "  %s declined every product on 32-bit offsets\n", name);
     }
     spx_matrix_destroy(S);
+    spx_matrix_destroy(Sym);
 }
 
 /* ---- several threads planning one 32-bit wrap at once */
@@ -257,7 +264,8 @@ static void test_refusals(void)
     CHECK_STATUS(spx_matrix_wrap(3, 3, rp32, 32, ci32, 32, v64, SPX_F16, &A), SPX_ERR_UNSUPPORTED);
     CHECK_STATUS(spx_matrix_wrap(3, 3, NULL, 32, ci32, 32, v64, SPX_F64, &A), SPX_ERR_INVALID_ARG);
     CHECK_STATUS(spx_matrix_wrap(3, 3, rp32, 32, NULL, 32, v64, SPX_F64, &A), SPX_ERR_INVALID_ARG);
-    CHECK_STATUS(spx_matrix_wrap(3, 3, rp32, 32, ci32, 32, v64, SPX_F64, NULL), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_matrix_wrap(3, 3, rp32, 32, ci32, 32, v64, SPX_F64, NULL),
+                 SPX_ERR_INVALID_ARG);
     CHECK_STATUS(spx_matrix_wrap(1, (int64_t)1 << 33, rp32, 32, ci32, 32, v64, SPX_F64, &A),
                  SPX_ERR_UNSUPPORTED);
 }
@@ -267,7 +275,7 @@ static void test_refusals(void)
 static void test_wrap_device_here(void)
 {
     spx_matrix *A = (spx_matrix *)&A;
-    spx_status here = !spx__cuda_compiled()               ? SPX_ERR_NOT_COMPILED
+    spx_status here = !spx__cuda_compiled()                 ? SPX_ERR_NOT_COMPILED
                       : !spx_device_available(SPX_DEV_CUDA) ? SPX_ERR_NO_DEVICE
                                                             : SPX_ERR_INVALID_ARG;
     CHECK_STATUS(spx_matrix_wrap_device(3, 3, rp32, 32, ci32, 32, v64, SPX_F64, NULL),

@@ -97,13 +97,7 @@ static spx_status rsb_prepare(const spx_matrix *A, const spx_matrix *B,
     BENCH_TRY(bench_calloc((void **)&s, 1, sizeof *s, "peer-librsb state"));
     s->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     BENCH_TRY(rsb_peer_matrix(&v, &s->mtx));
-    BENCH_TRY(rsb_peer_threads(s->threads));
-    const double one = 1.0, zero = 0.0;
-    rsb_real_t sf = 1.0;
-    rsb_err_t e = rsb_tune_spmm(&s->mtx, &sf, NULL, 0, 0.0, RSB_TRANSPOSITION_N, &one, NULL, 1,
-                                RSB_FLAG_WANT_COLUMN_MAJOR_ORDER, NULL, 0, &zero, NULL, 0);
-    if (e != RSB_ERR_NO_ERROR) BENCH_TRY(rsb_peer_fail(e, "rsb_tune_spmm"));
-    s->speedup = sf;
+    BENCH_TRY(rsb_peer_tune_spmv(&s->mtx, s->threads, &s->speedup));
     *state = s;
     return SPX_OK;
 cleanup:
@@ -111,21 +105,45 @@ cleanup:
     return st;
 }
 
+spx_status rsb_peer_tune_spmv(struct rsb_mtx_t **m, rsb_int_t threads, double *speedup)
+{
+    spx_status st = rsb_peer_threads(threads);
+    if (st != SPX_OK) return st;
+    const double one = 1.0, zero = 0.0;
+    rsb_real_t sf = 1.0;
+    rsb_err_t e = rsb_tune_spmm(m, &sf, NULL, 0, 0.0, RSB_TRANSPOSITION_N, &one, NULL, 1,
+                                RSB_FLAG_WANT_COLUMN_MAJOR_ORDER, NULL, 0, &zero, NULL, 0);
+    if (e != RSB_ERR_NO_ERROR) return rsb_peer_fail(e, "rsb_tune_spmm");
+    *speedup = sf;
+    return SPX_OK;
+}
+
+spx_status rsb_peer_spmv(struct rsb_mtx_t *m, rsb_int_t threads, double alpha, const void *x,
+                         double beta, void *y)
+{
+    spx_status st = rsb_peer_threads(threads);
+    if (st != SPX_OK) return st;
+    rsb_err_t e = rsb_spmv(RSB_TRANSPOSITION_N, &alpha, m, x, 1, &beta, y, 1);
+    return e == RSB_ERR_NO_ERROR ? SPX_OK : rsb_peer_fail(e, "rsb_spmv");
+}
+
+size_t rsb_peer_bytes(const struct rsb_mtx_t *m)
+{
+    size_t b = 0;
+    if (rsb_mtx_get_info(m, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &b) != RSB_ERR_NO_ERROR) b = 0;
+    return b;
+}
+
 static spx_status rsb_spmv_op(void *state, double alpha, const void *x, double beta, void *y)
 {
-    rsb_state *s = state;
-    spx_status st = rsb_peer_threads(s->threads);
-    if (st != SPX_OK) return st;
-    rsb_err_t e = rsb_spmv(RSB_TRANSPOSITION_N, &alpha, s->mtx, x, 1, &beta, y, 1);
-    return e == RSB_ERR_NO_ERROR ? SPX_OK : rsb_peer_fail(e, "rsb_spmv");
+    const rsb_state *s = state;
+    return rsb_peer_spmv(s->mtx, s->threads, alpha, x, beta, y);
 }
 
 static size_t rsb_bytes(const void *state)
 {
     const rsb_state *s = state;
-    size_t b = 0;
-    if (rsb_mtx_get_info(s->mtx, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &b) != RSB_ERR_NO_ERROR) b = 0;
-    return sizeof *s + b;
+    return sizeof *s + rsb_peer_bytes(s->mtx);
 }
 
 static void rsb_describe(const void *state, char *buf, size_t len)

@@ -141,6 +141,9 @@ static inline double spx__val(const spx_matrix *A, int64_t k)
  * matches (*owned = NULL), else points at a converted copy (*owned = it,
  * free with spx__free). */
 spx_status spx__values_as(const spx_matrix *A, spx_type t, const void **out, void **owned);
+/* 1 when A == A^T exactly (square, and every a_ij has a_ji stored with the
+ * same value, compared in A's value type), else 0 (stats.c). */
+int spx__matrix_symmetric(const spx_matrix *A);
 
 /* Build a CSR matrix from triplets that may be unsorted and repeated;
  * duplicates summed. Arrays are borrowed. Used by the readers and generators. */

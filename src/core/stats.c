@@ -162,8 +162,7 @@ static int same_value(const spx_matrix *A, int64_t k, int64_t q)
     return ((const double *)A->values)[k] == ((const double *)A->values)[q];
 }
 
-/* 1 when A == A^T exactly (pattern and values), 0 otherwise or if not square. */
-static int is_symmetric(const spx_matrix *A)
+int spx__matrix_symmetric(const spx_matrix *A)
 {
     int asym = 0;
     if (A->rows != A->cols) return 0;
@@ -189,7 +188,7 @@ spx_status spx_matrix_stats(const spx_matrix *A, spx_stats *s)
     st = count_tiles8(A, &out.tiles8);
     if (st != SPX_OK) return st;
     out.tile_density = out.tiles8 > 0 ? (double)out.nnz / (double)out.tiles8 : 0.0;
-    out.symmetric = is_symmetric(A);
+    out.symmetric = spx__matrix_symmetric(A);
     out.iso = spx_matrix_iso(A, &out.iso_value);
     *s = out;
     spx__clear_error();

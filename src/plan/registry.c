@@ -8,6 +8,7 @@ extern const spx_format_ops spx__format_ref;
 extern const spx_format_ops spx__format_csr;
 extern const spx_format_ops spx__format_coo;
 extern const spx_format_ops spx__format_sell;
+extern const spx_format_ops spx__format_sym;
 extern const spx_format_ops spx__format_cuda_csr;
 extern const spx_format_ops spx__format_cuda_sell;
 extern const spx_format_ops spx__format_dasp;
@@ -31,6 +32,7 @@ const spx_format_ops *const spx__formats[] = {
     &spx__format_csr,
     &spx__format_coo,
     &spx__format_sell,
+    &spx__format_sym,
     &spx__format_cuda_csr,
     &spx__format_cuda_sell,
     &spx__format_dasp,
