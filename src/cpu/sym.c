@@ -445,11 +445,13 @@ static size_t sym_bytes(const void *state)
 /* AUTO (bench/results/sym-2026-11-28.md): sym when all of
  *   fp64                        (in fp32 sell's vector kernel was as fast or
  *                                faster on most matrices measured),
- *   at least SYM_THREADS_MIN threads, and csr's bytes (12 a nonzero) past
- *   the last-level cache and SYM_BYTES_MIN
- *                               (where the cores outrun memory: with the
- *                                matrix in the cache, or 2 threads, sell's
- *                                vector kernel beat sym's scalar one),
+ *   csr's bytes (12 a nonzero) past the last-level cache and SYM_BYTES_MIN
+ *                               (where memory is the bound: with the matrix
+ *                                in the 300 MB cache of the 16-core host,
+ *                                sell's vector kernel was 1.0-1.5x sym's
+ *                                scalar one; past it sym was 1.4-1.9x sell
+ *                                there on 8 and 16 threads, and 1.5x on the
+ *                                2-core VM),
  *   mean row >= SYM_ROW_MIN,
  *   mirror terms near the diagonal: the threads' buffers under nnz / 16
  *                                numbers (zeroed, added to and read: 24 bytes
@@ -464,7 +466,6 @@ static size_t sym_bytes(const void *state)
  *                                nonzero, sym 6), and
  *   A symmetric (checked last: a whole pass over A),
  * answering SYM_EXPECTED_GAIN, above sell's 1.5. */
-#define SYM_THREADS_MIN 8
 #define SYM_BYTES_MIN (64.0 * 1048576.0)
 #define SYM_ROW_MIN 6.0
 #define SYM_REACH_MAX 65536.0
@@ -501,7 +502,6 @@ static double sym_suits(const spx_matrix *A, const spx__auto_facts *f)
     if (f->o->expected_calls > 0 && f->o->expected_calls < SYM_REPAY_CALLS) return 0.0;
     const int T = f->o->threads > 0 ? f->o->threads
                                     : spx__threads_for(A->nnz / 2 + A->rows, SPX__SPMV_GRAIN / 2);
-    if (T < SYM_THREADS_MIN) return 0.0;
     estimate_reach(A, T, &buffers, &reach);
     if (buffers > (double)A->nnz / 16.0 || reach > SYM_REACH_MAX) return 0.0;
     if (spx_matrix_iso(A, NULL)) return 0.0; /* csr and sell read no values then */
