@@ -202,6 +202,10 @@ static void check_declines(void)
     CHECK(strstr(spx_last_error(), "not symmetric") != NULL);
     CHECK_STATUS(spx_plan_create(values, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
     CHECK(P == NULL);
+    int64_t lri[] = {0, 1, 2}, lci[] = {1, 0, 1}; /* (2,1) below without (1,2) */
+    spx_matrix *lower = spx_test_coo_matrix(3, 3, 3, lri, lci, v);
+    CHECK_STATUS(spx_plan_create(lower, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
+    spx_matrix_destroy(lower);
     o.params = "prefetch=-1";
     CHECK_STATUS(spx_plan_create(pattern, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "sigma=4";

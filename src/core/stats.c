@@ -32,11 +32,16 @@ static void row_counts_add(row_counts *c, int64_t l)
 {
     if (l < c->rmin) c->rmin = l;
     if (l > c->rmax) c->rmax = l;
-    if (l == 0) c->empty++;
-    else if (l <= 4) c->len[l]++;
-    else if (l <= 255) c->medium++;
-    else if (l == 256) c->exact256++;
-    else c->longer++;
+    if (l == 0)
+        c->empty++;
+    else if (l <= 4)
+        c->len[l]++;
+    else if (l <= 255)
+        c->medium++;
+    else if (l == 256)
+        c->exact256++;
+    else
+        c->longer++;
 }
 
 static void row_counts_merge(row_counts *into, const row_counts *c)
@@ -44,7 +49,8 @@ static void row_counts_merge(row_counts *into, const row_counts *c)
     if (c->rmin < into->rmin) into->rmin = c->rmin;
     if (c->rmax > into->rmax) into->rmax = c->rmax;
     into->empty += c->empty;
-    for (int l = 1; l <= 4; l++) into->len[l] += c->len[l];
+    for (int l = 1; l <= 4; l++)
+        into->len[l] += c->len[l];
     into->medium += c->medium;
     into->exact256 += c->exact256;
     into->longer += c->longer;
@@ -85,8 +91,7 @@ static void row_length_stats(const spx_matrix *A, spx_stats *s)
 }
 
 /* Distinct column tiles of rows [r0, r1) with a zeroed marker, left zeroed. */
-static int64_t block_tiles_marker(const spx_matrix *A, int64_t r0, int64_t r1,
-                                  unsigned char *mark)
+static int64_t block_tiles_marker(const spx_matrix *A, int64_t r0, int64_t r1, unsigned char *mark)
 {
     int64_t b = spx__row_off(A, r0), e = spx__row_off(A, r1), n = 0;
     for (int64_t k = b; k < e; k++) {
@@ -94,7 +99,8 @@ static int64_t block_tiles_marker(const spx_matrix *A, int64_t r0, int64_t r1,
         n += !mark[t];
         mark[t] = 1;
     }
-    for (int64_t k = b; k < e; k++) mark[spx__col(A, k) >> 3] = 0;
+    for (int64_t k = b; k < e; k++)
+        mark[spx__col(A, k) >> 3] = 0;
     return n;
 }
 
@@ -112,7 +118,8 @@ int64_t spx__block_tiles8(const spx_matrix *A, int64_t r0, int64_t r1)
         if (t == INT64_MAX) return n;
         n++;
         for (int64_t r = 0; r < nr; r++)
-            while (pos[r] < end[r] && (spx__col(A, pos[r]) >> 3) == t) pos[r]++;
+            while (pos[r] < end[r] && (spx__col(A, pos[r]) >> 3) == t)
+                pos[r]++;
     }
 }
 
@@ -127,8 +134,8 @@ static spx_status count_tiles8(const spx_matrix *A, int64_t *tiles)
         SPX_TRY(spx__calloc((void **)&mark, (size_t)nt, (size_t)ctiles, "tile markers"));
 #pragma omp parallel num_threads(nt) reduction(+ : total)
     {
-        unsigned char *my = use_marker ? mark + (size_t)omp_get_thread_num() * (size_t)ctiles
-                                       : NULL;
+        unsigned char *my =
+            use_marker ? mark + (size_t)omp_get_thread_num() * (size_t)ctiles : NULL;
 #pragma omp for schedule(dynamic, 256)
         for (int64_t bl = 0; bl < blocks; bl++) {
             int64_t r0 = bl * 8, r1 = r0 + 8 < A->rows ? r0 + 8 : A->rows;
@@ -148,8 +155,10 @@ static int64_t find_in_row(const spx_matrix *A, int64_t i, int64_t j)
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2, c = spx__col(A, mid);
         if (c == j) return mid;
-        if (c < j) lo = mid + 1;
-        else hi = mid;
+        if (c < j)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return -1;
 }
@@ -157,25 +166,46 @@ static int64_t find_in_row(const spx_matrix *A, int64_t i, int64_t j)
 /* Values compared in their stored type, so fp32 matrices compare exactly too. */
 static int same_value(const spx_matrix *A, int64_t k, int64_t q)
 {
-    if (A->vtype == SPX_F32)
-        return ((const float *)A->values)[k] == ((const float *)A->values)[q];
+    if (A->vtype == SPX_F32) return ((const float *)A->values)[k] == ((const float *)A->values)[q];
     return ((const double *)A->values)[k] == ((const double *)A->values)[q];
 }
 
+/* First position of row i whose column is at least j (rows are sorted). */
+static int64_t first_at_least(const spx_matrix *A, int64_t i, int64_t j)
+{
+    int64_t lo = spx__row_off(A, i), hi = spx__row_off(A, i + 1);
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (spx__col(A, mid) < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A = A^T iff as many entries lie below the diagonal as above, and each
+ * entry above, a_ij with j > i, has an a_ji of the same value: the mirrors
+ * of the entries above are then distinct entries below, and all of them.
+ * Half the searches of checking every entry. */
 int spx__matrix_symmetric(const spx_matrix *A)
 {
     int asym = 0;
+    int64_t below = 0, above = 0;
     if (A->rows != A->cols) return 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(| : asym)
+#pragma omp parallel for schedule(dynamic, 1024) reduction(| : asym) reduction(+ : below, above)
     for (int64_t i = 0; i < A->rows; i++) {
-        for (int64_t k = spx__row_off(A, i); k < spx__row_off(A, i + 1) && !asym; k++) {
-            int64_t j = spx__col(A, k);
-            if (j == i) continue;
-            int64_t q = find_in_row(A, j, i);
+        const int64_t b = spx__row_off(A, i), e = spx__row_off(A, i + 1);
+        int64_t k = first_at_least(A, i, i);
+        below += k - b;
+        if (k < e && spx__col(A, k) == i) k++;
+        above += e - k;
+        for (; k < e && !asym; k++) {
+            int64_t q = find_in_row(A, spx__col(A, k), i);
             asym = q < 0 || !same_value(A, k, q);
         }
     }
-    return !asym;
+    return !asym && below == above;
 }
 
 spx_status spx_matrix_stats(const spx_matrix *A, spx_stats *s)
