@@ -144,6 +144,9 @@ spx_status spx__values_as(const spx_matrix *A, spx_type t, const void **out, voi
 /* 1 when A == A^T exactly (square, and every a_ij has a_ji stored with the
  * same value, compared in A's value type), else 0 (stats.c). */
 int spx__matrix_symmetric(const spx_matrix *A);
+/* The first position of A's row i whose column is j or more (row i's end
+ * when none; rows are sorted), by binary search (stats.c). */
+int64_t spx__row_first_at_least(const spx_matrix *A, int64_t i, int64_t j);
 
 /* Build a CSR matrix from triplets that may be unsorted and repeated;
  * duplicates summed. Arrays are borrowed. Used by the readers and generators. */

@@ -170,8 +170,7 @@ static int same_value(const spx_matrix *A, int64_t k, int64_t q)
     return ((const double *)A->values)[k] == ((const double *)A->values)[q];
 }
 
-/* First position of row i whose column is at least j (rows are sorted). */
-static int64_t first_at_least(const spx_matrix *A, int64_t i, int64_t j)
+int64_t spx__row_first_at_least(const spx_matrix *A, int64_t i, int64_t j)
 {
     int64_t lo = spx__row_off(A, i), hi = spx__row_off(A, i + 1);
     while (lo < hi) {
@@ -196,7 +195,7 @@ int spx__matrix_symmetric(const spx_matrix *A)
 #pragma omp parallel for schedule(dynamic, 1024) reduction(| : asym) reduction(+ : below, above)
     for (int64_t i = 0; i < A->rows; i++) {
         const int64_t b = spx__row_off(A, i), e = spx__row_off(A, i + 1);
-        int64_t k = first_at_least(A, i, i);
+        int64_t k = spx__row_first_at_least(A, i, i);
         below += k - b;
         if (k < e && spx__col(A, k) == i) k++;
         above += e - k;

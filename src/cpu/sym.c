@@ -140,21 +140,6 @@ static void sym_destroy(void *state)
     spx__free(s);
 }
 
-/* The first entry of A's row i at or past column i: row i of L is
- * [row start, that), the diagonal is there when its column is i. */
-static int64_t first_not_below(const spx_matrix *A, int64_t i)
-{
-    int64_t lo = spx__row_off(A, i), hi = spx__row_off(A, i + 1);
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (spx__col(A, mid) < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static spx_status check_matrix(const spx_matrix *A)
 {
     if (A->rows != A->cols)
@@ -184,7 +169,7 @@ static spx_status build_offsets(sym_state *s, const spx_matrix *A)
     s->rowptr[0] = 0;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; i++) {
-        const int64_t d = first_not_below(A, i);
+        const int64_t d = spx__row_first_at_least(A, i, i); /* L's row i ends there */
         s->rowptr[i + 1] = d - spx__row_off(A, i);
         s->has_diag[i] = d < spx__row_off(A, i + 1) && spx__col(A, d) == i;
     }
