@@ -8,9 +8,6 @@
  *   - two calls at once on one plan (the second takes buffers of its own):
  *     each gives the bits of a call alone;
  *   - op T computes op N;
- *   - 16-bit distances to the diagonal (cols=auto, 16) and int32 columns
- *     (cols=32, and auto on entries farther than 65535, where cols=16
- *     declines);
  *   - declines: not square, pattern or values not symmetric;
  *   - spx_plan_update_values: new symmetric values give a new plan's bits,
  *     asymmetric ones are refused and leave the plan as it was;
@@ -109,13 +106,9 @@ static void check_plan(const sym_case *c, spx_type t, int threads, const char *p
 static void check_case(const sym_case *c)
 {
     static const int threads[] = {1, 2, 3, 4, 7};
-    static const char *const f64_params[] = {NULL, "prefetch=0", "cols=32", "cols=16,prefetch=0",
-                                             "cols=32,prefetch=7"};
-    static const char *const f32_params[] = {"cols=32", NULL, "prefetch=3", "cols=32,prefetch=0",
-                                             "cols=16"};
     for (size_t k = 0; k < sizeof threads / sizeof *threads; k++) {
-        check_plan(c, SPX_F64, threads[k], f64_params[k], SPX_OP_N);
-        check_plan(c, SPX_F32, threads[k], f32_params[k], SPX_OP_N);
+        check_plan(c, SPX_F64, threads[k], k % 2 ? "prefetch=0" : NULL, SPX_OP_N);
+        check_plan(c, SPX_F32, threads[k], k % 2 ? NULL : "prefetch=3", SPX_OP_N);
     }
     check_plan(c, SPX_F64, 3, NULL, SPX_OP_T);
     check_plan(c, SPX_F64, 0, NULL, SPX_OP_N);
@@ -167,25 +160,6 @@ static void check_concurrent(const spx_matrix *A)
     spx_plan_destroy(P);
 }
 
-/* Entries farther than 65535 from the diagonal: cols=auto takes int32
- * columns, cols=16 declines. */
-static void check_far_entries(void)
-{
-    sym_case c = {"reach past 65535, 70000 rows", spx_test_symmetric_matrix(70000, 2, 70000, 4)};
-    if (!c.A) return;
-    spx_plan *P = make_plan(c.A, SPX_F64, 3, NULL, SPX_OP_N);
-    if (P) CHECK(strstr(spx_plan_describe(P), "cols=32") != NULL);
-    spx_plan_destroy(P);
-    check_plan(&c, SPX_F64, 3, NULL, SPX_OP_N);
-    check_plan(&c, SPX_F32, 2, "cols=auto", SPX_OP_N);
-    spx_plan_opts o = spx_plan_opts_default();
-    o.format = "sym";
-    o.params = "cols=16";
-    CHECK_STATUS(spx_plan_create(c.A, SPX_OP_SPMV, &o, &P), SPX_ERR_UNSUPPORTED);
-    CHECK(strstr(spx_last_error(), "cols=16") != NULL);
-    spx_matrix_destroy(c.A);
-}
-
 static void check_declines(void)
 {
     int64_t ri[] = {0, 1, 1}, ci[] = {1, 0, 2};
@@ -209,8 +183,6 @@ static void check_declines(void)
     o.params = "prefetch=-1";
     CHECK_STATUS(spx_plan_create(pattern, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     o.params = "sigma=4";
-    CHECK_STATUS(spx_plan_create(pattern, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
-    o.params = "cols=8";
     CHECK_STATUS(spx_plan_create(pattern, SPX_OP_SPMV, &o, &P), SPX_ERR_BAD_PARAM);
     spx_matrix_destroy(rect), spx_matrix_destroy(pattern), spx_matrix_destroy(values);
 }
@@ -321,7 +293,6 @@ int main(void)
     }
     check_concurrent(cases[1].A);
     check_declines();
-    check_far_entries();
     check_update(cases[0].A, SPX_F64);
     check_update(cases[1].A, SPX_F32);
     check_auto();

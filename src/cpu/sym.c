@@ -1,10 +1,7 @@
 /* sym: SpMV of a symmetric matrix from half of it. A = L + D + L^T, L
- * strictly lower, D the diagonal: the plan stores L in CSR and D apart. L's
- * columns j of row i are 16-bit distances i - j when every entry lies within
- * 65535 of the diagonal (parameter cols=auto, the default; banded, stencil
- * and RCM-ordered matrices), else int32 columns (cols=32 asks for them): a
- * product reads 5 (6) of csr's 12 bytes a nonzero in fp64, 3 (4) of 8 in
- * fp32. It computes in one pass over L
+ * strictly lower, D the diagonal: the plan stores L in CSR (int32 columns)
+ * and D apart, so a product reads 6 of csr's 12 bytes a nonzero in fp64 (4
+ * of 8 in fp32), and computes in one pass over L
  *   y_i = alpha * (d_i x_i + sum_{j<i} l_ij x_j) + beta * y_i + sum_{k>i} l_ki (alpha x_k),
  * each entry l_ij read once for its row's sum (x_j gathered) and for its
  * mirror term (y_j += l_ij * alpha x_i). The kernel: sym_body.h.
@@ -26,7 +23,6 @@
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -40,8 +36,7 @@
 typedef struct sym_state {
     int64_t n;
     int64_t *rowptr;   /* L's n+1 offsets */
-    void *cols;        /* L's columns: int32_t, or uint16_t distances i - j when dist16 */
-    int dist16;        /* parameter cols=16, or auto with every i - j <= 65535 */
+    int32_t *col;      /* L's columns */
     void *val;         /* L's values, of the plan's precision */
     void *diag;        /* D, n values */
     uint8_t *has_diag; /* 1 where A stores a_ii (spx_plan_update_values skips it else) */
@@ -62,7 +57,7 @@ typedef struct sym_state {
 /* What a thread's pass reads and writes (sym_body.h). */
 typedef struct sym_args {
     const int64_t *rowptr; /* L's rows+1 offsets */
-    const void *cols;      /* L's columns (sym_state.cols), ascending within a row */
+    const int32_t *col;    /* L's columns, ascending within a row */
     const void *val;       /* L's values: double for fp64 plans, float for fp32 */
     const void *diag;      /* D, of the same type */
     double alpha, beta;
@@ -83,38 +78,14 @@ typedef struct sym_args {
 
 #define SYM_FN sym_rows_f64
 #define SYM_VAL double
-#define SYM_IDX int32_t
 #include "cpu/sym_body.h"
 #define SYM_FN sym_rows_f32
 #define SYM_VAL float
-#define SYM_IDX int32_t
 #include "cpu/sym_body.h"
-#define SYM_FN sym_rows_f64_dist
-#define SYM_VAL double
-#define SYM_IDX uint16_t
-#include "cpu/sym_body.h"
-#define SYM_FN sym_rows_f32_dist
-#define SYM_VAL float
-#define SYM_IDX uint16_t
-#include "cpu/sym_body.h"
-
-typedef void (*sym_rows)(const sym_args *a, int64_t r0, int64_t r1, void *buf, int64_t lo);
 
 static size_t elem_size(const sym_state *s)
 {
     return s->precision == SPX_F32 ? sizeof(float) : sizeof(double);
-}
-
-static size_t col_size(const sym_state *s)
-{
-    return s->dist16 ? sizeof(uint16_t) : sizeof(int32_t);
-}
-
-/* Column of L's entry p, of row i. */
-static int64_t l_col(const sym_state *s, int64_t i, int64_t p)
-{
-    return s->dist16 ? i - (int64_t)((const uint16_t *)s->cols)[p]
-                     : (int64_t)((const int32_t *)s->cols)[p];
 }
 
 static int64_t l_nnz(const sym_state *s)
@@ -127,7 +98,7 @@ static void sym_destroy(void *state)
     sym_state *s = state;
     if (!s) return;
     spx__free(s->rowptr);
-    spx__free(s->cols);
+    spx__free(s->col);
     spx__free(s->val);
     spx__free(s->diag);
     spx__free(s->has_diag);
@@ -184,8 +155,8 @@ static spx_status build_entries(sym_state *s, const spx_matrix *A)
     spx_status st;
     const int64_t n = s->n, nl = l_nnz(s);
     const size_t es = elem_size(s);
-    if ((st = spx__alloc(&s->cols, (size_t)(nl > 0 ? nl : 1), col_size(s), "sym columns")) !=
-        SPX_OK)
+    if ((st = spx__alloc((void **)&s->col, (size_t)(nl > 0 ? nl : 1), sizeof(int32_t),
+                         "sym columns")) != SPX_OK)
         return st;
     if ((st = spx__alloc(&s->val, (size_t)(nl > 0 ? nl : 1), es, "sym values")) != SPX_OK)
         return st;
@@ -197,10 +168,7 @@ static spx_status build_entries(sym_state *s, const spx_matrix *A)
         const int64_t a0 = spx__row_off(A, i), len = s->rowptr[i + 1] - s->rowptr[i];
         for (int64_t k = 0; k < len; k++) {
             const int64_t p = s->rowptr[i] + k;
-            if (s->dist16)
-                ((uint16_t *)s->cols)[p] = (uint16_t)(i - spx__col(A, a0 + k));
-            else
-                ((int32_t *)s->cols)[p] = (int32_t)spx__col(A, a0 + k);
+            s->col[p] = (int32_t)spx__col(A, a0 + k);
             if (f32)
                 ((float *)s->val)[p] = (float)spx__val(A, a0 + k);
             else
@@ -250,8 +218,8 @@ static spx_status build_partition(sym_state *s)
     for (int t = 0; t < T; t++) {
         int64_t lo = s->part[t];
         for (int64_t i = s->part[t]; i < s->part[t + 1]; i++)
-            if (s->rowptr[i] < s->rowptr[i + 1] && l_col(s, i, s->rowptr[i]) < lo)
-                lo = l_col(s, i, s->rowptr[i]);
+            if (s->rowptr[i] < s->rowptr[i + 1] && s->col[s->rowptr[i]] < lo)
+                lo = s->col[s->rowptr[i]];
         s->lo[t] = lo;
         s->buf_at[t + 1] = s->buf_at[t] + (s->part[t] - lo);
     }
@@ -259,66 +227,25 @@ static spx_status build_partition(sym_state *s)
                       "sym mirror buffers");
 }
 
-/* Parameters: prefetch=N (entries of L ahead, 0: none), cols=auto|16|32. */
-typedef struct sym_params {
-    long prefetch;
-    int cols; /* 0: auto, 16, 32 */
-} sym_params;
-
 static spx_status sym_param(void *ctx, const char *key, const char *value)
 {
-    sym_params *p = ctx;
-    if (strcmp(key, "prefetch") == 0) return spx__param_int(key, value, 0, 1 << 20, &p->prefetch);
-    if (strcmp(key, "cols") == 0) {
-        if (strcmp(value, "auto") == 0 || strcmp(value, "16") == 0 || strcmp(value, "32") == 0) {
-            p->cols = value[0] == 'a' ? 0 : atoi(value);
-            return SPX_OK;
-        }
-        return spx__error(SPX_ERR_BAD_PARAM, "sym: cols=%s: auto, 16 or 32", value);
-    }
-    return spx__error(SPX_ERR_BAD_PARAM, "sym: unknown parameter '%s' (prefetch, cols)", key);
-}
-
-/* The longest reach i - j of L's entries: their first entries, the lowest
- * columns of their rows. */
-static int64_t longest_reach(const sym_state *s, const spx_matrix *A)
-{
-    int64_t most = 0;
-#pragma omp parallel for schedule(static) reduction(max : most)
-    for (int64_t i = 0; i < s->n; i++)
-        if (s->rowptr[i + 1] > s->rowptr[i] && i - spx__col(A, spx__row_off(A, i)) > most)
-            most = i - spx__col(A, spx__row_off(A, i));
-    return most;
-}
-
-/* 16-bit distances when every entry of L is within 65535 of the diagonal
- * (cols=auto, the default), or when asked (cols=16: declined otherwise). */
-static spx_status choose_cols(sym_state *s, const spx_matrix *A, int cols)
-{
-    const int64_t reach = cols == 32 ? 0 : longest_reach(s, A);
-    s->dist16 = cols != 32 && reach <= UINT16_MAX;
-    if (cols == 16 && !s->dist16)
-        return spx__error(SPX_ERR_UNSUPPORTED,
-                          "sym: cols=16 stores i - j in 16 bits, and an entry of A lies %lld "
-                          "from the diagonal; use cols=auto or 32",
-                          (long long)reach);
-    return SPX_OK;
+    if (strcmp(key, "prefetch") == 0) return spx__param_int(key, value, 0, 1 << 20, ctx);
+    return spx__error(SPX_ERR_BAD_PARAM, "sym: unknown parameter '%s' (prefetch)", key);
 }
 
 static spx_status sym_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
     sym_state *s = NULL;
     spx_status st;
-    sym_params prm = {SYM_PREFETCH_AHEAD, 0};
-    SPX_TRY(spx__params_each(o->params, sym_param, &prm));
+    long prefetch = SYM_PREFETCH_AHEAD;
+    SPX_TRY(spx__params_each(o->params, sym_param, &prefetch));
     SPX_TRY(check_matrix(A));
     SPX_TRY(spx__calloc((void **)&s, 1, sizeof *s, "sym plan"));
     s->n = A->rows;
     s->precision = o->precision;
-    s->prefetch = prm.prefetch;
+    s->prefetch = prefetch;
     atomic_init(&s->scratch_busy, 0);
     SPX_TRY(build_offsets(s, A));
-    SPX_TRY(choose_cols(s, A, prm.cols));
     SPX_TRY(build_entries(s, A));
     s->threads =
         o->threads > 0 ? o->threads : spx__threads_for(l_nnz(s) + s->n, SPX__SPMV_GRAIN / 2);
@@ -363,7 +290,7 @@ static spx_status sym_spmv(void *state, double alpha, const void *x, double beta
         buf = own;
     }
     const sym_args a = {.rowptr = s->rowptr,
-                        .cols = s->cols,
+                        .col = s->col,
                         .val = s->val,
                         .diag = s->diag,
                         .alpha = alpha,
@@ -371,15 +298,16 @@ static spx_status sym_spmv(void *state, double alpha, const void *x, double beta
                         .x = x,
                         .y = y,
                         .prefetch = s->prefetch};
-    const sym_rows rows = s->precision == SPX_F32 ? (s->dist16 ? sym_rows_f32_dist : sym_rows_f32)
-                                                  : (s->dist16 ? sym_rows_f64_dist : sym_rows_f64);
 #pragma omp parallel num_threads(T)
     {
         const int nt = omp_get_num_threads();
         for (int t = omp_get_thread_num(); t < T; t += nt) {
             char *b = (char *)buf + (size_t)s->buf_at[t] * es;
             memset(b, 0, (size_t)(s->buf_at[t + 1] - s->buf_at[t]) * es);
-            rows(&a, s->part[t], s->part[t + 1], b, s->lo[t]);
+            if (s->precision == SPX_F32)
+                sym_rows_f32(&a, s->part[t], s->part[t + 1], b, s->lo[t]);
+            else
+                sym_rows_f64(&a, s->part[t], s->part[t + 1], b, s->lo[t]);
         }
 #pragma omp barrier
         for (int t = omp_get_thread_num(); t < T; t += nt)
@@ -404,9 +332,8 @@ static spx_status build_mirror_map(sym_state *s)
     SPX_TRY(spx__alloc((void **)&s->mirror, (size_t)(nl > 0 ? nl : 1), sizeof(int64_t),
                        "sym mirror map"));
     SPX_TRY(spx__calloc((void **)&next, (size_t)n + 1, sizeof(int64_t), "sym mirror map"));
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t p = s->rowptr[i]; p < s->rowptr[i + 1]; p++)
-            next[l_col(s, i, p)]++; /* entries above the diagonal in row j */
+    for (int64_t p = 0; p < nl; p++)
+        next[s->col[p]]++; /* entries above the diagonal in row col[p] */
     s->a_rowptr[0] = 0;
     for (int64_t i = 0; i < n; i++) {
         const int64_t above = next[i];
@@ -415,7 +342,7 @@ static spx_status build_mirror_map(sym_state *s)
     }
     for (int64_t i = 0; i < n; i++)
         for (int64_t p = s->rowptr[i]; p < s->rowptr[i + 1]; p++)
-            s->mirror[p] = next[l_col(s, i, p)]++;
+            s->mirror[p] = next[s->col[p]]++;
     st = SPX_OK;
 cleanup:
     spx__free(next);
@@ -475,7 +402,7 @@ static spx_status sym_update_values(void *state, const void *values, int on_devi
         return spx__error(SPX_ERR_INVALID_ARG,
                           "sym: the new values are not symmetric: a_%lld,%lld differs from "
                           "a_%lld,%lld; the plan keeps its values",
-                          (long long)i, (long long)l_col(s, i, bad), (long long)l_col(s, i, bad),
+                          (long long)i, (long long)s->col[bad], (long long)s->col[bad],
                           (long long)i);
     }
 #pragma omp parallel for schedule(static)
@@ -495,7 +422,7 @@ static size_t sym_bytes(const void *state)
 {
     const sym_state *s = state;
     const size_t es = elem_size(s), n = (size_t)s->n, nl = (size_t)l_nnz(s), T = (size_t)s->threads;
-    return sizeof *s + (n + 1) * sizeof(int64_t) + nl * (col_size(s) + es) + n * (es + 1) +
+    return sizeof *s + (n + 1) * sizeof(int64_t) + nl * (sizeof(int32_t) + es) + n * (es + 1) +
            (3 * T + 2) * sizeof(int64_t) + (size_t)s->buf_at[T] * es +
            (s->mirror ? (n + 1 + nl) * sizeof(int64_t) : 0);
 }
@@ -566,16 +493,14 @@ static double sym_suits(const spx_matrix *A, const spx__auto_facts *f)
     return spx__matrix_symmetric(A) ? SYM_EXPECTED_GAIN : 0.0;
 }
 
-/* The pass without software prefetch, and with 32-bit columns, measured in
- * the same bench run. */
-static const char *const sym_bench_variants[] = {"prefetch=0", "cols=32", NULL};
+/* The pass without software prefetch, measured in the same bench run. */
+static const char *const sym_bench_variants[] = {"prefetch=0", NULL};
 
 static void sym_describe(const void *state, char *buf, size_t len)
 {
     const sym_state *s = state;
-    snprintf(buf, len, "threads=%d lower=%lld cols=%d mirror_buffers=%lld prefetch=%lld",
-             s->threads, (long long)l_nnz(s), s->dist16 ? 16 : 32, (long long)s->buf_at[s->threads],
-             (long long)s->prefetch);
+    snprintf(buf, len, "threads=%d lower=%lld mirror_buffers=%lld prefetch=%lld", s->threads,
+             (long long)l_nnz(s), (long long)s->buf_at[s->threads], (long long)s->prefetch);
 }
 
 const spx_format_ops spx__format_sym = {

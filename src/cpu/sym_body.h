@@ -1,8 +1,5 @@
-/* sym's row kernel (sym.c), included once per value type and column form:
- * SYM_FN (the name), SYM_VAL (double or float), and SYM_IDX, the type of
- * a->cols: int32_t for columns, uint16_t for distances to the diagonal
- * (column j of row i stored as i - j, 1..65535); all are undefined at the
- * end.
+/* sym's row kernel (sym.c), included once per value type: SYM_FN (the name)
+ * and SYM_VAL (double or float); both are undefined at the end.
  *
  * Rows [r0, r1) of L, for each row i:
  *   y_i = alpha * (sum_{j<i} l_ij x_j + d_i x_i) + beta * y_i    (beta 0: y not read)
@@ -19,16 +16,12 @@
  * last vector masked) ran 1.2-1.7x slower than this one on the 2-core
  * AVX-512 VM, and 1.1-1.5x slower with the gathers alone (the 27- and
  * 7-point Laplacians of 64^3 and 100^3: rows of L of 13 and 3 entries). */
-#define SYM_IS_DIST(t) _Generic((t)0, uint16_t : 1, default : 0)
-/* Column of entry k of row i. */
-#define SYM_COL(k) (SYM_IS_DIST(SYM_IDX) ? i - (int64_t)cols[k] : (int64_t)cols[k])
-
 static void SYM_FN(const sym_args *a, int64_t r0, int64_t r1, void *bufv, int64_t lo)
 {
     const int64_t ahead = a->prefetch, last = a->rowptr[r1];
     int64_t pf = a->rowptr[r0] + ahead; /* next entry of L to prefetch */
     const int64_t *restrict rp = a->rowptr;
-    const SYM_IDX *restrict cols = a->cols;
+    const int32_t *restrict col = a->col;
     const SYM_VAL *restrict val = a->val, *restrict diag = a->diag, *restrict x = a->x;
     SYM_VAL *restrict y = a->y, *restrict buf = bufv;
     const SYM_VAL alpha = (SYM_VAL)a->alpha, beta = (SYM_VAL)a->beta;
@@ -39,23 +32,20 @@ static void SYM_FN(const sym_args *a, int64_t r0, int64_t r1, void *bufv, int64_
         const int64_t e = rp[i + 1];
         for (; ahead && pf < e + ahead && pf < last; pf += SYM_LINE / (int64_t)sizeof(SYM_VAL)) {
             SYM_PREFETCH(val + pf);
-            SYM_PREFETCH(cols + pf);
+            SYM_PREFETCH(col + pf);
         }
-        for (; k < e && SYM_COL(k) < r0; k++) { /* mirror terms below the thread's rows */
-            sum += val[k] * x[SYM_COL(k)];
-            buf[SYM_COL(k) - lo] += val[k] * axi;
+        for (; k < e && col[k] < r0; k++) { /* mirror terms below the thread's rows */
+            sum += val[k] * x[col[k]];
+            buf[col[k] - lo] += val[k] * axi;
         }
         for (; k < e; k++) {
-            sum += val[k] * x[SYM_COL(k)];
-            y[SYM_COL(k)] += val[k] * axi;
+            sum += val[k] * x[col[k]];
+            y[col[k]] += val[k] * axi;
         }
         sum += diag[i] * xi;
         y[i] = beta == 0 ? alpha * sum : alpha * sum + beta * y[i];
     }
 }
 
-#undef SYM_COL
-#undef SYM_IS_DIST
 #undef SYM_FN
 #undef SYM_VAL
-#undef SYM_IDX
