@@ -585,6 +585,9 @@ typedef struct spx_solve_opts {
      * solve, until spx_plan_destroy / spx_multi_plan_destroy or a solve with 0 here.
      * Allocating them, pinned host buffers most of all, takes 1-4 ms on a GPU. */
     int keep_workspace;
+    /* GMRES: basis vectors before a restart, m of GMRES(m) (0: the default, 30). Its
+     * basis, m + 1 vectors, is allocated for each solve and not kept. */
+    int64_t restart;
 } spx_solve_opts;
 
 typedef struct spx_solve_info {
@@ -616,6 +619,16 @@ spx_status spx_cg_host(const spx_plan *P, const spx_matrix *A, const void *b, vo
                        const spx_solve_opts *o, spx_solve_info *info);
 spx_status spx_bicgstab_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                              const spx_solve_opts *o, spx_solve_info *info);
+/* Restarted GMRES(m) (any nonsingular A; m = o->restart), right-preconditioned,
+ * modified Gram-Schmidt: the residual norm never grows, restarts included.
+ * An iteration is one product and j + 2 dots, each a wait for a CUDA
+ * device (j: the iteration's place in its cycle); the basis is m + 1
+ * vectors. The same contract and statuses as spx_cg (SPX_ERR_BREAKDOWN: a
+ * NaN, or a zero on the rotated triangle's diagonal: A singular). */
+spx_status spx_gmres(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                     const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx_gmres_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                          const spx_solve_opts *o, spx_solve_info *info);
 
 /* Several right-hand sides at once: A X = B for the k columns of B, each
  * column its own CG (its own scalars and its own stop, the math of spx_cg),
@@ -816,6 +829,8 @@ spx_status spx_multi_cg(spx_multi_plan *P, const spx_matrix *A, const spx_multi_
                         const spx_solve_opts *o, spx_solve_info *info /* out, may be NULL */);
 spx_status spx_multi_bicgstab(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b,
                               spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx_multi_gmres(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b,
+                           spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,10 @@
  *   iteration count within 3 of scipy's cg on the same system (the counts
  *   come from tests/solve_reference.py, whose output is quoted below);
  * - BiCGSTAB on a nonsymmetric convection-diffusion matrix built here;
+ * - GMRES(m) on it too (restarts 10 and 30 in scipy's iteration counts
+ *   within 3, Jacobi, a residual that never grows, the same bits twice,
+ *   its statuses), and unrestarted on lap3d7:16 in no more iterations than
+ *   CG;
  * - statuses: the iteration limit (SPX_ERR_NOT_CONVERGED, x the last
  *   iterate), an indefinite matrix in CG (SPX_ERR_BREAKDOWN), a zero
  *   diagonal with Jacobi, a callback that stops, the history;
@@ -25,6 +29,13 @@
  * (the Laplacian's diagonal is constant, so Jacobi only scales). */
 #define SCIPY_CG_ITERS 44
 #define SCIPY_PCG_ITERS 44
+/* the same script: convection-diffusion 40x40 (tests/common.c), b = ones, x0 = 0, rtol 1e-10,
+ *   gmres(10) 168 iterations (residual 5.8e-11), gmres(30) 243 iterations (residual 9.43e-11) */
+#define SCIPY_GMRES10_ITERS 168
+#define SCIPY_GMRES30_ITERS 243
+/* and its rows scaled by 1 + i % 7, gmres(30): 376 iterations; Jacobi on the right: 478 */
+#define SCIPY_SCALED_ITERS 376
+#define SCIPY_SCALED_JACOBI_ITERS 478
 
 static spx_matrix *generate(const char *spec)
 {
@@ -109,8 +120,9 @@ static void test_bicgstab(void)
         o.jacobi = jac;
         memset(x, 0, (size_t)n * sizeof *x);
         if (CHECK_STATUS(spx_bicgstab(P, A, b, x, &o, &info), SPX_OK)) {
-            printf("bicgstab convection-diffusion 40x40 jacobi=%d: %lld iterations, residual %.3g\n",
-                   jac, (long long)info.iters, info.rel_residual);
+            printf(
+                "bicgstab convection-diffusion 40x40 jacobi=%d: %lld iterations, residual %.3g\n",
+                jac, (long long)info.iters, info.rel_residual);
             CHECK(true_residual(A, b, x) <= 2e-10);
             CHECK(info.iters > 5 && info.iters < 400);
         }
@@ -119,6 +131,117 @@ static void test_bicgstab(void)
     free(b);
     free(x);
     spx_matrix_destroy(A);
+}
+
+/* GMRES(m) on the convection-diffusion matrix, m = 10 and 30, with and
+ * without Jacobi: the residual met, and never growing (history); GMRES
+ * without a restart on lap3d7:16 needs no more iterations than CG (its
+ * residual is the least over the Krylov space CG's iterate lies in); two
+ * solves give the same bits; the statuses. */
+static int stop_at_three(void *ctx, int64_t iter, double rel);
+
+static void test_gmres(void)
+{
+    spx_matrix *A = spx_test_convection_diffusion(40, 0.8);
+    const int64_t n = 1600;
+    double *b = filled(n, 1.0), *x = filled(n, 0.0), *again = filled(n, 0.0);
+    double *hist = malloc(1001 * sizeof *hist);
+    spx_solve_opts o = spx_solve_opts_default();
+    spx_solve_info info;
+    o.rtol = 1e-10;
+    o.history = hist;
+    spx_plan *P = plan_of(A, "csr", SPX_F64, NULL);
+    for (int k = 0; k < 4; k++) {
+        o.jacobi = k % 2;
+        o.restart = k < 2 ? 10 : 0;
+        memset(x, 0, (size_t)n * sizeof *x);
+        if (!CHECK_STATUS(spx_gmres(P, A, b, x, &o, &info), SPX_OK)) continue;
+        printf("gmres(%lld) convection-diffusion 40x40 jacobi=%d: %lld iterations, residual %.3g\n",
+               (long long)(o.restart ? o.restart : 30), o.jacobi, (long long)info.iters,
+               info.rel_residual);
+        CHECK(true_residual(A, b, x) <= 2e-10);
+        CHECK(llabs(info.iters - (k < 2 ? SCIPY_GMRES10_ITERS : SCIPY_GMRES30_ITERS)) <= 3);
+        int falls = 1;
+        for (int64_t i = 0; i < info.iters; i++)
+            falls &= hist[i + 1] <= hist[i] * (1.0 + 1e-12);
+        CHECK(falls);
+        memset(again, 0, (size_t)n * sizeof *again);
+        CHECK_STATUS(spx_gmres(P, A, b, again, &o, NULL), SPX_OK);
+        CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0);
+    }
+    /* Jacobi where it matters: rows scaled by 1 + i % 7 (M^-1 undoes it) */
+    {
+        const int64_t *rp;
+        const void *ci, *v;
+        int bits;
+        spx_type vt;
+        spx_matrix_csr(A, &rp, &ci, &bits, &v, &vt);
+        double *sv = malloc((size_t)rp[n] * sizeof *sv);
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t e = rp[i]; e < rp[i + 1]; e++)
+                sv[e] = ((const double *)v)[e] * (double)(1 + i % 7);
+        spx_matrix *D = NULL;
+        CHECK_STATUS(spx_matrix_create_csr(n, n, rp, ci, sv, &D), SPX_OK);
+        spx_plan *PD = D ? plan_of(D, "csr", SPX_F64, NULL) : NULL;
+        for (int jac = 0; PD && jac <= 1; jac++) {
+            o.jacobi = jac;
+            o.restart = 30;
+            memset(x, 0, (size_t)n * sizeof *x);
+            if (CHECK_STATUS(spx_gmres(PD, D, b, x, &o, &info), SPX_OK)) {
+                printf("gmres(30) rows scaled jacobi=%d: %lld iterations\n", jac,
+                       (long long)info.iters);
+                CHECK(true_residual(D, b, x) <= 2e-10);
+                CHECK(llabs(info.iters - (jac ? SCIPY_SCALED_JACOBI_ITERS : SCIPY_SCALED_ITERS)) <=
+                      3);
+            }
+        }
+        spx_plan_destroy(PD), spx_matrix_destroy(D);
+        free(sv);
+        o.jacobi = 0;
+    }
+    /* the iteration limit, a callback, a bad restart, a singular matrix */
+    o.history = NULL;
+    o.restart = 5;
+    o.max_iters = 7;
+    memset(x, 0, (size_t)n * sizeof *x);
+    CHECK_STATUS(spx_gmres(P, A, b, x, &o, &info), SPX_ERR_NOT_CONVERGED);
+    CHECK(info.iters == 7 && info.rel_residual < 1.0);
+    o.max_iters = 1000;
+    int calls = 0;
+    o.callback = stop_at_three;
+    o.ctx = &calls;
+    CHECK_STATUS(spx_gmres(P, A, b, x, &o, &info), SPX_OK);
+    CHECK(info.iters == 3 && calls == 4); /* iterations 0 to 3 */
+    o.callback = NULL;
+    o.restart = -1;
+    CHECK_STATUS(spx_gmres(P, A, b, x, &o, &info), SPX_ERR_INVALID_ARG);
+    o.restart = 0;
+    o.jacobi = 0;
+    spx_matrix *Z = spx_test_coo_matrix(n, n, 0, NULL, NULL, NULL);
+    spx_plan *PZ = plan_of(Z, "csr", SPX_F64, NULL);
+    CHECK_STATUS(spx_gmres(PZ, Z, b, x, &o, &info), SPX_ERR_BREAKDOWN);
+    spx_plan_destroy(PZ), spx_matrix_destroy(Z);
+    spx_plan_destroy(P), spx_matrix_destroy(A);
+    /* lap3d7:16: full GMRES against CG */
+    free(b), free(x);
+    b = filled(4096, 1.0), x = filled(4096, 0.0);
+    A = generate("lap3d7:16");
+    P = plan_of(A, "csr", SPX_F64, NULL);
+    spx_solve_info cg;
+    o = spx_solve_opts_default();
+    o.rtol = 1e-10;
+    o.restart = 4096;
+    memset(x, 0, (size_t)4096 * sizeof *x);
+    CHECK_STATUS(spx_cg(P, A, b, x, &o, &cg), SPX_OK);
+    memset(x, 0, (size_t)4096 * sizeof *x);
+    if (CHECK_STATUS(spx_gmres(P, A, b, x, &o, &info), SPX_OK)) {
+        printf("lap3d7:16: gmres %lld iterations, cg %lld\n", (long long)info.iters,
+               (long long)cg.iters);
+        CHECK(info.iters <= cg.iters);
+        CHECK(true_residual(A, b, x) <= 2e-10);
+    }
+    spx_plan_destroy(P), spx_matrix_destroy(A);
+    free(b), free(x), free(again), free(hist);
 }
 
 static int stop_at_three(void *ctx, int64_t iter, double rel)
@@ -142,7 +265,8 @@ static void test_statuses(void)
     /* CG's residual is not monotone (its A-norm error is): after two steps it
      * may be above 1, but x has moved */
     if (!CHECK(info.iters == 2 && isfinite(info.rel_residual) && x[0] != 0.0))
-        fprintf(stderr, "  iters %lld residual %g x0 %g\n", (long long)info.iters, info.rel_residual, x[0]);
+        fprintf(stderr, "  iters %lld residual %g x0 %g\n", (long long)info.iters,
+                info.rel_residual, x[0]);
     CHECK_STATUS(spx_bicgstab(P, A, b, x, &o, &info), SPX_ERR_NOT_CONVERGED);
     o.max_iters = 10;
     o.history = hist;
@@ -151,12 +275,11 @@ static void test_statuses(void)
     memset(x, 0, 400 * sizeof *x);
     CHECK_STATUS(spx_cg(P, A, b, x, &o, &info), SPX_OK);
     CHECK(info.iters == 3 && calls == 4);
-    if (!CHECK(hist[0] == 1.0 && hist[1] > 0.0 && hist[2] > 0.0 && hist[3] > 0.0 &&
-               hist[3] < 10.0))
+    if (!CHECK(hist[0] == 1.0 && hist[1] > 0.0 && hist[2] > 0.0 && hist[3] > 0.0 && hist[3] < 10.0))
         fprintf(stderr, "  history %g %g %g %g\n", hist[0], hist[1], hist[2], hist[3]);
-    CHECK_STATUS(spx_cg(P, NULL, b, x, &(spx_solve_opts){.rtol = 1e-8, .max_iters = 5, .jacobi = 1},
-                        NULL),
-                 SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(
+        spx_cg(P, NULL, b, x, &(spx_solve_opts){.rtol = 1e-8, .max_iters = 5, .jacobi = 1}, NULL),
+        SPX_ERR_INVALID_ARG);
     CHECK_STATUS(spx_bicgstab(P, A, b, b, NULL, NULL), SPX_ERR_INVALID_ARG); /* x is b */
     o = spx_solve_opts_default();
     o.rtol = -1.0;
@@ -324,6 +447,7 @@ int main(void)
 {
     test_cg_laplacian();
     test_bicgstab();
+    test_gmres();
     test_statuses();
     test_precisions_and_order();
     test_kept_workspace();

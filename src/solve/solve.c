@@ -128,7 +128,7 @@ static spx_status check_vectors(const spx__solve *S, const void *b, const void *
     if (S->s.n > 0 && b == x) /* x's updates would change b under the solve */
         return spx__error(SPX_ERR_INVALID_ARG, "b and x are the same vector: x needs its own");
     if (S->s.cuda && S->s.n > 0) {
-        static const char *const host = "of a CUDA plan's solve (host vectors: spx_cg_host, "
+        static const char *const host = "of a CUDA plan's solve (host vectors: spx_cg_host, spx_gmres_host, "
                                         "spx_bicgstab_host)";
         char what[128];
         snprintf(what, sizeof what, "b %s", host);
@@ -149,8 +149,9 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
     S->P = P;
     S->M = M;
     S->o = o ? *o : spx_solve_opts_default();
-    if (!(S->o.rtol >= 0.0) || S->o.max_iters < 0)
-        return spx__error(SPX_ERR_INVALID_ARG, "solver rtol must be >= 0 and max_iters >= 0");
+    if (!(S->o.rtol >= 0.0) || S->o.max_iters < 0 || S->o.restart < 0)
+        return spx__error(SPX_ERR_INVALID_ARG,
+                          "solver rtol must be >= 0, max_iters >= 0 and restart >= 0");
     if (M && spx_multi_plan_parts(M) == 0)
         return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is NULL, freed or wrong");
     if (P && spx__plan_keep(P) && spx_plan_operation(P) != SPX_OP_SPMV) /* before its slot */

@@ -1,4 +1,4 @@
-/* spx_cg_host, spx_bicgstab_host: a solve with host vectors whatever the
+/* spx_cg_host, spx_bicgstab_host, spx_gmres_host: a solve with host vectors whatever the
  * plan's device. A CPU plan solves in place; a CUDA plan gets device copies
  * of b and x (n entries of the plan's vector type), solves on them and
  * copies x back, also after a failed solve (the iterate it reached). */
@@ -38,6 +38,12 @@ spx_status spx_cg_host(const spx_plan *P, const spx_matrix *A, const void *b, vo
                        const spx_solve_opts *o, spx_solve_info *info)
 {
     return solve_host(spx_cg, P, A, b, x, o, info);
+}
+
+spx_status spx_gmres_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
+                          const spx_solve_opts *o, spx_solve_info *info)
+{
+    return solve_host(spx_gmres, P, A, b, x, o, info);
 }
 
 spx_status spx_bicgstab_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
