@@ -164,12 +164,19 @@ spx_cli_test(solve_laplacian 0 ARGS solve gen:lap2d5:20 --rtol 1e-10 --jacobi
              STDOUT "^cg \\(jacobi\\) on lap2d5:20 \\(400 rows, 1920 nonzeros\\), cpu .*: [1-9][0-9]* iterations, relative residual [0-9.e-]+,")
 spx_cli_test(solve_laplacian_bicgstab 0 ARGS solve gen:lap2d5:20 --method bicgstab --format sell
              STDOUT "^bicgstab on lap2d5:20 .* cpu sell f64: [1-9][0-9]* iterations")
+spx_cli_test(solve_gmres_stdout 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x3.txt
+             --method gmres --out - STDOUT "^0.5\n1\n1.5\n$"
+             STDERR "^gmres on two_i .* f64: 1 iterations")
+spx_cli_test(solve_laplacian_gmres 0 ARGS solve gen:lap2d5:20 --method gmres --restart 8 --jacobi
+             STDOUT "^gmres \\(jacobi\\) on lap2d5:20 .* cpu .*: [1-9][0-9]* iterations")
+spx_cli_test(solve_bad_restart 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --method gmres --restart -1
+             STDERR "--restart")
 spx_cli_test(solve_not_converged 3 ARGS solve gen:lap2d5:20 --max-iters 2 --out ${SPX_CLI_OUT}/x_nc.txt
              STDOUT ": 2 iterations" STDERR "spx solve: not converged: cg: relative residual")
 spx_cli_test(solve_not_square 1 ARGS solve ${SPX_CLI_DATA}/a.mtx
              STDERR "^spx solve: cg: SPX_ERR_DIM_MISMATCH: a solver needs a square matrix, not 4 x 3")
-spx_cli_test(solve_bad_method 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --method gmres
-             STDERR "--method is cg or bicgstab, not 'gmres'")
+spx_cli_test(solve_bad_method 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --method minres
+             STDERR "--method is cg, bicgstab or gmres, not 'minres'")
 spx_cli_test(solve_f16 2 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --precision f16 STDERR "f64 or f32")
 spx_cli_test(solve_b_count 1 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DATA}/x4.txt
              STDERR "spx solve: .*x4.txt")

@@ -1,4 +1,5 @@
-/* spx solve: A x = b by CG or BiCGSTAB (spx_cg_host, spx_bicgstab_host)
+/* spx solve: A x = b by CG, BiCGSTAB or GMRES (spx_cg_host, spx_bicgstab_host,
+ * spx_gmres_host)
  * from x0 (a text file, default 0), b from a text file (default: all ones), on a plan of any
  * format and device. Prints one line: the method, the plan, the iterations,
  * the relative residual ||b - A x|| / ||b|| recomputed from x, and the
@@ -31,7 +32,8 @@ static const char *usage(void)
     cli_device_names(SPX_OP_SPMV, devices, sizeof devices);
     snprintf(text, sizeof text,
              "Usage: spx solve A [--b B.txt] [--x0 X0.txt] [--out X.txt|-]\n"
-             "                [--method cg|bicgstab] [--rtol r] [--max-iters k] [--jacobi]\n"
+             "                [--method cg|bicgstab|gmres] [--restart m] [--rtol r]\n"
+             "                [--max-iters k] [--jacobi]\n"
              "                [--format F]"
              " [--device %s] [--precision f64|f32] [--param k=v,...]\n"
              "                [--history H.txt|-] [--rhs K [--compare]]\n\n"
@@ -42,7 +44,9 @@ static const char *usage(void)
              "  --x0 X0.txt    the first guess, one value per line (default: zeros)\n"
              "  --out X.txt    x, one value per line (%%.17g; - : standard output, the\n"
              "                 summary then goes to standard error)\n"
-             "  --method M     cg (default; A symmetric positive definite) or bicgstab\n"
+             "  --method M     cg (default; A symmetric positive definite), bicgstab or\n"
+             "                 gmres (restarted GMRES(m))\n"
+             "  --restart m    gmres: basis vectors before a restart (default 0: 30)\n"
              "  --rtol r       stop when the relative residual is at most r (default 1e-8)\n"
              "  --max-iters k  iteration limit (default 1000); reaching it is exit 3\n"
              "  --jacobi       Jacobi preconditioner, M = diag(A)\n"
@@ -82,8 +86,8 @@ static int parse_rhs(solve_args *a, const char *rhs, spx_operation *op)
     if (a->compare && !rhs) return cli_usage_error("solve", "--compare needs --rhs");
     if (!rhs) return CLI_PARSED;
     if ((rc = cli_parse_int("solve", "--rhs", rhs, 1, RHS_MAX, &k)) != CLI_PARSED) return rc;
-    if (a->bicgstab)
-        return cli_usage_error("solve", "--rhs solves by cg only (spx_cg_many), not bicgstab");
+    if (strcmp(a->method, "cg") != 0)
+        return cli_usage_error("solve", "--rhs solves by cg only (spx_cg_many), not %s", a->method);
     a->rhs = k;
     *op = SPX_OP_SPMM;
     return CLI_PARSED;
@@ -93,6 +97,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
 {
     const char *device = "cpu", *prec = "f64", *method = "cg", *rtol = "1e-8";
     const char *max_iters = "1000", *format = "auto", *params = NULL, *rhs = NULL;
+    const char *restart = "0";
     int jacobi = 0;
     long iters;
     spx_operation op;
@@ -103,6 +108,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
                             {"--method", &method, NULL},
                             {"--rtol", &rtol, NULL},
                             {"--max-iters", &max_iters, NULL},
+                            {"--restart", &restart, NULL},
                             {"--jacobi", NULL, &jacobi},
                             {"--format", &format, NULL},
                             {"--device", &device, NULL},
@@ -114,9 +120,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
     const cli_command cmd = {"solve", usage(), opts, 1, 1};
     int rc = cli_parse(&cmd, argc, argv, &a->matrix);
     if (rc != CLI_PARSED) return rc;
-    if (strcmp(method, "cg") != 0 && strcmp(method, "bicgstab") != 0)
-        return cli_usage_error("solve", "--method is cg or bicgstab, not '%s'", method);
-    a->bicgstab = method[0] == 'b';
+    if (strcmp(method, "cg") != 0 && strcmp(method, "bicgstab") != 0 &&
+        strcmp(method, "gmres") != 0)
+        return cli_usage_error("solve", "--method is cg, bicgstab or gmres, not '%s'", method);
+    a->method = method;
     if ((rc = parse_rhs(a, rhs, &op)) != CLI_PARSED) return rc;
     a->so = spx_solve_opts_default();
     a->so.jacobi = jacobi;
@@ -125,6 +132,9 @@ static int parse_args(int argc, char **argv, solve_args *a)
     if ((rc = cli_parse_int("solve", "--max-iters", max_iters, 0, 1L << 30, &iters)) != CLI_PARSED)
         return rc;
     a->so.max_iters = iters;
+    if ((rc = cli_parse_int("solve", "--restart", restart, 0, 1L << 20, &iters)) != CLI_PARSED)
+        return rc;
+    a->so.restart = iters;
     a->o = spx_plan_opts_default();
     a->o.format = format;
     a->o.params = params;
@@ -173,10 +183,9 @@ static void report(FILE *out, const solve_args *a, const spx_plan *P, int64_t n,
     fprintf(out,
             "%s%s on %s (%lld rows, %lld nonzeros), %s %s %s: %lld iterations, relative "
             "residual %.3g, %.3f ms (plan %.3f ms, read %.3f s)\n",
-            a->bicgstab ? "bicgstab" : "cg", a->so.jacobi ? " (jacobi)" : "", label, (long long)n,
-            (long long)nnz, cli_device_name(a->o.device), spx_plan_format(P),
-            cli_precision_name(a->o.precision), (long long)info->iters, info->rel_residual,
-            info->ms, spx_plan_prep_ms(P), load_s);
+            a->method, a->so.jacobi ? " (jacobi)" : "", label, (long long)n, (long long)nnz,
+            cli_device_name(a->o.device), spx_plan_format(P), cli_precision_name(a->o.precision),
+            (long long)info->iters, info->rel_residual, info->ms, spx_plan_prep_ms(P), load_s);
 }
 
 /* Solve with P; x and the history (max_iters + 1 entries) written as asked. */
@@ -203,14 +212,15 @@ static int run_solve(solve_args *a, const spx_matrix *A, const spx_plan *P, doub
         solve_convert(b, n, t, 0);
         solve_convert(x, n, t, 0);
         a->so.history = hist;
-        cli_progress_begin(&pr, "solving by %s", a->bicgstab ? "bicgstab" : "cg");
-        spx_status st = a->bicgstab ? spx_bicgstab_host(P, A, b, x, &a->so, &info)
-                                    : spx_cg_host(P, A, b, x, &a->so, &info);
+        cli_progress_begin(&pr, "solving by %s", a->method);
+        spx_status st = a->method[0] == 'b'   ? spx_bicgstab_host(P, A, b, x, &a->so, &info)
+                        : a->method[0] == 'g' ? spx_gmres_host(P, A, b, x, &a->so, &info)
+                                              : spx_cg_host(P, A, b, x, &a->so, &info);
         cli_progress_end(&pr);
         snprintf(why, sizeof why, "%s", spx_last_error());
         solve_convert(x, n, t, 1);
         if (st != SPX_OK && st != SPX_ERR_NOT_CONVERGED)
-            rc = cli_library_error("solve", a->bicgstab ? "bicgstab" : "cg", st);
+            rc = cli_library_error("solve", a->method, st);
         else
             report(solve_summary_stream(a), a, P, n, nnz, &info, load_s);
         if (rc == CLI_OK && a->out) rc = cli_write_values("solve", a->out, n, x);

@@ -12,8 +12,9 @@
 
 typedef struct solve_args {
     const char *matrix, *b, *x0, *out, *history;
-    int bicgstab, compare;
-    int64_t rhs; /* 0: one right-hand side, spx_cg_host or spx_bicgstab_host */
+    const char *method; /* "cg", "bicgstab" or "gmres" */
+    int compare;
+    int64_t rhs; /* 0: one right-hand side, spx_cg_host, spx_bicgstab_host or spx_gmres_host */
     spx_plan_opts o;
     spx_solve_opts so;
 } solve_args;
