@@ -213,6 +213,20 @@ def test_bicgstab_nonsymmetric():
     assert np.linalg.norm(b - a @ x) <= 2e-10 * np.linalg.norm(b)
 
 
+def test_gmres_nonsymmetric():
+    a = (lap3d7(8) + sp.diags([0.3], [1], shape=(512, 512))).tocsr()
+    b = np.ones(512)
+    for restart, jacobi in [(30, False), (5, True), (1000, False)]:
+        x, info = spx.gmres(spx.plan(a), b, rtol=1e-10, jacobi=jacobi, restart=restart)
+        assert np.linalg.norm(b - a @ x) <= 2e-10 * np.linalg.norm(b)
+        h = info["history"]
+        assert all(h[i + 1] <= h[i] * (1 + 1e-12) for i in range(len(h) - 1))
+    with pytest.raises(ValueError):
+        spx.gmres(spx.plan(a), b, restart=0)
+    with pytest.raises(spx.NotConverged):
+        spx.gmres(spx.plan(a), b, rtol=1e-12, max_iters=3)
+
+
 def run_threads(work, n):
     """work(0), ..., work(n - 1) at once, each in a thread; back when all are done."""
     threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
@@ -597,6 +611,7 @@ def test_multi_bicgstab_cpu(partition):
         M = spx.multi_plan(a, parts, partition=partition)
         for jacobi in (False, True):
             check_multi_solve(spx.bicgstab, a, b, M, ref, jacobi)
+            check_multi_solve(spx.gmres, a, b, M, ref, jacobi)
 
 
 def test_multi_solve_f32_statuses_and_errors():

@@ -56,7 +56,7 @@ from ._core import SpxError
 
 __all__ = ["SpxError", "Matrix", "Plan", "MultiPlan", "matrix", "read_mtx", "generate", "plan",
            "multi_plan", "spgemm", "sddmm", "formats", "device_available", "cg", "bicgstab",
-           "bench", "NotConverged"]
+           "gmres", "bench", "NotConverged"]
 
 SPMV, SPGEMM, SPMM, SDDMM = 0, 1, 2, 3
 _TYPES = {0: "f64", 1: "f32", 2: "f16"}
@@ -486,7 +486,7 @@ def _solve_many(kind, P, B, x0, rtol, max_iters, jacobi, keep_workspace):
     return _converged(status, message, X, info)
 
 
-def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace):
+def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace, restart=0):
     if np.ndim(b) == 2:
         return _solve_many(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace)
     if isinstance(P, MultiPlan):
@@ -505,7 +505,8 @@ def _solve(kind, P, b, x0, rtol, max_iters, jacobi, keep_workspace):
         x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=P.dtype)
         args = (b, x)
     status, iters, rel, ms, history, replayed = P._p.solve(
-        kind, args[0], args[1], rtol, int(max_iters), bool(jacobi), bool(keep_workspace))
+        kind, args[0], args[1], rtol, int(max_iters), bool(jacobi), bool(keep_workspace),
+        int(restart))
     info = {"iters": iters, "rel_residual": rel, "ms": ms, "history": history,
             "replayed": replayed}
     return _converged(status, "%s: relative residual %.3g after %d iterations"
@@ -544,6 +545,16 @@ def bicgstab(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_worksp
     """BiCGSTAB on plan P (or a matrix, or a MultiPlan as in cg). Returns (x, info) as cg
     does. b is 1-D: there is no BiCGSTAB of k columns at once (a 2-D b is a ValueError)."""
     return _solve("bicgstab", P, b, x0, rtol, max_iters, jacobi, keep_workspace)
+
+
+def gmres(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace=True,
+          restart=30):
+    """Restarted GMRES(restart) on plan P (or a matrix, or a MultiPlan as in cg), Jacobi on
+    the right; any nonsingular A. Returns (x, info) as cg does; the residual never grows.
+    b is 1-D (a 2-D b is a ValueError)."""
+    if restart < 1:
+        raise ValueError("restart must be at least 1, not %r" % (restart,))
+    return _solve("gmres", P, b, x0, rtol, max_iters, jacobi, keep_workspace, restart)
 
 
 def bench(A, formats=None, device="cpu", precision="f64", calls=200, batches=10):

@@ -899,20 +899,30 @@ static PyObject *plan_spgemm_numeric(PlanObject *p, PyObject *args)
 /* solve(kind, b, x, rtol, max_iters, jacobi, keep)'s arguments, Plan's and
  * MultiPlan's: o's history a new array of max_iters + 1 entries, freed by
  * solve_result (or by the caller where it does not get there). */
-static int solve_args(PyObject *args, int *is_cg, PyObject **b, PyObject **x, spx_solve_opts *o)
+/* The solvers Plan.solve names: "cg", "bicgstab", "gmres". */
+enum { SOLVE_CG, SOLVE_BICGSTAB, SOLVE_GMRES };
+
+/* solve's arguments (kind, b, x, rtol, max_iters, jacobi, keep[, restart]) into *method, *b, *x
+ * and the options *o. */
+static int solve_args(PyObject *args, int *method, PyObject **b, PyObject **x, spx_solve_opts *o)
 {
     const char *kind;
     double rtol;
-    long long max_iters;
+    long long max_iters, restart = 0;
     int jacobi, keep;
-    if (!PyArg_ParseTuple(args, "sOOdLpp", &kind, b, x, &rtol, &max_iters, &jacobi, &keep))
+    if (!PyArg_ParseTuple(args, "sOOdLpp|L", &kind, b, x, &rtol, &max_iters, &jacobi, &keep,
+                          &restart))
         return -1;
-    if (max_iters < 0 || max_iters > ((long long)1 << 40)) {
-        PyErr_SetString(PyExc_ValueError, "max_iters out of range");
+    if (max_iters < 0 || max_iters > ((long long)1 << 40) || restart < 0 ||
+        restart > ((long long)1 << 30)) {
+        PyErr_SetString(PyExc_ValueError, "max_iters or restart out of range");
         return -1;
     }
-    *is_cg = strcmp(kind, "cg") == 0;
+    *method = strcmp(kind, "cg") == 0         ? SOLVE_CG
+              : strcmp(kind, "bicgstab") == 0 ? SOLVE_BICGSTAB
+                                              : SOLVE_GMRES;
     *o = spx_solve_opts_default();
+    o->restart = restart;
     o->rtol = rtol;
     o->max_iters = max_iters;
     o->jacobi = jacobi;
@@ -961,8 +971,8 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     spx_status st = SPX_ERR_INVALID_ARG;
     Py_buffer bv, xv;
     void *b, *x;
-    int is_cg, bh = 0, xh = 0;
-    if (solve_args(args, &is_cg, &bo, &xo, &o) < 0) return NULL;
+    int method, bh = 0, xh = 0;
+    if (solve_args(args, &method, &bo, &xo, &o) < 0) return NULL;
     if (vector_arg(p, bo, p->rows, 0, &bv, &b, &bh) < 0 ||
         vector_arg(p, xo, p->rows, 1, &xv, &x, &xh) < 0) {
         if (bh) PyBuffer_Release(&bv);
@@ -975,11 +985,13 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     if (placed) {
         Py_BEGIN_ALLOW_THREADS
         if (host)
-            st = is_cg ? spx_cg_host(p->P, p->matrix->A, b, x, &o, &info)
-                       : spx_bicgstab_host(p->P, p->matrix->A, b, x, &o, &info);
+            st = (method == SOLVE_CG         ? spx_cg_host
+                  : method == SOLVE_BICGSTAB ? spx_bicgstab_host
+                                             : spx_gmres_host)(p->P, p->matrix->A, b, x, &o, &info);
         else
-            st = is_cg ? spx_cg(p->P, p->matrix->A, b, x, &o, &info)
-                       : spx_bicgstab(p->P, p->matrix->A, b, x, &o, &info);
+            st = (method == SOLVE_CG         ? spx_cg
+                  : method == SOLVE_BICGSTAB ? spx_bicgstab
+                                             : spx_gmres)(p->P, p->matrix->A, b, x, &o, &info);
         Py_END_ALLOW_THREADS
     }
     if (bh) PyBuffer_Release(&bv);
@@ -1034,9 +1046,9 @@ static PyObject *plan_solve_many(PlanObject *p, PyObject *args)
     spx_status st;
     dense b = {0}, x = {0};
     int64_t k, kx, ldb, ldx;
-    int is_cg;
-    if (solve_args(args, &is_cg, &bo, &xo, &o) < 0) return NULL;
-    if (!is_cg)
+    int method;
+    if (solve_args(args, &method, &bo, &xo, &o) < 0) return NULL;
+    if (method != SOLVE_CG)
         PyErr_SetString(PyExc_ValueError, "k right-hand sides at once: cg only");
     else if (check_spmm_plan(p) == 0 &&
              dense_arg(p, bo, p->rows, 0, "B", "op(A)'s rows", &b, &k, &ldb) == 0 &&
@@ -1211,10 +1223,10 @@ static PyObject *multi_matmul(PyObject *a, PyObject *b)
     return product(a, multi_apply, &xv, p->rows, p->dtype);
 }
 
-/* spx_multi_cg (is_cg) or spx_multi_bicgstab on host vectors b and x (in:
+/* spx_multi_cg, spx_multi_bicgstab or spx_multi_gmres (method) on host vectors b and x (in:
  * the first guess; out: the solution, also the last iterate of
  * SPX_ERR_NOT_CONVERGED) through two resident vectors of P, freed on every path. */
-static spx_status multi_krylov(spx_multi_plan *P, const spx_matrix *A, int is_cg, const void *b,
+static spx_status multi_krylov(spx_multi_plan *P, const spx_matrix *A, int method, const void *b,
                                void *x, const spx_solve_opts *o, spx_solve_info *info)
 {
     spx_multi_vector *rb = NULL, *rx = NULL;
@@ -1224,7 +1236,9 @@ static spx_status multi_krylov(spx_multi_plan *P, const spx_matrix *A, int is_cg
         (st = spx_multi_vector_set(rb, b)) == SPX_OK &&
         (st = spx_multi_vector_set(rx, x)) == SPX_OK) {
         st =
-            is_cg ? spx_multi_cg(P, A, rb, rx, o, info) : spx_multi_bicgstab(P, A, rb, rx, o, info);
+            (method == SOLVE_CG         ? spx_multi_cg
+             : method == SOLVE_BICGSTAB ? spx_multi_bicgstab
+                                        : spx_multi_gmres)(P, A, rb, rx, o, info);
         if (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED) {
             spx_status got = spx_multi_vector_get(rx, x);
             if (got != SPX_OK) st = got;
@@ -1244,8 +1258,8 @@ static PyObject *multi_solve(MultiPlanObject *p, PyObject *args)
     spx_solve_info info = {0, 0.0, 0.0, 0};
     spx_status st;
     Py_buffer bv, xv;
-    int is_cg;
-    if (solve_args(args, &is_cg, &bo, &xo, &o) < 0) return NULL;
+    int method;
+    if (solve_args(args, &method, &bo, &xo, &o) < 0) return NULL;
     if (host_vector(p->vtype, bo, p->rows, 0, &bv) < 0) {
         PyMem_Free(o.history);
         return NULL;
@@ -1257,7 +1271,7 @@ static PyObject *multi_solve(MultiPlanObject *p, PyObject *args)
     }
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(p->lock, WAIT_LOCK);
-    st = multi_krylov(p->P, p->matrix->A, is_cg, bv.buf, xv.buf, &o, &info);
+    st = multi_krylov(p->P, p->matrix->A, method, bv.buf, xv.buf, &o, &info);
     PyThread_release_lock(p->lock);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&bv);
