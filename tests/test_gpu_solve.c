@@ -1,11 +1,12 @@
-/* CG and BiCGSTAB on CUDA plans: vectors in device memory throughout.
+/* CG, BiCGSTAB and GMRES on CUDA plans: vectors in device memory throughout.
  * lap3d7:16 (b = ones) by CG to 1e-10, with and without Jacobi, in the
  * iterations the CPU solve takes (within 2: the dots sum in another order)
  * and with its residual checked on the host against the long-double
- * reference; BiCGSTAB on lap3d7:16 with Jacobi; fp32 CG to 1e-5; two
+ * reference; BiCGSTAB on lap3d7:16 with Jacobi; GMRES(10) with Jacobi on
+ * csr and sell, in the CPU's iterations within 2; fp32 CG to 1e-5; two
  * solves give the same bits; CG and BiCGSTAB queued ahead against the
  * same solves waiting every iteration; host vectors refused by spx_cg,
- * taken by spx_cg_host and spx_bicgstab_host; solves one after another on
+ * taken by spx_cg_host, spx_bicgstab_host and spx_gmres_host; solves one after another on
  * one plan reusing the workspace it keeps, against plans of their own.
  * Skipped (77) without a GPU. */
 #include <math.h>
@@ -107,6 +108,23 @@ static void test_cg(void)
     o.jacobi = 1;
     if (CHECK_STATUS(solve_on_gpu(A, "csr", SPX_F64, spx_bicgstab, &o, x, &gi), SPX_OK))
         CHECK(residual_of_ones(A, x, n) <= 2e-10);
+    /* GMRES(10): as CG, the CPU's iterations within 2, the same bits twice */
+    o.restart = 10;
+    for (int f = 0; f < 2; f++) {
+        spx_plan *P = plan_on(A, SPX_DEV_CPU, "csr", SPX_F64);
+        memset(xc, 0, n * sizeof *xc);
+        CHECK_STATUS(spx_gmres(P, A, b, xc, &o, &ci), SPX_OK);
+        spx_plan_destroy(P);
+        if (CHECK_STATUS(solve_on_gpu(A, formats[f], SPX_F64, spx_gmres, &o, x, &gi), SPX_OK)) {
+            printf("cuda gmres(10) %s lap3d7:16 jacobi=1: %lld iterations (cpu %lld), %.2f ms\n",
+                   formats[f], (long long)gi.iters, (long long)ci.iters, gi.ms);
+            CHECK(llabs(gi.iters - ci.iters) <= 2);
+            CHECK(residual_of_ones(A, x, n) <= 2e-10);
+        }
+        CHECK_STATUS(solve_on_gpu(A, formats[f], SPX_F64, spx_gmres, &o, x2, &gi), SPX_OK);
+        CHECK(memcmp(x, x2, n * sizeof *x) == 0);
+    }
+    o.restart = 0;
     o.rtol = 1e-5;
     if (CHECK_STATUS(solve_on_gpu(A, "csr", SPX_F32, spx_cg, &o, x, &gi), SPX_OK))
         CHECK(residual_of_ones(A, x, n) <= 1e-4);
@@ -231,15 +249,16 @@ static void test_host_vectors(void)
     if (CHECK_STATUS(spx_cg(P, A, b, x, &o, NULL), SPX_ERR_INVALID_ARG))
         CHECK(strstr(spx_last_error(), "spx_cg_host") != NULL);
     o.jacobi = 1;
-    static const solver on_device[] = {spx_cg, spx_bicgstab};
-    static const solver on_host[] = {spx_cg_host, spx_bicgstab_host};
-    for (int k = 0; k < 2; k++) {
+    static const solver on_device[] = {spx_cg, spx_bicgstab, spx_gmres};
+    static const solver on_host[] = {spx_cg_host, spx_bicgstab_host, spx_gmres_host};
+    static const char *const names[] = {"cg", "bicgstab", "gmres"};
+    for (int k = 0; k < 3; k++) {
         memset(x, 0, n * sizeof *x);
         CHECK_STATUS(on_host[k](P, A, b, x, &o, &info), SPX_OK);
         CHECK_STATUS(solve_on_gpu(A, "sell", SPX_F64, on_device[k], &o, xd, &dinfo), SPX_OK);
         if (!CHECK(info.iters == dinfo.iters && memcmp(x, xd, n * sizeof *x) == 0))
-            fprintf(stderr, "  %s: host vectors %lld iterations, device %lld\n",
-                    k ? "bicgstab" : "cg", (long long)info.iters, (long long)dinfo.iters);
+            fprintf(stderr, "  %s: host vectors %lld iterations, device %lld\n", names[k],
+                    (long long)info.iters, (long long)dinfo.iters);
     }
     spx_plan_destroy(P);
     spx_matrix_destroy(A);
