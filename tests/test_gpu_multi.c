@@ -9,7 +9,8 @@
  * the same calls queued part by part; the call's times; spx_multi_cg and
  * spx_multi_bicgstab against one CPU part, their iterations replayed from a
  * recorded graph against the same solves queued, and one after another on
- * one plan (its kept workspace) against plans of their own; over several
+ * one plan (its kept workspace) against plans of their own; spx_multi_gmres
+ * on 1..3 GPU parts against one CPU part; over several
  * GPUs, the leads meeting by a barrier of flags against events. Without a
  * GPU: a GPU part is refused, and the test is skipped (77). SPX_TEST_QUICK:
  * one matrix in fp64 and fp32, no per-format pass (for compute-sanitizer). */
@@ -100,7 +101,8 @@ static int count_gpus(const spx_matrix *A)
     int gpus = 0;
     while (gpus < 8 && spx_device_available(SPX_DEV_CUDA)) {
         int devs[8];
-        for (int i = 0; i < 8; i++) devs[i] = i;
+        for (int i = 0; i < 8; i++)
+            devs[i] = i;
         spx_multi_opts m = spx_multi_opts_default();
         m.parts = 1;
         m.devices = devs + gpus;
@@ -359,7 +361,9 @@ static spx_status multi_solve(const spx_matrix *A, spx_partition kind, int parts
     if (st == SPX_OK) st = spx_multi_vector_set(b, ones);
     if (st == SPX_OK) st = spx_multi_vector_set(xv, x);
     if (st == SPX_OK)
-        st = bicg ? spx_multi_bicgstab(P, A, b, xv, o, info) : spx_multi_cg(P, A, b, xv, o, info);
+        st = bicg == 2 ? spx_multi_gmres(P, A, b, xv, o, info)
+             : bicg    ? spx_multi_bicgstab(P, A, b, xv, o, info)
+                       : spx_multi_cg(P, A, b, xv, o, info);
     if (st == SPX_OK) CHECK_STATUS(spx_multi_vector_get(xv, x), SPX_OK);
     spx_multi_vector_destroy(b);
     spx_multi_vector_destroy(xv);
@@ -436,6 +440,48 @@ static void test_solvers(void)
                 }
     }
     printf("  solvers over %d GPU%s\n", gpus, gpus == 1 ? "" : "s");
+    free(x);
+    free(again);
+    free(ref);
+    spx_matrix_destroy(A);
+}
+
+/* spx_multi_gmres (bicg = 2 in multi_solve) with GPU parts on GPU 0, pcsr
+ * and pcsc, 1..3 parts, Jacobi, restart 10: converged, x within 1e-8 of one
+ * CPU part's, the iterations within a fifth and 2, the same bits twice. */
+static void test_gmres_parts(void)
+{
+    spx_matrix *A = generate("lap3d7:24");
+    if (!A) return;
+    int64_t n;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    double *x = malloc((size_t)n * sizeof *x), *again = malloc((size_t)n * sizeof *again);
+    double *ref = malloc((size_t)n * sizeof *ref);
+    static const int cpu[] = {SPX_MULTI_CPU};
+    spx_solve_opts o = spx_solve_opts_default();
+    spx_solve_info info, info2, one;
+    o.rtol = 1e-10;
+    o.jacobi = 1;
+    o.restart = 10;
+    if (CHECK_STATUS(multi_solve(A, SPX_PART_PCSR, 1, cpu, 2, &o, ref, &one), SPX_OK))
+        for (int k = 0; k < 2; k++)
+            for (int parts = 1; parts <= 3; parts++) {
+                int ok =
+                    CHECK_STATUS(multi_solve(A, kinds[k], parts, one_gpu, 2, &o, x, &info), SPX_OK);
+                if (!ok) continue;
+                double d = 0.0;
+                for (int64_t i = 0; i < n; i++)
+                    d = fmax(d, fabs(x[i] - ref[i]));
+                ok &= CHECK(info.rel_residual <= 2e-10 && d <= 1e-8);
+                ok &= CHECK(llabs(info.iters - one.iters) <= one.iters / 5 + 2);
+                ok &= CHECK_STATUS(multi_solve(A, kinds[k], parts, one_gpu, 2, &o, again, &info2),
+                                   SPX_OK);
+                ok &= CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0);
+                if (!ok)
+                    printf("  gmres %s, %d parts: %lld iterations (CPU part %lld)\n",
+                           spx_partition_name(kinds[k]), parts, (long long)info.iters,
+                           (long long)one.iters);
+            }
     free(x);
     free(again);
     free(ref);
@@ -678,6 +724,7 @@ int main(void)
     test_graph();
     test_times();
     test_solvers();
+    test_gmres_parts();
     test_kept_workspace();
     test_barriers();
     return spx_test_finish();
