@@ -620,10 +620,10 @@ spx_status spx_cg_host(const spx_plan *P, const spx_matrix *A, const void *b, vo
 spx_status spx_bicgstab_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                              const spx_solve_opts *o, spx_solve_info *info);
 /* Restarted GMRES(m) (any nonsingular A; m = o->restart), right-preconditioned,
- * classical Gram-Schmidt twice: the residual norm never grows, restarts
- * included. An iteration is one product and 2 (j + 1) + 1 dots, taken 4 at
- * a time, each 4 a wait for a CUDA device (j: the iteration's place in its
- * cycle); the basis is m + 1 vectors. The same contract and statuses as spx_cg (SPX_ERR_BREAKDOWN: a
+ * modified Gram-Schmidt: the residual norm never grows, restarts included.
+ * An iteration is one product and j + 2 dots, each a wait for a CUDA
+ * device (j: the iteration's place in its cycle); the basis is m + 1
+ * vectors. The same contract and statuses as spx_cg (SPX_ERR_BREAKDOWN: a
  * NaN, or a zero on the rotated triangle's diagonal: A singular). */
 spx_status spx_gmres(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                      const spx_solve_opts *o, spx_solve_info *info);

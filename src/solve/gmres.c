@@ -3,8 +3,7 @@
  *   a cycle: r = b - A x, beta = ||r||, v_0 = r / beta, g = beta e_0;
  *     for j = 0 .. m-1 (an iteration: one product)
  *       w = A M^-1 v_j;
- *       twice: h = V_j' w, w -= V_j h, the h added up  (classical Gram-Schmidt
- *                                                       with reorthogonalisation)
+ *       for i = 0 .. j: h_ij = w'v_i, w -= h_ij v_i     (modified Gram-Schmidt)
  *       h_{j+1,j} = ||w||, v_{j+1} = w / h_{j+1,j};
  *       the Givens rotations of columns 0..j-1 applied to column j, then the
  *       one that zeroes h_{j+1,j}, applied to g too: |g_{j+1}| is the residual
@@ -14,13 +13,10 @@
  *   then y = R^-1 g (R the rotated j+1 x j+1 triangle), x += M^-1 (V y), and
  *   the next cycle starts from the new residual.
  * The residual never grows (GMRES minimises it over a space that contains
- * the last iterate), restarts included. The dots of a pass are taken
- * SPX__V_MAX_DOTS at a time, one wait for a CUDA device each: 2 ceil((j +
- * 1) / 4) + 1 waits in iteration j (modified Gram-Schmidt, one dot after
- * another, had j + 2), and w takes two basis vectors a pass. The basis,
- * m + 1 vectors (m = restart, at most max_iters), is allocated for each
- * solve. A NaN, or a zero on the triangle's diagonal, is a breakdown. The
- * solve is the same bits every run (the dots' fixed order). */
+ * the last iterate), restarts included. Each dot waits for the device on a
+ * CUDA plan: j + 2 waits in iteration j. The basis, m + 1 vectors (m =
+ * restart, at most max_iters), is allocated for each solve. A NaN, or a zero
+ * on the triangle's diagonal, is a breakdown. */
 #include <math.h>
 
 #include "core/alloc.h"
@@ -39,9 +35,8 @@ typedef struct gmres_cycle {
     double *H;  /* (m + 1) x m, column j at H + j * (m + 1) */
     double *cs; /* rotation j: cos, sin */
     double *sn;
-    double *g;    /* m + 1: the rotated beta e_0 */
-    double *y;    /* m: the triangle's solution */
-    double *proj; /* m + 1: one Gram-Schmidt pass's coefficients */
+    double *g; /* m + 1: the rotated beta e_0 */
+    double *y; /* m: the triangle's solution */
 } gmres_cycle;
 
 static double *h_at(const gmres_cycle *c, int64_t i, int64_t j)
@@ -64,7 +59,6 @@ static void cycle_free(spx__solve *S, gmres_cycle *c)
     spx__free(c->sn);
     spx__free(c->g);
     spx__free(c->y);
-    spx__free(c->proj);
 }
 
 static spx_status cycle_alloc(spx__solve *S, gmres_cycle *c)
@@ -77,7 +71,6 @@ static spx_status cycle_alloc(spx__solve *S, gmres_cycle *c)
     SPX_TRY(spx__calloc((void **)&c->sn, m, sizeof *c->sn, "gmres rotations"));
     SPX_TRY(spx__calloc((void **)&c->g, m + 1, sizeof *c->g, "gmres rotations"));
     SPX_TRY(spx__calloc((void **)&c->y, m, sizeof *c->y, "gmres rotations"));
-    SPX_TRY(spx__calloc((void **)&c->proj, m + 1, sizeof *c->proj, "gmres projections"));
     for (size_t i = 0; i <= m; i++)
         SPX_TRY(spx__v_alloc(&S->s, &c->V[i], "gmres basis vector (restart+1 of them)"));
 cleanup:
@@ -120,27 +113,8 @@ static spx_status update_x(spx__solve *S, gmres_cycle *c, int64_t k, void *x, vo
     return spx__v_axpby(&S->s, 1.0, S->dinv ? v[Z] : v[W], 1.0, x);
 }
 
-/* One Gram-Schmidt pass: h = V' w over v_0..v_j (dots SPX__V_MAX_DOTS at a
- * time), then w -= V h (two basis vectors a pass over w); h into c->proj. */
-static spx_status project_out(spx__solve *S, gmres_cycle *c, int64_t j, void *w)
-{
-    spx_status st = SPX_OK;
-    double *h = c->proj;
-    for (int64_t i0 = 0; i0 <= j && st == SPX_OK; i0 += SPX__V_MAX_DOTS) {
-        const int k = j + 1 - i0 < SPX__V_MAX_DOTS ? (int)(j + 1 - i0) : SPX__V_MAX_DOTS;
-        const void *a[SPX__V_MAX_DOTS], *b[SPX__V_MAX_DOTS];
-        for (int q = 0; q < k; q++)
-            a[q] = w, b[q] = c->V[i0 + q];
-        st = spx__v_dots(&S->s, k, a, b, h + i0);
-    }
-    for (int64_t i = 0; i <= j && st == SPX_OK; i += 2)
-        st = i + 1 <= j ? spx__v_axpbypcz(&S->s, -h[i], c->V[i], 1.0, w, -h[i + 1], c->V[i + 1])
-                        : spx__v_axpby(&S->s, -h[i], c->V[i], 1.0, w);
-    return st;
-}
-
-/* One iteration, column j: w = A M^-1 v_j orthogonalised against v_0..v_j
- * (two passes, their coefficients summed into H), h_{j+1,j} = ||w|| into *hn. */
+/* One iteration, column j: w = A M^-1 v_j orthogonalised against v_0..v_j,
+ * h_{j+1,j} = ||w|| into *hn. */
 static spx_status arnoldi(spx__solve *S, gmres_cycle *c, int64_t j, void **v, double *hn)
 {
     spx_status st;
@@ -150,10 +124,9 @@ static spx_status arnoldi(spx__solve *S, gmres_cycle *c, int64_t j, void **v, do
         z = v[Z];
     }
     SPX_TRY(spx__solve_spmv(S, 1.0, z, 0.0, v[W]));
-    for (int pass = 0; pass < 2; pass++) {
-        SPX_TRY(project_out(S, c, j, v[W]));
-        for (int64_t i = 0; i <= j; i++)
-            *h_at(c, i, j) = pass ? *h_at(c, i, j) + c->proj[i] : c->proj[i];
+    for (int64_t i = 0; i <= j; i++) {
+        SPX_TRY(spx__v_dot(&S->s, v[W], c->V[i], h_at(c, i, j)));
+        SPX_TRY(spx__v_axpby(&S->s, -*h_at(c, i, j), c->V[i], 1.0, v[W]));
     }
     SPX_TRY(spx__v_dot(&S->s, v[W], v[W], hn));
     *hn = sqrt(*hn);
