@@ -7,8 +7,7 @@
  *   - the same bits every call, and from a second plan, for a thread count;
  *   - two calls at once on one plan (the second takes buffers of its own):
  *     each gives the bits of a call alone;
- *   - op T computes op N; SpMM (k = 5 with padded rows, k = 1) on 1, 3 and
- *     7 threads, each column against the reference, the same bits twice;
+ *   - op T computes op N;
  *   - declines: not square, pattern or values not symmetric;
  *   - spx_plan_update_values: new symmetric values give a new plan's bits,
  *     asymmetric ones are refused and leave the plan as it was;
@@ -113,80 +112,6 @@ static void check_case(const sym_case *c)
     }
     check_plan(c, SPX_F64, 3, NULL, SPX_OP_T);
     check_plan(c, SPX_F64, 0, NULL, SPX_OP_N);
-}
-
-/* SpMM, Y = alpha A X + beta Y with k = 5 (ldx 7, ldy 6; Y's columns past k
- * untouched) and k = 1, on 1, 3 and 7 threads, fp64 and fp32: each column
- * against the reference, and the same bits twice. */
-static void check_spmm(const sym_case *c)
-{
-    int64_t n, cols, nnz;
-    spx_matrix_dims(c->A, &n, &cols, &nnz);
-    static const int threads[] = {1, 3, 7};
-    static const int64_t ks[][3] = {{5, 7, 6}, {1, 1, 1}}; /* k, ldx, ldy */
-    const double tol_of[2] = {0x1p-52, 0x1p-23};
-    double *x = malloc(sizeof *x * (size_t)(n + 1)), *y0 = malloc(sizeof *y0 * (size_t)(n + 1));
-    double *ref = malloc(sizeof *ref * (size_t)(n + 1)), *sc = malloc(sizeof *sc * (size_t)(n + 1));
-    double *got = malloc(sizeof *got * (size_t)(n + 1));
-    for (int p = 0; p < 2; p++)
-        for (size_t q = 0; q < sizeof ks / sizeof *ks; q++)
-            for (size_t th = 0; th < sizeof threads / sizeof *threads; th++) {
-                const spx_type t = p ? SPX_F32 : SPX_F64;
-                const int64_t k = ks[q][0], ldx = ks[q][1], ldy = ks[q][2];
-                const size_t es = p ? sizeof(float) : sizeof(double);
-                spx_plan_opts o = spx_plan_opts_default();
-                o.format = "sym";
-                o.precision = t;
-                o.threads = threads[th];
-                spx_plan *P = NULL;
-                if (!CHECK_STATUS(spx_plan_create(c->A, SPX_OP_SPMM, &o, &P), SPX_OK)) continue;
-                char *X = malloc(es * (size_t)(n * ldx + 1)),
-                     *Y = malloc(es * (size_t)(n * ldy + 1));
-                char *Y2 = malloc(es * (size_t)(n * ldy + 1));
-                uint64_t seed = 9;
-                for (int64_t e = 0; e < n * ldx; e++) {
-                    const double v = spx_test_rand(&seed);
-                    if (p)
-                        ((float *)X)[e] = (float)v;
-                    else
-                        ((double *)X)[e] = v;
-                }
-                for (int64_t e = 0; e < n * ldy; e++) {
-                    const double v = spx_test_rand(&seed);
-                    if (p)
-                        ((float *)Y)[e] = (float)v;
-                    else
-                        ((double *)Y)[e] = v;
-                }
-                memcpy(Y2, Y, es * (size_t)(n * ldy));
-                char *Y0 = malloc(es * (size_t)(n * ldy + 1));
-                memcpy(Y0, Y, es * (size_t)(n * ldy));
-                CHECK_STATUS(spx_spmm(P, k, 1.5, X, ldx, -0.5, Y, ldy), SPX_OK);
-                CHECK_STATUS(spx_spmm(P, k, 1.5, X, ldx, -0.5, Y2, ldy), SPX_OK);
-                CHECK(memcmp(Y, Y2, es * (size_t)(n * ldy)) == 0);
-                const double tol =
-                    16.0 * sqrt((double)spx_test_longest_row(c->A, SPX_OP_N) + 1.0) * tol_of[p];
-                for (int64_t col = 0; col < ldy; col++) {
-                    for (int64_t i = 0; i < n; i++) {
-                        const size_t xi = (size_t)(i * ldx + (col < ldx ? col : 0));
-                        const size_t yi = (size_t)(i * ldy + col);
-                        x[i] = p ? ((float *)X)[xi] : ((double *)X)[xi];
-                        y0[i] = p ? ((float *)Y0)[yi] : ((double *)Y0)[yi];
-                        got[i] = p ? ((float *)Y)[yi] : ((double *)Y)[yi];
-                    }
-                    if (col >= k) { /* past k: untouched */
-                        CHECK(memcmp(got, y0, sizeof *got * (size_t)n) == 0);
-                        continue;
-                    }
-                    spx_test_reference(c->A, SPX_OP_N, 1.5, x, -0.5, y0, ref, sc);
-                    spx_test_close(got, ref, sc, n, tol, "%s spmm %s k=%lld threads=%d column %lld",
-                                   c->name, p ? "f32" : "f64", (long long)k, threads[th],
-                                   (long long)col);
-                }
-                free(X), free(Y), free(Y2), free(Y0);
-                spx_plan_destroy(P);
-            }
-    free(x), free(y0), free(ref), free(sc), free(got);
 }
 
 /* Two calls at once on one plan. */
@@ -365,7 +290,6 @@ int main(void)
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         if (!cases[k].A) continue;
         check_case(&cases[k]);
-        check_spmm(&cases[k]);
     }
     check_concurrent(cases[1].A);
     check_declines();

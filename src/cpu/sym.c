@@ -83,24 +83,6 @@ typedef struct sym_args {
 #define SYM_VAL float
 #include "cpu/sym_body.h"
 
-/* What a thread's SpMM pass reads and writes (sym_spmm_body.h). */
-typedef struct sym_mm_args {
-    const int64_t *rowptr;
-    const int32_t *col;
-    const void *val, *diag;
-    double alpha, beta;
-    const void *X;
-    void *Y;
-    int64_t k, ldx, ldy;
-} sym_mm_args;
-
-#define SYM_FN sym_mm_rows_f64
-#define SYM_VAL double
-#include "cpu/sym_spmm_body.h"
-#define SYM_FN sym_mm_rows_f32
-#define SYM_VAL float
-#include "cpu/sym_spmm_body.h"
-
 static size_t elem_size(const sym_state *s)
 {
     return s->precision == SPX_F32 ? sizeof(float) : sizeof(double);
@@ -338,65 +320,6 @@ static spx_status sym_spmv(void *state, double alpha, const void *x, double beta
     return SPX_OK;
 }
 
-/* Y(i, :) += the SpMM buffers (k wide) of the threads above t, in thread
- * order, over t's rows. */
-static void add_mm_buffers(const sym_state *s, int t, const void *buf, int64_t k, void *Y,
-                           int64_t ldy)
-{
-    for (int u = t + 1; u < s->threads; u++) {
-        const int64_t i0 = s->lo[u] > s->part[t] ? s->lo[u] : s->part[t];
-        const int64_t i1 = s->part[t + 1] < s->part[u] ? s->part[t + 1] : s->part[u];
-        for (int64_t i = i0; i < i1; i++) {
-            const int64_t b = (s->buf_at[u] + i - s->lo[u]) * k;
-            if (s->precision == SPX_F32)
-                for (int64_t c = 0; c < k; c++)
-                    ((float *)Y)[i * ldy + c] += ((const float *)buf)[b + c];
-            else
-                for (int64_t c = 0; c < k; c++)
-                    ((double *)Y)[i * ldy + c] += ((const double *)buf)[b + c];
-        }
-    }
-}
-
-/* SpMM: the SpMV's threads, row ranges and buffers, k columns wide; the
- * buffers and each thread's two rows of k (its sums, alpha X(i, :)) are the
- * call's own. The bits depend on the thread count, not on scheduling. */
-static spx_status sym_spmm(void *state, int64_t k, double alpha, const void *X, int64_t ldx,
-                           double beta, void *Y, int64_t ldy)
-{
-    const sym_state *s = state;
-    const int T = s->threads;
-    const size_t es = elem_size(s);
-    size_t cells = 0;
-    void *buf = NULL;
-    spx_status st =
-        spx__mul_size((size_t)s->buf_at[T] + 2 * (size_t)T, (size_t)k, &cells, "sym SpMM buffers");
-    if (st == SPX_OK) st = spx__alloc(&buf, cells, es, "sym SpMM buffers");
-    if (st != SPX_OK) return st;
-    const sym_mm_args a = {s->rowptr, s->col, s->val, s->diag, alpha, beta, X, Y, k, ldx, ldy};
-    char *sums = (char *)buf + (size_t)s->buf_at[T] * (size_t)k * es;
-#pragma omp parallel num_threads(T)
-    {
-        const int nt = omp_get_num_threads();
-        for (int t = omp_get_thread_num(); t < T; t += nt) {
-            char *b = (char *)buf + (size_t)s->buf_at[t] * (size_t)k * es;
-            char *acc = sums + 2 * (size_t)t * (size_t)k * es, *ax = acc + (size_t)k * es;
-            memset(b, 0, (size_t)(s->buf_at[t + 1] - s->buf_at[t]) * (size_t)k * es);
-            if (s->precision == SPX_F32)
-                sym_mm_rows_f32(&a, s->part[t], s->part[t + 1], b, s->lo[t], (float *)acc,
-                                (float *)ax);
-            else
-                sym_mm_rows_f64(&a, s->part[t], s->part[t + 1], b, s->lo[t], (double *)acc,
-                                (double *)ax);
-        }
-#pragma omp barrier
-        for (int t = omp_get_thread_num(); t < T; t += nt)
-            add_mm_buffers(s, t, buf, k, Y, ldy);
-    }
-    spx__free(buf);
-    return SPX_OK;
-}
-
 /* A's row offsets and each L entry's mirror position, from L alone: row i of
  * A is L's row i, then a_ii where stored, then the entries a_ij, j > i,
  * which are the mirrors of L's column i in row order. */
@@ -527,8 +450,7 @@ static size_t sym_bytes(const void *state)
  *   A's values not all one number (iso plans of csr and sell read 4 bytes a
  *                                nonzero, sym 6), and
  *   A symmetric (checked last: a whole pass over A),
- * answering SYM_EXPECTED_GAIN, above sell's 1.5. SpMV only: sym's SpMM is
- * not measured against csr's yet. */
+ * answering SYM_EXPECTED_GAIN, above sell's 1.5. */
 #define SYM_BYTES_MIN (64.0 * 1048576.0)
 #define SYM_ROW_MIN 6.0
 #define SYM_REACH_MAX 65536.0
@@ -558,9 +480,7 @@ static void estimate_reach(const spx_matrix *A, int T, double *buffers, double *
 static double sym_suits(const spx_matrix *A, const spx__auto_facts *f)
 {
     double buffers, reach;
-    if (f->operation != SPX_OP_SPMV || f->o->precision != SPX_F64 || A->rows != A->cols ||
-        A->rows >= INT32_MAX)
-        return 0.0;
+    if (f->o->precision != SPX_F64 || A->rows != A->cols || A->rows >= INT32_MAX) return 0.0;
     const double bytes = 12.0 * (double)A->nnz;
     if (f->rave < SYM_ROW_MIN || bytes < SYM_BYTES_MIN || bytes < (double)spx__llc_bytes())
         return 0.0;
@@ -589,7 +509,6 @@ const spx_format_ops spx__format_sym = {
     .precisions = SPX__TYPE_BIT(SPX_F64) | SPX__TYPE_BIT(SPX_F32),
     .analyze = sym_analyze,
     .spmv = sym_spmv,
-    .spmm = sym_spmm,
     .bytes = sym_bytes,
     .destroy = sym_destroy,
     .describe = sym_describe,
