@@ -242,7 +242,7 @@ static void check_update(const spx_matrix *A, spx_type t)
     free(nv), free(tv), free(x), free(y0), free(yp), free(yq);
 }
 
-/* AUTO's rule (sym_suits): a 27-point Laplacian of 82 MB in csr, with the
+/* AUTO's rule (src/cpu/sym_auto.c): a 27-point Laplacian of 82 MB in csr, with the
  * cache said to be 1 MiB (SPX_LLC_BYTES), goes to sym in fp64 on 2 and 8
  * threads, and not in fp32, for 10 expected calls, nor with a cache larger
  * than the matrix. */

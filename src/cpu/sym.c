@@ -15,7 +15,7 @@
  * on the thread count, not on scheduling. The buffers hold sum_t (r_t - lo_t)
  * numbers: a few bandwidths on a banded or RCM-ordered matrix, up to T n / 2
  * on one whose entries spread over all columns (random graphs), where zeroing
- * and adding them outweighs the halved matrix; sym_suits weighs that.
+ * and adding them outweighs the halved matrix; AUTO weighs that (sym_auto.c).
  *
  * Declines (SPX_ERR_UNSUPPORTED) a matrix that is not square, not exactly
  * symmetric (spx__matrix_symmetric: pattern and values), or of 2^31 rows or
@@ -27,32 +27,10 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
-#include "core/llc.h"
 #include "core/matrix.h"
-#include "core/memcopy.h"
 #include "core/threads.h"
+#include "cpu/sym.h"
 #include "plan/format.h"
-
-typedef struct sym_state {
-    int64_t n;
-    int64_t *rowptr;   /* L's n+1 offsets */
-    int32_t *col;      /* L's columns */
-    void *val;         /* L's values, of the plan's precision */
-    void *diag;        /* D, n values */
-    uint8_t *has_diag; /* 1 where A stores a_ii (spx_plan_update_values skips it else) */
-    spx_type precision;
-    int64_t prefetch; /* parameter prefetch=: entries of L read ahead (0: none) */
-    int threads;
-    int64_t *part;   /* threads+1 row boundaries */
-    int64_t *lo;     /* per thread: the lowest column its rows' mirror terms reach */
-    int64_t *buf_at; /* threads+1: thread t's buffer is [buf_at[t], buf_at[t+1]) */
-    void *scratch;   /* buf_at[threads] numbers, for one call at a time */
-    atomic_int scratch_busy;
-    /* Built by the first update_values: A's row offsets and, per entry of L,
-     * the position in A's CSR order of its mirror a_ji. */
-    int64_t *a_rowptr;
-    int64_t *mirror;
-} sym_state;
 
 /* What a thread's pass reads and writes (sym_body.h). */
 typedef struct sym_args {
@@ -83,19 +61,9 @@ typedef struct sym_args {
 #define SYM_VAL float
 #include "cpu/sym_body.h"
 
-static size_t elem_size(const sym_state *s)
-{
-    return s->precision == SPX_F32 ? sizeof(float) : sizeof(double);
-}
-
-static int64_t l_nnz(const sym_state *s)
-{
-    return s->rowptr[s->n];
-}
-
 static void sym_destroy(void *state)
 {
-    sym_state *s = state;
+    spx__sym_state *s = state;
     if (!s) return;
     spx__free(s->rowptr);
     spx__free(s->col);
@@ -127,7 +95,7 @@ static spx_status check_matrix(const spx_matrix *A)
 }
 
 /* L's row offsets and the diagonal's presence, from A. */
-static spx_status build_offsets(sym_state *s, const spx_matrix *A)
+static spx_status build_offsets(spx__sym_state *s, const spx_matrix *A)
 {
     spx_status st;
     const int64_t n = s->n;
@@ -150,11 +118,11 @@ static spx_status build_offsets(sym_state *s, const spx_matrix *A)
 }
 
 /* L's columns and values, and D, converted to the plan's precision. */
-static spx_status build_entries(sym_state *s, const spx_matrix *A)
+static spx_status build_entries(spx__sym_state *s, const spx_matrix *A)
 {
     spx_status st;
-    const int64_t n = s->n, nl = l_nnz(s);
-    const size_t es = elem_size(s);
+    const int64_t n = s->n, nl = spx__sym_l_nnz(s);
+    const size_t es = spx__sym_elem_size(s);
     if ((st = spx__alloc((void **)&s->col, (size_t)(nl > 0 ? nl : 1), sizeof(int32_t),
                          "sym columns")) != SPX_OK)
         return st;
@@ -185,7 +153,7 @@ static spx_status build_entries(sym_state *s, const spx_matrix *A)
 
 /* First row r with rowptr[r] + r >= target: rows weigh their entries of L
  * plus one (the diagonal and the write of y_i). */
-static int64_t row_at_work(const sym_state *s, int64_t target)
+static int64_t row_at_work(const spx__sym_state *s, int64_t target)
 {
     int64_t lo = 0, hi = s->n;
     while (lo < hi) {
@@ -199,11 +167,11 @@ static int64_t row_at_work(const sym_state *s, int64_t target)
 }
 
 /* The threads' row ranges, the lowest column each reaches, and their buffers. */
-static spx_status build_partition(sym_state *s)
+static spx_status build_partition(spx__sym_state *s)
 {
     spx_status st;
     const int T = s->threads;
-    const int64_t work = l_nnz(s) + s->n;
+    const int64_t work = spx__sym_l_nnz(s) + s->n;
     if ((st = spx__alloc((void **)&s->part, (size_t)T + 1, sizeof(int64_t), "sym partition")) !=
         SPX_OK)
         return st;
@@ -223,8 +191,8 @@ static spx_status build_partition(sym_state *s)
         s->lo[t] = lo;
         s->buf_at[t + 1] = s->buf_at[t] + (s->part[t] - lo);
     }
-    return spx__alloc(&s->scratch, (size_t)(s->buf_at[T] > 0 ? s->buf_at[T] : 1), elem_size(s),
-                      "sym mirror buffers");
+    return spx__alloc(&s->scratch, (size_t)(s->buf_at[T] > 0 ? s->buf_at[T] : 1),
+                      spx__sym_elem_size(s), "sym mirror buffers");
 }
 
 static spx_status sym_param(void *ctx, const char *key, const char *value)
@@ -235,7 +203,7 @@ static spx_status sym_param(void *ctx, const char *key, const char *value)
 
 static spx_status sym_analyze(const spx_matrix *A, const spx_plan_opts *o, void **state)
 {
-    sym_state *s = NULL;
+    spx__sym_state *s = NULL;
     spx_status st;
     long prefetch = SYM_PREFETCH_AHEAD;
     SPX_TRY(spx__params_each(o->params, sym_param, &prefetch));
@@ -247,8 +215,8 @@ static spx_status sym_analyze(const spx_matrix *A, const spx_plan_opts *o, void 
     atomic_init(&s->scratch_busy, 0);
     SPX_TRY(build_offsets(s, A));
     SPX_TRY(build_entries(s, A));
-    s->threads =
-        o->threads > 0 ? o->threads : spx__threads_for(l_nnz(s) + s->n, SPX__SPMV_GRAIN / 2);
+    s->threads = o->threads > 0 ? o->threads
+                                : spx__threads_for(spx__sym_l_nnz(s) + s->n, SPX__SPMV_GRAIN / 2);
     SPX_TRY(build_partition(s));
     *state = s;
     return SPX_OK;
@@ -258,7 +226,7 @@ cleanup:
 }
 
 /* y_i += the buffers of the threads above t, in thread order, over t's rows. */
-static void add_buffers(const sym_state *s, int t, const void *buf, void *y)
+static void add_buffers(const spx__sym_state *s, int t, const void *buf, void *y)
 {
     for (int u = t + 1; u < s->threads; u++) {
         const int64_t i0 = s->lo[u] > s->part[t] ? s->lo[u] : s->part[t];
@@ -279,9 +247,9 @@ static void add_buffers(const sym_state *s, int t, const void *buf, void *y)
  * own (the plan's state is not changed by a product). */
 static spx_status sym_spmv(void *state, double alpha, const void *x, double beta, void *y)
 {
-    sym_state *s = state;
+    spx__sym_state *s = state;
     const int T = s->threads;
-    const size_t es = elem_size(s);
+    const size_t es = spx__sym_elem_size(s);
     void *buf = s->scratch, *own = NULL;
     if (atomic_exchange(&s->scratch_busy, 1)) {
         spx_status st = spx__alloc(&own, (size_t)(s->buf_at[T] > 0 ? s->buf_at[T] : 1), es,
@@ -320,177 +288,14 @@ static spx_status sym_spmv(void *state, double alpha, const void *x, double beta
     return SPX_OK;
 }
 
-/* A's row offsets and each L entry's mirror position, from L alone: row i of
- * A is L's row i, then a_ii where stored, then the entries a_ij, j > i,
- * which are the mirrors of L's column i in row order. */
-static spx_status build_mirror_map(sym_state *s)
-{
-    const int64_t n = s->n, nl = l_nnz(s);
-    int64_t *next = NULL;
-    spx_status st;
-    SPX_TRY(spx__alloc((void **)&s->a_rowptr, (size_t)n + 1, sizeof(int64_t), "sym A rows"));
-    SPX_TRY(spx__alloc((void **)&s->mirror, (size_t)(nl > 0 ? nl : 1), sizeof(int64_t),
-                       "sym mirror map"));
-    SPX_TRY(spx__calloc((void **)&next, (size_t)n + 1, sizeof(int64_t), "sym mirror map"));
-    for (int64_t p = 0; p < nl; p++)
-        next[s->col[p]]++; /* entries above the diagonal in row col[p] */
-    s->a_rowptr[0] = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t above = next[i];
-        next[i] = s->a_rowptr[i] + (s->rowptr[i + 1] - s->rowptr[i]) + s->has_diag[i];
-        s->a_rowptr[i + 1] = next[i] + above;
-    }
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t p = s->rowptr[i]; p < s->rowptr[i + 1]; p++)
-            s->mirror[p] = next[s->col[p]]++;
-    st = SPX_OK;
-cleanup:
-    spx__free(next);
-    if (st != SPX_OK) {
-        spx__free(s->a_rowptr);
-        spx__free(s->mirror);
-        s->a_rowptr = NULL;
-        s->mirror = NULL;
-    }
-    return st;
-}
-
-/* The first L entry whose value differs from its mirror's (== in the
- * plan's type, as spx__matrix_symmetric compares), or -1. */
-static int64_t first_asymmetric(const sym_state *s, const void *values)
-{
-    int64_t bad = INT64_MAX;
-#pragma omp parallel for schedule(static) reduction(min : bad)
-    for (int64_t i = 0; i < s->n; i++) {
-        for (int64_t p = s->rowptr[i]; p < s->rowptr[i + 1] && p < bad; p++) {
-            const int64_t at = s->a_rowptr[i] + (p - s->rowptr[i]);
-            const int same =
-                s->precision == SPX_F32
-                    ? ((const float *)values)[at] == ((const float *)values)[s->mirror[p]]
-                    : ((const double *)values)[at] == ((const double *)values)[s->mirror[p]];
-            if (!same) bad = p;
-        }
-    }
-    return bad == INT64_MAX ? -1 : bad;
-}
-
-static int64_t row_of_entry(const sym_state *s, int64_t p)
-{
-    int64_t lo = 0, hi = s->n;
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (s->rowptr[mid] <= p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* New values (host memory, A's CSR order): checked to be symmetric, as a new
- * plan would check them, then L's and D's taken. */
-static spx_status sym_update_values(void *state, const void *values, int on_device)
-{
-    sym_state *s = state;
-    const size_t es = elem_size(s);
-    spx_status st;
-    (void)on_device; /* a CPU plan: host memory */
-    if (!s->mirror && (st = build_mirror_map(s)) != SPX_OK) return st;
-    const int64_t bad = first_asymmetric(s, values);
-    if (bad >= 0) {
-        const int64_t i = row_of_entry(s, bad);
-        return spx__error(SPX_ERR_INVALID_ARG,
-                          "sym: the new values are not symmetric: a_%lld,%lld differs from "
-                          "a_%lld,%lld; the plan keeps its values",
-                          (long long)i, (long long)s->col[bad], (long long)s->col[bad],
-                          (long long)i);
-    }
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < s->n; i++) {
-        const int64_t len = s->rowptr[i + 1] - s->rowptr[i];
-        const char *row = (const char *)values + (size_t)s->a_rowptr[i] * es;
-        memcpy((char *)s->val + (size_t)s->rowptr[i] * es, row, (size_t)len * es);
-        if (s->has_diag[i])
-            memcpy((char *)s->diag + (size_t)i * es, row + (size_t)len * es, es);
-        else
-            memset((char *)s->diag + (size_t)i * es, 0, es);
-    }
-    return SPX_OK;
-}
-
 static size_t sym_bytes(const void *state)
 {
-    const sym_state *s = state;
-    const size_t es = elem_size(s), n = (size_t)s->n, nl = (size_t)l_nnz(s), T = (size_t)s->threads;
+    const spx__sym_state *s = state;
+    const size_t es = spx__sym_elem_size(s), n = (size_t)s->n, nl = (size_t)spx__sym_l_nnz(s),
+                 T = (size_t)s->threads;
     return sizeof *s + (n + 1) * sizeof(int64_t) + nl * (sizeof(int32_t) + es) + n * (es + 1) +
            (3 * T + 2) * sizeof(int64_t) + (size_t)s->buf_at[T] * es +
            (s->mirror ? (n + 1 + nl) * sizeof(int64_t) : 0);
-}
-
-/* AUTO (bench/results/sym-2026-11-28.md): sym when all of
- *   fp64                        (in fp32 sell's vector kernel was as fast or
- *                                faster on most matrices measured),
- *   csr's bytes (12 a nonzero) past the last-level cache and SYM_BYTES_MIN
- *                               (where memory is the bound: with the matrix
- *                                in the 300 MB cache of the 16-core host,
- *                                sell's vector kernel was 1.0-1.5x sym's
- *                                scalar one; past it sym was 1.4-1.9x sell
- *                                there on 8 and 16 threads, and 1.5x on the
- *                                2-core VM),
- *   mean row >= SYM_ROW_MIN,
- *   mirror terms near the diagonal: the threads' buffers under nnz / 16
- *                                numbers (zeroed, added to and read: 24 bytes
- *                                each against the 6 a nonzero sym saves) and
- *                                the mean distance of a row's first entry to
- *                                the diagonal under SYM_REACH_MAX rows (on a
- *                                random graph, y's scattered updates and the
- *                                buffers made sym 0.5-0.7x sell; on c-62,
- *                                whose rows reach far, 0.13-0.25x),
- *   expected calls unknown or at least SYM_REPAY_CALLS,
- *   A's values not all one number (iso plans of csr and sell read 4 bytes a
- *                                nonzero, sym 6), and
- *   A symmetric (checked last: a whole pass over A),
- * answering SYM_EXPECTED_GAIN, above sell's 1.5. */
-#define SYM_BYTES_MIN (64.0 * 1048576.0)
-#define SYM_ROW_MIN 6.0
-#define SYM_REACH_MAX 65536.0
-#define SYM_REPAY_CALLS 30
-#define SYM_EXPECTED_GAIN 1.6
-
-/* The buffers and mean reach analyze would give with T threads, from A's
- * row offsets and first columns alone (rows split by A's entries). */
-static void estimate_reach(const spx_matrix *A, int T, double *buffers, double *mean_reach)
-{
-    double total = 0.0, reach = 0.0;
-    for (int t = 0; t < T; t++) {
-        const int64_t r0 = A->rows * t / T, r1 = A->rows * (t + 1) / T;
-        int64_t lo = r0;
-        for (int64_t i = r0; i < r1; i++) {
-            if (spx__row_off(A, i) == spx__row_off(A, i + 1)) continue;
-            const int64_t j = spx__col(A, spx__row_off(A, i));
-            if (j < lo) lo = j;
-            reach += (double)(j < i ? i - j : 0);
-        }
-        total += (double)(r0 - lo);
-    }
-    *buffers = total;
-    *mean_reach = A->rows ? reach / (double)A->rows : 0.0;
-}
-
-static double sym_suits(const spx_matrix *A, const spx__auto_facts *f)
-{
-    double buffers, reach;
-    if (f->o->precision != SPX_F64 || A->rows != A->cols || A->rows >= INT32_MAX) return 0.0;
-    const double bytes = 12.0 * (double)A->nnz;
-    if (f->rave < SYM_ROW_MIN || bytes < SYM_BYTES_MIN || bytes < (double)spx__llc_bytes())
-        return 0.0;
-    if (f->o->expected_calls > 0 && f->o->expected_calls < SYM_REPAY_CALLS) return 0.0;
-    const int T = f->o->threads > 0 ? f->o->threads
-                                    : spx__threads_for(A->nnz / 2 + A->rows, SPX__SPMV_GRAIN / 2);
-    estimate_reach(A, T, &buffers, &reach);
-    if (buffers > (double)A->nnz / 16.0 || reach > SYM_REACH_MAX) return 0.0;
-    if (spx_matrix_iso(A, NULL)) return 0.0; /* csr and sell read no values then */
-    return spx__matrix_symmetric(A) ? SYM_EXPECTED_GAIN : 0.0;
 }
 
 /* The pass without software prefetch, measured in the same bench run. */
@@ -498,9 +303,10 @@ static const char *const sym_bench_variants[] = {"prefetch=0", NULL};
 
 static void sym_describe(const void *state, char *buf, size_t len)
 {
-    const sym_state *s = state;
+    const spx__sym_state *s = state;
     snprintf(buf, len, "threads=%d lower=%lld mirror_buffers=%lld prefetch=%lld", s->threads,
-             (long long)l_nnz(s), (long long)s->buf_at[s->threads], (long long)s->prefetch);
+             (long long)spx__sym_l_nnz(s), (long long)s->buf_at[s->threads],
+             (long long)s->prefetch);
 }
 
 const spx_format_ops spx__format_sym = {
@@ -512,7 +318,7 @@ const spx_format_ops spx__format_sym = {
     .bytes = sym_bytes,
     .destroy = sym_destroy,
     .describe = sym_describe,
-    .update_values = sym_update_values,
+    .update_values = spx__sym_update_values,
     .bench_variants = sym_bench_variants,
-    .suits = sym_suits,
+    .suits = spx__sym_suits,
 };
