@@ -107,7 +107,7 @@ static void check_case(const sym_case *c)
 {
     static const int threads[] = {1, 2, 3, 4, 7};
     for (size_t k = 0; k < sizeof threads / sizeof *threads; k++) {
-        check_plan(c, SPX_F64, threads[k], k % 2 ? "prefetch=0" : NULL, SPX_OP_N);
+        check_plan(c, SPX_F64, threads[k], k % 2 ? "prefetch=256" : NULL, SPX_OP_N);
         check_plan(c, SPX_F32, threads[k], k % 2 ? NULL : "prefetch=3", SPX_OP_N);
     }
     check_plan(c, SPX_F64, 3, NULL, SPX_OP_T);

@@ -8,9 +8,9 @@
  * buf[j - lo] when j < r0 (the thread's buffer over [lo, r0)). A row's sum
  * takes its entries in order, then the diagonal's term.
  *
- * Software prefetch (a->prefetch entries of L ahead, 0: none): one per cache
- * line of values (and of columns, twice as dense), from a running position,
- * as csr's kernel does, since the hardware prefetchers stop at each 4 KiB page.
+ * Software prefetch (a->prefetch entries of L ahead, 0: none, the default):
+ * one per cache line of values (and of columns, twice as dense), from a
+ * running position, as csr's kernel does.
  *
  * Scalar on purpose: an AVX-512 kernel (x and y gathered, y scattered, the
  * last vector masked) ran 1.2-1.7x slower than this one on the 2-core
