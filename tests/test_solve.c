@@ -199,6 +199,16 @@ static void test_gmres(void)
         free(sv);
         o.jacobi = 0;
     }
+    /* n = 4 with restart 30: the basis is cut to n, and n steps solve it */
+    {
+        spx_matrix *S4 = spx_test_convection_diffusion(2, 0.8);
+        spx_plan *P4 = plan_of(S4, "csr", SPX_F64, NULL);
+        double b4[4] = {1.0, -2.0, 0.5, 3.0}, x4[4] = {0.0};
+        o.restart = 30;
+        if (CHECK_STATUS(spx_gmres(P4, S4, b4, x4, &o, &info), SPX_OK))
+            CHECK(info.iters <= 4 && info.rel_residual <= 1e-10);
+        spx_plan_destroy(P4), spx_matrix_destroy(S4);
+    }
     /* the iteration limit, a callback, a bad restart, a singular matrix */
     o.history = NULL;
     o.restart = 5;

@@ -15,8 +15,8 @@
  * The residual never grows (GMRES minimises it over a space that contains
  * the last iterate), restarts included. Each dot waits for the device on a
  * CUDA plan: j + 2 waits in iteration j. The basis, m + 1 vectors (m =
- * restart, at most max_iters), is allocated for each solve. A NaN, or a zero
- * on the triangle's diagonal, is a breakdown. */
+ * restart, at most max_iters and n), is allocated for each solve. A NaN, or
+ * a zero on the triangle's diagonal, is a breakdown. */
 #include <math.h>
 
 #include "core/alloc.h"
@@ -176,6 +176,7 @@ static spx_status gmres_loop(spx__solve *S, const void *b, void *x, void **v)
     int over = 0;
     const int64_t want = S->o.restart > 0 ? S->o.restart : GMRES_RESTART;
     c.m = want < S->o.max_iters ? want : S->o.max_iters > 0 ? S->o.max_iters : 1;
+    if (c.m > S->s.n && S->s.n > 0) c.m = S->s.n; /* n steps span the whole space */
     SPX_TRY(cycle_alloc(S, &c));
     do
         SPX_TRY(cycle(S, &c, b, x, v, &it, &over));
