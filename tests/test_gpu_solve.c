@@ -2,8 +2,9 @@
  * lap3d7:16 (b = ones) by CG to 1e-10, with and without Jacobi, in the
  * iterations the CPU solve takes (within 2: the dots sum in another order)
  * and with its residual checked on the host against the long-double
- * reference; BiCGSTAB on lap3d7:16 with Jacobi; GMRES(10) with Jacobi on
- * csr and sell, in the CPU's iterations within 2; fp32 CG to 1e-5; two
+ * reference; BiCGSTAB on lap3d7:16 with Jacobi; GMRES(10) and GMRES(45)
+ * (its Gram-Schmidt passes past one launch's 32 vectors) with Jacobi on
+ * csr and sell, in the CPU's iterations within 2; fp32 CG and GMRES(45) to 1e-5; two
  * solves give the same bits; CG and BiCGSTAB queued ahead against the
  * same solves waiting every iteration; host vectors refused by spx_cg,
  * taken by spx_cg_host, spx_bicgstab_host and spx_gmres_host; solves one after another on
@@ -108,24 +109,27 @@ static void test_cg(void)
     o.jacobi = 1;
     if (CHECK_STATUS(solve_on_gpu(A, "csr", SPX_F64, spx_bicgstab, &o, x, &gi), SPX_OK))
         CHECK(residual_of_ones(A, x, n) <= 2e-10);
-    /* GMRES(10): as CG, the CPU's iterations within 2, the same bits twice */
-    o.restart = 10;
-    for (int f = 0; f < 2; f++) {
+    /* GMRES(10) and GMRES(45): as CG, the CPU's iterations within 2, the same bits twice */
+    for (int f = 0; f < 4; f++) {
+        o.restart = f < 2 ? 10 : 45;
         spx_plan *P = plan_on(A, SPX_DEV_CPU, "csr", SPX_F64);
         memset(xc, 0, n * sizeof *xc);
         CHECK_STATUS(spx_gmres(P, A, b, xc, &o, &ci), SPX_OK);
         spx_plan_destroy(P);
-        if (CHECK_STATUS(solve_on_gpu(A, formats[f], SPX_F64, spx_gmres, &o, x, &gi), SPX_OK)) {
-            printf("cuda gmres(10) %s lap3d7:16 jacobi=1: %lld iterations (cpu %lld), %.2f ms\n",
-                   formats[f], (long long)gi.iters, (long long)ci.iters, gi.ms);
+        if (CHECK_STATUS(solve_on_gpu(A, formats[f % 2], SPX_F64, spx_gmres, &o, x, &gi), SPX_OK)) {
+            printf("cuda gmres(%lld) %s lap3d7:16 jacobi=1: %lld iterations (cpu %lld), %.2f ms\n",
+                   (long long)o.restart, formats[f % 2], (long long)gi.iters, (long long)ci.iters,
+                   gi.ms);
             CHECK(llabs(gi.iters - ci.iters) <= 2);
             CHECK(residual_of_ones(A, x, n) <= 2e-10);
         }
-        CHECK_STATUS(solve_on_gpu(A, formats[f], SPX_F64, spx_gmres, &o, x2, &gi), SPX_OK);
+        CHECK_STATUS(solve_on_gpu(A, formats[f % 2], SPX_F64, spx_gmres, &o, x2, &gi), SPX_OK);
         CHECK(memcmp(x, x2, n * sizeof *x) == 0);
     }
-    o.restart = 0;
     o.rtol = 1e-5;
+    if (CHECK_STATUS(solve_on_gpu(A, "csr", SPX_F32, spx_gmres, &o, x, &gi), SPX_OK))
+        CHECK(residual_of_ones(A, x, n) <= 1e-4);
+    o.restart = 0;
     if (CHECK_STATUS(solve_on_gpu(A, "csr", SPX_F32, spx_cg, &o, x, &gi), SPX_OK))
         CHECK(residual_of_ones(A, x, n) <= 1e-4);
     free(x);

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "cuda/axt/axt_cuda.h"
 #include "cuda/blas1/blas1.h"
+#include "cuda/blas1/gs.h"
 #include "cuda/blas1/many.h"
 #include "cuda/csr/csr_kernels.h"
 #include "cuda/dasp/dasp.h"
@@ -25,11 +26,17 @@ static spx_status not_compiled(const char *fn)
     return spx__error(SPX_ERR_NOT_COMPILED, "%s: SpX was built without CUDA (SPX_CUDA=OFF)", fn);
 }
 
-#define STUB_S(name, params) \
-    spx_status name params { return not_compiled(#name); }
-#define STUB_Q(type, name, params, value) \
-    type name params { return value; }
-#define STUB_V(name, params) \
+#define STUB_S(name, params)                                                                       \
+    spx_status name params                                                                         \
+    {                                                                                              \
+        return not_compiled(#name);                                                                \
+    }
+#define STUB_Q(type, name, params, value)                                                          \
+    type name params                                                                               \
+    {                                                                                              \
+        return value;                                                                              \
+    }
+#define STUB_V(name, params)                                                                       \
     void name params {}
 #define STUBS(list) list(STUB_S, STUB_Q, STUB_V)
 
@@ -41,6 +48,7 @@ STUBS(SPX__CUDA_HBP_API)
 STUBS(SPX__CUDA_AXT_API)
 STUBS(SPX__CUDA_BLAS1_API)
 STUBS(SPX__CUDA_MANY_API)
+STUBS(SPX__CUDA_GS_API)
 STUBS(SPX__CUDA_MULTI_API)
 STUBS(SPX__CUDA_TSPARSE_API)
 STUBS(SPX__CUDA_ROWS_API)

@@ -3,7 +3,8 @@
  *   a cycle: r = b - A x, beta = ||r||, v_0 = r / beta, g = beta e_0;
  *     for j = 0 .. m-1 (an iteration: one product)
  *       w = A M^-1 v_j;
- *       for i = 0 .. j: h_ij = w'v_i, w -= h_ij v_i     (modified Gram-Schmidt)
+ *       h = V'w, w -= V h; h' = V'w, w -= V h'    (classical Gram-Schmidt twice,
+ *       h_{0..j, j} = h + h';                      V = v_0..v_j)
  *       h_{j+1,j} = ||w||, v_{j+1} = w / h_{j+1,j};
  *       the Givens rotations of columns 0..j-1 applied to column j, then the
  *       one that zeroes h_{j+1,j}, applied to g too: |g_{j+1}| is the residual
@@ -13,15 +14,22 @@
  *   then y = R^-1 g (R the rotated j+1 x j+1 triangle), x += M^-1 (V y), and
  *   the next cycle starts from the new residual.
  * The residual never grows (GMRES minimises it over a space that contains
- * the last iterate), restarts included. Each dot waits for the device on a
- * CUDA plan: j + 2 waits in iteration j. The basis, m + 1 vectors (m =
- * restart, at most max_iters and n), is allocated for each solve. A NaN, or
- * a zero on the triangle's diagonal, is a breakdown. */
+ * the last iterate), restarts included.
+ * Gram-Schmidt is three passes over w and V (vec_gs.h): h = V'w; w -= V h
+ * with h' = V'w taken on the way; w -= V h' with ||w|| taken on the way.
+ * The coefficients stay where the vectors are, so on a CUDA plan an
+ * iteration waits for the device once, for the column and ||w||, where
+ * modified Gram-Schmidt's j + 2 dots each waited (and read v_i and w
+ * twice a vector). A second pass keeps the basis as orthogonal as modified
+ * Gram-Schmidt's ("twice is enough", Giraud et al. 2005). The basis, m + 1
+ * vectors (m = restart, at most max_iters and n), is allocated for each
+ * solve. A NaN, or a zero on the triangle's diagonal, is a breakdown. */
 #include <math.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
 #include "solve/solve.h"
+#include "solve/vec_gs.h"
 
 enum { R, W, Z, NVEC };
 
@@ -35,8 +43,10 @@ typedef struct gmres_cycle {
     double *H;  /* (m + 1) x m, column j at H + j * (m + 1) */
     double *cs; /* rotation j: cos, sin */
     double *sn;
-    double *g; /* m + 1: the rotated beta e_0 */
-    double *y; /* m: the triangle's solution */
+    double *g;      /* m + 1: the rotated beta e_0 */
+    double *y;      /* m: the triangle's solution */
+    spx__gs_buf gs; /* h at 0, h' at m + 1 and ||w||^2 at 2m + 2, where the vectors are */
+    double *sums;   /* their host copy */
 } gmres_cycle;
 
 static double *h_at(const gmres_cycle *c, int64_t i, int64_t j)
@@ -59,6 +69,8 @@ static void cycle_free(spx__solve *S, gmres_cycle *c)
     spx__free(c->sn);
     spx__free(c->g);
     spx__free(c->y);
+    spx__free(c->sums);
+    if (c->gs.count) spx__gs_buf_free(&S->s, &c->gs);
 }
 
 static spx_status cycle_alloc(spx__solve *S, gmres_cycle *c)
@@ -71,6 +83,8 @@ static spx_status cycle_alloc(spx__solve *S, gmres_cycle *c)
     SPX_TRY(spx__calloc((void **)&c->sn, m, sizeof *c->sn, "gmres rotations"));
     SPX_TRY(spx__calloc((void **)&c->g, m + 1, sizeof *c->g, "gmres rotations"));
     SPX_TRY(spx__calloc((void **)&c->y, m, sizeof *c->y, "gmres rotations"));
+    SPX_TRY(spx__calloc((void **)&c->sums, 2 * m + 3, sizeof *c->sums, "gmres sums"));
+    SPX_TRY(spx__gs_buf_alloc(&S->s, 2 * m + 3, &c->gs));
     for (size_t i = 0; i <= m; i++)
         SPX_TRY(spx__v_alloc(&S->s, &c->V[i], "gmres basis vector (restart+1 of them)"));
 cleanup:
@@ -119,17 +133,20 @@ static spx_status arnoldi(spx__solve *S, gmres_cycle *c, int64_t j, void **v, do
 {
     spx_status st;
     const void *z = c->V[j];
+    const void *const *V = (const void *const *)c->V;
+    const int64_t h = 0, h2 = c->m + 1, nrm = 2 * (c->m + 1); /* in c->gs */
     if (S->dinv) {
         SPX_TRY(spx__solve_precond(S, c->V[j], v[Z]));
         z = v[Z];
     }
     SPX_TRY(spx__solve_spmv(S, 1.0, z, 0.0, v[W]));
-    for (int64_t i = 0; i <= j; i++) {
-        SPX_TRY(spx__v_dot(&S->s, v[W], c->V[i], h_at(c, i, j)));
-        SPX_TRY(spx__v_axpby(&S->s, -*h_at(c, i, j), c->V[i], 1.0, v[W]));
-    }
-    SPX_TRY(spx__v_dot(&S->s, v[W], v[W], hn));
-    *hn = sqrt(*hn);
+    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, v[W], -1, h, -1));
+    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, v[W], h, h2, -1));
+    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, v[W], h2, -1, nrm));
+    SPX_TRY(spx__v_gs_take(&S->s, &c->gs, c->sums));
+    for (int64_t i = 0; i <= j; i++)
+        *h_at(c, i, j) = c->sums[h + i] + c->sums[h2 + i];
+    *hn = sqrt(c->sums[nrm]);
     *h_at(c, j + 1, j) = *hn;
 cleanup:
     return st;
