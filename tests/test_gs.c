@@ -4,6 +4,7 @@
  * device's launches hold 32), fp64 and fp32:
  *   pass 1: c[dots + i] = V_i . w and c[nrm] = w . w;
  *   pass 2: w -= sum c[sub + i] V_i with the dots and the norm of the new w;
+ *   put: coefficients from the host, then w = 0 - V y;
  * each entry of w and each sum within a few roundings of the reference,
  * the same bits when a pass is run again, the offsets checked. */
 #include <math.h>
@@ -120,6 +121,26 @@ static void check_space(const spx__vspace *s, int64_t k)
         CHECK(memcmp(sums, again, (size_t)(2 * k + 2) * 8) == 0);
         CHECK(memcmp(w2, wh, (size_t)n * sizeof *wh) == 0);
     }
+    /* put: c[0..k) = y from the host, then w = 0 - V y */
+    for (int64_t q = 0; q < k; q++)
+        again[q] = spx_test_rand(&seed);
+    ok = ok && CHECK_STATUS(spx__v_gs_put(s, &b, 0, again, k), SPX_OK);
+    ok = ok && CHECK_STATUS(spx__v_zero(s, w), SPX_OK);
+    ok = ok && CHECK_STATUS(spx__v_gs(s, &b, k, Vc, w, 0, -1, -1), SPX_OK);
+    if (ok) {
+        int entries = 1;
+        to_host(s, w, wh);
+        for (int64_t e = 0; e < n; e++) {
+            long double want = 0.0L, mag = 0.0L;
+            for (int64_t q = 0; q < k; q++) {
+                want -= (long double)again[q] * Vh[q][e];
+                mag += fabsl((long double)again[q] * Vh[q][e]);
+            }
+            entries &= fabs(wh[e] - (double)want) <= eps * (double)mag;
+        }
+        CHECK(entries);
+    }
+    CHECK_STATUS(spx__v_gs_put(s, &b, 2 * k, again, 3), SPX_ERR_INVALID_ARG);
     /* offsets past the buffer */
     CHECK_STATUS(spx__v_gs(s, &b, k, Vc, w, -1, k + 3, -1), SPX_ERR_INVALID_ARG);
     CHECK_STATUS(spx__v_gs(s, &b, k, Vc, w, -1, -1, 2 * k + 2), SPX_ERR_INVALID_ARG);

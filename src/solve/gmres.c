@@ -15,13 +15,20 @@
  *   the next cycle starts from the new residual.
  * The residual never grows (GMRES minimises it over a space that contains
  * the last iterate), restarts included.
- * Gram-Schmidt is three passes over w and V (vec_gs.h): h = V'w; w -= V h
- * with h' = V'w taken on the way; w -= V h' with ||w|| taken on the way.
- * The coefficients stay where the vectors are, so on a CUDA plan an
- * iteration waits for the device once, for the column and ||w||, where
- * modified Gram-Schmidt's j + 2 dots each waited (and read v_i and w
- * twice a vector). A second pass keeps the basis as orthogonal as modified
- * Gram-Schmidt's ("twice is enough", Giraud et al. 2005). The basis, m + 1
+ * Gram-Schmidt, on a CUDA plan: classical, twice, in three passes over w
+ * and V (vec_gs.h): h = V'w; w -= V h with h' = V'w taken on the way;
+ * w -= V h' with ||w|| taken on the way. The coefficients stay on the
+ * device, so an iteration waits for it once, for the column and ||w||,
+ * where modified Gram-Schmidt's j + 2 dots each waited. A second pass keeps
+ * the basis as orthogonal as modified Gram-Schmidt's ("twice is enough",
+ * Giraud et al. 2005): the device solves take the CPU's iteration counts
+ * (tests/test_gpu_solve.c). On the H200 GMRES(30) took 0.45-0.79x the time
+ * of modified Gram-Schmidt's (bench/results/gmres-gs-2026-11-28.md).
+ * Elsewhere (CPU and multi-device plans): modified Gram-Schmidt. On a CPU
+ * its axpby reads v_i from the cache right after its dot, so it reads the
+ * basis from memory once an iteration where the three passes read it three
+ * times: they took 1.5-1.7x its time on lap3d7:64 (2 cores). V y at a
+ * cycle's end is one pass everywhere. The basis, m + 1
  * vectors (m = restart, at most max_iters and n), is allocated for each
  * solve. A NaN, or a zero on the triangle's diagonal, is a breakdown. */
 #include <math.h>
@@ -120,11 +127,49 @@ static spx_status update_x(spx__solve *S, gmres_cycle *c, int64_t k, void *x, vo
         if (*h_at(c, i, i) == 0.0) return breakdown("a zero on the rotated diagonal", it);
         c->y[i] = s / *h_at(c, i, i);
     }
-    for (int64_t i = 0; i < k && st == SPX_OK; i++)
-        st = spx__v_axpby(&S->s, c->y[i], c->V[i], i == 0 ? 0.0 : 1.0, v[W]);
-    if (st != SPX_OK || k == 0) return st;
+    if (k == 0) return SPX_OK;
+    /* w = V y: w = 0 less the vectors times -y, one Gram-Schmidt pass */
+    for (int64_t i = 0; i < k; i++)
+        c->sums[i] = -c->y[i];
+    if ((st = spx__v_gs_put(&S->s, &c->gs, 0, c->sums, k)) != SPX_OK ||
+        (st = spx__v_zero(&S->s, v[W])) != SPX_OK ||
+        (st = spx__v_gs(&S->s, &c->gs, k, (const void *const *)c->V, v[W], 0, -1, -1)) != SPX_OK)
+        return st;
     if (S->dinv && (st = spx__solve_precond(S, v[W], v[Z])) != SPX_OK) return st;
     return spx__v_axpby(&S->s, 1.0, S->dinv ? v[Z] : v[W], 1.0, x);
+}
+
+/* Column j of H from w against v_0..v_j, and ||w|| into *hn, by
+ * modified Gram-Schmidt: a dot (a wait on a device) and an axpby a vector,
+ * the axpby reading v_i right after the dot did (from the cache on a CPU). */
+static spx_status modified_gs(spx__solve *S, gmres_cycle *c, int64_t j, void *w, double *hn)
+{
+    spx_status st;
+    for (int64_t i = 0; i <= j; i++) {
+        SPX_TRY(spx__v_dot(&S->s, w, c->V[i], h_at(c, i, j)));
+        SPX_TRY(spx__v_axpby(&S->s, -*h_at(c, i, j), c->V[i], 1.0, w));
+    }
+    SPX_TRY(spx__v_dot(&S->s, w, w, hn));
+cleanup:
+    return st;
+}
+
+/* The same by classical Gram-Schmidt twice: three passes over w and V
+ * queued on the device, one wait. */
+static spx_status classical_gs(spx__solve *S, gmres_cycle *c, int64_t j, void *w, double *hn)
+{
+    spx_status st;
+    const void *const *V = (const void *const *)c->V;
+    const int64_t h = 0, h2 = c->m + 1, nrm = 2 * (c->m + 1); /* in c->gs */
+    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, w, -1, h, -1));
+    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, w, h, h2, -1));
+    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, w, h2, -1, nrm));
+    SPX_TRY(spx__v_gs_take(&S->s, &c->gs, c->sums));
+    for (int64_t i = 0; i <= j; i++)
+        *h_at(c, i, j) = c->sums[h + i] + c->sums[h2 + i];
+    *hn = c->sums[nrm];
+cleanup:
+    return st;
 }
 
 /* One iteration, column j: w = A M^-1 v_j orthogonalised against v_0..v_j,
@@ -133,20 +178,13 @@ static spx_status arnoldi(spx__solve *S, gmres_cycle *c, int64_t j, void **v, do
 {
     spx_status st;
     const void *z = c->V[j];
-    const void *const *V = (const void *const *)c->V;
-    const int64_t h = 0, h2 = c->m + 1, nrm = 2 * (c->m + 1); /* in c->gs */
     if (S->dinv) {
         SPX_TRY(spx__solve_precond(S, c->V[j], v[Z]));
         z = v[Z];
     }
     SPX_TRY(spx__solve_spmv(S, 1.0, z, 0.0, v[W]));
-    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, v[W], -1, h, -1));
-    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, v[W], h, h2, -1));
-    SPX_TRY(spx__v_gs(&S->s, &c->gs, j + 1, V, v[W], h2, -1, nrm));
-    SPX_TRY(spx__v_gs_take(&S->s, &c->gs, c->sums));
-    for (int64_t i = 0; i <= j; i++)
-        *h_at(c, i, j) = c->sums[h + i] + c->sums[h2 + i];
-    *hn = sqrt(c->sums[nrm]);
+    SPX_TRY(S->s.cuda ? classical_gs(S, c, j, v[W], hn) : modified_gs(S, c, j, v[W], hn));
+    *hn = sqrt(*hn);
     *h_at(c, j + 1, j) = *hn;
 cleanup:
     return st;

@@ -167,6 +167,20 @@ spx_status spx__v_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const void
                          s->stream);
 }
 
+spx_status spx__v_gs_put(const spx__vspace *s, spx__gs_buf *b, int64_t off, const double *in,
+                         int64_t count)
+{
+    spx_status st = check_offset(b, off, count);
+    if (st != SPX_OK || count <= 0) return st;
+    if (!s->cuda) {
+        memcpy(b->c + off, in, (size_t)count * sizeof *in);
+        return SPX_OK;
+    }
+    /* after the work queued so far (a pass may still read c), then a plain copy */
+    if ((st = spx__cuda_sync(s->stream)) != SPX_OK) return st;
+    return spx__cuda_copy(b->c + off, in, (size_t)count * sizeof *in, 1);
+}
+
 spx_status spx__v_gs_take(const spx__vspace *s, const spx__gs_buf *b, double *out)
 {
     spx_status st;

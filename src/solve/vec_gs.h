@@ -35,6 +35,9 @@ spx_status spx__gs_buf_alloc(const spx__vspace *s, size_t count, spx__gs_buf *b)
 void spx__gs_buf_free(const spx__vspace *s, spx__gs_buf *b);
 spx_status spx__v_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const void *const *V, void *w,
                      int64_t sub, int64_t dots, int64_t nrm);
+/* c[off..off + count) = in (host values), before the passes queued after. */
+spx_status spx__v_gs_put(const spx__vspace *s, spx__gs_buf *b, int64_t off, const double *in,
+                         int64_t count);
 /* out[0..count) = c, after the passes queued before. */
 spx_status spx__v_gs_take(const spx__vspace *s, const spx__gs_buf *b, double *out);
 

@@ -1,6 +1,10 @@
-/* GMRES's classical Gram-Schmidt pass on the device (gs.h): one launch for
- * up to SPX__CUDA_GS_CHUNK subtracted vectors and SPX__CUDA_GS_CHUNK dots
- * plus the norm. Thread t of block j visits entries j*THREADS + t + m*stride
+/* GMRES's classical Gram-Schmidt pass on the device (gs.h): a launch takes
+ * up to SPX__CUDA_GS_CHUNK vectors, loads each of their entries once into
+ * registers, and subtracts them, dots them with w, or both (the dots of the
+ * new w), plus w's norm. On the H200 the pass moves 73-82% of the DRAM
+ * bandwidth on 4M-entry vectors (ncu, run gs2); a first version that loaded
+ * each entry once for the subtraction and again for the dots (32-vector
+ * launches) moved 38%. Thread t of block j visits entries j*THREADS + t + m*stride
  * (m = 0, 1, ...), as blas1's dots do; a block's sums go by warp shuffles
  * (a fixed tree) and then warp by warp in order into scratch, and the last
  * block to finish (a ticket taken after a fence) sums the block sums in
@@ -16,15 +20,21 @@ extern "C" {
 #define CHUNK SPX__CUDA_GS_CHUNK
 #define THREADS SPX__BLAS1_THREADS
 #define WARPS (THREADS / 32)
+/* Blocks an SM holds at least. 2 leaves the 16-vector instance its 118
+ * registers; 3 capped it at 80 (a few spills), and GMRES(30) on the H200
+ * then took 0.97-1.14x the time (lap3d27:64, lap3d7:100 and :160, run gs2). */
+#ifndef SPX__GS_MIN_BLOCKS
+#define SPX__GS_MIN_BLOCKS 2
+#endif
 
-/* One launch: w -= sum_{q < nsub} sub_c[q] sub_v[q], then dot_out[d] =
- * dot_v[d] . w for d < ndot, and *nrm = w . w where nrm is non-NULL. */
+/* One launch over nv <= CHUNK vectors v: with sub_c, w -= sum_{q < nv}
+ * sub_c[q] v[q]; then with dot_out, dot_out[d] = v[d] . w for d < nv; with
+ * nrm, *nrm = w . w. An entry of each vector is loaded once for both. */
 struct gs_launch {
-    const void *sub_v[CHUNK];
-    const void *dot_v[CHUNK];
+    const void *v[CHUNK];
     const double *sub_c;
     double *dot_out, *nrm;
-    int nsub, ndot;
+    int nv;
 };
 
 /* Each of R sums of the block: s[d][w] = warp w's sum of acc[d] (a fixed
@@ -48,17 +58,17 @@ template <int R> static __device__ double block_sums(const double *acc, double (
     return total;
 }
 
-/* K dots at most (a template constant, so the sums stay in registers), the
- * norm's sum after them. */
+/* K vectors at most (a template constant, so their entries and the sums
+ * stay in registers), the norm's sum after the dots'. */
 template <typename T, int K>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, SPX__GS_MIN_BLOCKS)
     gs_pass(int64_t n, gs_launch a, T *w, double *partial, unsigned *ticket)
 {
     constexpr int R = K + 1;
     __shared__ double c[CHUNK];
     __shared__ double s[R][WARPS];
     __shared__ bool last;
-    if ((int)threadIdx.x < a.nsub) c[threadIdx.x] = a.sub_c[threadIdx.x];
+    if (a.sub_c && (int)threadIdx.x < a.nv) c[threadIdx.x] = a.sub_c[threadIdx.x];
     __syncthreads();
     double acc[R];
 #pragma unroll
@@ -66,21 +76,25 @@ __global__ void __launch_bounds__(THREADS)
         acc[d] = 0.0;
     const int64_t stride = (int64_t)gridDim.x * THREADS;
     for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < n; i += stride) {
-        double wi = (double)w[i];
-        if (a.nsub > 0) {
+        T val[K];
 #pragma unroll
-            for (int q = 0; q < CHUNK; q++)
-                if (q < a.nsub) wi -= c[q] * (double)((const T *)a.sub_v[q])[i];
+        for (int q = 0; q < K; q++)
+            val[q] = q < a.nv ? ((const T *)a.v[q])[i] : (T)0;
+        double wi = (double)w[i];
+        if (a.sub_c) {
+#pragma unroll
+            for (int q = 0; q < K; q++)
+                if (q < a.nv) wi -= c[q] * (double)val[q];
             const T rounded = (T)wi;
             w[i] = rounded;
             wi = (double)rounded;
         }
 #pragma unroll
         for (int d = 0; d < K; d++)
-            if (d < a.ndot) acc[d] += (double)((const T *)a.dot_v[d])[i] * wi;
+            acc[d] += (double)val[d] * wi; /* 0 past nv */
         acc[K] += wi * wi;
     }
-    if (a.ndot == 0 && !a.nrm) return; /* a subtraction alone: nothing to sum */
+    if (!a.dot_out && !a.nrm) return; /* a subtraction alone: nothing to sum */
     double mine = block_sums<R>(acc, s);
     if ((int)threadIdx.x < R) {
         partial[threadIdx.x * gridDim.x + blockIdx.x] = mine;
@@ -98,7 +112,7 @@ __global__ void __launch_bounds__(THREADS)
         acc[d] = v;
     }
     mine = block_sums<R>(acc, s);
-    if ((int)threadIdx.x < a.ndot) a.dot_out[threadIdx.x] = mine;
+    if (a.dot_out && (int)threadIdx.x < a.nv) a.dot_out[threadIdx.x] = mine;
     if ((int)threadIdx.x == K && a.nrm) *a.nrm = mine;
     if (threadIdx.x == 0) *ticket = 0;
 }
@@ -110,58 +124,59 @@ static void launch_k(int64_t n, const gs_launch &a, void *w, double *scratch, cu
     gs_pass<T, K><<<SPX__CUDA_DOT_BLOCKS, THREADS, 0, st>>>(n, a, (T *)w, scratch, ticket);
 }
 
-/* The smallest instance that holds a's dots. */
+/* The smallest instance that holds a's vectors. */
 template <typename T>
 static void launch(int64_t n, const gs_launch &a, void *w, double *scratch, cudaStream_t st)
 {
-    if (a.ndot <= 1)
-        launch_k<T, 1>(n, a, w, scratch, st);
-    else if (a.ndot <= 4)
+    if (a.nv <= 4)
         launch_k<T, 4>(n, a, w, scratch, st);
-    else if (a.ndot <= 8)
+    else if (a.nv <= 8)
         launch_k<T, 8>(n, a, w, scratch, st);
-    else if (a.ndot <= 16)
-        launch_k<T, 16>(n, a, w, scratch, st);
     else
         launch_k<T, CHUNK>(n, a, w, scratch, st);
 }
 
-static int64_t chunk_of(int64_t left)
+/* Launch chunk c of V (CHUNK vectors from c * CHUNK; none for c < 0). */
+static spx_status launch_chunk(int64_t n, spx_type t, int64_t k, const void *const *V, int64_t c,
+                               void *w, const double *sub, double *dots, double *nrm,
+                               double *scratch, void *stream)
 {
-    return left < CHUNK ? left : CHUNK;
+    gs_launch a = {};
+    const int64_t first = c * CHUNK;
+    a.nv = c < 0 ? 0 : (int)(k - first < CHUNK ? k - first : CHUNK);
+    for (int q = 0; q < a.nv; q++)
+        a.v[q] = V[first + q];
+    a.sub_c = sub ? sub + first : NULL;
+    a.dot_out = dots ? dots + first : NULL;
+    a.nrm = nrm;
+    if (t == SPX_F64)
+        launch<double>(n, a, w, scratch, (cudaStream_t)stream);
+    else
+        launch<float>(n, a, w, scratch, (cudaStream_t)stream);
+    return spx__blas1_launch_status("gram-schmidt kernel");
 }
 
-/* Launches in order: the subtraction a chunk at a time, the last of them
- * with the first chunk of dots and the norm, then the other chunks of dots. */
+/* Launches in order: the subtraction a chunk at a time, the last chunk's
+ * with that chunk's dots and the norm (w is final then); then the other
+ * chunks' dots; the norm alone where no launch took it. */
 extern "C" spx_status spx__cuda_vgs(int64_t n, spx_type t, int64_t k, const void *const *V, void *w,
                                     const double *sub, double *dots, double *nrm, double *scratch,
                                     void *stream)
 {
-    const int64_t nsub = sub ? k : 0, ndot = dots ? k : 0;
-    int64_t s0 = 0, d0 = 0;
+    const int64_t chunks = (k + CHUNK - 1) / CHUNK;
+    spx_status st = SPX_OK;
     if (k < 0)
         return spx__error(SPX_ERR_INVALID_ARG, "gram-schmidt over %lld vectors", (long long)k);
-    do {
-        gs_launch a = {};
-        a.nsub = (int)chunk_of(nsub - s0);
-        for (int q = 0; q < a.nsub; q++)
-            a.sub_v[q] = V[s0 + q];
-        a.sub_c = sub ? sub + s0 : NULL;
-        s0 += a.nsub;
-        if (s0 == nsub) { /* w is final after this launch's subtraction */
-            a.ndot = (int)chunk_of(ndot - d0);
-            for (int d = 0; d < a.ndot; d++)
-                a.dot_v[d] = V[d0 + d];
-            a.dot_out = dots ? dots + d0 : NULL;
-            a.nrm = d0 == 0 ? nrm : NULL;
-            d0 += a.ndot;
-        }
-        if (t == SPX_F64)
-            launch<double>(n, a, w, scratch, (cudaStream_t)stream);
-        else
-            launch<float>(n, a, w, scratch, (cudaStream_t)stream);
-        spx_status st = spx__blas1_launch_status("gram-schmidt kernel");
-        if (st != SPX_OK) return st;
-    } while (s0 < nsub || d0 < ndot);
-    return SPX_OK;
+    for (int64_t c = 0; sub && c < chunks && st == SPX_OK; c++) {
+        const int final = c == chunks - 1;
+        st = launch_chunk(n, t, k, V, c, w, sub, final ? dots : NULL, final ? nrm : NULL, scratch,
+                          stream);
+    }
+    if (sub && chunks > 0) nrm = NULL; /* taken */
+    for (int64_t c = 0; dots && c < chunks - (sub ? 1 : 0) && st == SPX_OK; c++) {
+        st = launch_chunk(n, t, k, V, c, w, NULL, dots, nrm, scratch, stream);
+        nrm = NULL;
+    }
+    if (nrm && st == SPX_OK) st = launch_chunk(n, t, k, V, -1, w, NULL, NULL, nrm, scratch, stream);
+    return st;
 }

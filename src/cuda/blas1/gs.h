@@ -9,9 +9,9 @@
  * a fixed stride of the entries, then a fixed tree; the block sums in block
  * order by the last block), so results are the same bits from call to call.
  * The vectors go SPX__CUDA_GS_CHUNK to a launch: past that, the subtraction
- * takes a launch (a pass over w) per chunk and the dots a launch per chunk
- * after it. scratch: SPX__CUDA_GS_SCRATCH doubles of device memory, zero
- * before its first use, one stream at a time. */
+ * takes a launch (a pass over w) per chunk, the last with its chunk's dots,
+ * and the other chunks' dots a launch each after it. scratch: SPX__CUDA_GS_SCRATCH doubles of
+ * device memory, zero before its first use, one stream at a time. */
 #ifndef SPX_CUDA_BLAS1_GS_H
 #define SPX_CUDA_BLAS1_GS_H
 
@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define SPX__CUDA_GS_CHUNK 32
+#define SPX__CUDA_GS_CHUNK 16
 /* doubles: a launch's block sums (its dots and the norm), then a ticket */
 #define SPX__CUDA_GS_SCRATCH ((SPX__CUDA_GS_CHUNK + 1) * SPX__CUDA_DOT_BLOCKS + 1)
 
