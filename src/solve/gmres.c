@@ -22,7 +22,7 @@
  * where modified Gram-Schmidt's j + 2 dots each waited. A second pass keeps
  * the basis as orthogonal as modified Gram-Schmidt's ("twice is enough",
  * Giraud et al. 2005): the device solves take the CPU's iteration counts
- * (tests/test_gpu_solve.c). On the H200 GMRES(30) took 0.45-0.77x the time
+ * (tests/test_gpu_solve.c). On the H200 GMRES(30) took 0.45-0.82x the time
  * of modified Gram-Schmidt's (bench/results/gmres-gs-2026-11-28.md).
  * Elsewhere (CPU and multi-device plans): modified Gram-Schmidt. On a CPU
  * its axpby reads v_i from the cache right after its dot, so it reads the
