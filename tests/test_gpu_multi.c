@@ -447,7 +447,8 @@ static void test_solvers(void)
 }
 
 /* spx_multi_gmres (bicg = 2 in multi_solve) with GPU parts on GPU 0, pcsr
- * and pcsc, 1..3 parts, Jacobi, restart 10: converged, x within 1e-8 of one
+ * and pcsc, 1..3 parts (and 4..6 round robin over several GPUs), Jacobi,
+ * restarts 10 and 20: converged, x within 1e-8 of one
  * CPU part's, the iterations within a fifth and 2, the same bits twice. */
 static void test_gmres_parts(void)
 {
@@ -455,6 +456,7 @@ static void test_gmres_parts(void)
     if (!A) return;
     int64_t n;
     spx_matrix_dims(A, &n, NULL, NULL);
+    const int gpus = count_gpus(A);
     double *x = malloc((size_t)n * sizeof *x), *again = malloc((size_t)n * sizeof *again);
     double *ref = malloc((size_t)n * sizeof *ref);
     static const int cpu[] = {SPX_MULTI_CPU};
@@ -462,26 +464,30 @@ static void test_gmres_parts(void)
     spx_solve_info info, info2, one;
     o.rtol = 1e-10;
     o.jacobi = 1;
-    o.restart = 10;
-    if (CHECK_STATUS(multi_solve(A, SPX_PART_PCSR, 1, cpu, 2, &o, ref, &one), SPX_OK))
+    for (int r = 0; r < 2; r++) {
+        o.restart = r ? 20 : 10; /* 20: the device passes past one launch's 16 vectors */
+        if (!CHECK_STATUS(multi_solve(A, SPX_PART_PCSR, 1, cpu, 2, &o, ref, &one), SPX_OK))
+            continue;
         for (int k = 0; k < 2; k++)
-            for (int parts = 1; parts <= 3; parts++) {
+            for (int parts = 1; parts <= 3 * (gpus > 1 ? 2 : 1); parts++) {
+                const int *devices = parts > 3 ? NULL : one_gpu; /* 4-6: round robin */
                 int ok =
-                    CHECK_STATUS(multi_solve(A, kinds[k], parts, one_gpu, 2, &o, x, &info), SPX_OK);
+                    CHECK_STATUS(multi_solve(A, kinds[k], parts, devices, 2, &o, x, &info), SPX_OK);
                 if (!ok) continue;
                 double d = 0.0;
                 for (int64_t i = 0; i < n; i++)
                     d = fmax(d, fabs(x[i] - ref[i]));
                 ok &= CHECK(info.rel_residual <= 2e-10 && d <= 1e-8);
                 ok &= CHECK(llabs(info.iters - one.iters) <= one.iters / 5 + 2);
-                ok &= CHECK_STATUS(multi_solve(A, kinds[k], parts, one_gpu, 2, &o, again, &info2),
+                ok &= CHECK_STATUS(multi_solve(A, kinds[k], parts, devices, 2, &o, again, &info2),
                                    SPX_OK);
                 ok &= CHECK(memcmp(x, again, (size_t)n * sizeof *x) == 0);
                 if (!ok)
-                    printf("  gmres %s, %d parts: %lld iterations (CPU part %lld)\n",
-                           spx_partition_name(kinds[k]), parts, (long long)info.iters,
-                           (long long)one.iters);
+                    printf("  gmres(%lld) %s, %d parts: %lld iterations (CPU part %lld)\n",
+                           (long long)o.restart, spx_partition_name(kinds[k]), parts,
+                           (long long)info.iters, (long long)one.iters);
             }
+    }
     free(x);
     free(again);
     free(ref);

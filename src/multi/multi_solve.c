@@ -226,6 +226,16 @@ static spx_status settle(const spx__multi_space *m)
     return m->crew ? spx__crew_wait(m->crew) : SPX_OK;
 }
 
+spx_status spx__multi_settle(const spx__multi_space *m)
+{
+    return settle(m);
+}
+
+int spx__multi_v_gpu(const spx__multi_space *m)
+{
+    return spx__multi_on_gpu(m->P);
+}
+
 spx_status spx__multi_v_axpbypcz(const spx__multi_space *m, double alpha, const void *x,
                                  double beta, void *y, double gamma, const void *z)
 {

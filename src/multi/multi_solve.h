@@ -37,6 +37,21 @@ spx_status spx__multi_v_from_host(const spx__multi_space *m, const double *host,
 spx_status spx__multi_v_spmv(const spx__multi_space *m, double alpha, const void *x, double beta,
                              void *y);
 
+/* 1 when every part is on a GPU. */
+int spx__multi_v_gpu(const spx__multi_space *m);
+/* GMRES's Gram-Schmidt pass (solve/vec_gs.h) where every part is on a GPU
+ * (multi_solve_gs.c): parts[i] part i's buffer on its device (gs_alloc;
+ * NULL where it owns no lines), c the host's sums of count doubles. The
+ * pass runs on each part's own lines; coefficients go from c to every part
+ * before a pass that subtracts; dots and norm are the parts' sums added in
+ * part order into c, after one wait for the devices. */
+struct spx__gs_buf;
+spx_status spx__multi_gs_alloc(const spx__multi_space *m, size_t count, struct spx__gs_buf **parts);
+void spx__multi_gs_free(const spx__multi_space *m, struct spx__gs_buf *parts);
+spx_status spx__multi_v_gs(const spx__multi_space *m, struct spx__gs_buf *parts, double *c,
+                           int64_t k, const void *const *V, void *w, int64_t sub, int64_t dots,
+                           int64_t nrm);
+
 /* Registers on the GPUs (multi_solve_ahead.c): where every part is on a
  * GPU reaching the others, the solver's registers (solve/scalars.h) live
  * there and these do what vec.h's functions of the same names do, queued

@@ -50,6 +50,10 @@ static inline void spx__multi_ahead_use_buffer(const spx__multi_space *m, int b)
         m->part[i].partial = m->ahead->partial[i] + b * SPX__V_MAX_DOTS;
 }
 
+/* Before this thread queues on the parts' streams: the crew's operations
+ * are all queued (and their failures reported). */
+spx_status spx__multi_settle(const spx__multi_space *m);
+
 /* m->ahead made where it can be (the crew then stays off), or left NULL. */
 spx_status spx__multi_ahead_create(spx__multi_space *m);
 void spx__multi_ahead_destroy(spx__multi_space *m);

@@ -15,16 +15,17 @@
  *   the next cycle starts from the new residual.
  * The residual never grows (GMRES minimises it over a space that contains
  * the last iterate), restarts included.
- * Gram-Schmidt, on a CUDA plan: classical, twice, in three passes over w
- * and V (vec_gs.h): h = V'w; w -= V h with h' = V'w taken on the way;
- * w -= V h' with ||w|| taken on the way. The coefficients stay on the
- * device, so an iteration waits for it once, for the column and ||w||,
- * where modified Gram-Schmidt's j + 2 dots each waited. A second pass keeps
+ * Gram-Schmidt, on GPUs (a CUDA plan, or a multi-device plan on GPUs):
+ * classical, twice, in three passes over w and V (vec_gs.h): h = V'w;
+ * w -= V h with h' = V'w taken on the way; w -= V h' with ||w|| taken on
+ * the way. The coefficients stay on the device, so an iteration waits for
+ * it once, for the column and ||w|| (a multi-device plan: once a pass, for
+ * the parts' sums), where modified Gram-Schmidt's j + 2 dots each waited. A second pass keeps
  * the basis as orthogonal as modified Gram-Schmidt's ("twice is enough",
  * Giraud et al. 2005): the device solves take the CPU's iteration counts
  * (tests/test_gpu_solve.c). On the H200 GMRES(30) took 0.45-0.82x the time
  * of modified Gram-Schmidt's (bench/results/gmres-gs-2026-11-28.md).
- * Elsewhere (CPU and multi-device plans): modified Gram-Schmidt. On a CPU
+ * On CPUs (CPU plans, multi-device plans on CPUs): modified Gram-Schmidt. On a CPU
  * its axpby reads v_i from the cache right after its dot, so it reads the
  * basis from memory once an iteration where the three passes read it three
  * times: they took 1.5-1.7x its time on lap3d7:64 (2 cores). V y at a
@@ -183,7 +184,8 @@ static spx_status arnoldi(spx__solve *S, gmres_cycle *c, int64_t j, void **v, do
         z = v[Z];
     }
     SPX_TRY(spx__solve_spmv(S, 1.0, z, 0.0, v[W]));
-    SPX_TRY(S->s.cuda ? classical_gs(S, c, j, v[W], hn) : modified_gs(S, c, j, v[W], hn));
+    SPX_TRY(spx__v_gs_on_gpu(&S->s) ? classical_gs(S, c, j, v[W], hn)
+                                    : modified_gs(S, c, j, v[W], hn));
     *hn = sqrt(*hn);
     *h_at(c, j + 1, j) = *hn;
 cleanup:

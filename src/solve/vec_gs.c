@@ -14,13 +14,24 @@
 /* Entries of a host block: a dot is the block sums added in block order. */
 #define GS_BLOCK 4096
 
+int spx__v_gs_on_gpu(const spx__vspace *s)
+{
+    return s->cuda || (s->multi && spx__multi_v_gpu(s->multi));
+}
+
 spx_status spx__gs_buf_alloc(const spx__vspace *s, size_t count, spx__gs_buf *b)
 {
     const size_t scratch = SPX__CUDA_GS_SCRATCH * sizeof(double);
     spx_status st;
     memset(b, 0, sizeof *b);
     b->count = count;
-    if (!s->cuda) return spx__calloc((void **)&b->c, count, sizeof(double), "gram-schmidt sums");
+    if (!s->cuda) {
+        st = spx__calloc((void **)&b->c, count, sizeof(double), "gram-schmidt sums");
+        if (st == SPX_OK && s->multi && spx__multi_v_gpu(s->multi))
+            st = spx__multi_gs_alloc(s->multi, count, &b->parts);
+        if (st != SPX_OK) spx__gs_buf_free(s, b);
+        return st;
+    }
     st = spx__cuda_alloc((void **)&b->c, count * sizeof(double), "gram-schmidt sums");
     if (st == SPX_OK) st = spx__cuda_memset(b->c, 0, count * sizeof(double), s->stream);
     if (st == SPX_OK) st = spx__cuda_alloc((void **)&b->scratch, scratch, "gram-schmidt scratch");
@@ -40,6 +51,7 @@ void spx__gs_buf_free(const spx__vspace *s, spx__gs_buf *b)
         spx__cuda_host_free(b->pinned);
     } else {
         spx__free(b->c);
+        if (b->parts) spx__multi_gs_free(s->multi, b->parts);
     }
     memset(b, 0, sizeof *b);
 }
@@ -160,6 +172,7 @@ spx_status spx__v_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const void
     if (st == SPX_OK) st = check_offset(b, dots, k);
     if (st == SPX_OK) st = check_offset(b, nrm, 1);
     if (st != SPX_OK) return st;
+    if (b->parts) return spx__multi_v_gs(s->multi, b->parts, b->c, k, V, w, sub, dots, nrm);
     if (s->multi) return composed_gs(s, b, k, V, w, sub, dots, nrm);
     if (!s->cuda) return host_gs(s, b, k, V, w, sub, dots, nrm);
     return spx__cuda_vgs(s->n, s->t, k, V, w, sub >= 0 ? b->c + sub : NULL,

@@ -13,8 +13,10 @@
  * host. On the host each entry is computed as on the device (in double, i in
  * order, rounded to the vectors' type once) and a dot is summed over blocks
  * of entries, the block sums in block order: the same bits for any thread
- * count. A multi-device space composes the pass of its own axpby (one per
- * vector, each rounded) and dots. */
+ * count. A multi-device space on GPUs runs the device pass on each part's
+ * lines and adds the parts' sums in part order (multi/multi_solve.h); one
+ * on CPUs composes the pass of its own axpby (one per vector, each
+ * rounded) and dots. */
 #ifndef SPX_SOLVE_VEC_GS_H
 #define SPX_SOLVE_VEC_GS_H
 
@@ -25,10 +27,16 @@
 
 typedef struct spx__gs_buf {
     size_t count;
-    double *c;       /* count doubles where the vectors are */
-    double *scratch; /* CUDA: the pass's block sums (cuda/blas1/gs.h) */
-    double *pinned;  /* CUDA: count doubles of pinned host memory, take's copy */
+    double *c;                 /* count doubles where the vectors are */
+    double *scratch;           /* CUDA: the pass's block sums (cuda/blas1/gs.h) */
+    double *pinned;            /* CUDA: count doubles of pinned host memory, take's copy */
+    struct spx__gs_buf *parts; /* a multi-device space on GPUs: each part's buffer */
 } spx__gs_buf;
+
+/* 1 where the pass runs on GPUs (a CUDA space, or a multi-device space
+ * whose parts are on GPUs): there three passes queued with one wait beat a
+ * wait a dot. */
+int spx__v_gs_on_gpu(const spx__vspace *s);
 
 /* c zero; on failure nothing is left allocated. */
 spx_status spx__gs_buf_alloc(const spx__vspace *s, size_t count, spx__gs_buf *b);

@@ -17,7 +17,8 @@
  *
  * Usage: multi_cg SPEC (spx_generate's, e.g. lap3d7:200) [--parts N (default:
  *        every GPU)] [--kind pcsr|pcsc|pcoo|rows] [--iters K (100)] [--rounds R (5)]
- *        [--solver cg|bicgstab (cg): spx_bicgstab and spx_multi_bicgstab instead]
+ *        [--solver cg|bicgstab|gmres (cg): spx_bicgstab and spx_multi_bicgstab, or
+ *        spx_gmres and spx_multi_gmres (restart 30) instead]
  *        [--stream 1: the one-GPU plan on a stream of its own] [--ab 1]
  *        [--keep 0: spx_solve_opts.keep_workspace 0, every solve allocates its
  *        workspace and frees it; by default the plans keep it between solves] */
@@ -30,7 +31,9 @@
 
 #include "spx.h"
 
-static int bicgstab; /* --solver bicgstab */
+enum { CG, BICGSTAB, GMRES };
+static int solver; /* --solver */
+static const char *const solver_names[] = {"CG", "BiCGSTAB", "GMRES(30)"};
 static int64_t replayed[2]; /* the last one-GPU and multi solve's replayed iterations */
 
 static int cmp_double(const void *a, const void *b)
@@ -52,8 +55,9 @@ static spx_status one_gpu_solve(const spx_plan *P, double *db, double *dx, int64
     spx_solve_info info;
     cudaMemset(dx, 0, (size_t)n * sizeof(double));
     cudaDeviceSynchronize(); /* the plan's stream may not wait for the default one */
-    spx_status st =
-        bicgstab ? spx_bicgstab(P, NULL, db, dx, o, &info) : spx_cg(P, NULL, db, dx, o, &info);
+    spx_status st = solver == GMRES      ? spx_gmres(P, NULL, db, dx, o, &info)
+                    : solver == BICGSTAB ? spx_bicgstab(P, NULL, db, dx, o, &info)
+                                         : spx_cg(P, NULL, db, dx, o, &info);
     *ms = info.ms;
     *rel = info.rel_residual;
     replayed[0] = info.replayed;
@@ -99,8 +103,9 @@ static spx_status multi_solve(spx_multi_plan *M, spx_multi_vector *b, spx_multi_
     spx_solve_info info;
     spx_status st = spx_multi_vector_set(x, zeros);
     if (st == SPX_OK)
-        st = bicgstab ? spx_multi_bicgstab(M, NULL, b, x, o, &info)
-                      : spx_multi_cg(M, NULL, b, x, o, &info);
+        st = solver == GMRES      ? spx_multi_gmres(M, NULL, b, x, o, &info)
+             : solver == BICGSTAB ? spx_multi_bicgstab(M, NULL, b, x, o, &info)
+                                  : spx_multi_cg(M, NULL, b, x, o, &info);
     *ms = info.ms;
     *rel = info.rel_residual;
     replayed[1] = info.replayed;
@@ -135,7 +140,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
         if (!strcmp(argv[i], "--iters")) iters = atol(argv[i + 1]);
         if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
-        if (!strcmp(argv[i], "--solver")) bicgstab = !strcmp(argv[i + 1], "bicgstab");
+        if (!strcmp(argv[i], "--solver"))
+            solver = !strcmp(argv[i + 1], "bicgstab") ? BICGSTAB
+                     : !strcmp(argv[i + 1], "gmres")  ? GMRES
+                                                      : CG;
         if (!strcmp(argv[i], "--stream")) own_stream = atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--ab")) ab = atoi(argv[i + 1]);
         if (!strcmp(argv[i], "--keep")) keep = atoi(argv[i + 1]);
@@ -210,7 +218,7 @@ int main(int argc, char **argv)
     qsort(pm, (size_t)rounds, sizeof *pm, cmp_double);
     printf("%s: %lld rows, %lld nonzeros; %s, %ld iterations, %d rounds; one GPU: %s; "
            "multi: %s, %d parts over %d GPUs\n",
-           spec, (long long)n, (long long)nnz, bicgstab ? "BiCGSTAB" : "CG", iters, rounds,
+           spec, (long long)n, (long long)nnz, solver_names[solver], iters, rounds,
            spx_plan_format(P), kind, parts, gpus);
     static const char *const names[2][2] = {{"one GPU", "multi"},
                                             {"one GPU queued", "multi queued"}};
@@ -222,7 +230,7 @@ int main(int argc, char **argv)
     if (ab)
         printf("replayed / queued: one GPU %.3f, multi %.3f\n",
                t1[0][rounds / 2] / t1[1][rounds / 2], tm[0][rounds / 2] / tm[1][rounds / 2]);
-    double per = bicgstab ? 2.0 : 1.0; /* products an iteration */
+    double per = solver == BICGSTAB ? 2.0 : 1.0; /* products an iteration */
     printf("products alone: one GPU %.4f ms a call, multi %.4f (%.2fx); an iteration less its "
            "products: one GPU %.4f ms, multi %.4f\n",
            p1[rounds / 2], pm[rounds / 2], p1[rounds / 2] / pm[rounds / 2],
