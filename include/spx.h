@@ -619,11 +619,13 @@ spx_status spx_cg_host(const spx_plan *P, const spx_matrix *A, const void *b, vo
                        const spx_solve_opts *o, spx_solve_info *info);
 spx_status spx_bicgstab_host(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                              const spx_solve_opts *o, spx_solve_info *info);
-/* Restarted GMRES(m) (any nonsingular A; m = o->restart), right-preconditioned,
- * modified Gram-Schmidt: the residual norm never grows, restarts included.
- * An iteration is one product and j + 2 dots, each a wait for a CUDA
- * device (j: the iteration's place in its cycle); the basis is m + 1
- * vectors. The same contract and statuses as spx_cg (SPX_ERR_BREAKDOWN: a
+/* Restarted GMRES(m) (any nonsingular A; m = o->restart), right-preconditioned:
+ * the residual norm never grows, restarts included. An iteration is one
+ * product and the basis's Gram-Schmidt: on GPUs (a CUDA plan, a multi plan
+ * on GPUs) classical, twice, in three passes with one wait for the device
+ * (a multi plan: one a pass); on CPUs modified, j + 2 dots (j: the
+ * iteration's place in its cycle). The basis is m + 1 vectors. The same
+ * contract and statuses as spx_cg (SPX_ERR_BREAKDOWN: a
  * NaN, or a zero on the rotated triangle's diagonal: A singular). */
 spx_status spx_gmres(const spx_plan *P, const spx_matrix *A, const void *b, void *x,
                      const spx_solve_opts *o, spx_solve_info *info);
