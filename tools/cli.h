@@ -32,6 +32,7 @@ int spx_cmd_gen(int argc, char **argv);
 int spx_cmd_spmv(int argc, char **argv);
 int spx_cmd_spgemm(int argc, char **argv);
 int spx_cmd_solve(int argc, char **argv);
+int spx_cmd_eigs(int argc, char **argv);
 int spx_cmd_bench(int argc, char **argv);
 int spx_cmd_formats(int argc, char **argv);
 
@@ -102,6 +103,12 @@ typedef struct cli_load_info {
 } cli_load_info;
 
 spx_status cli_load_matrix(const char *source, spx_matrix **A, cli_load_info *info);
+/* A command's body on a plan: the matrix loaded from source, a plan of
+ * operation op made with o, run(ctx, A, P, seconds of the load), both freed;
+ * a failed load or plan is cmd's library error. Returns the exit code. */
+typedef int (*cli_plan_body)(void *ctx, const spx_matrix *A, const spx_plan *P, double load_s);
+int cli_run_on_plan(const char *cmd, const char *source, spx_operation op, const spx_plan_opts *o,
+                    cli_plan_body run, void *ctx);
 
 /* Short name of a source for tables: a file's base name, or the spec. */
 void cli_matrix_label(const char *source, char *buf, size_t len);

@@ -237,24 +237,17 @@ static int run_solve(solve_args *a, const spx_matrix *A, const spx_plan *P, doub
     return rc;
 }
 
+static int body(void *ctx, const spx_matrix *A, const spx_plan *P, double load_s)
+{
+    solve_args *a = ctx;
+    return a->rhs ? solve_run_many(a, A, P, load_s) : run_solve(a, A, P, load_s);
+}
+
 int spx_cmd_solve(int argc, char **argv)
 {
     solve_args a;
     memset(&a, 0, sizeof a);
     int rc = parse_args(argc, argv, &a);
     if (rc != CLI_PARSED) return rc;
-    spx_matrix *A = NULL;
-    spx_plan *P = NULL;
-    cli_load_info info;
-    spx_status st = cli_load_matrix(a.matrix, &A, &info);
-    if (st != SPX_OK) return cli_library_error("solve", a.matrix, st);
-    if ((st = spx_plan_create(A, a.rhs ? SPX_OP_SPMM : SPX_OP_SPMV, &a.o, &P)) != SPX_OK)
-        rc = cli_library_error("solve", a.matrix, st);
-    else if (a.rhs)
-        rc = solve_run_many(&a, A, P, info.seconds);
-    else
-        rc = run_solve(&a, A, P, info.seconds);
-    spx_plan_destroy(P);
-    spx_matrix_destroy(A);
-    return rc;
+    return cli_run_on_plan("solve", a.matrix, a.rhs ? SPX_OP_SPMM : SPX_OP_SPMV, &a.o, body, &a);
 }

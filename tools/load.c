@@ -53,3 +53,21 @@ void cli_matrix_label(const char *source, char *buf, size_t len)
     }
     snprintf(buf, len, "%.*s", (int)n, base);
 }
+
+int cli_run_on_plan(const char *cmd, const char *source, spx_operation op, const spx_plan_opts *o,
+                    cli_plan_body run, void *ctx)
+{
+    spx_matrix *A = NULL;
+    spx_plan *P = NULL;
+    cli_load_info info;
+    int rc;
+    spx_status st = cli_load_matrix(source, &A, &info);
+    if (st != SPX_OK) return cli_library_error(cmd, source, st);
+    if ((st = spx_plan_create(A, op, o, &P)) != SPX_OK)
+        rc = cli_library_error(cmd, source, st);
+    else
+        rc = run(ctx, A, P, info.seconds);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    return rc;
+}

@@ -17,7 +17,8 @@ static const subcommand subcommands[] = {
     {"gen", spx_cmd_gen, "generate a matrix from a spec and write it"},
     {"spmv", spx_cmd_spmv, "y = alpha*op(A)*x + beta*y with vectors in text files"},
     {"spgemm", spx_cmd_spgemm, "C = A*B (B defaults to A)"},
-    {"solve", spx_cmd_solve, "A x = b by CG or BiCGSTAB, b and x in text files"},
+    {"solve", spx_cmd_solve, "A x = b by CG, BiCGSTAB or GMRES, b and x in text files"},
+    {"eigs", spx_cmd_eigs, "the largest or smallest eigenvalues of a symmetric matrix"},
     {"bench", spx_cmd_bench, "time every format, device and precision on a matrix"},
     {"formats", spx_cmd_formats, "list the registered formats and devices"},
 };

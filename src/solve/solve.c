@@ -50,7 +50,7 @@ spx_solve_opts spx_solve_opts_default(void)
     return o;
 }
 
-static double now_ms(void)
+double spx__solve_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -145,7 +145,7 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
 {
     spx_status st;
     memset(S, 0, sizeof *S);
-    S->t0 = now_ms();
+    S->t0 = spx__solve_now_ms();
     S->P = P;
     S->M = M;
     S->o = o ? *o : spx_solve_opts_default();
@@ -312,7 +312,7 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, void *r, 
     if (info) {
         info->iters = S->iters;
         info->rel_residual = rel;
-        info->ms = now_ms() - S->t0;
+        info->ms = spx__solve_now_ms() - S->t0;
         info->replayed = S->replayed;
     }
     if (st != SPX_OK) return st;

@@ -35,6 +35,8 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
  * k), A n x n (solve.c's Jacobi); SPX_ERR_UNSUPPORTED naming a zero or
  * missing diagonal entry. Free *d with spx__free. */
 spx_status spx__jacobi_diagonal(const spx_matrix *A, int64_t n, const int64_t *perm, double **d);
+/* A monotonic clock, ms. */
+double spx__solve_now_ms(void);
 /* y = alpha*A*x + beta*y by the solve's operator. */
 spx_status spx__solve_spmv(const spx__solve *S, double alpha, const void *x, double beta, void *y);
 /* r = b - A x */

@@ -1,0 +1,320 @@
+/* spx_eigsh (Lanczos, src/solve/lanczos.c) and its tridiagonal eigensolver
+ * (src/solve/tridiag.h):
+ * - tridiag: random symmetric tridiagonals of 1..40: T q = lambda q within
+ *   a few roundings of ||T||, Q orthogonal, ascending, and the last row
+ *   alone (rows = 1) the same bits as the whole Q's;
+ * - the 1D Laplacian (2, -1) of 100 rows, whose eigenvalues are
+ *   2 - 2 cos(j pi / 101): the 4 largest and the 4 smallest, values within
+ *   1e-9 relative, vectors unit, orthogonal and with ||A v - lambda v||
+ *   <= 1e-6 |lambda|;
+ * - lap3d7:8: the smallest eigenvalue 3 (2 - 2 cos(pi / 9));
+ * - a random symmetric matrix of 150 rows against cyclic Jacobi in long
+ *   double (both ends, k = 3);
+ * - the same bits twice; max_steps too few: SPX_ERR_NOT_CONVERGED with the
+ *   best values; bad k, which, tol, NULL values, a non-square plan;
+ * - part "cuda": the same on CUDA plans (fp64, and fp32 to 1e-4). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "cuda/gateway.h"
+#include "solve/tridiag.h"
+
+#define PI 3.14159265358979323846
+
+static void test_tridiag(void)
+{
+    uint64_t seed = 7;
+    int ok = 1;
+    for (int64_t m = 1; m <= 40; m++) {
+        double *d = malloc((size_t)m * sizeof *d), *e = malloc((size_t)m * sizeof *e);
+        double *d0 = malloc((size_t)m * sizeof *d0), *e0 = malloc((size_t)m * sizeof *e0);
+        double *z = calloc((size_t)(m * m), sizeof *z), *last = calloc((size_t)m, sizeof *last);
+        double norm = 0.0;
+        for (int64_t i = 0; i < m; i++) {
+            d0[i] = d[i] = spx_test_rand(&seed) * (m % 3 ? 1.0 : 1e3);
+            e0[i] = e[i] = i + 1 < m ? spx_test_rand(&seed) : 0.0;
+            norm = fmax(norm, fabs(d0[i]) + 2.0 * fabs(e0[i]));
+            z[i + i * m] = 1.0;
+        }
+        ok &= CHECK(spx__tridiag_eig(m, d, e, z, m) == 0);
+        for (int64_t j = 0; j < m; j++) {
+            for (int64_t i = 0; i < m; i++) { /* (T q_j - lambda_j q_j)_i */
+                const double *q = z + j * m;
+                double r = d0[i] * q[i] - d[j] * q[i];
+                if (i > 0) r += e0[i - 1] * q[i - 1];
+                if (i + 1 < m) r += e0[i] * q[i + 1];
+                ok &= fabs(r) <= 1e-13 * norm * (double)m;
+            }
+            for (int64_t l = 0; l < m; l++) {
+                double dot = 0.0;
+                for (int64_t i = 0; i < m; i++)
+                    dot += z[i + j * m] * z[i + l * m];
+                ok &= fabs(dot - (j == l)) <= 1e-13 * (double)m;
+            }
+            ok &= j == 0 || d[j - 1] <= d[j];
+        }
+        memcpy(d, d0, (size_t)m * sizeof *d);
+        memcpy(e, e0, (size_t)m * sizeof *e);
+        last[m - 1] = 1.0;
+        ok &= CHECK(spx__tridiag_eig(m, d, e, last, 1) == 0);
+        for (int64_t j = 0; j < m; j++)
+            ok &= memcmp(&last[j], &z[(m - 1) + j * m], sizeof *last) == 0;
+        free(d);
+        free(e);
+        free(d0);
+        free(e0);
+        free(z);
+        free(last);
+    }
+    CHECK(ok);
+}
+
+/* The 1D Laplacian of n rows: 2 on the diagonal, -1 beside it. */
+static spx_matrix *laplacian_1d(int64_t n)
+{
+    int64_t *ri = malloc((size_t)(3 * n) * sizeof *ri), *ci = malloc((size_t)(3 * n) * sizeof *ci);
+    double *v = malloc((size_t)(3 * n) * sizeof *v);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t d = -1; d <= 1; d++)
+            if (i + d >= 0 && i + d < n) {
+                ri[nz] = i;
+                ci[nz] = i + d;
+                v[nz++] = d ? -1.0 : 2.0;
+            }
+    spx_matrix *A = spx_test_coo_matrix(n, n, nz, ri, ci, v);
+    free(ri);
+    free(ci);
+    free(v);
+    return A;
+}
+
+/* Eigenvalues of dense symmetric a (n x n, destroyed) by cyclic Jacobi in
+ * long double, ascending into out. */
+static void jacobi_eigenvalues(int64_t n, long double *a, double *out)
+{
+    for (int sweep = 0; sweep < 50; sweep++) {
+        long double off = 0.0L;
+        for (int64_t p = 0; p < n; p++)
+            for (int64_t q = p + 1; q < n; q++)
+                off += a[p * n + q] * a[p * n + q];
+        if (off < 1e-40L) break;
+        for (int64_t p = 0; p < n; p++)
+            for (int64_t q = p + 1; q < n; q++) {
+                if (a[p * n + q] == 0.0L) continue;
+                const long double theta = (a[q * n + q] - a[p * n + p]) / (2.0L * a[p * n + q]);
+                const long double t =
+                    (theta >= 0 ? 1.0L : -1.0L) / (fabsl(theta) + sqrtl(theta * theta + 1.0L));
+                const long double c = 1.0L / sqrtl(t * t + 1.0L), s = t * c;
+                for (int64_t k = 0; k < n; k++) { /* columns p, q */
+                    const long double akp = a[k * n + p], akq = a[k * n + q];
+                    a[k * n + p] = c * akp - s * akq;
+                    a[k * n + q] = s * akp + c * akq;
+                }
+                for (int64_t k = 0; k < n; k++) { /* rows p, q */
+                    const long double apk = a[p * n + k], aqk = a[q * n + k];
+                    a[p * n + k] = c * apk - s * aqk;
+                    a[q * n + k] = s * apk + c * aqk;
+                }
+            }
+    }
+    for (int64_t i = 0; i < n; i++)
+        out[i] = (double)a[i * n + i];
+    for (int64_t i = 1; i < n; i++) /* insertion sort */
+        for (int64_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            const double t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+}
+
+static spx_plan *plan_on(const spx_matrix *A, spx_device dev, spx_type t)
+{
+    spx_plan *P = NULL;
+    spx_plan_opts o = spx_plan_opts_default();
+    o.device = dev;
+    o.precision = t;
+    CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, &o, &P), SPX_OK);
+    return P;
+}
+
+/* The k vectors (host copies, doubles): unit, orthogonal, and A v close to
+ * lambda v by the reference product. */
+static int vectors_ok(const spx_matrix *A, int64_t n, int64_t k, const double *values,
+                      const double *vec, double tol)
+{
+    int ok = 1;
+    double *av = malloc((size_t)n * sizeof *av), *scale = malloc((size_t)n * sizeof *scale);
+    for (int64_t t = 0; t < k; t++) {
+        const double *v = vec + t * n;
+        double r = 0.0;
+        spx_test_reference(A, SPX_OP_N, 1.0, v, 0.0, NULL, av, scale);
+        for (int64_t i = 0; i < n; i++)
+            r += (av[i] - values[t] * v[i]) * (av[i] - values[t] * v[i]);
+        ok &= sqrt(r) <= tol * fmax(fabs(values[t]), 1e-300);
+        for (int64_t u = 0; u <= t; u++) {
+            double dot = 0.0;
+            for (int64_t i = 0; i < n; i++)
+                dot += v[i] * vec[u * n + i];
+            ok &= fabs(dot - (u == t)) <= fmax(tol, 1e-10);
+        }
+    }
+    free(av);
+    free(scale);
+    return ok;
+}
+
+/* spx_eigsh on P; vectors copied back as host doubles into vec (n x k). */
+static spx_status eigsh_on(spx_plan *P, spx_type t, int64_t n, const spx_eig_opts *o,
+                           double *values, double *vec, spx_eig_info *info)
+{
+    const size_t es = t == SPX_F64 ? sizeof(double) : sizeof(float);
+    const size_t bytes = (size_t)(n * o->k) * es;
+    const int cuda = spx_plan_device(P) == SPX_DEV_CUDA;
+    void *host = malloc(bytes), *dev = NULL;
+    spx_status st = SPX_ERR_DEVICE;
+    if (!cuda || spx__cuda_alloc(&dev, bytes, "test vectors") == SPX_OK) {
+        st = spx_eigsh(P, o, values, cuda ? dev : host, info);
+        if (cuda && spx__cuda_copy(host, dev, bytes, 0) != SPX_OK) st = SPX_ERR_DEVICE;
+    }
+    for (int64_t i = 0; i < n * o->k; i++)
+        vec[i] = t == SPX_F64 ? ((double *)host)[i] : (double)((float *)host)[i];
+    spx__cuda_free(dev);
+    free(host);
+    return st;
+}
+
+static void test_laplacian_1d(spx_device dev, spx_type t)
+{
+    const int64_t n = 100, k = 4;
+    const double tol = t == SPX_F64 ? 1e-9 : 1e-4;
+    spx_matrix *A = laplacian_1d(n);
+    spx_plan *P = A ? plan_on(A, dev, t) : NULL;
+    double values[4], again[4], *vec = malloc((size_t)(n * k) * sizeof *vec);
+    double *vec2 = malloc((size_t)(n * k) * sizeof *vec2);
+    spx_eig_opts o = spx_eig_opts_default();
+    spx_eig_info info;
+    o.k = k;
+    o.tol = t == SPX_F64 ? 1e-10 : 1e-5;
+    for (int w = 0; P && w < 2; w++) {
+        o.which = w ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
+        if (!CHECK_STATUS(eigsh_on(P, t, n, &o, values, vec, &info), SPX_OK)) continue;
+        printf("%s %s lap1d:%lld %s: %lld steps, %.3g .. %.3g\n",
+               dev == SPX_DEV_CUDA ? "cuda" : "cpu", t == SPX_F64 ? "f64" : "f32", (long long)n,
+               w ? "smallest" : "largest", (long long)info.steps, values[0], values[k - 1]);
+        for (int64_t j = 0; j < k; j++) {
+            const int64_t idx = w ? j + 1 : n - j; /* 2 - 2 cos(idx pi / (n + 1)) */
+            const double want = 2.0 - 2.0 * cos((double)idx * PI / (double)(n + 1));
+            CHECK(fabs(values[j] - want) <= tol * want);
+        }
+        CHECK(info.converged == k && info.max_residual <= o.tol);
+        CHECK(vectors_ok(A, n, k, values, vec, t == SPX_F64 ? 1e-6 : 1e-2));
+        CHECK_STATUS(eigsh_on(P, t, n, &o, again, vec2, &info), SPX_OK);
+        CHECK(memcmp(values, again, sizeof values) == 0 &&
+              memcmp(vec, vec2, (size_t)(n * k) * sizeof *vec) == 0);
+    }
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    free(vec);
+    free(vec2);
+}
+
+/* lap3d7:8's smallest eigenvalue, 3 (2 - 2 cos(pi / 9)), and a random
+ * symmetric matrix's 3 largest and smallest against cyclic Jacobi. */
+static void test_against_references(spx_device dev)
+{
+    spx_matrix *L = NULL, *S = spx_test_symmetric_matrix(150, 4, 20, 11);
+    spx_eig_opts o = spx_eig_opts_default();
+    spx_eig_info info;
+    double values[3];
+    CHECK_STATUS(spx_generate("lap3d7:8", &L), SPX_OK);
+    spx_plan *P = L ? plan_on(L, dev, SPX_F64) : NULL;
+    o.which = SPX_EIG_SMALLEST;
+    o.tol = 1e-10;
+    if (P && CHECK_STATUS(spx_eigsh(P, &o, values, NULL, &info), SPX_OK))
+        CHECK(fabs(values[0] - 3.0 * (2.0 - 2.0 * cos(PI / 9.0))) <= 1e-9 * values[0]);
+    spx_plan_destroy(P);
+    P = S ? plan_on(S, dev, SPX_F64) : NULL;
+    if (P) {
+        const int64_t n = 150;
+        long double *a = calloc((size_t)(n * n), sizeof *a);
+        double *ref = malloc((size_t)n * sizeof *ref), *col = malloc((size_t)n * sizeof *col);
+        double *y = malloc((size_t)n * sizeof *y), *scale = malloc((size_t)n * sizeof *scale);
+        for (int64_t j = 0; j < n; j++) { /* A's columns by the reference product */
+            memset(col, 0, (size_t)n * sizeof *col);
+            col[j] = 1.0;
+            spx_test_reference(S, SPX_OP_N, 1.0, col, 0.0, NULL, y, scale);
+            for (int64_t i = 0; i < n; i++)
+                a[i * n + j] = y[i];
+        }
+        jacobi_eigenvalues(n, a, ref);
+        o.k = 3;
+        for (int w = 0; w < 2; w++) {
+            o.which = w ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
+            if (!CHECK_STATUS(spx_eigsh(P, &o, values, NULL, &info), SPX_OK)) continue;
+            for (int64_t j = 0; j < 3; j++) {
+                const double want = w ? ref[j] : ref[n - 1 - j];
+                CHECK(fabs(values[j] - want) <= 1e-9 * fmax(fabs(want), 1.0));
+            }
+        }
+        free(a);
+        free(ref);
+        free(col);
+        free(y);
+        free(scale);
+    }
+    spx_plan_destroy(P);
+    spx_matrix_destroy(L);
+    spx_matrix_destroy(S);
+}
+
+static void test_statuses(void)
+{
+    spx_matrix *A = laplacian_1d(1000), *R = spx_test_random_matrix(5, 7, 10, 3);
+    spx_plan *P = A ? plan_on(A, SPX_DEV_CPU, SPX_F64) : NULL, *PR = NULL;
+    spx_eig_opts o = spx_eig_opts_default();
+    spx_eig_info info;
+    double values[2] = {0.0, 0.0};
+    if (!P) return;
+    o.k = 2;
+    o.max_steps = 6; /* far too few for 1000 rows */
+    CHECK_STATUS(spx_eigsh(P, &o, values, NULL, &info), SPX_ERR_NOT_CONVERGED);
+    CHECK(info.steps == 6 && info.converged < 2 && values[0] > values[1] && values[0] < 4.0);
+    o = spx_eig_opts_default();
+    o.k = 0;
+    CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_INVALID_ARG);
+    o.k = 1001;
+    CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_INVALID_ARG);
+    o.k = 1;
+    o.which = (spx_eig_which)7;
+    CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_INVALID_ARG);
+    o.which = SPX_EIG_LARGEST;
+    o.tol = -1.0;
+    CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_INVALID_ARG);
+    CHECK_STATUS(spx_eigsh(P, NULL, NULL, NULL, NULL), SPX_ERR_INVALID_ARG);
+    if (R && CHECK_STATUS(spx_plan_create(R, SPX_OP_SPMV, NULL, &PR), SPX_OK))
+        CHECK_STATUS(spx_eigsh(PR, NULL, values, NULL, NULL), SPX_ERR_DIM_MISMATCH);
+    spx_plan_destroy(PR);
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    spx_matrix_destroy(R);
+}
+
+int main(void)
+{
+    if (spx_test_part(NULL)) {
+        test_tridiag();
+        test_laplacian_1d(SPX_DEV_CPU, SPX_F64);
+        test_laplacian_1d(SPX_DEV_CPU, SPX_F32);
+        test_against_references(SPX_DEV_CPU);
+        test_statuses();
+    }
+    if (spx_test_part("cuda") && spx_test_require_cuda("eigsh on CUDA plans")) {
+        test_laplacian_1d(SPX_DEV_CUDA, SPX_F64);
+        test_laplacian_1d(SPX_DEV_CUDA, SPX_F32);
+        test_against_references(SPX_DEV_CUDA);
+    }
+    return spx_test_finish();
+}
