@@ -56,7 +56,7 @@ from ._core import SpxError
 
 __all__ = ["SpxError", "Matrix", "Plan", "MultiPlan", "matrix", "read_mtx", "generate", "plan",
            "multi_plan", "spgemm", "sddmm", "formats", "device_available", "cg", "bicgstab",
-           "gmres", "bench", "NotConverged"]
+           "gmres", "eigsh", "bench", "NotConverged"]
 
 SPMV, SPGEMM, SPMM, SDDMM = 0, 1, 2, 3
 _TYPES = {0: "f64", 1: "f32", 2: "f16"}
@@ -555,6 +555,38 @@ def gmres(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace
     if restart < 1:
         raise ValueError("restart must be at least 1, not %r" % (restart,))
     return _solve("gmres", P, b, x0, rtol, max_iters, jacobi, keep_workspace, restart)
+
+
+def eigsh(P, k=1, which="LA", tol=1e-8, max_steps=200, return_eigenvectors=True):
+    """The k eigenvalues at one end of the spectrum of symmetric A (plan P, or a matrix,
+    planned with auto) by Lanczos with full reorthogonalisation (spx_eigsh), as
+    scipy.sparse.linalg.eigsh: which "LA" (largest algebraic) or "SA" (smallest). Returns
+    w, the eigenvalues in ascending order, and with return_eigenvectors also v (n x k,
+    NumPy, of the plan's dtype), v[:, i] the unit eigenvector of w[i]; and info as a third
+    item: {"steps", "converged", "max_residual" (the largest ||A v - w v|| / |w| Lanczos
+    estimates), "ms"}. A pair is done when its estimate is at most tol; max_steps bounds
+    the Lanczos basis (max_steps + 1 vectors on the plan's device). A multiple eigenvalue
+    appears once. NotConverged, carrying .w, .v and .info, when max_steps pass first."""
+    if which not in ("LA", "SA"):
+        raise ValueError('which is "LA" (largest) or "SA" (smallest), not %r' % (which,))
+    if not isinstance(P, Plan):
+        P = plan(P)
+    if P.operation != "spmv":
+        raise ValueError("eigsh takes an SpMV plan, not %r" % P.operation)
+    n = P.shape[0]
+    vec = np.zeros(k * n, P.dtype) if return_eigenvectors and 1 <= k <= n else None
+    status, values, steps, converged, worst, ms, message = P._p.eigsh(
+        int(k), which == "SA", float(tol), int(max_steps), vec)
+    order = np.argsort(values, kind="stable")
+    w = np.asarray(values)[order]
+    v = vec.reshape(k, n).T[:, order].copy() if vec is not None else None
+    info = {"steps": steps, "converged": converged, "max_residual": worst, "ms": ms}
+    result = (w, v, info) if return_eigenvectors else (w, info)
+    if status == 0:
+        return result
+    err = NotConverged(status, "SPX_ERR_NOT_CONVERGED", message)
+    err.w, err.v, err.info = w, v, info
+    raise err
 
 
 def bench(A, formats=None, device="cpu", precision="f64", calls=200, batches=10):

@@ -1005,6 +1005,65 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     return solve_result(st, &info, &o);
 }
 
+/* eigsh(k, smallest, tol, max_steps, vectors) -> (status, values, steps,
+ * converged, max_residual, ms, message): spx_eigsh_host, vectors None or a
+ * writable host array of k * n entries of the plan's type (eigenvector after
+ * eigenvector); status SPX_OK or SPX_ERR_NOT_CONVERGED (message SpX's),
+ * else SpxError. */
+static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
+{
+    PyObject *vo, *values;
+    long long k, max_steps;
+    int smallest;
+    double tol;
+    Py_buffer vv;
+    int vh = 0;
+    void *vec = NULL;
+    spx_eig_info info = {0, 0, 0.0, 0.0};
+    spx_status st;
+    if (!PyArg_ParseTuple(args, "LpdLO", &k, &smallest, &tol, &max_steps, &vo)) return NULL;
+    if (k < 1 || k > p->rows || max_steps < 0 || max_steps > ((long long)1 << 30)) {
+        PyErr_Format(PyExc_ValueError, "k must be 1..%lld and max_steps >= 0", (long long)p->rows);
+        return NULL;
+    }
+    if (vo != Py_None) {
+        if (host_vector(p->vtype, vo, p->rows * k, 1, &vv) < 0) return NULL;
+        vec = vv.buf;
+        vh = 1;
+    }
+    double *w = PyMem_Malloc((size_t)k * sizeof *w);
+    if (!w) {
+        if (vh) PyBuffer_Release(&vv);
+        return PyErr_NoMemory();
+    }
+    spx_eig_opts o = spx_eig_opts_default();
+    o.k = k;
+    o.which = smallest ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
+    o.tol = tol;
+    o.max_steps = max_steps;
+    Py_BEGIN_ALLOW_THREADS
+    st = spx_eigsh_host(p->P, &o, w, vec, &info);
+    Py_END_ALLOW_THREADS
+    if (vh) PyBuffer_Release(&vv);
+    if (st != SPX_OK && st != SPX_ERR_NOT_CONVERGED) {
+        PyMem_Free(w);
+        return raise_status(st);
+    }
+    values = PyList_New(k);
+    for (long long j = 0; values && j < k; j++) {
+        PyObject *f = PyFloat_FromDouble(w[j]);
+        if (!f)
+            Py_CLEAR(values);
+        else
+            PyList_SET_ITEM(values, j, f);
+    }
+    PyMem_Free(w);
+    if (!values) return NULL;
+    return Py_BuildValue("(iNLLdds)", (int)st, values, (long long)info.steps,
+                         (long long)info.converged, info.max_residual, info.ms,
+                         st == SPX_OK ? "" : spx_last_error());
+}
+
 /* (status, iters, rel_residuals, ms, history, message) of spx_cg_many on k
  * columns of n rows that ended with SPX_OK or SPX_ERR_NOT_CONVERGED, else
  * SpxError: iters and rel_residuals list info's k entries; history runs to
@@ -1085,6 +1144,7 @@ static PyMethodDef plan_methods[] = {
     {"spgemm_numeric", (PyCFunction)plan_spgemm_numeric, METH_VARARGS,
      "C's values again for B of C's pattern"},
     {"solve", (PyCFunction)plan_solve, METH_VARARGS, "cg or bicgstab"},
+    {"eigsh", (PyCFunction)plan_eigsh, METH_VARARGS, "Lanczos: the k extreme eigenvalues"},
     {"solve_many", (PyCFunction)plan_solve_many, METH_VARARGS,
      "cg of k right-hand sides (SpMM plans)"},
     {"device_arrays", (PyCFunction)plan_device_arrays, METH_NOARGS,
@@ -1235,10 +1295,9 @@ static spx_status multi_krylov(spx_multi_plan *P, const spx_matrix *A, int metho
         (st = spx_multi_vector_create(P, &rx)) == SPX_OK &&
         (st = spx_multi_vector_set(rb, b)) == SPX_OK &&
         (st = spx_multi_vector_set(rx, x)) == SPX_OK) {
-        st =
-            (method == SOLVE_CG         ? spx_multi_cg
-             : method == SOLVE_BICGSTAB ? spx_multi_bicgstab
-                                        : spx_multi_gmres)(P, A, rb, rx, o, info);
+        st = (method == SOLVE_CG         ? spx_multi_cg
+              : method == SOLVE_BICGSTAB ? spx_multi_bicgstab
+                                         : spx_multi_gmres)(P, A, rb, rx, o, info);
         if (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED) {
             spx_status got = spx_multi_vector_get(rx, x);
             if (got != SPX_OK) st = got;
