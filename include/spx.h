@@ -674,12 +674,15 @@ typedef struct spx_eig_opts {
     spx_eig_which which; /* default SPX_EIG_LARGEST */
     double tol;          /* a pair (theta, v) is done when ||A v - theta v|| <= tol |theta|
                             (default 1e-8) */
-    int64_t max_steps;   /* Lanczos steps at most, its basis's size (default 200, at most n);
-                            the basis, max_steps + 1 vectors, lives on the plan's device */
+    int64_t basis;       /* Lanczos vectors before a restart (0: the default, max(2k + 1,
+                            k + 32); at most n): basis + 1 + (its kept part) vectors live
+                            on the plan's device */
+    int64_t max_steps;   /* Lanczos steps (products) at most (default 10000) */
 } spx_eig_opts;
 
 typedef struct spx_eig_info {
-    int64_t steps;       /* Lanczos steps taken */
+    int64_t steps;       /* Lanczos steps (products) taken */
+    int64_t restarts;    /* thick restarts */
     int64_t converged;   /* of the k pairs returned, those that met tol */
     double max_residual; /* the largest ||A v - theta v|| / |theta| of the k, as Lanczos
                             estimates it */
@@ -689,16 +692,17 @@ typedef struct spx_eig_info {
 spx_eig_opts spx_eig_opts_default(void);
 
 /* The k eigenvalues at one end of the spectrum of symmetric A (P an SpMV
- * plan of A, square, any device), by Lanczos from a fixed start vector with
- * full reorthogonalisation (classical Gram-Schmidt twice, as GMRES does on
- * a GPU), no restart. values: k host doubles. vectors: NULL, or k unit
- * eigenvectors, each n entries of P's vector type one after the other,
- * where P's vectors live (device memory for a CUDA plan). A single start
- * vector finds each eigenvalue once, whatever its multiplicity. Returns
- * SPX_ERR_NOT_CONVERGED when max_steps pass first (values, vectors and info
- * hold the best so far), SPX_ERR_BREAKDOWN when the start vector's Krylov
- * space has fewer than k dimensions. The same bits every call for a fixed
- * plan (CPU: and thread count). */
+ * plan of A, square, any device), by thick-restart Lanczos (Wu and Simon)
+ * from a fixed start vector with full reorthogonalisation (classical
+ * Gram-Schmidt twice, as GMRES does on a GPU). values: k host doubles.
+ * vectors: NULL, or k unit eigenvectors, each n entries of P's vector type
+ * one after the other, where P's vectors live (device memory for a CUDA
+ * plan). A single start vector spans one direction of each eigenspace: a
+ * multiple eigenvalue appears once (other solvers may list copies that
+ * rounding let in). Returns SPX_ERR_NOT_CONVERGED when max_steps pass first
+ * (values, vectors and info hold the best so far), SPX_ERR_BREAKDOWN when
+ * the start vector's Krylov space has fewer than k dimensions. The same
+ * bits every call for a fixed plan (CPU: and thread count). */
 spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,
                      spx_eig_info *info /* out, may be NULL */);
 /* The same with vectors in host memory whatever the plan's device (copied

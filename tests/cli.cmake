@@ -190,11 +190,11 @@ spx_cli_test(solve_cuda 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DAT
 # is 2 (2 - 2 cos(pi / 21)) = 0.0446766951
 spx_cli_test(eigs_two_i 0 ARGS eigs ${SPX_CLI_DATA}/two_i.mtx --vectors -
              STDOUT "^-0\\.19361018913672"
-             STDERR "eigs \\(1 largest\\) on two_i \\(3 rows, 3 nonzeros\\), cpu [a-z0-9-]+ f64: 1 steps, 1 of 1 converged.*\n2\n")
+             STDERR "eigs \\(1 largest\\) on two_i \\(3 rows, 3 nonzeros\\), cpu [a-z0-9-]+ f64: 1 steps, 0 restarts, 1 of 1 converged.*\n2\n")
 spx_cli_test(eigs_laplacian 0 ARGS eigs gen:lap2d5:20 --which smallest --tol 1e-10
              STDOUT "1 of 1 converged.*\n0\\.04467669509948")
 spx_cli_test(eigs_not_converged 3 ARGS eigs gen:lap2d5:20 --k 2 --max-steps 3
-             STDOUT "3 steps, 0 of 2 converged" STDERR "spx eigs: not converged: eigsh: 0 of 2 pairs")
+             STDOUT "3 steps, 0 restarts, 0 of 2 converged" STDERR "spx eigs: not converged: eigsh: 0 of 2 pairs")
 spx_cli_test(eigs_not_square 1 ARGS eigs ${SPX_CLI_DATA}/a.mtx
              STDERR "^spx eigs: .*a.mtx: SPX_ERR_DIM_MISMATCH: a solver needs a square matrix, not 4 x 3")
 spx_cli_test(eigs_bad_which 2 ARGS eigs ${SPX_CLI_DATA}/two_i.mtx --which middle
@@ -202,7 +202,7 @@ spx_cli_test(eigs_bad_which 2 ARGS eigs ${SPX_CLI_DATA}/two_i.mtx --which middle
 spx_cli_test(eigs_bad_k 1 ARGS eigs ${SPX_CLI_DATA}/two_i.mtx --k 4
              STDERR "eigsh: k = 4, not 1..3")
 spx_cli_test(eigs_cuda 0 ARGS eigs gen:lap2d5:20 --which smallest --tol 1e-10 --device cuda
-             STDOUT "cuda [a-z0-9-]+ f64: [0-9]+ steps, 1 of 1 converged.*\n0\\.0446766950"
+             STDOUT "cuda [a-z0-9-]+ f64: [0-9]+ steps, [0-9]+ restarts, 1 of 1 converged.*\n0\\.0446766950"
              NO_GPU_RC 1 NO_GPU_STDERR "^spx eigs: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
 
 # ---- solve --rhs K: K columns at once (spx_cg_many on an SpMM plan), B

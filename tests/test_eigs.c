@@ -1,8 +1,7 @@
-/* spx_eigsh (Lanczos, src/solve/lanczos.c) and its tridiagonal eigensolver
- * (src/solve/tridiag.h):
- * - tridiag: random symmetric tridiagonals of 1..40: T q = lambda q within
- *   a few roundings of ||T||, Q orthogonal, ascending, and the last row
- *   alone (rows = 1) the same bits as the whole Q's;
+/* spx_eigsh (thick-restart Lanczos, src/solve/lanczos.c) and its dense
+ * eigensolver (src/solve/symeig.h):
+ * - symeig: random symmetric matrices of 1..40: A q = lambda q within a few
+ *   roundings of ||A||, Q orthogonal, ascending;
  * - the 1D Laplacian (2, -1) of 100 rows, whose eigenvalues are
  *   2 - 2 cos(j pi / 101): the 4 largest and the 4 smallest, values within
  *   1e-9 relative, vectors unit, orthogonal and with ||A v - lambda v||
@@ -10,8 +9,9 @@
  * - lap3d7:8: the smallest eigenvalue 3 (2 - 2 cos(pi / 9));
  * - a random symmetric matrix of 150 rows against cyclic Jacobi in long
  *   double (both ends, k = 3);
+ * - restarts: a basis of 10 for k = 2 on 1D Laplacians of 100 and 400 rows;
  * - the same bits twice; max_steps too few: SPX_ERR_NOT_CONVERGED with the
- *   best values; bad k, which, tol, NULL values, a non-square plan;
+ *   best values; bad k, which, tol, basis, NULL values, a non-square plan;
  * - part "cuda": the same on CUDA plans (fp64, and fp32 to 1e-4). */
 #include <math.h>
 #include <stdlib.h>
@@ -19,33 +19,32 @@
 
 #include "common.h"
 #include "cuda/gateway.h"
-#include "solve/tridiag.h"
+#include "solve/symeig.h"
 
 #define PI 3.14159265358979323846
 
-static void test_tridiag(void)
+static void test_symeig(void)
 {
     uint64_t seed = 7;
     int ok = 1;
     for (int64_t m = 1; m <= 40; m++) {
-        double *d = malloc((size_t)m * sizeof *d), *e = malloc((size_t)m * sizeof *e);
-        double *d0 = malloc((size_t)m * sizeof *d0), *e0 = malloc((size_t)m * sizeof *e0);
-        double *z = calloc((size_t)(m * m), sizeof *z), *last = calloc((size_t)m, sizeof *last);
+        double *a = malloc((size_t)(m * m) * sizeof *a), *a0 = malloc((size_t)(m * m) * sizeof *a0);
+        double *z = malloc((size_t)(m * m) * sizeof *z), *w = malloc((size_t)m * sizeof *w);
         double norm = 0.0;
-        for (int64_t i = 0; i < m; i++) {
-            d0[i] = d[i] = spx_test_rand(&seed) * (m % 3 ? 1.0 : 1e3);
-            e0[i] = e[i] = i + 1 < m ? spx_test_rand(&seed) : 0.0;
-            norm = fmax(norm, fabs(d0[i]) + 2.0 * fabs(e0[i]));
-            z[i + i * m] = 1.0;
-        }
-        ok &= CHECK(spx__tridiag_eig(m, d, e, z, m) == 0);
+        for (int64_t j = 0; j < m; j++)
+            for (int64_t i = 0; i <= j; i++) {
+                const double v = spx_test_rand(&seed) * (m % 3 ? 1.0 : 1e3);
+                a0[i + j * m] = a0[j + i * m] = v;
+                norm += 2.0 * fabs(v);
+            }
+        memcpy(a, a0, (size_t)(m * m) * sizeof *a);
+        ok &= CHECK(spx__symeig(m, a, w, z) == 0);
         for (int64_t j = 0; j < m; j++) {
-            for (int64_t i = 0; i < m; i++) { /* (T q_j - lambda_j q_j)_i */
-                const double *q = z + j * m;
-                double r = d0[i] * q[i] - d[j] * q[i];
-                if (i > 0) r += e0[i - 1] * q[i - 1];
-                if (i + 1 < m) r += e0[i] * q[i + 1];
-                ok &= fabs(r) <= 1e-13 * norm * (double)m;
+            for (int64_t i = 0; i < m; i++) { /* (A q_j - lambda_j q_j)_i */
+                double r = -w[j] * z[i + j * m];
+                for (int64_t l = 0; l < m; l++)
+                    r += a0[i + l * m] * z[l + j * m];
+                ok &= fabs(r) <= 1e-13 * norm;
             }
             for (int64_t l = 0; l < m; l++) {
                 double dot = 0.0;
@@ -53,20 +52,12 @@ static void test_tridiag(void)
                     dot += z[i + j * m] * z[i + l * m];
                 ok &= fabs(dot - (j == l)) <= 1e-13 * (double)m;
             }
-            ok &= j == 0 || d[j - 1] <= d[j];
+            ok &= j == 0 || w[j - 1] <= w[j];
         }
-        memcpy(d, d0, (size_t)m * sizeof *d);
-        memcpy(e, e0, (size_t)m * sizeof *e);
-        last[m - 1] = 1.0;
-        ok &= CHECK(spx__tridiag_eig(m, d, e, last, 1) == 0);
-        for (int64_t j = 0; j < m; j++)
-            ok &= memcmp(&last[j], &z[(m - 1) + j * m], sizeof *last) == 0;
-        free(d);
-        free(e);
-        free(d0);
-        free(e0);
+        free(a);
+        free(a0);
         free(z);
-        free(last);
+        free(w);
     }
     CHECK(ok);
 }
@@ -270,6 +261,36 @@ static void test_against_references(spx_device dev)
     spx_matrix_destroy(S);
 }
 
+/* A small basis: thick restarts, the 2 largest and smallest of 1D
+ * Laplacians to 1e-8 against 2 - 2 cos(j pi / (n + 1)). */
+static void test_restarts(spx_device dev)
+{
+    for (int64_t n = 100; n <= 400; n *= 4) {
+        spx_matrix *A = laplacian_1d(n);
+        spx_plan *P = A ? plan_on(A, dev, SPX_F64) : NULL;
+        spx_eig_opts o = spx_eig_opts_default();
+        spx_eig_info info;
+        double values[2];
+        o.k = 2;
+        o.basis = 10;
+        for (int w = 0; P && w < 2; w++) {
+            o.which = w ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
+            if (!CHECK_STATUS(spx_eigsh(P, &o, values, NULL, &info), SPX_OK)) continue;
+            printf("%s lap1d:%lld %s, basis 10: %lld steps, %lld restarts\n",
+                   dev == SPX_DEV_CUDA ? "cuda" : "cpu", (long long)n, w ? "smallest" : "largest",
+                   (long long)info.steps, (long long)info.restarts);
+            CHECK(info.restarts > 0);
+            for (int64_t j = 0; j < 2; j++) {
+                const int64_t idx = w ? j + 1 : n - j;
+                const double want = 2.0 - 2.0 * cos((double)idx * PI / (double)(n + 1));
+                CHECK(fabs(values[j] - want) <= 1e-7 * want);
+            }
+        }
+        spx_plan_destroy(P);
+        spx_matrix_destroy(A);
+    }
+}
+
 static void test_statuses(void)
 {
     spx_matrix *A = laplacian_1d(1000), *R = spx_test_random_matrix(5, 7, 10, 3);
@@ -293,6 +314,10 @@ static void test_statuses(void)
     o.which = SPX_EIG_LARGEST;
     o.tol = -1.0;
     CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_INVALID_ARG);
+    o.tol = 1e-8;
+    o.k = 2;
+    o.basis = 2; /* at least k + 1 */
+    CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_INVALID_ARG);
     CHECK_STATUS(spx_eigsh(P, NULL, NULL, NULL, NULL), SPX_ERR_INVALID_ARG);
     if (R && CHECK_STATUS(spx_plan_create(R, SPX_OP_SPMV, NULL, &PR), SPX_OK))
         CHECK_STATUS(spx_eigsh(PR, NULL, values, NULL, NULL), SPX_ERR_DIM_MISMATCH);
@@ -305,16 +330,18 @@ static void test_statuses(void)
 int main(void)
 {
     if (spx_test_part(NULL)) {
-        test_tridiag();
+        test_symeig();
         test_laplacian_1d(SPX_DEV_CPU, SPX_F64);
         test_laplacian_1d(SPX_DEV_CPU, SPX_F32);
         test_against_references(SPX_DEV_CPU);
+        test_restarts(SPX_DEV_CPU);
         test_statuses();
     }
     if (spx_test_part("cuda") && spx_test_require_cuda("eigsh on CUDA plans")) {
         test_laplacian_1d(SPX_DEV_CUDA, SPX_F64);
         test_laplacian_1d(SPX_DEV_CUDA, SPX_F32);
         test_against_references(SPX_DEV_CUDA);
+        test_restarts(SPX_DEV_CUDA);
     }
     return spx_test_finish();
 }

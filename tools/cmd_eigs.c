@@ -24,11 +24,11 @@ static const char *usage(void)
     cli_device_names(SPX_OP_SPMV, devices, sizeof devices);
     snprintf(text, sizeof text,
              "Usage: spx eigs A [--k K] [--which largest|smallest] [--tol t]\n"
-             "                [--max-steps m] [--vectors V.txt|-]\n"
+             "                [--basis b] [--max-steps m] [--vectors V.txt|-]\n"
              "                [--format F] [--device %s] [--precision f64|f32]\n"
              "                [--param k=v,...]\n\n"
              "The K eigenvalues at one end of the spectrum of symmetric A (a .mtx,\n"
-             ".mtx.gz or .spx file, or gen:SPEC) by Lanczos with full\n"
+             ".mtx.gz or .spx file, or gen:SPEC) by thick-restart Lanczos with full\n"
              "reorthogonalisation (spx_eigsh). Prints a summary line, then the\n"
              "eigenvalues, one per line, largest first (smallest first with --which\n"
              "smallest). A multiple eigenvalue appears once.\n\n"
@@ -36,8 +36,10 @@ static const char *usage(void)
              "  --which W      largest (default) or smallest, algebraically\n"
              "  --tol t        a pair is done when ||A v - theta v|| <= t |theta|\n"
              "                 (default 1e-8)\n"
-             "  --max-steps m  Lanczos steps at most (default 200); the basis, m + 1\n"
-             "                 vectors, lives on the device; reaching it is exit 3\n"
+             "  --basis b      Lanczos vectors before a restart (default 0: max(2K + 1,\n"
+             "                 K + 32)); about 1.5 b vectors live on the device\n"
+             "  --max-steps m  Lanczos steps (products) at most (default 10000);\n"
+             "                 reaching it is exit 3\n"
              "  --vectors V    the eigenvectors: n rows of K values (%%.17g; - : standard\n"
              "                 output, the summary and the eigenvalues then go to\n"
              "                 standard error)\n"
@@ -53,12 +55,13 @@ static const char *usage(void)
 static int parse_args(int argc, char **argv, eigs_args *a)
 {
     const char *device = "cpu", *prec = "f64", *k = "1", *which = "largest", *tol = "1e-8";
-    const char *steps = "200", *format = "auto", *params = NULL;
+    const char *steps = "10000", *basis = "0", *format = "auto", *params = NULL;
     long v;
     const cli_opt opts[] = {{"--k", &k, NULL},
                             {"--which", &which, NULL},
                             {"--tol", &tol, NULL},
                             {"--max-steps", &steps, NULL},
+                            {"--basis", &basis, NULL},
                             {"--vectors", &a->vectors, NULL},
                             {"--format", &format, NULL},
                             {"--device", &device, NULL},
@@ -74,6 +77,8 @@ static int parse_args(int argc, char **argv, eigs_args *a)
     if ((rc = cli_parse_int("eigs", "--max-steps", steps, 1, 1L << 24, &v)) != CLI_PARSED)
         return rc;
     a->eo.max_steps = v;
+    if ((rc = cli_parse_int("eigs", "--basis", basis, 0, 1L << 20, &v)) != CLI_PARSED) return rc;
+    a->eo.basis = v;
     if ((rc = cli_parse_double("eigs", "--tol", tol, &a->eo.tol)) != CLI_PARSED) return rc;
     if (!(a->eo.tol >= 0.0)) return cli_usage_error("eigs", "--tol must be >= 0");
     if (strcmp(which, "largest") != 0 && strcmp(which, "smallest") != 0)
@@ -108,7 +113,7 @@ static int run(const eigs_args *a, const spx_matrix *A, const spx_plan *P, doubl
     double *values = calloc((size_t)k, sizeof *values);
     void *vec = a->vectors && k <= n ? malloc((size_t)(n * k) * es) : NULL;
     double *rows = vec ? malloc((size_t)(n * k) * sizeof *rows) : NULL;
-    spx_eig_info info = {0, 0, 0.0, 0.0};
+    spx_eig_info info = {0, 0, 0, 0.0, 0.0};
     char label[256], why[512];
     int rc = CLI_OK;
     FILE *out = a->vectors && cli_is_stdout(a->vectors) ? stderr : stdout;
@@ -128,13 +133,13 @@ static int run(const eigs_args *a, const spx_matrix *A, const spx_plan *P, doubl
             cli_matrix_label(a->matrix, label, sizeof label);
             fprintf(out,
                     "eigs (%lld %s) on %s (%lld rows, %lld nonzeros), %s %s %s: %lld steps, "
-                    "%lld of %lld converged, max residual %.3g, %.3f ms (plan %.3f ms, read "
-                    "%.3f s)\n",
+                    "%lld restarts, %lld of %lld converged, max residual %.3g, %.3f ms (plan "
+                    "%.3f ms, read %.3f s)\n",
                     (long long)k, a->eo.which == SPX_EIG_SMALLEST ? "smallest" : "largest", label,
                     (long long)n, (long long)nnz, cli_device_name(a->o.device), spx_plan_format(P),
                     cli_precision_name(a->o.precision), (long long)info.steps,
-                    (long long)info.converged, (long long)k, info.max_residual, info.ms,
-                    spx_plan_prep_ms(P), load_s);
+                    (long long)info.restarts, (long long)info.converged, (long long)k,
+                    info.max_residual, info.ms, spx_plan_prep_ms(P), load_s);
             for (int64_t j = 0; j < k; j++)
                 fprintf(out, "%.17g\n", values[j]);
             if (vec) {

@@ -1,20 +1,24 @@
-/* spx_eigsh: the Lanczos method with full reorthogonalisation, on any square
- * SpMV plan of a symmetric A:
+/* spx_eigsh: thick-restart Lanczos (Wu and Simon 2000) with full
+ * reorthogonalisation, on any square SpMV plan of a symmetric A. The basis
+ * V holds up to m vectors (spx_eig_opts.basis):
  *   v_0 = u / ||u||, u a fixed pseudo-random vector;
  *   step j: w = A v_j; h = V'w, w -= V h; h' = V'w, w -= V h' (V = v_0..v_j,
  *           classical Gram-Schmidt twice: vec_gs.h's three passes);
- *           alpha_j = h_j + h'_j, beta_{j+1} = ||w||, v_{j+1} = w / beta_{j+1}.
- * T = tridiag(beta, alpha, beta), j + 1 square, is V'AV; its eigenpairs
- * (theta_i, s_i) give the Ritz pairs (theta_i, V s_i), whose residual
- * ||A V s_i - theta_i V s_i|| is beta_{j+1} |s_i(j)| (Paige). After each
- * step from the k-th on, T's eigenvalues and the last entries of its
- * eigenvectors (tridiag.h) decide: the k wanted pairs all meet tol, or
- * beta_{j+1} vanishes against ||T|| (V spans an invariant subspace: the
- * Ritz values are eigenvalues), or max_steps pass. The Ritz vectors are one
- * more pass each (V s_i: w = 0 - V (-s_i)). Without the reorthogonalisation
- * the basis loses orthogonality as Ritz values converge and copies of them
- * appear; with it a step costs three passes over j + 1 vectors, and the
- * whole run O(m^2 n) for m steps. */
+ *           H(i, j) = h_i + h'_i = v_i' A v_j (i <= j), beta = ||w||,
+ *           v_{j+1} = w / beta.
+ * With q steps in the basis, T = V'AV is H's upper triangle mirrored
+ * (tridiagonal, but for the row and column of the first step after a
+ * restart); its eigenpairs (theta_i, s_i) (symeig.h) give the Ritz pairs
+ * (theta_i, V s_i), whose residual ||A V s_i - theta_i V s_i|| is
+ * beta |s_i(q-1)|. When the basis is full and the k wanted pairs have not
+ * all met tol, it restarts thickly: the l = k + (m - k) / 2 wanted Ritz
+ * vectors become v_0..v_{l-1} (T's leading block then diag(theta)), v_m
+ * becomes v_l, and the steps go on from l (column l of H then holds the
+ * coupling beta s_i(m-1) of the kept vectors to v_l, from its Gram-Schmidt).
+ * It stops when the wanted pairs meet tol, beta vanishes against ||T|| (V
+ * spans an invariant subspace: its Ritz values are eigenvalues), or
+ * max_steps pass. A step costs a product and three passes over at most m
+ * vectors; a restart l passes over m. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -23,24 +27,28 @@
 #include "core/error.h"
 #include "cuda/gateway.h"
 #include "solve/solve.h"
-#include "solve/tridiag.h"
+#include "solve/symeig.h"
 #include "solve/vec_gs.h"
 
-#define EIG_MAX_STEPS 200 /* spx_eig_opts.max_steps's default */
+#define EIG_MAX_STEPS 10000 /* spx_eig_opts.max_steps's default */
 
 typedef struct lanczos {
     const spx_plan *P;
     spx__vspace s;
     spx_eig_opts o;
-    int64_t m;         /* steps at most */
-    void **V;          /* m + 1 basis vectors */
-    void *w;           /* the step's new vector */
-    spx__gs_buf gs;    /* h at 0, h' at m + 1, ||w||^2 at 2m + 2, where the vectors are */
-    double *sums;      /* their host copy */
-    double *alpha;     /* T's diagonal */
-    double *beta;      /* beta[j] = T(j - 1, j), beta[0] unused */
-    double *d, *e, *z; /* T's eigenvalues, its off-diagonal (destroyed), Q's rows */
-    double tnorm;      /* a bound on ||T||: the largest row sum of |T| so far */
+    int64_t m;      /* basis vectors before a restart */
+    int64_t keep;   /* vectors kept at a restart */
+    void **V;       /* m + 1 basis vectors */
+    void **U;       /* keep: a restart's new vectors */
+    spx__gs_buf gs; /* h at 0, h' at m + 1, ||w||^2 at 2m + 2, where the vectors are */
+    double *sums;   /* their host copy */
+    double *H;      /* m x m, column-major: H(i, j) = v_i' A v_j for i <= j */
+    double *T;      /* T = V'AV of the steps in the basis, for symeig (destroyed) */
+    double *theta;  /* its eigenvalues, ascending */
+    double *S;      /* its eigenvectors, column-major */
+    double beta;    /* ||w|| of the last step */
+    double tnorm;   /* a bound on ||T||: the largest column sum of |H| and beta so far */
+    int64_t steps, restarts;
 } lanczos;
 
 spx_eig_opts spx_eig_opts_default(void)
@@ -64,6 +72,9 @@ static spx_status check_opts(const spx_eig_opts *o, int64_t n)
                           (int)o->which);
     if (!(o->tol >= 0.0) || o->max_steps < 0)
         return spx__error(SPX_ERR_INVALID_ARG, "eigsh: tol must be >= 0 and max_steps >= 0");
+    if (o->basis != 0 && o->basis < o->k + 1)
+        return spx__error(SPX_ERR_INVALID_ARG, "eigsh: basis = %lld, at least k + 1 = %lld",
+                          (long long)o->basis, (long long)o->k + 1);
     return SPX_OK;
 }
 
@@ -71,15 +82,16 @@ static void lanczos_free(lanczos *L)
 {
     for (int64_t i = 0; L->V && i <= L->m; i++)
         if (L->V[i]) spx__v_free(&L->s, L->V[i]);
-    if (L->w) spx__v_free(&L->s, L->w);
+    for (int64_t i = 0; L->U && i < L->keep; i++)
+        if (L->U[i]) spx__v_free(&L->s, L->U[i]);
     if (L->gs.count) spx__gs_buf_free(&L->s, &L->gs);
     spx__free(L->V);
+    spx__free(L->U);
     spx__free(L->sums);
-    spx__free(L->alpha);
-    spx__free(L->beta);
-    spx__free(L->d);
-    spx__free(L->e);
-    spx__free(L->z);
+    spx__free(L->H);
+    spx__free(L->T);
+    spx__free(L->theta);
+    spx__free(L->S);
     spx__vspace_free(&L->s);
 }
 
@@ -109,123 +121,153 @@ static spx_status lanczos_alloc(lanczos *L)
     spx_status st;
     const size_t m = (size_t)L->m;
     SPX_TRY(spx__calloc((void **)&L->V, m + 1, sizeof *L->V, "eigsh basis"));
+    SPX_TRY(spx__calloc((void **)&L->U, (size_t)L->keep + 1, sizeof *L->U, "eigsh basis"));
     SPX_TRY(spx__calloc((void **)&L->sums, 2 * m + 3, sizeof *L->sums, "eigsh sums"));
-    SPX_TRY(spx__calloc((void **)&L->alpha, m, sizeof *L->alpha, "eigsh tridiagonal"));
-    SPX_TRY(spx__calloc((void **)&L->beta, m + 1, sizeof *L->beta, "eigsh tridiagonal"));
-    SPX_TRY(spx__calloc((void **)&L->d, m, sizeof *L->d, "eigsh ritz values"));
-    SPX_TRY(spx__calloc((void **)&L->e, m, sizeof *L->e, "eigsh ritz values"));
-    SPX_TRY(spx__calloc((void **)&L->z, m * m, sizeof *L->z, "eigsh ritz vectors"));
+    SPX_TRY(spx__calloc((void **)&L->H, m * m, sizeof *L->H, "eigsh projected matrix"));
+    SPX_TRY(spx__calloc((void **)&L->T, m * m, sizeof *L->T, "eigsh projected matrix"));
+    SPX_TRY(spx__calloc((void **)&L->theta, m, sizeof *L->theta, "eigsh ritz values"));
+    SPX_TRY(spx__calloc((void **)&L->S, m * m, sizeof *L->S, "eigsh ritz vectors"));
     SPX_TRY(spx__gs_buf_alloc(&L->s, 2 * m + 3, &L->gs));
     SPX_TRY(start_vector(L));
     for (size_t i = 1; i <= m; i++)
-        SPX_TRY(spx__v_alloc(&L->s, &L->V[i], "eigsh basis vector (max_steps + 1 of them)"));
-    SPX_TRY(spx__v_alloc(&L->s, &L->w, "eigsh work vector"));
+        SPX_TRY(spx__v_alloc(&L->s, &L->V[i], "eigsh basis vector (basis + 1 of them)"));
+    for (int64_t i = 0; i < L->keep; i++)
+        SPX_TRY(spx__v_alloc(&L->s, &L->U[i], "eigsh restart vector"));
 cleanup:
     return st;
 }
 
-/* Step j: alpha_j, and beta_{j+1} = ||w|| with w = A v_j made orthogonal
- * to v_0..v_j. */
+/* Step j: column j of H, beta, and v_{j+1} (w = A v_j made orthogonal to
+ * v_0..v_j, written straight into V[j + 1]). */
 static spx_status step(lanczos *L, int64_t j)
 {
     spx_status st;
     const void *const *V = (const void *const *)L->V;
     const int64_t h = 0, h2 = L->m + 1, nrm = 2 * (L->m + 1); /* in L->gs */
-    SPX_TRY(spx_spmv(L->P, 1.0, L->V[j], 0.0, L->w));
-    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, L->w, -1, h, -1));
-    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, L->w, h, h2, -1));
-    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, L->w, h2, -1, nrm));
+    void *w = L->V[j + 1];
+    double column = 0.0;
+    SPX_TRY(spx_spmv(L->P, 1.0, L->V[j], 0.0, w));
+    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, w, -1, h, -1));
+    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, w, h, h2, -1));
+    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, w, h2, -1, nrm));
     SPX_TRY(spx__v_gs_take(&L->s, &L->gs, L->sums));
-    L->alpha[j] = L->sums[h + j] + L->sums[h2 + j];
-    L->beta[j + 1] = sqrt(L->sums[nrm]);
-    L->tnorm = fmax(L->tnorm, fabs(L->alpha[j]) + L->beta[j] + L->beta[j + 1]);
-    if (!isfinite(L->alpha[j]) || !isfinite(L->beta[j + 1]))
-        return spx__error(SPX_ERR_BREAKDOWN, "eigsh: a NaN or Inf at step %lld", (long long)j);
+    for (int64_t i = 0; i <= j; i++) {
+        L->H[i + j * L->m] = L->sums[h + i] + L->sums[h2 + i];
+        column += fabs(L->H[i + j * L->m]);
+    }
+    L->beta = sqrt(L->sums[nrm]);
+    L->tnorm = fmax(L->tnorm, column + L->beta);
+    L->steps++;
+    if (!isfinite(column) || !isfinite(L->beta))
+        return spx__error(SPX_ERR_BREAKDOWN, "eigsh: a NaN or Inf at step %lld",
+                          (long long)L->steps);
+    if (L->beta > 0.0) SPX_TRY(spx__v_axpby(&L->s, 1.0 / L->beta, w, 0.0, w));
 cleanup:
     return st;
 }
 
-/* T's place of wanted pair t (t < k) among its `steps` ascending eigenvalues. */
-static int64_t wanted(const lanczos *L, int64_t steps, int64_t t)
+/* Wanted pair t's place among T's q ascending eigenvalues. */
+static int64_t wanted(const lanczos *L, int64_t q, int64_t t)
 {
-    return L->o.which == SPX_EIG_LARGEST ? steps - 1 - t : t;
+    return L->o.which == SPX_EIG_LARGEST ? q - 1 - t : t;
 }
 
-/* T of `steps` steps decomposed, z = Q (rows = steps) or its last row
- * (rows = 1); its wanted pairs' residual estimates: *done the pairs that
- * meet tol, *worst the largest relative estimate. */
-static spx_status ritz(lanczos *L, int64_t steps, int64_t rows, int64_t *done, double *worst)
+/* T of the q steps in the basis, its eigenpairs, and the wanted pairs'
+ * residual estimates: *done those that meet tol, *worst the largest
+ * relative one. */
+static spx_status ritz(lanczos *L, int64_t q, int64_t *done, double *worst)
 {
-    memcpy(L->d, L->alpha, (size_t)steps * sizeof *L->d);
-    for (int64_t i = 0; i + 1 < steps; i++)
-        L->e[i] = L->beta[i + 1];
-    memset(L->z, 0, (size_t)(rows * steps) * sizeof *L->z);
-    for (int64_t r = 0; r < rows; r++)
-        L->z[r + (steps - rows + r) * rows] = 1.0; /* rows steps - rows .. steps - 1 of I */
-    if (spx__tridiag_eig(steps, L->d, L->e, L->z, rows) != 0)
+    const int64_t m = L->m;
+    for (int64_t j = 0; j < q; j++)
+        for (int64_t i = 0; i <= j; i++)
+            L->T[i + j * q] = L->T[j + i * q] = L->H[i + j * m];
+    if (spx__symeig(q, L->T, L->theta, L->S) != 0)
         return spx__error(SPX_ERR_BREAKDOWN,
-                          "eigsh: the tridiagonal eigensolver did not "
-                          "converge at %lld steps",
-                          (long long)steps);
+                          "eigsh: the projected matrix's eigenvalues did not "
+                          "converge (%lld steps)",
+                          (long long)L->steps);
     *done = 0;
     *worst = 0.0;
-    for (int64_t t = 0; t < L->o.k && t < steps; t++) {
-        const int64_t i = wanted(L, steps, t);
-        const double last = L->z[(rows - 1) + i * rows], theta = fabs(L->d[i]);
-        const double res = L->beta[steps] * fabs(last), rel = theta > 0.0 ? res / theta : res;
+    for (int64_t t = 0; t < L->o.k && t < q; t++) {
+        const int64_t i = wanted(L, q, t);
+        const double res = L->beta * fabs(L->S[(q - 1) + i * q]), theta = fabs(L->theta[i]);
+        const double rel = theta > 0.0 ? res / theta : res;
         *done += rel <= L->o.tol;
         *worst = fmax(*worst, rel);
     }
     return SPX_OK;
 }
 
-/* values (and vectors) of the k wanted pairs of `steps` steps. */
-static spx_status deliver(lanczos *L, int64_t steps, double *values, void *vectors)
+/* out = V[0..q) times T's eigenvector i: out = 0 - V (-s_i), one pass. */
+static spx_status ritz_vector(lanczos *L, int64_t q, int64_t i, void *out)
 {
-    spx_status st = SPX_OK;
-    int64_t done;
-    double worst;
-    const int64_t k = L->o.k < steps ? L->o.k : steps;
-    if (vectors && (st = ritz(L, steps, steps, &done, &worst)) != SPX_OK) return st;
-    for (int64_t t = 0; t < k; t++) {
-        const int64_t i = wanted(L, steps, t);
-        values[t] = L->d[i];
+    spx_status st;
+    for (int64_t r = 0; r < q; r++)
+        L->sums[r] = -L->S[r + i * q];
+    if ((st = spx__v_gs_put(&L->s, &L->gs, 0, L->sums, q)) != SPX_OK ||
+        (st = spx__v_zero(&L->s, out)) != SPX_OK)
+        return st;
+    return spx__v_gs(&L->s, &L->gs, q, (const void *const *)L->V, out, 0, -1, -1);
+}
+
+/* The thick restart from a full basis: the kept wanted Ritz vectors become
+ * v_0..v_{l-1}, v_m becomes v_l; H restarts as diag(theta). */
+static spx_status restart(lanczos *L)
+{
+    spx_status st;
+    const int64_t m = L->m, l = L->keep;
+    for (int64_t t = 0; t < l; t++)
+        if ((st = ritz_vector(L, m, wanted(L, m, t), L->U[t])) != SPX_OK) return st;
+    for (int64_t t = 0; t < l; t++) {
+        void *old = L->V[t];
+        L->V[t] = L->U[t];
+        L->U[t] = old;
+    }
+    void *r = L->V[m];
+    L->V[m] = L->V[l];
+    L->V[l] = r;
+    memset(L->H, 0, (size_t)(m * m) * sizeof *L->H);
+    for (int64_t t = 0; t < l; t++)
+        L->H[t + t * m] = L->theta[wanted(L, m, t)];
+    L->restarts++;
+    return SPX_OK;
+}
+
+/* values (and vectors) of the k wanted pairs of the q steps in the basis. */
+static spx_status deliver(lanczos *L, int64_t q, double *values, void *vectors)
+{
+    spx_status st;
+    for (int64_t t = 0; t < L->o.k; t++) {
+        const int64_t i = wanted(L, q, t);
+        values[t] = L->theta[i];
         if (!vectors) continue;
-        for (int64_t q = 0; q < steps; q++)
-            L->sums[q] = -L->z[q + i * steps]; /* V s_i = 0 - V (-s_i) */
-        char *out = (char *)vectors + (size_t)t * (size_t)L->s.n * spx__v_entry_bytes(&L->s);
-        if ((st = spx__v_gs_put(&L->s, &L->gs, 0, L->sums, steps)) != SPX_OK ||
-            (st = spx__v_zero(&L->s, L->w)) != SPX_OK ||
-            (st = spx__v_gs(&L->s, &L->gs, steps, (const void *const *)L->V, L->w, 0, -1, -1)) !=
-                SPX_OK ||
-            (st = spx__v_axpby(&L->s, 1.0, L->w, 0.0, out)) != SPX_OK)
-            return st;
+        void *out = (char *)vectors + (size_t)t * (size_t)L->s.n * spx__v_entry_bytes(&L->s);
+        if ((st = ritz_vector(L, q, i, out)) != SPX_OK) return st;
     }
     return SPX_OK;
 }
 
-/* The steps until the wanted pairs meet tol, V breaks down or m pass:
- * *steps taken, *done of the wanted pairs converged, *worst their largest
- * estimate. */
-static spx_status iterate(lanczos *L, int64_t *steps, int64_t *done, double *worst)
+/* Cycles of steps and restarts until the wanted pairs meet tol, V spans an
+ * invariant subspace or max_steps pass: *q the steps in the final basis,
+ * *done the wanted pairs converged, *worst their largest estimate. */
+static spx_status iterate(lanczos *L, int64_t *q, int64_t *done, double *worst)
 {
-    spx_status st = SPX_OK;
-    *done = 0;
-    *worst = INFINITY;
-    for (int64_t j = 0; j < L->m; j++) {
-        if ((st = step(L, j)) != SPX_OK) return st;
-        *steps = j + 1;
-        const int invariant = L->beta[j + 1] <= 16.0 * DBL_EPSILON * L->tnorm;
-        if (invariant) L->beta[j + 1] = 0.0; /* the Ritz values are eigenvalues */
-        if (j + 1 >= L->o.k || invariant) {
-            if ((st = ritz(L, j + 1, 1, done, worst)) != SPX_OK) return st;
-            if (*done == L->o.k || invariant) break;
+    spx_status st;
+    int64_t l = 0;
+    for (;;) {
+        int invariant = 0;
+        int64_t j = l;
+        for (; j < L->m && !invariant && L->steps < L->o.max_steps; j++) {
+            if ((st = step(L, j)) != SPX_OK) return st;
+            invariant = L->beta <= 16.0 * DBL_EPSILON * L->tnorm || j + 1 == L->s.n;
         }
-        if (j + 1 < L->m &&
-            (st = spx__v_axpby(&L->s, 1.0 / L->beta[j + 1], L->w, 0.0, L->V[j + 1])) != SPX_OK)
-            return st;
+        *q = j;
+        if (invariant) L->beta = 0.0; /* the Ritz values are eigenvalues */
+        if ((st = ritz(L, *q, done, worst)) != SPX_OK) return st;
+        if (*done == L->o.k || invariant || L->steps >= L->o.max_steps || *q < L->m) return SPX_OK;
+        if ((st = restart(L)) != SPX_OK) return st;
+        l = L->keep;
     }
-    return st;
 }
 
 spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,
@@ -233,34 +275,36 @@ spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, v
 {
     lanczos L;
     spx_status st;
-    int64_t steps = 0, done = 0;
+    int64_t q = 0, done = 0;
     double worst = INFINITY, t0 = spx__solve_now_ms();
     memset(&L, 0, sizeof L);
     L.P = P;
     L.o = o ? *o : spx_eig_opts_default();
-    if (L.o.max_steps == 0) L.o.max_steps = EIG_MAX_STEPS;
     if (!values) return spx__error(SPX_ERR_INVALID_ARG, "eigsh: values is NULL");
     if ((st = spx__vspace_init(P, &L.s)) != SPX_OK) return st;
     SPX_TRY(check_opts(&L.o, L.s.n));
-    L.m = L.o.max_steps < L.s.n ? L.o.max_steps : L.s.n;
-    if (L.m < L.o.k) L.m = L.o.k;
+    L.m = L.o.basis ? L.o.basis : (2 * L.o.k + 1 > L.o.k + 32 ? 2 * L.o.k + 1 : L.o.k + 32);
+    if (L.m > L.s.n) L.m = L.s.n;
+    L.keep = L.o.k + (L.m - L.o.k) / 2;
+    if (L.keep > L.m - 1) L.keep = L.m - 1;
     SPX_TRY(lanczos_alloc(&L));
-    SPX_TRY(iterate(&L, &steps, &done, &worst));
-    if (steps < L.o.k) {
+    SPX_TRY(iterate(&L, &q, &done, &worst));
+    if (q < L.o.k) {
         st = spx__error(SPX_ERR_BREAKDOWN,
                         "eigsh: the start vector's Krylov space has %lld dimensions, fewer than "
                         "k = %lld",
-                        (long long)steps, (long long)L.o.k);
+                        (long long)q, (long long)L.o.k);
         goto cleanup;
     }
-    SPX_TRY(deliver(&L, steps, values, vectors));
+    SPX_TRY(deliver(&L, q, values, vectors));
     if (done < L.o.k)
         st = spx__error(SPX_ERR_NOT_CONVERGED,
                         "eigsh: %lld of %lld pairs met tol %g after %lld steps (max_steps)",
-                        (long long)done, (long long)L.o.k, L.o.tol, (long long)steps);
+                        (long long)done, (long long)L.o.k, L.o.tol, (long long)L.steps);
 cleanup:
     if (info) {
-        info->steps = steps;
+        info->steps = L.steps;
+        info->restarts = L.restarts;
         info->converged = done;
         info->max_residual = worst;
         info->ms = spx__solve_now_ms() - t0;
