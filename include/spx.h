@@ -678,11 +678,14 @@ typedef struct spx_eig_opts {
                             k + 32); at most n): basis + 1 + (its kept part) vectors live
                             on the plan's device */
     int64_t max_steps;   /* Lanczos steps (products) at most (default 10000) */
+    int skip_copies;     /* 1: no fresh start vectors after the first k pairs converge
+                            (faster, but a multiple eigenvalue may appear once; below) */
 } spx_eig_opts;
 
 typedef struct spx_eig_info {
     int64_t steps;       /* Lanczos steps (products) taken */
     int64_t restarts;    /* thick restarts */
+    int64_t fresh_starts; /* cycles from a fresh start vector, looking for copies */
     int64_t converged;   /* of the k pairs returned, those that met tol */
     double max_residual; /* the largest ||A v - theta v|| / |theta| of the k, as Lanczos
                             estimates it */
@@ -697,10 +700,15 @@ spx_eig_opts spx_eig_opts_default(void);
  * Gram-Schmidt twice, as GMRES does on a GPU). values: k host doubles.
  * vectors: NULL, or k unit eigenvectors, each n entries of P's vector type
  * one after the other, where P's vectors live (device memory for a CUDA
- * plan). A single start vector spans one direction of each eigenspace: a
- * multiple eigenvalue appears once (other solvers may list copies that
- * rounding let in). Returns SPX_ERR_NOT_CONVERGED when max_steps pass first
- * (values, vectors and info hold the best so far), SPX_ERR_BREAKDOWN when
+ * plan). A single start vector spans one direction of each eigenspace, so
+ * once the k pairs converge they are locked and Lanczos runs again from a
+ * fresh start vector orthogonal to them, until a run finds no eigenvalue
+ * beyond the k-th: a multiple eigenvalue then appears as often as it is
+ * repeated (its eigenvectors orthonormal). That costs one more run for the
+ * extreme pair of what is left, skip_copies skips it, and a basis below
+ * 2k + 1 cannot hold it. Returns SPX_ERR_NOT_CONVERGED when max_steps pass
+ * first (values, vectors and info hold the best so far; converged = k when
+ * only the search for copies was cut short), SPX_ERR_BREAKDOWN when
  * the start vector's Krylov space has fewer than k dimensions. The same
  * bits every call for a fixed plan (CPU: and thread count). */
 spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,

@@ -186,15 +186,21 @@ spx_cli_test(solve_cuda 0 ARGS solve ${SPX_CLI_DATA}/two_i.mtx --b ${SPX_CLI_DAT
              NO_GPU_RC 1 NO_GPU_STDERR "^spx solve: (SPX_ERR_NO_DEVICE: no CUDA device is available|SPX_ERR_NOT_COMPILED: SpX was built without CUDA)")
 
 # ---- eigs: Lanczos (spx_eigsh_host). 2 I has the one eigenvalue 2 (found
-# once, in one step, its vector the unit start vector); lap2d5:20's smallest
-# is 2 (2 - 2 cos(pi / 21)) = 0.0446766951
+# in one step, its vector the unit start vector; one more step from a fresh
+# start finds nothing beyond it); lap2d5:20's smallest is 2 (2 - 2 cos(pi /
+# 21)) = 0.0446766951, then (2 - 2 cos(pi / 21)) + (2 - 2 cos(2 pi / 21)) =
+# 0.1111927360 twice (found twice, once with --skip-copies)
 spx_cli_test(eigs_two_i 0 ARGS eigs ${SPX_CLI_DATA}/two_i.mtx --vectors -
              STDOUT "^-0\\.19361018913672"
-             STDERR "eigs \\(1 largest\\) on two_i \\(3 rows, 3 nonzeros\\), cpu [a-z0-9-]+ f64: 1 steps, 0 restarts, 1 of 1 converged.*\n2\n")
+             STDERR "eigs \\(1 largest\\) on two_i \\(3 rows, 3 nonzeros\\), cpu [a-z0-9-]+ f64: 2 steps, 0 restarts, 1 fresh starts, 1 of 1 converged.*\n2\n")
+spx_cli_test(eigs_copies 0 ARGS eigs gen:lap2d5:20 --k 3 --which smallest --tol 1e-10
+             STDOUT "3 of 3 converged.*\n0\\.04467669509948[0-9]*\n0\\.11119273597746[0-9]*\n0\\.11119273597746[0-9]*\n$")
+spx_cli_test(eigs_skip_copies 0 ARGS eigs gen:lap2d5:20 --k 3 --which smallest --tol 1e-10 --skip-copies
+             STDOUT "0 fresh starts, 3 of 3 converged.*\n0\\.04467669509948[0-9]*\n0\\.11119273597746[0-9]*\n0\\.177708776855")
 spx_cli_test(eigs_laplacian 0 ARGS eigs gen:lap2d5:20 --which smallest --tol 1e-10
              STDOUT "1 of 1 converged.*\n0\\.04467669509948")
 spx_cli_test(eigs_not_converged 3 ARGS eigs gen:lap2d5:20 --k 2 --max-steps 3
-             STDOUT "3 steps, 0 restarts, 0 of 2 converged" STDERR "spx eigs: not converged: eigsh: 0 of 2 pairs")
+             STDOUT "3 steps, 0 restarts, 0 fresh starts, 0 of 2 converged" STDERR "spx eigs: not converged: eigsh: 0 of 2 pairs")
 spx_cli_test(eigs_not_square 1 ARGS eigs ${SPX_CLI_DATA}/a.mtx
              STDERR "^spx eigs: .*a.mtx: SPX_ERR_DIM_MISMATCH: a solver needs a square matrix, not 4 x 3")
 spx_cli_test(eigs_bad_which 2 ARGS eigs ${SPX_CLI_DATA}/two_i.mtx --which middle

@@ -10,6 +10,8 @@
  * - a random symmetric matrix of 150 rows against cyclic Jacobi in long
  *   double (both ends, k = 3);
  * - restarts: a basis of 10 for k = 2 on 1D Laplacians of 100 and 400 rows;
+ * - copies: lap2d5:20's 4 smallest and largest hold a double eigenvalue,
+ *   found twice with orthonormal vectors (once with skip_copies);
  * - the same bits twice; max_steps too few: SPX_ERR_NOT_CONVERGED with the
  *   best values; bad k, which, tol, basis, NULL values, a non-square plan;
  * - part "cuda": the same on CUDA plans (fp64, and fp32 to 1e-4). */
@@ -192,15 +194,16 @@ static void test_laplacian_1d(spx_device dev, spx_type t)
     for (int w = 0; P && w < 2; w++) {
         o.which = w ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
         if (!CHECK_STATUS(eigsh_on(P, t, n, &o, values, vec, &info), SPX_OK)) continue;
-        printf("%s %s lap1d:%lld %s: %lld steps, %.3g .. %.3g\n",
+        printf("%s %s lap1d:%lld %s: %lld steps, %lld fresh starts, %.3g .. %.3g\n",
                dev == SPX_DEV_CUDA ? "cuda" : "cpu", t == SPX_F64 ? "f64" : "f32", (long long)n,
-               w ? "smallest" : "largest", (long long)info.steps, values[0], values[k - 1]);
+               w ? "smallest" : "largest", (long long)info.steps, (long long)info.fresh_starts,
+               values[0], values[k - 1]);
         for (int64_t j = 0; j < k; j++) {
             const int64_t idx = w ? j + 1 : n - j; /* 2 - 2 cos(idx pi / (n + 1)) */
             const double want = 2.0 - 2.0 * cos((double)idx * PI / (double)(n + 1));
             CHECK(fabs(values[j] - want) <= tol * want);
         }
-        CHECK(info.converged == k && info.max_residual <= o.tol);
+        CHECK(info.converged == k && info.max_residual <= o.tol && info.fresh_starts == 1);
         CHECK(vectors_ok(A, n, k, values, vec, t == SPX_F64 ? 1e-6 : 1e-2));
         CHECK_STATUS(eigsh_on(P, t, n, &o, again, vec2, &info), SPX_OK);
         CHECK(memcmp(values, again, sizeof values) == 0 &&
@@ -291,6 +294,48 @@ static void test_restarts(spx_device dev)
     }
 }
 
+/* lap2d5:20: eigenvalues mu_i + mu_j, mu_i = 2 - 2 cos(i pi / 21), i, j in
+ * 1..20, so (1, 2) and (2, 1) give a double one. The 4 smallest are those of
+ * (1, 1), (1, 2) twice, (2, 2); the 4 largest those of (20, 20), (19, 20)
+ * twice, (19, 19). With skip_copies the double one appears once and (1, 3)
+ * (or (18, 20)) comes fourth. */
+static void test_copies(spx_device dev)
+{
+    const int64_t n = 400, k = 4;
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_generate("lap2d5:20", &A), SPX_OK);
+    spx_plan *P = A ? plan_on(A, dev, SPX_F64) : NULL;
+    double values[4], *vec = malloc((size_t)(n * k) * sizeof *vec), mu[21];
+    spx_eig_opts o = spx_eig_opts_default();
+    spx_eig_info info;
+    for (int i = 0; i <= 20; i++)
+        mu[i] = 2.0 - 2.0 * cos((double)i * PI / 21.0);
+    const int pairs[2][2][4][2] = {
+        {{{1, 1}, {1, 2}, {1, 2}, {2, 2}}, {{1, 1}, {1, 2}, {2, 2}, {1, 3}}},
+        {{{20, 20}, {19, 20}, {19, 20}, {19, 19}}, {{20, 20}, {19, 20}, {19, 19}, {18, 20}}}};
+    o.k = k;
+    o.tol = 1e-10;
+    for (int w = 0; P && w < 2; w++)
+        for (int skip = 0; skip < 2; skip++) {
+            o.which = w ? SPX_EIG_LARGEST : SPX_EIG_SMALLEST;
+            o.skip_copies = skip;
+            if (!CHECK_STATUS(eigsh_on(P, SPX_F64, n, &o, values, vec, &info), SPX_OK)) continue;
+            printf("%s lap2d5:20 %s%s: %lld steps, %lld fresh starts\n",
+                   dev == SPX_DEV_CUDA ? "cuda" : "cpu", w ? "largest" : "smallest",
+                   skip ? ", copies skipped" : "", (long long)info.steps,
+                   (long long)info.fresh_starts);
+            for (int64_t j = 0; j < k; j++) {
+                const double want = mu[pairs[w][skip][j][0]] + mu[pairs[w][skip][j][1]];
+                CHECK(fabs(values[j] - want) <= 1e-9 * want);
+            }
+            CHECK(skip ? info.fresh_starts == 0 : info.fresh_starts >= 2);
+            CHECK(vectors_ok(A, n, k, values, vec, 1e-6));
+        }
+    spx_plan_destroy(P);
+    spx_matrix_destroy(A);
+    free(vec);
+}
+
 static void test_statuses(void)
 {
     spx_matrix *A = laplacian_1d(1000), *R = spx_test_random_matrix(5, 7, 10, 3);
@@ -335,6 +380,7 @@ int main(void)
         test_laplacian_1d(SPX_DEV_CPU, SPX_F32);
         test_against_references(SPX_DEV_CPU);
         test_restarts(SPX_DEV_CPU);
+        test_copies(SPX_DEV_CPU);
         test_statuses();
     }
     if (spx_test_part("cuda") && spx_test_require_cuda("eigsh on CUDA plans")) {
@@ -342,6 +388,7 @@ int main(void)
         test_laplacian_1d(SPX_DEV_CUDA, SPX_F32);
         test_against_references(SPX_DEV_CUDA);
         test_restarts(SPX_DEV_CUDA);
+        test_copies(SPX_DEV_CUDA);
     }
     return spx_test_finish();
 }

@@ -24,14 +24,17 @@ static const char *usage(void)
     cli_device_names(SPX_OP_SPMV, devices, sizeof devices);
     snprintf(text, sizeof text,
              "Usage: spx eigs A [--k K] [--which largest|smallest] [--tol t]\n"
-             "                [--basis b] [--max-steps m] [--vectors V.txt|-]\n"
+             "                [--basis b] [--max-steps m] [--skip-copies]\n"
+             "                [--vectors V.txt|-]\n"
              "                [--format F] [--device %s] [--precision f64|f32]\n"
              "                [--param k=v,...]\n\n"
              "The K eigenvalues at one end of the spectrum of symmetric A (a .mtx,\n"
              ".mtx.gz or .spx file, or gen:SPEC) by thick-restart Lanczos with full\n"
              "reorthogonalisation (spx_eigsh). Prints a summary line, then the\n"
              "eigenvalues, one per line, largest first (smallest first with --which\n"
-             "smallest). A multiple eigenvalue appears once.\n\n"
+             "smallest). Once K pairs converge, Lanczos runs again from fresh start\n"
+             "vectors orthogonal to them until none finds an eigenvalue beyond the\n"
+             "K-th, so a multiple eigenvalue appears as often as it is repeated.\n\n"
              "  --k K          eigenvalues wanted (default 1)\n"
              "  --which W      largest (default) or smallest, algebraically\n"
              "  --tol t        a pair is done when ||A v - theta v|| <= t |theta|\n"
@@ -40,6 +43,8 @@ static const char *usage(void)
              "                 K + 32)); about 1.5 b vectors live on the device\n"
              "  --max-steps m  Lanczos steps (products) at most (default 10000);\n"
              "                 reaching it is exit 3\n"
+             "  --skip-copies  no fresh start vectors: faster, but a multiple eigenvalue\n"
+             "                 may appear once\n"
              "  --vectors V    the eigenvectors: n rows of K values (%%.17g; - : standard\n"
              "                 output, the summary and the eigenvalues then go to\n"
              "                 standard error)\n"
@@ -62,6 +67,7 @@ static int parse_args(int argc, char **argv, eigs_args *a)
                             {"--tol", &tol, NULL},
                             {"--max-steps", &steps, NULL},
                             {"--basis", &basis, NULL},
+                            {"--skip-copies", NULL, &a->eo.skip_copies},
                             {"--vectors", &a->vectors, NULL},
                             {"--format", &format, NULL},
                             {"--device", &device, NULL},
@@ -69,9 +75,9 @@ static int parse_args(int argc, char **argv, eigs_args *a)
                             {"--param", &params, NULL},
                             {NULL, NULL, NULL}};
     const cli_command cmd = {"eigs", usage(), opts, 1, 1};
+    a->eo = spx_eig_opts_default();
     int rc = cli_parse(&cmd, argc, argv, &a->matrix);
     if (rc != CLI_PARSED) return rc;
-    a->eo = spx_eig_opts_default();
     if ((rc = cli_parse_int("eigs", "--k", k, 1, 1L << 20, &v)) != CLI_PARSED) return rc;
     a->eo.k = v;
     if ((rc = cli_parse_int("eigs", "--max-steps", steps, 1, 1L << 24, &v)) != CLI_PARSED)
@@ -113,7 +119,7 @@ static int run(const eigs_args *a, const spx_matrix *A, const spx_plan *P, doubl
     double *values = calloc((size_t)k, sizeof *values);
     void *vec = a->vectors && k <= n ? malloc((size_t)(n * k) * es) : NULL;
     double *rows = vec ? malloc((size_t)(n * k) * sizeof *rows) : NULL;
-    spx_eig_info info = {0, 0, 0, 0.0, 0.0};
+    spx_eig_info info = {0, 0, 0, 0, 0.0, 0.0};
     char label[256], why[512];
     int rc = CLI_OK;
     FILE *out = a->vectors && cli_is_stdout(a->vectors) ? stderr : stdout;
@@ -133,13 +139,15 @@ static int run(const eigs_args *a, const spx_matrix *A, const spx_plan *P, doubl
             cli_matrix_label(a->matrix, label, sizeof label);
             fprintf(out,
                     "eigs (%lld %s) on %s (%lld rows, %lld nonzeros), %s %s %s: %lld steps, "
-                    "%lld restarts, %lld of %lld converged, max residual %.3g, %.3f ms (plan "
+                    "%lld restarts, %lld fresh starts, %lld of %lld converged, max residual %.3g, "
+                    "%.3f ms (plan "
                     "%.3f ms, read %.3f s)\n",
                     (long long)k, a->eo.which == SPX_EIG_SMALLEST ? "smallest" : "largest", label,
                     (long long)n, (long long)nnz, cli_device_name(a->o.device), spx_plan_format(P),
                     cli_precision_name(a->o.precision), (long long)info.steps,
-                    (long long)info.restarts, (long long)info.converged, (long long)k,
-                    info.max_residual, info.ms, spx_plan_prep_ms(P), load_s);
+                    (long long)info.restarts, (long long)info.fresh_starts,
+                    (long long)info.converged, (long long)k, info.max_residual, info.ms,
+                    spx_plan_prep_ms(P), load_s);
             for (int64_t j = 0; j < k; j++)
                 fprintf(out, "%.17g\n", values[j]);
             if (vec) {

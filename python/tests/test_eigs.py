@@ -1,6 +1,7 @@
 """spx.eigsh (Lanczos, spx_eigsh) against scipy.sparse.linalg.eigsh: both ends of a 1D
 Laplacian and of a random symmetric matrix, fp64 and fp32, the vectors' residuals and
-orthonormality; the same bits twice; NotConverged carrying the best values; bad arguments;
+orthonormality; a double eigenvalue found twice (once with skip_copies) against numpy's
+dense eigvalsh; the same bits twice; NotConverged carrying the best values; bad arguments;
 on a CUDA plan when a GPU is here."""
 import numpy as np
 import pytest
@@ -34,6 +35,23 @@ def test_eigsh_matches_scipy(which, dtype):
         g = v.astype(np.float64).T @ v.astype(np.float64)
         assert np.abs(g - np.eye(3)).max() <= (1e-8 if dtype == np.float64 else 1e-4)
         assert info["converged"] == 3
+
+
+@pytest.mark.parametrize("which", ["LA", "SA"])
+def test_eigsh_finds_copies_of_a_double_eigenvalue(which):
+    l1 = laplacian_1d(20)
+    a = (sp.kron(l1, sp.eye(20)) + sp.kron(sp.eye(20), l1)).tocsr()  # (1, 2) = (2, 1)
+    dense = np.linalg.eigvalsh(a.toarray())
+    ref = dense[:4] if which == "SA" else dense[-4:]
+    w, v, info = spx.eigsh(a, k=4, which=which, tol=1e-10)
+    assert np.allclose(w, ref, rtol=1e-9) and info["fresh_starts"] >= 2
+    assert np.abs(v.T @ v - np.eye(4)).max() <= 1e-8
+    assert np.linalg.norm(a @ v - v * w, axis=0).max() <= 1e-6 * np.abs(w).max()
+    w1, info = spx.eigsh(a, k=4, which=which, tol=1e-10, skip_copies=True,
+                         return_eigenvectors=False)
+    distinct = np.unique(np.round(dense, 9))
+    assert np.allclose(w1, distinct[:4] if which == "SA" else distinct[-4:], rtol=1e-9)
+    assert info["fresh_starts"] == 0
 
 
 def test_eigsh_repeats_and_values_only():

@@ -557,18 +557,22 @@ def gmres(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace
     return _solve("gmres", P, b, x0, rtol, max_iters, jacobi, keep_workspace, restart)
 
 
-def eigsh(P, k=1, which="LA", tol=1e-8, basis=0, max_steps=10000, return_eigenvectors=True):
+def eigsh(P, k=1, which="LA", tol=1e-8, basis=0, max_steps=10000, return_eigenvectors=True,
+          skip_copies=False):
     """The k eigenvalues at one end of the spectrum of symmetric A (plan P, or a matrix,
     planned with auto) by thick-restart Lanczos with full reorthogonalisation (spx_eigsh),
     as scipy.sparse.linalg.eigsh: which "LA" (largest algebraic) or "SA" (smallest).
     Returns w, the eigenvalues in ascending order, and with return_eigenvectors also v
     (n x k, NumPy, of the plan's dtype), v[:, i] the unit eigenvector of w[i]; and info as
-    a last item: {"steps" (products), "restarts", "converged", "max_residual" (the largest
-    ||A v - w v|| / |w| Lanczos estimates), "ms"}. A pair is done when its estimate is at
-    most tol. basis: Lanczos vectors before a restart (0: max(2k + 1, k + 32), scipy's ncv;
-    about 1.5 basis vectors on the plan's device); max_steps: products at most. A multiple
-    eigenvalue appears once (one start vector spans one direction of its eigenspace).
-    NotConverged, carrying .w, .v and .info, when max_steps pass first."""
+    a last item: {"steps" (products), "restarts", "fresh_starts", "converged",
+    "max_residual" (the largest ||A v - w v|| / |w| Lanczos estimates), "ms"}. A pair is
+    done when its estimate is at most tol. basis: Lanczos vectors before a restart (0:
+    max(2k + 1, k + 32), CuPy's ncv; about 1.5 basis vectors on the plan's device);
+    max_steps: products at most. One start vector spans one direction of each eigenspace,
+    so once k pairs converge Lanczos runs again from fresh start vectors orthogonal to them
+    until one finds nothing beyond the k-th: a multiple eigenvalue appears as often as it
+    is repeated. skip_copies skips that (faster; a multiple eigenvalue may then appear
+    once). NotConverged, carrying .w, .v and .info, when max_steps pass first."""
     if which not in ("LA", "SA"):
         raise ValueError('which is "LA" (largest) or "SA" (smallest), not %r' % (which,))
     if not isinstance(P, Plan):
@@ -577,12 +581,12 @@ def eigsh(P, k=1, which="LA", tol=1e-8, basis=0, max_steps=10000, return_eigenve
         raise ValueError("eigsh takes an SpMV plan, not %r" % P.operation)
     n = P.shape[0]
     vec = np.zeros(k * n, P.dtype) if return_eigenvectors and 1 <= k <= n else None
-    status, values, steps, restarts, converged, worst, ms, message = P._p.eigsh(
-        int(k), which == "SA", float(tol), int(basis), int(max_steps), vec)
+    status, values, steps, restarts, fresh, converged, worst, ms, message = P._p.eigsh(
+        int(k), which == "SA", float(tol), int(basis), int(max_steps), bool(skip_copies), vec)
     order = np.argsort(values, kind="stable")
     w = np.asarray(values)[order]
     v = vec.reshape(k, n).T[:, order].copy() if vec is not None else None
-    info = {"steps": steps, "restarts": restarts, "converged": converged,
+    info = {"steps": steps, "restarts": restarts, "fresh_starts": fresh, "converged": converged,
             "max_residual": worst, "ms": ms}
     result = (w, v, info) if return_eigenvectors else (w, info)
     if status == 0:

@@ -1005,23 +1005,24 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     return solve_result(st, &info, &o);
 }
 
-/* eigsh(k, smallest, tol, basis, max_steps, vectors) -> (status, values, steps,
- * restarts, converged, max_residual, ms, message): spx_eigsh_host, vectors None or a
- * writable host array of k * n entries of the plan's type (eigenvector after
+/* eigsh(k, smallest, tol, basis, max_steps, skip_copies, vectors) -> (status,
+ * values, steps, restarts, fresh_starts, converged, max_residual, ms, message): spx_eigsh_host,
+ * vectors None or a writable host array of k * n entries of the plan's type (eigenvector after
  * eigenvector); status SPX_OK or SPX_ERR_NOT_CONVERGED (message SpX's),
  * else SpxError. */
 static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
 {
     PyObject *vo, *values;
     long long k, basis, max_steps;
-    int smallest;
+    int smallest, skip_copies;
     double tol;
     Py_buffer vv;
     int vh = 0;
     void *vec = NULL;
-    spx_eig_info info = {0, 0, 0, 0.0, 0.0};
+    spx_eig_info info = {0, 0, 0, 0, 0.0, 0.0};
     spx_status st;
-    if (!PyArg_ParseTuple(args, "LpdLLO", &k, &smallest, &tol, &basis, &max_steps, &vo))
+    if (!PyArg_ParseTuple(args, "LpdLLpO", &k, &smallest, &tol, &basis, &max_steps, &skip_copies,
+                          &vo))
         return NULL;
     if (k < 1 || k > p->rows || max_steps < 0 || max_steps > ((long long)1 << 40) || basis < 0 ||
         basis > ((long long)1 << 30)) {
@@ -1045,6 +1046,7 @@ static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
     o.tol = tol;
     o.max_steps = max_steps;
     o.basis = basis;
+    o.skip_copies = skip_copies;
     Py_BEGIN_ALLOW_THREADS
     st = spx_eigsh_host(p->P, &o, w, vec, &info);
     Py_END_ALLOW_THREADS
@@ -1063,9 +1065,10 @@ static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
     }
     PyMem_Free(w);
     if (!values) return NULL;
-    return Py_BuildValue("(iNLLLdds)", (int)st, values, (long long)info.steps,
-                         (long long)info.restarts, (long long)info.converged, info.max_residual,
-                         info.ms, st == SPX_OK ? "" : spx_last_error());
+    return Py_BuildValue("(iNLLLLdds)", (int)st, values, (long long)info.steps,
+                         (long long)info.restarts, (long long)info.fresh_starts,
+                         (long long)info.converged, info.max_residual, info.ms,
+                         st == SPX_OK ? "" : spx_last_error());
 }
 
 /* (status, iters, rel_residuals, ms, history, message) of spx_cg_many on k
