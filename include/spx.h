@@ -708,8 +708,11 @@ spx_eig_opts spx_eig_opts_default(void);
  * extreme pair of what is left, skip_copies skips it, and a basis below
  * 2k + 1 cannot hold it. Returns SPX_ERR_NOT_CONVERGED when max_steps pass
  * first (values, vectors and info hold the best so far; converged = k when
- * only the search for copies was cut short), SPX_ERR_BREAKDOWN when
- * the start vector's Krylov space has fewer than k dimensions. The same
+ * only the search for copies was cut short; NaN values and zero vectors
+ * past the pairs found), SPX_ERR_BREAKDOWN when the start vector's Krylov
+ * space has fewer than k dimensions (A has fewer distinct eigenvalues) and
+ * the basis leaves no room for fresh start vectors (below 2k + 1 and n;
+ * with room they find the rest, as they find copies). The same
  * bits every call for a fixed plan (CPU: and thread count). */
 spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,
                      spx_eig_info *info /* out, may be NULL */);

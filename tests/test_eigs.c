@@ -12,6 +12,10 @@
  * - restarts: a basis of 10 for k = 2 on 1D Laplacians of 100 and 400 rows;
  * - copies: lap2d5:20's 4 smallest and largest hold a double eigenvalue,
  *   found twice with orthonormal vectors (once with skip_copies);
+ * - few directions: 2 I (one Krylov dimension) and three copies of a 1D
+ *   Laplacian (every eigenvalue thrice): the start vector's Krylov space is
+ *   exhausted before k, fresh start vectors find the rest; with a basis
+ *   too small for them, SPX_ERR_BREAKDOWN on 2 I;
  * - the same bits twice; max_steps too few: SPX_ERR_NOT_CONVERGED with the
  *   best values; bad k, which, tol, basis, NULL values, a non-square plan;
  * - part "cuda": the same on CUDA plans (fp64, and fp32 to 1e-4). */
@@ -336,6 +340,70 @@ static void test_copies(spx_device dev)
     free(vec);
 }
 
+/* blocks copies of the 1D Laplacian of n rows on the diagonal. */
+static spx_matrix *laplacian_1d_blocks(int64_t n, int64_t blocks)
+{
+    const int64_t cap = 3 * n * blocks;
+    int64_t *ri = malloc((size_t)cap * sizeof *ri), *ci = malloc((size_t)cap * sizeof *ci);
+    double *v = malloc((size_t)cap * sizeof *v);
+    int64_t nz = 0;
+    for (int64_t i = 0; i < n * blocks; i++)
+        for (int64_t d = -1; d <= 1; d++)
+            if (i % n + d >= 0 && i % n + d < n) {
+                ri[nz] = i;
+                ci[nz] = i + d;
+                v[nz++] = d ? -1.0 : 2.0;
+            }
+    spx_matrix *A = spx_test_coo_matrix(n * blocks, n * blocks, nz, ri, ci, v);
+    free(ri);
+    free(ci);
+    free(v);
+    return A;
+}
+
+static void test_few_directions(spx_device dev)
+{
+    const int64_t k = 4;
+    double values[4], *vec = malloc((size_t)(90 * k) * sizeof *vec);
+    spx_eig_opts o = spx_eig_opts_default();
+    spx_eig_info info;
+    o.k = k;
+    o.tol = 1e-10;
+    for (int c = 0; c < 2; c++) {
+        const int64_t n = c ? 90 : 50;
+        spx_matrix *A = c ? laplacian_1d_blocks(30, 3) : NULL;
+        if (!c) { /* 2 I */
+            int64_t *idx = malloc((size_t)n * sizeof *idx);
+            double *two = malloc((size_t)n * sizeof *two);
+            for (int64_t i = 0; i < n; i++) {
+                idx[i] = i;
+                two[i] = 2.0;
+            }
+            A = spx_test_coo_matrix(n, n, n, idx, idx, two);
+            free(idx);
+            free(two);
+        }
+        spx_plan *P = A ? plan_on(A, dev, SPX_F64) : NULL;
+        o.basis = 0;
+        if (P && CHECK_STATUS(eigsh_on(P, SPX_F64, n, &o, values, vec, &info), SPX_OK)) {
+            printf("%s %s: %lld steps, %lld fresh starts\n", dev == SPX_DEV_CUDA ? "cuda" : "cpu",
+                   c ? "3 lap1d:30 blocks" : "2 I", (long long)info.steps,
+                   (long long)info.fresh_starts);
+            for (int64_t j = 0; j < k; j++) { /* 2; or 2 - 2 cos(i pi / 31), i = 30, 30, 30, 29 */
+                const double want =
+                    c ? 2.0 - 2.0 * cos((double)(j < 3 ? 30 : 29) * PI / 31.0) : 2.0;
+                CHECK(fabs(values[j] - want) <= 1e-9 * want);
+            }
+            CHECK(info.converged == k && vectors_ok(A, n, k, values, vec, 1e-6));
+        }
+        o.basis = 5; /* not 2k + 1, not n: no room for fresh start vectors */
+        if (P && !c) CHECK_STATUS(spx_eigsh(P, &o, values, NULL, NULL), SPX_ERR_BREAKDOWN);
+        spx_plan_destroy(P);
+        spx_matrix_destroy(A);
+    }
+    free(vec);
+}
+
 static void test_statuses(void)
 {
     spx_matrix *A = laplacian_1d(1000), *R = spx_test_random_matrix(5, 7, 10, 3);
@@ -381,6 +449,7 @@ int main(void)
         test_against_references(SPX_DEV_CPU);
         test_restarts(SPX_DEV_CPU);
         test_copies(SPX_DEV_CPU);
+        test_few_directions(SPX_DEV_CPU);
         test_statuses();
     }
     if (spx_test_part("cuda") && spx_test_require_cuda("eigsh on CUDA plans")) {
@@ -389,6 +458,7 @@ int main(void)
         test_against_references(SPX_DEV_CUDA);
         test_restarts(SPX_DEV_CUDA);
         test_copies(SPX_DEV_CUDA);
+        test_few_directions(SPX_DEV_CUDA);
     }
     return spx_test_finish();
 }

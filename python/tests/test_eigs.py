@@ -54,6 +54,15 @@ def test_eigsh_finds_copies_of_a_double_eigenvalue(which):
     assert info["fresh_starts"] == 0
 
 
+def test_eigsh_few_distinct_eigenvalues():
+    a = sp.diags(np.r_[np.full(30, 2.0), np.full(10, 5.0)], format="csr")  # Krylov space: 2
+    w, v, info = spx.eigsh(a, k=3, which="SA")
+    assert np.allclose(w, [2.0, 2.0, 2.0]) and info["fresh_starts"] >= 2
+    assert np.abs(v.T @ v - np.eye(3)).max() <= 1e-10
+    w, v, info = spx.eigsh(a, k=12, which="LA", basis=25)
+    assert np.allclose(w, [2.0, 2.0] + [5.0] * 10)
+
+
 def test_eigsh_repeats_and_values_only():
     a = symmetric_csr(400, 0.02, 9)
     P = spx.plan(a)

@@ -251,15 +251,17 @@ static spx_status ritz(lanczos *L, int64_t q, int64_t *done, double *worst)
 /* Whether the cycle over d unlocked vectors can end: before any lock, the
  * k wanted pairs meet tol; after, the wanted pairs meet tol in order up to
  * the first whose interval theta -+ residual (an eigenvalue lies in it)
- * does not reach beyond the k-th locked value (or all k do). */
+ * does not reach beyond the k-th locked value (or all of them do; with
+ * fewer than k locked, all of them). */
 static int settled(const lanczos *L, int64_t d, int64_t done)
 {
-    if (L->p == 0) return done == L->o.k;
-    for (int64_t t = 0; t < L->o.k && t < d; t++) {
+    const int64_t k = L->o.k;
+    if (L->p == 0) return done == k;
+    for (int64_t t = 0; t < k && t < d; t++) {
         const int64_t i = wanted(L, d, t);
         const double res = L->beta * fabs(L->S[(d - 1) + i * d]);
         const double edge = L->theta[i] + (L->o.which == SPX_EIG_LARGEST ? res : -res);
-        if (!beats(L, edge, L->lock_value[L->o.k - 1])) return 1;
+        if (L->p == k && !beats(L, edge, L->lock_value[k - 1])) return 1;
         if (L->rel[t] > L->o.tol) return 0;
     }
     return 1;
@@ -335,11 +337,12 @@ static spx_status iterate(lanczos *L, int64_t *q, int64_t *done, double *worst, 
     }
 }
 
-/* v_0..v_{k-1} = the first cycle's k wanted Ritz vectors (q vectors). */
+/* v_0..v_{k-1} = the first cycle's k wanted Ritz vectors (q vectors; all
+ * q when q < k, its Krylov space then exhausted). */
 static spx_status lock_first(lanczos *L, int64_t q)
 {
     spx_status st;
-    const int64_t k = L->o.k;
+    const int64_t k = L->o.k < q ? L->o.k : q;
     for (int64_t t = 0; t < k; t++) {
         if ((st = ritz_vector(L, q, wanted(L, q, t), L->U[t])) != SPX_OK) return st;
         L->lock_value[t] = L->theta[wanted(L, q, t)];
@@ -373,38 +376,45 @@ static spx_status fresh_start(lanczos *L, int *room)
     return *room ? spx__v_axpby(&L->s, 1.0 / norm, L->V[p], 0.0, L->V[p]) : SPX_OK;
 }
 
-/* The settled fresh cycle's pairs that beat the k-th locked value join the
- * locked ones, merged in order (the worst locked leave); *joined how many. */
+/* The settled fresh cycle's pairs that beat the k-th locked value (all of
+ * them while fewer than k are locked) join the locked ones, merged in order
+ * (the worst locked leave once k are); *joined how many. */
 static spx_status join(lanczos *L, int64_t q, int64_t *joined)
 {
     spx_status st;
     const int64_t k = L->o.k, p = L->p, d = q - p;
-    int64_t beat = 0, a = 0, b = 0;
+    int64_t cand = 0, a = 0, b = 0;
     double *value = L->merged, *rel = L->merged + k;
-    while (beat < k && beat < d && beats(L, L->theta[wanted(L, d, beat)], L->lock_value[k - 1]))
-        beat++;
-    for (int64_t r = 0; r < k; r++) {
-        const double fresh = b < beat ? L->theta[wanted(L, d, b)] : 0.0;
-        const int take = b < beat && (L->o.which == SPX_EIG_LARGEST ? fresh > L->lock_value[a]
-                                                                    : fresh < L->lock_value[a]);
+    while (cand < k && cand < d &&
+           (p < k || beats(L, L->theta[wanted(L, d, cand)], L->lock_value[k - 1])))
+        cand++;
+    const int64_t total = p + cand < k ? p + cand : k;
+    for (int64_t r = 0; r < total; r++) {
+        const double fresh = b < cand ? L->theta[wanted(L, d, b)] : 0.0;
+        const int take =
+            b < cand && (a >= p || (L->o.which == SPX_EIG_LARGEST ? fresh > L->lock_value[a]
+                                                                  : fresh < L->lock_value[a]));
         if (take && (st = ritz_vector(L, d, wanted(L, d, b), L->U[b])) != SPX_OK) return st;
         value[r] = take ? fresh : L->lock_value[a];
         rel[r] = take ? L->rel[b] : L->lock_rel[a];
         L->order[r] = take ? L->U[b++] : L->V[a++];
     }
-    for (int64_t t = 0; t < b; t++) /* the b locked vectors that left, V[a..k) */
+    /* V[a..max(p, total)): the locked vectors that left and the unlocked
+     * ones whose places the new locked take, b of them, go to U */
+    for (int64_t t = 0; t < b; t++)
         L->U[t] = L->V[a + t];
-    for (int64_t r = 0; r < k; r++) {
+    for (int64_t r = 0; r < total; r++) {
         L->V[r] = L->order[r];
         L->lock_value[r] = value[r];
         L->lock_rel[r] = rel[r];
     }
+    L->p = total;
     *joined = b;
     return SPX_OK;
 }
 
-/* Fresh cycles until one finds nothing to join: *ok 0 when max_steps
- * passed first. */
+/* Fresh cycles until k are locked and (unless copies are skipped) one
+ * finds nothing to join: *ok 0 when max_steps passed first. */
 static spx_status find_copies(lanczos *L, int *ok)
 {
     spx_status st;
@@ -412,29 +422,30 @@ static spx_status find_copies(lanczos *L, int *ok)
     double worst;
     int room = 1;
     *ok = 1;
-    while (joined > 0 && *ok) {
+    while (L->p < L->o.k || (joined > 0 && !L->o.skip_copies)) {
         if ((st = fresh_start(L, &room)) != SPX_OK || !room) return st;
-        if ((st = iterate(L, &q, &done, &worst, ok)) != SPX_OK) return st;
-        joined = 0;
-        if (*ok && (st = join(L, q, &joined)) != SPX_OK) return st;
+        if ((st = iterate(L, &q, &done, &worst, ok)) != SPX_OK || !*ok) return st;
+        if ((st = join(L, q, &joined)) != SPX_OK) return st;
     }
     return SPX_OK;
 }
 
 /* values (and vectors) of the k wanted pairs: the locked ones, or the
- * first cycle's Ritz pairs of its q vectors. */
+ * first cycle's Ritz pairs of its q vectors; NaN and 0 past those there
+ * are (max_steps passed first). */
 static spx_status deliver(lanczos *L, int64_t q, double *values, void *vectors)
 {
     spx_status st;
+    const int64_t have = L->p ? L->p : q < L->o.k ? q : L->o.k;
     for (int64_t t = 0; t < L->o.k; t++) {
         const int64_t i = wanted(L, q, t);
-        values[t] = L->p ? L->lock_value[t] : L->theta[i];
+        values[t] = t >= have ? NAN : L->p ? L->lock_value[t] : L->theta[i];
         if (!vectors) continue;
         void *out = (char *)vectors + (size_t)t * (size_t)L->s.n * spx__v_entry_bytes(&L->s);
-        if (!L->p) {
-            if ((st = ritz_vector(L, q, i, out)) != SPX_OK) return st;
-        } else if ((st = spx__v_zero(&L->s, out)) != SPX_OK ||
-                   (st = spx__v_axpby(&L->s, 1.0, L->V[t], 1.0, out)) != SPX_OK)
+        if ((st = spx__v_zero(&L->s, out)) != SPX_OK) return st;
+        if (t >= have) continue;
+        if ((st = L->p ? spx__v_axpby(&L->s, 1.0, L->V[t], 1.0, out) : ritz_vector(L, q, i, out)) !=
+            SPX_OK)
             return st;
     }
     return SPX_OK;
@@ -460,21 +471,27 @@ spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, v
     if (L.keep > L.m - 1) L.keep = L.m - 1;
     SPX_TRY(lanczos_alloc(&L));
     SPX_TRY(iterate(&L, &q, &done, &worst, &ok));
-    if (q < L.o.k) {
-        st = spx__error(SPX_ERR_BREAKDOWN,
-                        "eigsh: the start vector's Krylov space has %lld dimensions, fewer than "
-                        "k = %lld",
-                        (long long)q, (long long)L.o.k);
-        goto cleanup;
-    }
-    /* copies are looked for unless skipped, V spans everything, or a fresh
-     * cycle would have fewer than k + 1 vectors */
-    if (ok && !L.o.skip_copies && q < L.s.n && L.m - L.o.k >= L.o.k + 1) {
-        SPX_TRY(lock_first(&L, q));
-        SPX_TRY(find_copies(&L, &copies_ok));
-        worst = 0.0;
-        for (int64_t t = 0; t < L.o.k; t++)
-            worst = fmax(worst, L.lock_rel[t]);
+    /* fresh cycles: to look for copies (unless skipped or V spans
+     * everything), or because the start vector's Krylov space was exhausted
+     * with fewer than k dimensions; a cycle needs k + 1 vectors besides the
+     * k locked, or a basis that holds the whole space (no restarts) */
+    const int exhausted = !ok && q < L.o.k && done == q;
+    if ((ok && !L.o.skip_copies && q < L.s.n) || exhausted) {
+        if (L.m - L.o.k >= L.o.k + 1 || L.m == L.s.n) {
+            SPX_TRY(lock_first(&L, q));
+            SPX_TRY(find_copies(&L, &copies_ok));
+            done = L.p;
+            worst = 0.0;
+            for (int64_t t = 0; t < L.p; t++)
+                worst = fmax(worst, L.lock_rel[t]);
+        } else if (exhausted) {
+            st = spx__error(SPX_ERR_BREAKDOWN,
+                            "eigsh: the start vector's Krylov space has %lld dimensions, fewer "
+                            "than k = %lld, and a basis of %lld leaves no room for fresh start "
+                            "vectors (2k + 1 or n does)",
+                            (long long)q, (long long)L.o.k, (long long)L.m);
+            goto cleanup;
+        }
     }
     SPX_TRY(deliver(&L, q, values, vectors));
     if (done < L.o.k)
