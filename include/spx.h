@@ -894,6 +894,15 @@ spx_status spx_multi_bicgstab(spx_multi_plan *P, const spx_matrix *A, const spx_
 spx_status spx_multi_gmres(spx_multi_plan *P, const spx_matrix *A, const spx_multi_vector *b,
                            spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info);
 
+/* spx_eigsh on a square multi-device plan (its parts on GPUs or on the CPU):
+ * every basis vector is a resident vector of P, each product
+ * spx_multi_spmv_resident's, each Gram-Schmidt pass on every part's lines
+ * (one wait a pass on GPUs, the parts' sums added in part order). vectors:
+ * NULL, or k vectors of P (spx_multi_vector_create) that receive the
+ * eigenvectors. The same bits every call for a fixed part count. */
+spx_status spx_multi_eigsh(spx_multi_plan *P, const spx_eig_opts *o, double *values,
+                           spx_multi_vector *const *vectors, spx_eig_info *info);
+
 #ifdef __cplusplus
 }
 #endif

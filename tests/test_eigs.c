@@ -16,6 +16,9 @@
  *   Laplacian (every eigenvalue thrice): the start vector's Krylov space is
  *   exhausted before k, fresh start vectors find the rest; with a basis
  *   too small for them, SPX_ERR_BREAKDOWN on 2 I;
+ * - spx_multi_eigsh: lap2d5:20's 4 smallest (copies included) on 3 parts
+ *   of each partition, vectors into resident vectors, the same bits twice;
+ *   a vector of another plan, a NULL plan;
  * - the same bits twice; max_steps too few: SPX_ERR_NOT_CONVERGED with the
  *   best values; bad k, which, tol, basis, NULL values, a non-square plan;
  * - part "cuda": the same on CUDA plans (fp64, and fp32 to 1e-4). */
@@ -404,6 +407,65 @@ static void test_few_directions(spx_device dev)
     free(vec);
 }
 
+static spx_multi_plan *multi_on(const spx_matrix *A, spx_device dev, spx_partition kind)
+{
+    spx_plan_opts o = spx_plan_opts_default();
+    spx_multi_opts m = spx_multi_opts_default();
+    spx_multi_plan *P = NULL;
+    o.device = dev;
+    m.partition = kind;
+    m.parts = 3;
+    CHECK_STATUS(spx_multi_plan_create(A, &o, &m, &P), SPX_OK);
+    return P;
+}
+
+static void test_multi(spx_device dev)
+{
+    const int64_t n = 400, k = 4;
+    const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
+    spx_matrix *A = NULL;
+    CHECK_STATUS(spx_generate("lap2d5:20", &A), SPX_OK);
+    double values[4], again[4], mu[3], *vec = malloc((size_t)(n * k) * sizeof *vec);
+    spx_eig_opts o = spx_eig_opts_default();
+    spx_eig_info info;
+    for (int i = 0; i < 3; i++)
+        mu[i] = 2.0 - 2.0 * cos((double)i * PI / 21.0);
+    const double want[4] = {2 * mu[1], mu[1] + mu[2], mu[1] + mu[2], 2 * mu[2]};
+    o.k = k;
+    o.which = SPX_EIG_SMALLEST;
+    o.tol = 1e-10;
+    for (int c = 0; A && c < 4; c++) {
+        spx_multi_plan *P = multi_on(A, dev, kinds[c]), *Q = multi_on(A, dev, kinds[c]);
+        spx_multi_vector *v[4] = {NULL, NULL, NULL, NULL}, *foreign = NULL;
+        for (int64_t t = 0; P && t < k; t++)
+            CHECK_STATUS(spx_multi_vector_create(P, &v[t]), SPX_OK);
+        if (P && v[k - 1] && CHECK_STATUS(spx_multi_eigsh(P, &o, values, v, &info), SPX_OK)) {
+            printf("%s multi (3 parts, partition %d) lap2d5:20: %lld steps, %lld fresh starts\n",
+                   dev == SPX_DEV_CUDA ? "cuda" : "cpu", c, (long long)info.steps,
+                   (long long)info.fresh_starts);
+            for (int64_t t = 0; t < k; t++) {
+                CHECK(fabs(values[t] - want[t]) <= 1e-9 * want[t]);
+                CHECK_STATUS(spx_multi_vector_get(v[t], vec + t * n), SPX_OK);
+            }
+            CHECK(vectors_ok(A, n, k, values, vec, 1e-6));
+            CHECK_STATUS(spx_multi_eigsh(P, &o, again, NULL, NULL), SPX_OK);
+            CHECK(memcmp(values, again, sizeof values) == 0);
+        }
+        if (Q && v[k - 1] && CHECK_STATUS(spx_multi_vector_create(Q, &foreign), SPX_OK)) {
+            spx_multi_vector *mixed[4] = {v[0], v[1], foreign, v[3]};
+            CHECK_STATUS(spx_multi_eigsh(P, &o, values, mixed, NULL), SPX_ERR_INVALID_ARG);
+        }
+        for (int64_t t = 0; t < k; t++)
+            spx_multi_vector_destroy(v[t]);
+        spx_multi_vector_destroy(foreign);
+        spx_multi_plan_destroy(P);
+        spx_multi_plan_destroy(Q);
+    }
+    CHECK_STATUS(spx_multi_eigsh(NULL, &o, values, NULL, NULL), SPX_ERR_BAD_HANDLE);
+    spx_matrix_destroy(A);
+    free(vec);
+}
+
 static void test_statuses(void)
 {
     spx_matrix *A = laplacian_1d(1000), *R = spx_test_random_matrix(5, 7, 10, 3);
@@ -450,6 +512,7 @@ int main(void)
         test_restarts(SPX_DEV_CPU);
         test_copies(SPX_DEV_CPU);
         test_few_directions(SPX_DEV_CPU);
+        test_multi(SPX_DEV_CPU);
         test_statuses();
     }
     if (spx_test_part("cuda") && spx_test_require_cuda("eigsh on CUDA plans")) {
@@ -459,6 +522,7 @@ int main(void)
         test_restarts(SPX_DEV_CUDA);
         test_copies(SPX_DEV_CUDA);
         test_few_directions(SPX_DEV_CUDA);
+        test_multi(SPX_DEV_CUDA);
     }
     return spx_test_finish();
 }

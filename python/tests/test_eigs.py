@@ -1,7 +1,7 @@
 """spx.eigsh (Lanczos, spx_eigsh) against scipy.sparse.linalg.eigsh: both ends of a 1D
 Laplacian and of a random symmetric matrix, fp64 and fp32, the vectors' residuals and
 orthonormality; a double eigenvalue found twice (once with skip_copies) against numpy's
-dense eigvalsh; the same bits twice; NotConverged carrying the best values; bad arguments;
+dense eigvalsh; a MultiPlan of 3 parts; the same bits twice; NotConverged carrying the best values; bad arguments;
 on a CUDA plan when a GPU is here."""
 import numpy as np
 import pytest
@@ -61,6 +61,19 @@ def test_eigsh_few_distinct_eigenvalues():
     assert np.abs(v.T @ v - np.eye(3)).max() <= 1e-10
     w, v, info = spx.eigsh(a, k=12, which="LA", basis=25)
     assert np.allclose(w, [2.0, 2.0] + [5.0] * 10)
+
+
+@pytest.mark.parametrize("partition", ["pcsr", "pcsc", "pcoo"])
+def test_eigsh_on_a_multi_plan(partition):
+    l1 = laplacian_1d(20)
+    a = (sp.kron(l1, sp.eye(20)) + sp.kron(sp.eye(20), l1)).tocsr()
+    ref = np.linalg.eigvalsh(a.toarray())[:4]
+    M = spx.multi_plan(a, 3, partition=partition)
+    w, v, info = spx.eigsh(M, k=4, which="SA", tol=1e-10)
+    assert np.allclose(w, ref, rtol=1e-9) and info["converged"] == 4
+    assert np.linalg.norm(a @ v - v * w, axis=0).max() <= 1e-6 * np.abs(w).max()
+    w1, v1, _ = spx.eigsh(spx.plan(a), k=4, which="SA", tol=1e-10)
+    assert np.allclose(w, w1, rtol=1e-12)
 
 
 def test_eigsh_repeats_and_values_only():

@@ -38,6 +38,8 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "cuda/gateway.h"
+#include "multi/multi.h"
+#include "multi/multi_solve.h"
 #include "solve/solve.h"
 #include "solve/symeig.h"
 #include "solve/vec_gs.h"
@@ -46,6 +48,7 @@
 
 typedef struct lanczos {
     const spx_plan *P;
+    spx_multi_plan *M; /* or a multi-device plan (P NULL), its vectors resident */
     spx__vspace s;
     spx_eig_opts o;
     int64_t m;      /* basis vectors before a restart */
@@ -192,7 +195,8 @@ static spx_status step(lanczos *L, int64_t j)
     spx_status st;
     void *w = L->V[j + 1];
     double column = 0.0;
-    SPX_TRY(spx_spmv(L->P, 1.0, L->V[j], 0.0, w));
+    SPX_TRY(L->M ? spx__multi_v_spmv(L->s.multi, 1.0, L->V[j], 0.0, w)
+                 : spx_spmv(L->P, 1.0, L->V[j], 0.0, w));
     SPX_TRY(orthogonalise(L, j + 1, w));
     for (int64_t i = 0; i <= j; i++) {
         L->H[i + j * L->m] = L->sums[i] + L->sums[L->m + 1 + i];
@@ -430,9 +434,10 @@ static spx_status find_copies(lanczos *L, int *ok)
     return SPX_OK;
 }
 
-/* values (and vectors) of the k wanted pairs: the locked ones, or the
- * first cycle's Ritz pairs of its q vectors; NaN and 0 past those there
- * are (max_steps passed first). */
+/* values (and vectors: n x k where P's vectors live, or k vectors of M)
+ * of the k wanted pairs: the locked ones, or the first cycle's Ritz pairs
+ * of its q vectors; NaN and 0 past those there are (max_steps passed
+ * first). */
 static spx_status deliver(lanczos *L, int64_t q, double *values, void *vectors)
 {
     spx_status st;
@@ -441,7 +446,8 @@ static spx_status deliver(lanczos *L, int64_t q, double *values, void *vectors)
         const int64_t i = wanted(L, q, t);
         values[t] = t >= have ? NAN : L->p ? L->lock_value[t] : L->theta[i];
         if (!vectors) continue;
-        void *out = (char *)vectors + (size_t)t * (size_t)L->s.n * spx__v_entry_bytes(&L->s);
+        void *out = L->M ? ((void **)vectors)[t]
+                         : (char *)vectors + (size_t)t * (size_t)L->s.n * spx__v_entry_bytes(&L->s);
         if ((st = spx__v_zero(&L->s, out)) != SPX_OK) return st;
         if (t >= have) continue;
         if ((st = L->p ? spx__v_axpby(&L->s, 1.0, L->V[t], 1.0, out) : ritz_vector(L, q, i, out)) !=
@@ -451,8 +457,20 @@ static spx_status deliver(lanczos *L, int64_t q, double *values, void *vectors)
     return SPX_OK;
 }
 
-spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,
-                     spx_eig_info *info)
+/* M's space, after checking M, k and the k output vectors (when given). */
+static spx_status multi_space(lanczos *L, spx_multi_vector *const *vectors)
+{
+    spx_status st;
+    if (spx_multi_plan_parts(L->M) == 0)
+        return spx__error(SPX_ERR_BAD_HANDLE, "multi plan handle is NULL, freed or wrong");
+    if ((st = check_opts(&L->o, L->M->rows)) != SPX_OK) return st;
+    for (int64_t t = 0; vectors && t < L->o.k; t++)
+        if ((st = spx__multi_vector_check(L->M, vectors[t])) != SPX_OK) return st;
+    return spx__vspace_init_multi(L->M, &L->s);
+}
+
+static spx_status eigsh_run(const spx_plan *P, spx_multi_plan *M, const spx_eig_opts *o,
+                            double *values, void *vectors, spx_eig_info *info)
 {
     lanczos L;
     spx_status st;
@@ -461,9 +479,11 @@ spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, v
     double worst = INFINITY, t0 = spx__solve_now_ms();
     memset(&L, 0, sizeof L);
     L.P = P;
+    L.M = M;
     L.o = o ? *o : spx_eig_opts_default();
     if (!values) return spx__error(SPX_ERR_INVALID_ARG, "eigsh: values is NULL");
-    if ((st = spx__vspace_init(P, &L.s)) != SPX_OK) return st;
+    st = M ? multi_space(&L, (spx_multi_vector *const *)vectors) : spx__vspace_init(P, &L.s);
+    if (st != SPX_OK) return st;
     SPX_TRY(check_opts(&L.o, L.s.n));
     L.m = L.o.basis ? L.o.basis : (2 * L.o.k + 1 > L.o.k + 32 ? 2 * L.o.k + 1 : L.o.k + 32);
     if (L.m > L.s.n) L.m = L.s.n;
@@ -514,6 +534,18 @@ cleanup:
     }
     lanczos_free(&L);
     return st;
+}
+
+spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,
+                     spx_eig_info *info)
+{
+    return eigsh_run(P, NULL, o, values, vectors, info);
+}
+
+spx_status spx_multi_eigsh(spx_multi_plan *P, const spx_eig_opts *o, double *values,
+                           spx_multi_vector *const *vectors, spx_eig_info *info)
+{
+    return eigsh_run(NULL, P, o, values, (void *)vectors, info);
 }
 
 spx_status spx_eigsh_host(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,

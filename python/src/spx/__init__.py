@@ -559,8 +559,8 @@ def gmres(P, b, x0=None, rtol=1e-8, max_iters=1000, jacobi=False, keep_workspace
 
 def eigsh(P, k=1, which="LA", tol=1e-8, basis=0, max_steps=10000, return_eigenvectors=True,
           skip_copies=False):
-    """The k eigenvalues at one end of the spectrum of symmetric A (plan P, or a matrix,
-    planned with auto) by thick-restart Lanczos with full reorthogonalisation (spx_eigsh),
+    """The k eigenvalues at one end of the spectrum of symmetric A (plan P, a MultiPlan
+    (spx_multi_eigsh), or a matrix, planned with auto) by thick-restart Lanczos with full reorthogonalisation (spx_eigsh),
     as scipy.sparse.linalg.eigsh: which "LA" (largest algebraic) or "SA" (smallest).
     Returns w, the eigenvalues in ascending order, and with return_eigenvectors also v
     (n x k, NumPy, of the plan's dtype), v[:, i] the unit eigenvector of w[i]; and info as
@@ -575,9 +575,9 @@ def eigsh(P, k=1, which="LA", tol=1e-8, basis=0, max_steps=10000, return_eigenve
     once). NotConverged, carrying .w, .v and .info, when max_steps pass first."""
     if which not in ("LA", "SA"):
         raise ValueError('which is "LA" (largest) or "SA" (smallest), not %r' % (which,))
-    if not isinstance(P, Plan):
+    if not isinstance(P, (Plan, MultiPlan)):
         P = plan(P)
-    if P.operation != "spmv":
+    if isinstance(P, Plan) and P.operation != "spmv":
         raise ValueError("eigsh takes an SpMV plan, not %r" % P.operation)
     n = P.shape[0]
     vec = np.zeros(k * n, P.dtype) if return_eigenvectors and 1 <= k <= n else None

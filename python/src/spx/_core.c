@@ -1005,12 +1005,17 @@ static PyObject *plan_solve(PlanObject *p, PyObject *args)
     return solve_result(st, &info, &o);
 }
 
+/* Runs spx_eigsh on a plan (ctx) with host vectors (vec: NULL, or k * n). */
+typedef spx_status (*eigsh_runner)(void *ctx, const spx_eig_opts *o, double *w, void *vec,
+                                   spx_eig_info *info);
+
 /* eigsh(k, smallest, tol, basis, max_steps, skip_copies, vectors) -> (status,
- * values, steps, restarts, fresh_starts, converged, max_residual, ms, message): spx_eigsh_host,
- * vectors None or a writable host array of k * n entries of the plan's type (eigenvector after
- * eigenvector); status SPX_OK or SPX_ERR_NOT_CONVERGED (message SpX's),
- * else SpxError. */
-static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
+ * values, steps, restarts, fresh_starts, converged, max_residual, ms, message) of
+ * run on a plan of rows rows and vector type vtype, vectors None or a writable
+ * host array of k * n entries of that type (eigenvector after eigenvector);
+ * status SPX_OK or SPX_ERR_NOT_CONVERGED (message SpX's), else SpxError. */
+static PyObject *eigsh_call(int64_t rows, spx_type vtype, PyObject *args, eigsh_runner run,
+                            void *ctx)
 {
     PyObject *vo, *values;
     long long k, basis, max_steps;
@@ -1024,14 +1029,14 @@ static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
     if (!PyArg_ParseTuple(args, "LpdLLpO", &k, &smallest, &tol, &basis, &max_steps, &skip_copies,
                           &vo))
         return NULL;
-    if (k < 1 || k > p->rows || max_steps < 0 || max_steps > ((long long)1 << 40) || basis < 0 ||
+    if (k < 1 || k > rows || max_steps < 0 || max_steps > ((long long)1 << 40) || basis < 0 ||
         basis > ((long long)1 << 30)) {
         PyErr_Format(PyExc_ValueError, "k must be 1..%lld, basis and max_steps >= 0",
-                     (long long)p->rows);
+                     (long long)rows);
         return NULL;
     }
     if (vo != Py_None) {
-        if (host_vector(p->vtype, vo, p->rows * k, 1, &vv) < 0) return NULL;
+        if (host_vector(vtype, vo, rows * k, 1, &vv) < 0) return NULL;
         vec = vv.buf;
         vh = 1;
     }
@@ -1048,7 +1053,7 @@ static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
     o.basis = basis;
     o.skip_copies = skip_copies;
     Py_BEGIN_ALLOW_THREADS
-    st = spx_eigsh_host(p->P, &o, w, vec, &info);
+    st = run(ctx, &o, w, vec, &info);
     Py_END_ALLOW_THREADS
     if (vh) PyBuffer_Release(&vv);
     if (st != SPX_OK && st != SPX_ERR_NOT_CONVERGED) {
@@ -1069,6 +1074,17 @@ static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
                          (long long)info.restarts, (long long)info.fresh_starts,
                          (long long)info.converged, info.max_residual, info.ms,
                          st == SPX_OK ? "" : spx_last_error());
+}
+
+static spx_status plan_eigsh_run(void *ctx, const spx_eig_opts *o, double *w, void *vec,
+                                 spx_eig_info *info)
+{
+    return spx_eigsh_host(((PlanObject *)ctx)->P, o, w, vec, info);
+}
+
+static PyObject *plan_eigsh(PlanObject *p, PyObject *args)
+{
+    return eigsh_call(p->rows, p->vtype, args, plan_eigsh_run, p);
 }
 
 /* (status, iters, rel_residuals, ms, history, message) of spx_cg_many on k
@@ -1345,6 +1361,36 @@ static PyObject *multi_solve(MultiPlanObject *p, PyObject *args)
     return solve_result(st, &info, &o);
 }
 
+/* spx_multi_eigsh with its eigenvectors in k resident vectors, then copied
+ * into vec (host, eigenvector after eigenvector); the vectors are freed on
+ * every path. One call at a time per plan. */
+static spx_status multi_eigsh_run(void *ctx, const spx_eig_opts *o, double *w, void *vec,
+                                  spx_eig_info *info)
+{
+    MultiPlanObject *p = ctx;
+    const size_t bytes = (size_t)p->rows * (p->vtype == SPX_F64 ? sizeof(double) : sizeof(float));
+    spx_multi_vector **v = vec ? calloc((size_t)o->k, sizeof *v) : NULL;
+    spx_status st = vec && !v ? SPX_ERR_OOM : SPX_OK;
+    PyThread_acquire_lock(p->lock, WAIT_LOCK);
+    for (int64_t t = 0; v && st == SPX_OK && t < o->k; t++)
+        st = spx_multi_vector_create(p->P, &v[t]);
+    if (st == SPX_OK) st = spx_multi_eigsh(p->P, o, w, v, info);
+    for (int64_t t = 0; v && (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED) && t < o->k; t++) {
+        spx_status got = spx_multi_vector_get(v[t], (char *)vec + (size_t)t * bytes);
+        if (got != SPX_OK) st = got;
+    }
+    for (int64_t t = 0; v && t < o->k; t++)
+        spx_multi_vector_destroy(v[t]);
+    PyThread_release_lock(p->lock);
+    free(v);
+    return st;
+}
+
+static PyObject *multi_eigsh(MultiPlanObject *p, PyObject *args)
+{
+    return eigsh_call(p->rows, p->vtype, args, multi_eigsh_run, p);
+}
+
 /* spx_multi_timing as a dict: plan creation's phases and the last call's. */
 static PyObject *multi_times(MultiPlanObject *p, PyObject *unused)
 {
@@ -1404,6 +1450,7 @@ static PyMethodDef multi_methods[] = {
     {"parts", (PyCFunction)multi_parts, METH_NOARGS, "spx_multi_part_info of each part"},
     {"info", (PyCFunction)multi_info, METH_NOARGS, "partition, parts, device, rows, cols, dtype"},
     {"solve", (PyCFunction)multi_solve, METH_VARARGS, "cg or bicgstab (host arrays)"},
+    {"eigsh", (PyCFunction)multi_eigsh, METH_VARARGS, "Lanczos: the k extreme eigenvalues"},
     {NULL, NULL, 0, NULL}};
 
 static PyNumberMethods multi_number = {.nb_matrix_multiply = multi_matmul};
