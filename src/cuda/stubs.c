@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "cuda/axt/axt_cuda.h"
 #include "cuda/blas1/blas1.h"
+#include "cuda/blas1/combine.h"
 #include "cuda/blas1/gs.h"
 #include "cuda/blas1/many.h"
 #include "cuda/csr/csr_kernels.h"
@@ -49,6 +50,7 @@ STUBS(SPX__CUDA_AXT_API)
 STUBS(SPX__CUDA_BLAS1_API)
 STUBS(SPX__CUDA_MANY_API)
 STUBS(SPX__CUDA_GS_API)
+STUBS(SPX__CUDA_COMBINE_API)
 STUBS(SPX__CUDA_MULTI_API)
 STUBS(SPX__CUDA_TSPARSE_API)
 STUBS(SPX__CUDA_ROWS_API)

@@ -5,9 +5,12 @@
  *   v_p = u / ||u||, u a fixed pseudo-random vector made orthogonal to the
  *         locked ones;
  *   step j: w = A v_j; h = V'w, w -= V h; h' = V'w, w -= V h' (V = v_0..v_j,
- *           classical Gram-Schmidt twice: vec_gs.h's three passes);
- *           H(i, j) = h_i + h'_i = v_i' A v_j (i <= j), beta = ||w||,
- *           v_{j+1} = w / beta.
+ *           classical Gram-Schmidt twice: vec_gs.h's three passes), or
+ *           after a cycle's first step h = (0, .., 0, beta, v_j'w), the
+ *           three-term recurrence, whose w is orthogonal to V in exact
+ *           arithmetic, so only the second Gram-Schmidt reads V (two
+ *           passes); H(i, j) = h_i + h'_i = v_i' A v_j (i <= j),
+ *           beta = ||w||, v_{j+1} = w / beta.
  * With q vectors in the basis, T = V'AV over v_p..v_{q-1} is H's upper
  * triangle mirrored (tridiagonal, but for the row and column of the first
  * step after a restart); its eigenpairs (theta_i, s_i) (symeig.h) give the
@@ -19,8 +22,9 @@
  * holds the coupling beta s_i(last) of the kept vectors to v_{p+l}, from its
  * Gram-Schmidt). A cycle ends when the wanted pairs meet tol, beta vanishes
  * against ||T|| (V spans an invariant subspace: its Ritz values are
- * eigenvalues), or max_steps pass. A step costs a product and three passes
- * over at most m vectors; a restart l passes over m.
+ * eigenvalues), or max_steps pass. A step costs a product and two passes
+ * over at most m vectors (three for a cycle's first); a restart one
+ * combination of l outputs from m vectors (vec_combine.h).
  *
  * Copies of a multiple eigenvalue: one start vector has one direction in
  * each eigenspace, so the first cycle finds each wanted eigenvalue once.
@@ -42,6 +46,7 @@
 #include "multi/multi_solve.h"
 #include "solve/solve.h"
 #include "solve/symeig.h"
+#include "solve/vec_combine.h"
 #include "solve/vec_gs.h"
 
 #define EIG_MAX_STEPS 10000 /* spx_eig_opts.max_steps's default */
@@ -51,20 +56,21 @@ typedef struct lanczos {
     spx_multi_plan *M; /* or a multi-device plan (P NULL), its vectors resident */
     spx__vspace s;
     spx_eig_opts o;
-    int64_t m;      /* basis vectors before a restart */
-    int64_t p;      /* locked vectors, v_0..v_{p-1} */
-    int64_t keep;   /* vectors kept at a restart */
-    int64_t kept;   /* vectors in U: keep as first set (p = 0), the most it gets */
-    void **V;       /* m + 1 basis vectors */
-    void **U;       /* keep (as first set, p = 0): a restart's new vectors */
-    void **order;   /* k: the locked vectors' new order when fresh pairs join */
-    spx__gs_buf gs; /* h at 0, h' at m + 1, ||w||^2 at 2m + 2, where the vectors are */
-    double *sums;   /* their host copy */
-    double *H;      /* m x m, column-major: H(i, j) = v_i' A v_j for i <= j */
-    double *T;      /* T = V'AV of the unlocked vectors, for symeig (destroyed) */
-    double *theta;  /* its eigenvalues, ascending */
-    double *S;      /* its eigenvectors, column-major */
-    double *rel;    /* the wanted Ritz pairs' relative residual estimates, best first */
+    int64_t m;             /* basis vectors before a restart */
+    int64_t p;             /* locked vectors, v_0..v_{p-1} */
+    int64_t keep;          /* vectors kept at a restart */
+    int64_t kept;          /* vectors in U: keep as first set (p = 0), the most it gets */
+    void **V;              /* m + 1 basis vectors */
+    void **U;              /* keep (as first set, p = 0): a restart's new vectors */
+    void **order;          /* k: the locked vectors' new order when fresh pairs join */
+    spx__gs_buf gs;        /* h at 0, h' at m + 1, ||w||^2 at 2m + 2, where the vectors are */
+    spx__combine_buf comb; /* a restart's kept x m coefficients, where the vectors are */
+    double *sums;          /* their host copy */
+    double *H;             /* m x m, column-major: H(i, j) = v_i' A v_j for i <= j */
+    double *T;             /* T = V'AV of the unlocked vectors, for symeig (destroyed) */
+    double *theta;         /* its eigenvalues, ascending */
+    double *S;             /* its eigenvectors, column-major */
+    double *rel;           /* the wanted Ritz pairs' relative residual estimates, best first */
     double *lock_value, *lock_rel; /* the locked pairs', best first */
     double *merged;                /* 2k: join's new lock_value and lock_rel */
     double beta;                   /* ||w|| of the last step */
@@ -106,6 +112,7 @@ static void lanczos_free(lanczos *L)
     for (int64_t i = 0; L->U && i < L->kept; i++)
         if (L->U[i]) spx__v_free(&L->s, L->U[i]);
     if (L->gs.count) spx__gs_buf_free(&L->s, &L->gs);
+    if (L->comb.count) spx__combine_buf_free(&L->s, &L->comb);
     spx__free(L->V);
     spx__free(L->U);
     spx__free(L->order);
@@ -164,6 +171,7 @@ static spx_status lanczos_alloc(lanczos *L)
     SPX_TRY(spx__calloc((void **)&L->lock_rel, k, sizeof *L->lock_rel, "eigsh locked pairs"));
     SPX_TRY(spx__calloc((void **)&L->merged, 2 * k, sizeof *L->merged, "eigsh locked pairs"));
     SPX_TRY(spx__gs_buf_alloc(&L->s, 2 * m + 3, &L->gs));
+    SPX_TRY(spx__combine_buf_alloc(&L->s, (size_t)L->keep * m, &L->comb));
     SPX_TRY(random_vector(L, 0, &L->V[0]));
     for (size_t i = 1; i <= m; i++)
         SPX_TRY(spx__v_alloc(&L->s, &L->V[i], "eigsh basis vector (basis + 1 of them)"));
@@ -188,16 +196,42 @@ cleanup:
     return st;
 }
 
+/* w made orthogonal to v_0..v_j after a three-term step (j > 0): h = (0,
+ * .., 0, beta, alpha) with beta the last step's and alpha = v_j'w, w -= V h
+ * (in exact arithmetic w is then orthogonal to V already); h' = V'w,
+ * w -= V h' (the reorthogonalisation). Two passes over V, not three; the
+ * same sums as orthogonalise. */
+static spx_status three_term(lanczos *L, int64_t j, void *w)
+{
+    spx_status st;
+    const void *const *V = (const void *const *)L->V;
+    const int64_t h = 0, h2 = L->m + 1, nrm = 2 * (L->m + 1);
+    SPX_TRY(spx__v_gs(&L->s, &L->gs, 1, V + j, w, -1, h + j, -1)); /* alpha */
+    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, w, h, h2, -1));
+    SPX_TRY(spx__v_gs(&L->s, &L->gs, j + 1, V, w, h2, -1, nrm));
+    SPX_TRY(spx__v_gs_take(&L->s, &L->gs, L->sums));
+cleanup:
+    return st;
+}
+
 /* Step j: column j of H, beta, and v_{j+1} (w = A v_j made orthogonal to
- * v_0..v_j, written straight into V[j + 1]). */
-static spx_status step(lanczos *L, int64_t j)
+ * v_0..v_j, written straight into V[j + 1]). After the first step of a
+ * cycle (j > first) A v_j lies in span(v_{j-1}, v_j, v_{j+1}) (the kept
+ * vectors of a restart couple to v_first only), so three_term does; the
+ * first step orthogonalises against all by classical Gram-Schmidt twice. */
+static spx_status step(lanczos *L, int64_t j, int64_t first)
 {
     spx_status st;
     void *w = L->V[j + 1];
     double column = 0.0;
+    if (j > first) { /* h's zeros and beta, before the product (a put waits for the queue) */
+        memset(L->sums, 0, (size_t)j * sizeof *L->sums);
+        L->sums[j - 1] = L->beta;
+        SPX_TRY(spx__v_gs_put(&L->s, &L->gs, 0, L->sums, j));
+    }
     SPX_TRY(L->M ? spx__multi_v_spmv(L->s.multi, 1.0, L->V[j], 0.0, w)
                  : spx_spmv(L->P, 1.0, L->V[j], 0.0, w));
-    SPX_TRY(orthogonalise(L, j + 1, w));
+    SPX_TRY(j > first ? three_term(L, j, w) : orthogonalise(L, j + 1, w));
     for (int64_t i = 0; i <= j; i++) {
         L->H[i + j * L->m] = L->sums[i] + L->sums[L->m + 1 + i];
         column += fabs(L->H[i + j * L->m]);
@@ -284,13 +318,17 @@ static spx_status ritz_vector(lanczos *L, int64_t d, int64_t i, void *out)
 }
 
 /* The thick restart from a full basis: the kept wanted Ritz vectors become
- * v_p..v_{p+l-1}, v_m becomes v_{p+l}; H restarts as diag(theta). */
+ * v_p..v_{p+l-1} (one combine: U = V S, S's kept columns into T, free
+ * until the next ritz), v_m becomes v_{p+l}; H restarts as diag(theta). */
 static spx_status restart(lanczos *L)
 {
     spx_status st;
     const int64_t m = L->m, p = L->p, d = m - p, l = L->keep;
     for (int64_t t = 0; t < l; t++)
-        if ((st = ritz_vector(L, d, wanted(L, d, t), L->U[t])) != SPX_OK) return st;
+        for (int64_t r = 0; r < d; r++)
+            L->T[t * d + r] = L->S[r + wanted(L, d, t) * d];
+    st = spx__v_combine(&L->s, &L->comb, &L->gs, d, (const void *const *)(L->V + p), l, L->U, L->T);
+    if (st != SPX_OK) return st;
     for (int64_t t = 0; t < l; t++) {
         void *old = L->V[p + t];
         L->V[p + t] = L->U[t];
@@ -320,7 +358,7 @@ static spx_status iterate(lanczos *L, int64_t *q, int64_t *done, double *worst, 
         int invariant = 0;
         int64_t j = l;
         for (; j < L->m && !invariant && L->steps < L->o.max_steps; j++) {
-            if ((st = step(L, j)) != SPX_OK) return st;
+            if ((st = step(L, j, l)) != SPX_OK) return st;
             invariant = L->beta <= 16.0 * DBL_EPSILON * L->tnorm || j + 1 == L->s.n;
             const int64_t d = j + 1 - L->p;
             if (L->p > 0 && (d == 8 || d == 16) && !invariant && j + 1 < L->m) {
