@@ -9,6 +9,7 @@
     x, info = spx.cg(P, b)          # Krylov solvers on any plan, MultiPlans too; on a CUDA
                                     # plan b may be NumPy (copied once) or CuPy (in place)
     X, info = spx.cg(S, np.ones((1000, 8)))  # CG of 8 right-hand sides at once (SpMM plan)
+    w, v, info = spx.eigsh(P, k=4, which="SA")  # Lanczos, for symmetric A (as scipy's eigsh)
     D = spx.plan(A, operation="sddmm")
     z = D.sddmm(X, X)               # SDDMM: X X^T at A's entries, a vector of A.nnz values
     C = spx.sddmm(A, X, X)          # the same, as a scipy CSR matrix of A's pattern
@@ -40,8 +41,9 @@ plans once and returns a CSR matrix of A's pattern with Z as its values.
 
 spx.multi_plan(A, parts) cuts A into parts of equal nonzeros (MSREP: pcsr,
 pcsc, pcoo, or rows of equal count), each an ordinary plan on a CPU thread or
-a GPU, and multiplies host vectors with one call (spx_multi_spmv); spx.cg and
-spx.bicgstab take it too (spx_multi_cg, spx_multi_bicgstab on resident vectors).
+a GPU, and multiplies host vectors with one call (spx_multi_spmv); spx.cg,
+spx.bicgstab, spx.gmres and spx.eigsh take it too (spx_multi_cg, spx_multi_bicgstab,
+spx_multi_gmres, spx_multi_eigsh on resident vectors).
 
 A matrix made from a cupyx.scipy.sparse matrix stays on the GPU
 (spx_matrix_wrap_device): its CUDA csr plans read cupyx's indices and data
