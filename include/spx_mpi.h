@@ -99,6 +99,27 @@ spx_status spx_dist_spmv_device(spx_dist_plan *P, double alpha, const void *x, i
 /* The CUDA device of this rank's plan, or -1 for a CPU plan (or NULL). */
 int spx_dist_plan_device(const spx_dist_plan *P);
 
+/* CG, BiCGSTAB and GMRES (spx.h's spx_cg, spx_bicgstab, spx_gmres: the same
+ * options, info and statuses) on a distributed plan of a square matrix:
+ * b and x are this rank's host entries (row_end - row_begin of each, the
+ * plan's precision), x the first guess in and the solution out. Products
+ * by spx_dist_spmv (a GPU plan too, through host vectors); a dot is each
+ * rank's sum gathered by every rank and added in rank order, so every rank
+ * takes the same steps and, for a fixed rank count, a solve gives the same
+ * bits every run (not the one-process bits: the sums are cut differently).
+ * o->jacobi: the Jacobi preconditioner, its diagonal gathered from the
+ * parts (no A needed). info->ms is this rank's wall time; history and
+ * callback are each rank's (every rank sees the same residuals), and the
+ * solve stops on every rank where any rank's callback asks. A length
+ * that differs from the layout, a NULL vector or any rank's failure is
+ * returned on every rank. */
+spx_status spx_dist_cg(spx_dist_plan *P, const void *b, int64_t b_len, void *x, int64_t x_len,
+                       const spx_solve_opts *o, spx_solve_info *info /* out, may be NULL */);
+spx_status spx_dist_bicgstab(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                             int64_t x_len, const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx_dist_gmres(spx_dist_plan *P, const void *b, int64_t b_len, void *x, int64_t x_len,
+                          const spx_solve_opts *o, spx_solve_info *info);
+
 /* A distributed vector of the layout's rows (y) or columns (x), entries of
  * type t (SPX_F64 double, SPX_F32 float), gathered whole on root or
  * scattered from root (global: significant on root only). */

@@ -123,3 +123,9 @@ spx_status spx_multi_cg(spx_multi_plan *P, const spx_matrix *A, const spx_multi_
 {
     return spx__solve_run(NULL, P, A, b, x, o, info, "cg", NVEC, cg_loop);
 }
+
+spx_status spx__cg_op(const spx__solve_op *op, const void *b, void *x, const spx_solve_opts *o,
+                      spx_solve_info *info)
+{
+    return spx__solve_run_op(op, b, x, o, info, "cg", NVEC, cg_loop);
+}

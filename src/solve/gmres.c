@@ -233,7 +233,8 @@ static spx_status gmres_loop(spx__solve *S, const void *b, void *x, void **v)
     int over = 0;
     const int64_t want = S->o.restart > 0 ? S->o.restart : GMRES_RESTART;
     c.m = want < S->o.max_iters ? want : S->o.max_iters > 0 ? S->o.max_iters : 1;
-    if (c.m > S->s.n && S->s.n > 0) c.m = S->s.n; /* n steps span the whole space */
+    const int64_t n = spx__v_global_n(&S->s);
+    if (c.m > n && n > 0) c.m = n; /* n steps span the whole space */
     SPX_TRY(cycle_alloc(S, &c));
     do
         SPX_TRY(cycle(S, &c, b, x, v, &it, &over));
@@ -253,4 +254,10 @@ spx_status spx_multi_gmres(spx_multi_plan *P, const spx_matrix *A, const spx_mul
                            spx_multi_vector *x, const spx_solve_opts *o, spx_solve_info *info)
 {
     return spx__solve_run(NULL, P, A, b, x, o, info, "gmres", NVEC, gmres_loop);
+}
+
+spx_status spx__gmres_op(const spx__solve_op *op, const void *b, void *x, const spx_solve_opts *o,
+                         spx_solve_info *info)
+{
+    return spx__solve_run_op(op, b, x, o, info, "gmres", NVEC, gmres_loop);
 }

@@ -128,8 +128,9 @@ static spx_status check_vectors(const spx__solve *S, const void *b, const void *
     if (S->s.n > 0 && b == x) /* x's updates would change b under the solve */
         return spx__error(SPX_ERR_INVALID_ARG, "b and x are the same vector: x needs its own");
     if (S->s.cuda && S->s.n > 0) {
-        static const char *const host = "of a CUDA plan's solve (host vectors: spx_cg_host, spx_gmres_host, "
-                                        "spx_bicgstab_host)";
+        static const char *const host =
+            "of a CUDA plan's solve (host vectors: spx_cg_host, spx_gmres_host, "
+            "spx_bicgstab_host)";
         char what[128];
         snprintf(what, sizeof what, "b %s", host);
         if ((st = spx__cuda_device_array(b, what)) != SPX_OK) return st;
@@ -139,16 +140,46 @@ static spx_status check_vectors(const spx__solve *S, const void *b, const void *
     return SPX_OK;
 }
 
-spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
-                            const spx_matrix *A, const void *b, const void *x,
-                            const spx_solve_opts *o)
+/* Jacobi by an operator: 1 / the process's diagonal entries. */
+static spx_status jacobi_op(spx__solve *S)
 {
-    spx_status st;
-    memset(S, 0, sizeof *S);
-    S->t0 = spx__solve_now_ms();
-    S->P = P;
-    S->M = M;
-    S->o = o ? *o : spx_solve_opts_default();
+    double *d = NULL;
+    spx_status st = SPX_OK;
+    if (!S->op->diag)
+        return spx__error(SPX_ERR_INVALID_ARG, "the Jacobi preconditioner needs the diagonal");
+    SPX_TRY(spx__alloc((void **)&d, (size_t)S->s.n + 1, sizeof *d, "Jacobi diagonal"));
+    for (int64_t k = 0; k < S->s.n; k++) {
+        const double a = S->op->diag[k];
+        if (a == 0.0 || !isfinite(a)) {
+            st = spx__error(SPX_ERR_UNSUPPORTED,
+                            "Jacobi needs a nonzero finite diagonal: entry %lld of this "
+                            "process's rows is %g",
+                            (long long)k, a);
+            goto cleanup;
+        }
+        d[k] = 1.0 / a;
+    }
+    SPX_TRY(spx__v_from_host(&S->s, d, &S->dinv, "Jacobi diagonal"));
+cleanup:
+    spx__free(d);
+    return st;
+}
+
+/* Processes sharing S's vectors agree on st (each passes its own): a
+ * failure anywhere is returned everywhere. */
+static spx_status agree(const spx__solve *S, spx_status st)
+{
+    double none = 0.0;
+    const spx__vreduce *r = S->space_ready ? S->s.reduce : S->op ? S->op->reduce : NULL;
+    return r ? r->allsum(r->ctx, &none, 0, st) : st;
+}
+
+/* What begin does before the first dot: everything local. */
+static spx_status begin_local(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
+                              const spx__solve_op *op, const spx_matrix *A, const void *b,
+                              const void *x)
+{
+    spx_status st = SPX_OK;
     if (!(S->o.rtol >= 0.0) || S->o.max_iters < 0 || S->o.restart < 0)
         return spx__error(SPX_ERR_INVALID_ARG,
                           "solver rtol must be >= 0, max_iters >= 0 and restart >= 0");
@@ -157,17 +188,38 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
     if (P && spx__plan_keep(P) && spx_plan_operation(P) != SPX_OP_SPMV) /* before its slot */
         return spx__error(SPX_ERR_INVALID_ARG, "a solver needs an SpMV plan%s",
                           spx_plan_operation(P) == SPX_OP_SPMM ? " (SpMM plans: spx_cg_many)" : "");
-    S->slot = M ? &M->solve_keep : spx__plan_keep(P); /* NULL for a bad P, refused next */
-    S->kept = S->slot ? spx__keep_take(S->slot) : NULL;
-    if (S->kept)
-        S->s = S->kept->s;
-    else if ((st = M ? spx__vspace_init_multi(M, &S->s) : spx__vspace_init(P, &S->s)) != SPX_OK)
-        return st;
+    if (op) {
+        st = spx__vspace_init_host(op->n, op->t, op->reduce, &S->s);
+    } else {
+        S->slot = M ? &M->solve_keep : spx__plan_keep(P); /* NULL for a bad P, refused next */
+        S->kept = S->slot ? spx__keep_take(S->slot) : NULL;
+        if (S->kept)
+            S->s = S->kept->s;
+        else
+            st = M ? spx__vspace_init_multi(M, &S->s) : spx__vspace_init(P, &S->s);
+    }
+    if (st != SPX_OK) return st;
     S->space_ready = 1;
     if ((st = check_vectors(S, b, x)) != SPX_OK) return st;
+    if (S->o.jacobi && op) return jacobi_op(S);
     if (S->o.jacobi && !A)
         return spx__error(SPX_ERR_INVALID_ARG, "the Jacobi preconditioner needs A");
     if (S->o.jacobi && (st = jacobi(S, A)) != SPX_OK) return st;
+    return SPX_OK;
+}
+
+spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
+                            const spx__solve_op *op, const spx_matrix *A, const void *b,
+                            const void *x, const spx_solve_opts *o)
+{
+    spx_status st;
+    memset(S, 0, sizeof *S);
+    S->t0 = spx__solve_now_ms();
+    S->P = P;
+    S->M = M;
+    S->op = op;
+    S->o = o ? *o : spx_solve_opts_default();
+    if ((st = agree(S, begin_local(S, P, M, op, A, b, x))) != SPX_OK) return st;
     if ((st = spx__v_dot(&S->s, b, b, &S->bnorm)) != SPX_OK) return st;
     S->bnorm = sqrt(S->bnorm);
     return SPX_OK;
@@ -176,13 +228,14 @@ spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
 spx_status spx__solve_spmv(const spx__solve *S, double alpha, const void *x, double beta, void *y)
 {
     if (S->M) return spx__multi_v_spmv(S->s.multi, alpha, x, beta, y);
+    if (S->op) return S->op->spmv(S->op->ctx, alpha, x, beta, y);
     return spx_spmv(S->P, alpha, x, beta, y);
 }
 
 spx_status spx__solve_residual(const spx__solve *S, const void *b, const void *x, void *r)
 {
     spx_status st = spx__v_axpby(&S->s, 1.0, b, 0.0, r);
-    if (st != SPX_OK || S->s.n == 0) return st;
+    if (st != SPX_OK || spx__v_global_n(&S->s) == 0) return st;
     return spx__solve_spmv(S, -1.0, x, 1.0, r);
 }
 
@@ -199,6 +252,11 @@ int spx__solve_record(spx__solve *S, int64_t iter, double rnorm)
     if (S->o.history) S->o.history[iter] = rel;
     if (rel <= S->o.rtol) S->converged = 1;
     if (S->o.callback && S->o.callback(S->o.ctx, iter, rel)) S->stop = 1;
+    if (S->o.callback && S->s.reduce) { /* processes stop together: where any asks */
+        double asked = S->stop;
+        if (S->s.reduce->allsum(S->s.reduce->ctx, &asked, 1, SPX_OK) != SPX_OK || asked > 0.0)
+            S->stop = 1;
+    }
     return S->stop || S->converged;
 }
 
@@ -304,10 +362,11 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, void *r, 
 {
     double rr = NAN;
     spx_status fin = SPX_OK;
-    if (S->s.n > 0 && !r) fin = st != SPX_OK ? st : SPX_ERR_INVALID_ARG;
-    if (S->s.n > 0 && r && (fin = spx__solve_residual(S, b, x, r)) == SPX_OK)
+    const int64_t n = spx__v_global_n(&S->s);
+    if (n > 0 && !r) fin = st != SPX_OK ? st : SPX_ERR_INVALID_ARG;
+    if (n > 0 && r && (fin = spx__solve_residual(S, b, x, r)) == SPX_OK)
         fin = spx__v_dot(&S->s, r, r, &rr);
-    if (S->s.n == 0) rr = 0.0;
+    if (n == 0) rr = 0.0;
     double rel = S->bnorm > 0.0 ? sqrt(rr) / S->bnorm : sqrt(rr);
     if (info) {
         info->iters = S->iters;
@@ -324,17 +383,31 @@ spx_status spx__solve_end(spx__solve *S, const void *b, const void *x, void *r, 
     return SPX_OK;
 }
 
-spx_status spx__solve_run(const spx_plan *P, spx_multi_plan *M, const spx_matrix *A, const void *b,
-                          void *x, const spx_solve_opts *o, spx_solve_info *info, const char *who,
-                          int nvec, spx__solve_loop loop)
+static spx_status run(const spx_plan *P, spx_multi_plan *M, const spx__solve_op *op,
+                      const spx_matrix *A, const void *b, void *x, const spx_solve_opts *o,
+                      spx_solve_info *info, const char *who, int nvec, spx__solve_loop loop)
 {
     spx__solve S;
     void *v[SPX__SOLVE_MAX_VECTORS] = {NULL};
-    spx_status st = spx__solve_begin(&S, P, M, A, b, x, o);
+    spx_status st = spx__solve_begin(&S, P, M, op, A, b, x, o);
     const int began = st == SPX_OK; /* b and x checked: the final residual may read them */
-    if (began) st = work_vectors(&S, v, nvec, who);
+    if (began) st = agree(&S, work_vectors(&S, v, nvec, who));
     if (began && st == SPX_OK) st = loop(&S, b, x, v);
     if (began) st = spx__solve_end(&S, b, x, v[0], st, info, who);
     put_away(&S, v, nvec);
     return st;
+}
+
+spx_status spx__solve_run(const spx_plan *P, spx_multi_plan *M, const spx_matrix *A, const void *b,
+                          void *x, const spx_solve_opts *o, spx_solve_info *info, const char *who,
+                          int nvec, spx__solve_loop loop)
+{
+    return run(P, M, NULL, A, b, x, o, info, who, nvec, loop);
+}
+
+spx_status spx__solve_run_op(const spx__solve_op *op, const void *b, void *x,
+                             const spx_solve_opts *o, spx_solve_info *info, const char *who,
+                             int nvec, spx__solve_loop loop)
+{
+    return run(NULL, NULL, op, NULL, b, x, o, info, who, nvec, loop);
 }

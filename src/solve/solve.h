@@ -7,30 +7,45 @@
 
 #include "solve/vec.h"
 
+/* An operator given by its product, on host vectors that are one process's
+ * share of the whole (the MPI solvers): n entries of type t here, products
+ * by spmv (collective: every process calls it, in the same order), dots
+ * summed by reduce, and for Jacobi this process's diagonal entries A(i,i)
+ * (n host doubles, or NULL). */
+typedef struct spx__solve_op {
+    int64_t n;
+    spx_type t;
+    spx_status (*spmv)(void *ctx, double alpha, const void *x, double beta, void *y);
+    void *ctx;
+    const spx__vreduce *reduce;
+    const double *diag;
+} spx__solve_op;
+
 typedef struct spx__solve {
-    const spx_plan *P; /* the operator, or NULL and: */
-    spx_multi_plan *M; /* a multi-device plan (vectors: its resident vectors) */
+    const spx_plan *P;       /* the operator, or NULL and: */
+    spx_multi_plan *M;       /* a multi-device plan (vectors: its resident vectors), or NULL and: */
+    const spx__solve_op *op; /* an operator given by its product */
     spx__vspace s;
-    spx_solve_opts o;   /* the caller's, defaults filled in */
-    void *dinv;         /* Jacobi: 1 / diag(A) in the plan's order, or NULL */
-    double bnorm;       /* ||b||_2 */
-    double t0;          /* start, ms */
+    spx_solve_opts o; /* the caller's, defaults filled in */
+    void *dinv;       /* Jacobi: 1 / diag(A) in the plan's order, or NULL */
+    double bnorm;     /* ||b||_2 */
+    double t0;        /* start, ms */
     int64_t iters;
-    int stop;           /* the callback asked to stop */
-    int converged;      /* the updated residual met rtol */
+    int stop;                     /* the callback asked to stop */
+    int converged;                /* the updated residual met rtol */
     struct spx__keep *slot;       /* the plan's slot for the workspace (core/keep.h) */
     struct spx__solve_kept *kept; /* the workspace taken from it, or NULL */
     int space_ready;              /* s is set up (kept or made) */
-    int replay;         /* iterations are replayed from one recorded graph (solve.c) */
-    int recorded;       /* and it is recorded */
-    int64_t replayed;   /* iterations replayed */
+    int replay;                   /* iterations are replayed from one recorded graph (solve.c) */
+    int recorded;                 /* and it is recorded */
+    int64_t replayed;             /* iterations replayed */
 } spx__solve;
 
 /* Check the arguments and set S up for P or M (one of them NULL; the Jacobi
  * diagonal from A when asked). */
 spx_status spx__solve_begin(spx__solve *S, const spx_plan *P, spx_multi_plan *M,
-                            const spx_matrix *A, const void *b, const void *x,
-                            const spx_solve_opts *o);
+                            const spx__solve_op *op, const spx_matrix *A, const void *b,
+                            const void *x, const spx_solve_opts *o);
 /* *d = n host doubles, d[k] = 1 / A(i,i) for i = perm[k] (perm NULL: i =
  * k), A n x n (solve.c's Jacobi); SPX_ERR_UNSUPPORTED naming a zero or
  * missing diagonal entry. Free *d with spx__free. */
@@ -79,5 +94,16 @@ typedef spx_status (*spx__solve_loop)(spx__solve *S, const void *b, void *x, voi
 spx_status spx__solve_run(const spx_plan *P, spx_multi_plan *M, const spx_matrix *A, const void *b,
                           void *x, const spx_solve_opts *o, spx_solve_info *info, const char *who,
                           int nvec, spx__solve_loop loop);
+/* The same by an operator given by its product: no workspace is kept. */
+spx_status spx__solve_run_op(const spx__solve_op *op, const void *b, void *x,
+                             const spx_solve_opts *o, spx_solve_info *info, const char *who,
+                             int nvec, spx__solve_loop loop);
+/* CG, BiCGSTAB and GMRES by such an operator (cg.c, bicgstab.c, gmres.c). */
+spx_status spx__cg_op(const spx__solve_op *op, const void *b, void *x, const spx_solve_opts *o,
+                      spx_solve_info *info);
+spx_status spx__bicgstab_op(const spx__solve_op *op, const void *b, void *x,
+                            const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx__gmres_op(const spx__solve_op *op, const void *b, void *x, const spx_solve_opts *o,
+                         spx_solve_info *info);
 
 #endif

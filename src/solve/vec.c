@@ -1,7 +1,8 @@
 /* Solver vectors on the host (OpenMP loops) or on the device (cuda/blas1).
  * Host dot: the vector is cut into blocks of VEC_BLOCK entries whatever the
- * thread count; each block's sum is a plain loop and the block sums are
- * added in block order, so the result is the same bits for any schedule. */
+ * thread count; each block's sum is taken in host_dot.h's fixed lanes and the
+ * block sums are added in block order, so the result is the same bits for
+ * any schedule. */
 #include "solve/vec.h"
 
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/threads.h"
+#include "solve/host_dot.h"
 #include "cuda/blas1/blas1.h"
 #include "cuda/multi/multi_cuda.h" /* pinned host memory */
 #include "plan/format.h"
@@ -56,6 +58,22 @@ spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
     s->stream = spx__plan_stream(P);
     if (s->cuda && (st = spx__vspace_dot_buffers(s)) != SPX_OK) return st;
     return register_file(s);
+}
+
+spx_status spx__vspace_init_host(int64_t n, spx_type t, const spx__vreduce *r, spx__vspace *s)
+{
+    memset(s, 0, sizeof *s);
+    if (t != SPX_F64 && t != SPX_F32)
+        return spx__error(SPX_ERR_UNSUPPORTED, "a solver's vectors are double or float");
+    s->n = n;
+    s->t = t;
+    s->reduce = r;
+    return register_file(s);
+}
+
+int64_t spx__v_global_n(const spx__vspace *s)
+{
+    return s->reduce ? s->reduce->n_global : s->n;
 }
 
 spx_status spx__vspace_dot_buffers(spx__vspace *s)
@@ -146,10 +164,8 @@ void spx__v_free(const spx__vspace *s, void *v)
         _Pragma("omp parallel for schedule(static) num_threads(nt)")                        \
         for (int64_t k = 0; k < blocks; k++) {                                              \
             int64_t end = (k + 1) * VEC_BLOCK < n ? (k + 1) * VEC_BLOCK : n;                \
-            double acc = 0.0;                                                               \
-            for (int64_t i = k * VEC_BLOCK; i < end; i++)                                   \
-                acc += (double)a[i] * (double)b[i];                                         \
-            block_sums[k] = acc;                                                            \
+            const int64_t lo = k * VEC_BLOCK;                                               \
+            block_sums[k] = spx__block_dot_##T(a + lo, b + lo, end - lo);                   \
         }                                                                                   \
         for (int64_t k = 0; k < blocks; k++)                                                \
             total += block_sums[k];                                                         \
@@ -186,12 +202,12 @@ spx_status spx__v_dots_take(const spx__vspace *s, int k, const void *const *a, c
         return SPX_OK;
     }
     st = spx__alloc((void **)&sums, (size_t)(s->n / VEC_BLOCK + 1), sizeof *sums, "dot sums");
-    if (st != SPX_OK) return st;
     for (int j = 0; j < k; j++)
-        out[j] = s->t == SPX_F64 ? host_dot_double(s->n, a[j], b[j], sums)
-                                 : host_dot_float(s->n, a[j], b[j], sums);
+        out[j] = st != SPX_OK      ? 0.0
+                 : s->t == SPX_F64 ? host_dot_double(s->n, a[j], b[j], sums)
+                                   : host_dot_float(s->n, a[j], b[j], sums);
     spx__free(sums);
-    return SPX_OK;
+    return s->reduce ? s->reduce->allsum(s->reduce->ctx, out, k, st) : st;
 }
 
 spx_status spx__v_dots(const spx__vspace *s, int k, const void *const *a, const void *const *b,

@@ -18,6 +18,19 @@
 
 #define SPX__V_RING 4 /* published register files in flight */
 
+/* A host space whose vectors are one process's share of longer vectors
+ * (the MPI solvers, spx_mpi.h): n_global entries in all. Every dot's local
+ * sums go through allsum, which every process calls in the same order: v's
+ * count doubles become their sums over the processes (added in process
+ * order: the same bits everywhere), and the status returned is SPX_OK
+ * only where every process passed SPX_OK as local (else, everywhere, a
+ * failing process's), so no process is left waiting on another's error. */
+typedef struct spx__vreduce {
+    spx_status (*allsum)(void *ctx, double *v, int count, spx_status local);
+    void *ctx;
+    int64_t n_global;
+} spx__vreduce;
+
 typedef struct spx__vspace {
     int64_t n;
     spx_type t;      /* SPX_F64 or SPX_F32 */
@@ -25,17 +38,23 @@ typedef struct spx__vspace {
     void *stream;    /* CUDA stream of the plan */
     double *scratch; /* CUDA: partial sums of dot (device, SPX__CUDA_DOT_SCRATCH) */
     double *dots;    /* CUDA: dot results, written by the device (pinned host, SPX__V_MAX_DOTS) */
-    spx__multi_space *multi; /* a multi-device plan's resident vectors, or NULL */
+    spx__multi_space *multi;    /* a multi-device plan's resident vectors, or NULL */
+    const spx__vreduce *reduce; /* a host space shared by processes, or NULL */
     double *regs; /* the solve's scalar registers (scalars.h): device memory for CUDA, else host */
     double *partial; /* a part of a multi solve with device registers (multi_solve.c): where
                         its dots go (device memory), regs its device's file; both borrowed */
-    double *ring; /* SPX__V_RING published copies of them (pinned host memory for CUDA) */
+    double *ring;    /* SPX__V_RING published copies of them (pinned host memory for CUDA) */
     void *ring_ev[SPX__V_RING]; /* CUDA: recorded behind each copy's writer */
 } spx__vspace;
 
 /* The space of P's vectors; SPX_ERR_UNSUPPORTED for a non-square plan or x
  * in half. Free with spx__vspace_free. */
 spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s);
+/* A host space of n entries of type t (SPX_F64 or SPX_F32), this process's
+ * share of vectors reduced by r (borrowed; NULL: not shared). */
+spx_status spx__vspace_init_host(int64_t n, spx_type t, const spx__vreduce *r, spx__vspace *s);
+/* The entries of the whole vectors: r's n_global, else n. */
+int64_t spx__v_global_n(const spx__vspace *s);
 /* The space of a multi-device plan's resident vectors (square plans). */
 spx_status spx__vspace_init_multi(spx_multi_plan *P, spx__vspace *s);
 void spx__vspace_free(spx__vspace *s);

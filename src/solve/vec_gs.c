@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/threads.h"
+#include "solve/host_dot.h"
 #include "cuda/blas1/gs.h"
 #include "cuda/multi/multi_cuda.h" /* pinned host memory */
 
@@ -27,6 +28,8 @@ spx_status spx__gs_buf_alloc(const spx__vspace *s, size_t count, spx__gs_buf *b)
     b->count = count;
     if (!s->cuda) {
         st = spx__calloc((void **)&b->c, count, sizeof(double), "gram-schmidt sums");
+        if (st == SPX_OK && s->reduce)
+            st = spx__calloc((void **)&b->pack, count + 1, sizeof(double), "gram-schmidt sums");
         if (st == SPX_OK && s->multi && spx__multi_v_gpu(s->multi))
             st = spx__multi_gs_alloc(s->multi, count, &b->parts);
         if (st != SPX_OK) spx__gs_buf_free(s, b);
@@ -51,6 +54,7 @@ void spx__gs_buf_free(const spx__vspace *s, spx__gs_buf *b)
         spx__cuda_host_free(b->pinned);
     } else {
         spx__free(b->c);
+        spx__free(b->pack);
         if (b->parts) spx__multi_gs_free(s->multi, b->parts);
     }
     memset(b, 0, sizeof *b);
@@ -74,25 +78,16 @@ void spx__gs_buf_free(const spx__vspace *s, spx__gs_buf *b)
                 tmp[e] = (double)w[lo + e];                                                   \
             for (int64_t q = 0; q < k; q++) {                                                 \
                 const T *v = (const T *)V[q] + lo;                                            \
+                _Pragma("omp simd")                                                           \
                 for (int64_t e = 0; e < len; e++)                                             \
                     tmp[e] -= sub[q] * (double)v[e];                                          \
             }                                                                                 \
             for (int64_t e = 0; e < len; e++)                                                 \
                 w[lo + e] = (T)tmp[e];                                                        \
         }                                                                                     \
-        for (int64_t d = 0; dots && d < k; d++) {                                             \
-            const T *v = (const T *)V[d] + lo;                                                \
-            double acc = 0.0;                                                                 \
-            for (int64_t e = 0; e < len; e++)                                                 \
-                acc += (double)v[e] * (double)w[lo + e];                                      \
-            sums[d * blocks + j] = acc;                                                       \
-        }                                                                                     \
-        if (nrm) {                                                                            \
-            double acc = 0.0;                                                                 \
-            for (int64_t e = 0; e < len; e++)                                                 \
-                acc += (double)w[lo + e] * (double)w[lo + e];                                 \
-            sums[k * blocks + j] = acc;                                                       \
-        }                                                                                     \
+        for (int64_t d = 0; dots && d < k; d++)                                               \
+            sums[d * blocks + j] = spx__block_dot_##T((const T *)V[d] + lo, w + lo, len);     \
+        if (nrm) sums[k * blocks + j] = spx__block_dot_##T(w + lo, w + lo, len);              \
     }                                                                                         \
     static void host_gs_##T(int64_t n, int64_t k, const void *const *V, T *w,                \
                             const double *sub, int dots, int nrm, double *sums)               \
@@ -120,6 +115,26 @@ static void add_blocks(const double *sums, int64_t blocks, int64_t count, double
     }
 }
 
+/* A space shared by processes: the pass's dots and norm (computed where
+ * local is SPX_OK) summed over them, packed into b->pack for one allsum,
+ * which every process joins even after a local failure. */
+static spx_status reduce_sums(const spx__vspace *s, spx__gs_buf *b, int64_t k, int64_t dots,
+                              int64_t nrm, spx_status local)
+{
+    const int count = (int)((dots >= 0 ? k : 0) + (nrm >= 0));
+    double *v = b->pack;
+    for (int i = 0; i < count; i++)
+        v[i] = 0.0;
+    for (int64_t i = 0; local == SPX_OK && dots >= 0 && i < k; i++)
+        v[i] = b->c[dots + i];
+    if (local == SPX_OK && nrm >= 0) v[count - 1] = b->c[nrm];
+    spx_status st = count > 0 ? s->reduce->allsum(s->reduce->ctx, v, count, local) : local;
+    for (int64_t i = 0; st == SPX_OK && dots >= 0 && i < k; i++)
+        b->c[dots + i] = v[i];
+    if (st == SPX_OK && nrm >= 0) b->c[nrm] = v[count - 1];
+    return st;
+}
+
 static spx_status host_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const void *const *V,
                           void *w, int64_t sub, int64_t dots, int64_t nrm)
 {
@@ -127,18 +142,19 @@ static spx_status host_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const
     const double *coef = sub >= 0 ? b->c + sub : NULL;
     double *sums = NULL;
     spx_status st = SPX_OK;
-    if ((dots >= 0 || nrm >= 0) &&
-        (st = spx__alloc((void **)&sums, (size_t)((k + 1) * blocks + 1), sizeof *sums,
-                         "gram-schmidt block sums")) != SPX_OK)
-        return st;
-    if (s->t == SPX_F64)
-        host_gs_double(s->n, k, V, w, coef, dots >= 0, nrm >= 0, sums);
-    else
-        host_gs_float(s->n, k, V, w, coef, dots >= 0, nrm >= 0, sums);
-    if (dots >= 0) add_blocks(sums, blocks, k, b->c + dots);
-    if (nrm >= 0) add_blocks(sums + k * blocks, blocks, 1, b->c + nrm);
+    if (dots >= 0 || nrm >= 0)
+        st = spx__alloc((void **)&sums, (size_t)((k + 1) * blocks + 1), sizeof *sums,
+                        "gram-schmidt block sums");
+    if (st == SPX_OK) {
+        if (s->t == SPX_F64)
+            host_gs_double(s->n, k, V, w, coef, dots >= 0, nrm >= 0, sums);
+        else
+            host_gs_float(s->n, k, V, w, coef, dots >= 0, nrm >= 0, sums);
+        if (dots >= 0) add_blocks(sums, blocks, k, b->c + dots);
+        if (nrm >= 0) add_blocks(sums + k * blocks, blocks, 1, b->c + nrm);
+    }
     spx__free(sums);
-    return st;
+    return s->reduce ? reduce_sums(s, b, k, dots, nrm, st) : st;
 }
 
 /* The pass of a multi-device space: an axpby per subtracted vector, then

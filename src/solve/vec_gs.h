@@ -12,11 +12,11 @@
  * another on the device; spx__v_gs_take waits for them and copies c to the
  * host. On the host each entry is computed as on the device (in double, i in
  * order, rounded to the vectors' type once) and a dot is summed over blocks
- * of entries, the block sums in block order: the same bits for any thread
- * count. A multi-device space on GPUs runs the device pass on each part's
- * lines and adds the parts' sums in part order (multi/multi_solve.h); one
- * on CPUs composes the pass of its own axpby (one per vector, each
- * rounded) and dots. */
+ * of entries (each in host_dot.h's lanes), the block sums in block order:
+ * the same bits for any thread count. A multi-device space on GPUs runs the
+ * device pass on each part's lines and adds the parts' sums in part order
+ * (multi/multi_solve.h); one on CPUs composes the pass of its own axpby (one
+ * per vector, each rounded) and dots. */
 #ifndef SPX_SOLVE_VEC_GS_H
 #define SPX_SOLVE_VEC_GS_H
 
@@ -30,6 +30,8 @@ typedef struct spx__gs_buf {
     double *c;                 /* count doubles where the vectors are */
     double *scratch;           /* CUDA: the pass's block sums (cuda/blas1/gs.h) */
     double *pinned;            /* CUDA: count doubles of pinned host memory, take's copy */
+    double *pack;              /* a space shared by processes: count + 1 doubles, a pass's
+                                  sums packed for their sum over the processes */
     struct spx__gs_buf *parts; /* a multi-device space on GPUs: each part's buffer */
 } spx__gs_buf;
 

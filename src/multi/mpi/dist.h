@@ -64,13 +64,13 @@ struct spx_dist_plan_s {
     int64_t own_rows, own_cols, halo, foreign;
     spx_matrix *block[SPX__DIST_BLOCKS];
     spx_plan *plan[SPX__DIST_BLOCKS];
-    spx__dist_route halo_in, halo_out;  /* x entries: received into x_halo, sent from x_send */
-    int64_t *send_idx;                  /* own x index of each entry sent */
-    spx__dist_route part_out, part_in;  /* partial sums: sent from f, received into f_recv */
-    int64_t *recv_idx;                  /* own y index of each partial received */
+    spx__dist_route halo_in, halo_out; /* x entries: received into x_halo, sent from x_send */
+    int64_t *send_idx;                 /* own x index of each entry sent */
+    spx__dist_route part_out, part_in; /* partial sums: sent from f, received into f_recv */
+    int64_t *recv_idx;                 /* own y index of each partial received */
     void *x_halo, *x_send, *f, *f_recv;
-    MPI_Request *req;                   /* room for every peer of both exchanges */
-    int device;                         /* CUDA device, or -1 */
+    MPI_Request *req;                      /* room for every peer of both exchanges */
+    int device;                            /* CUDA device, or -1 */
     void *stream, *dx, *dx_halo, *dy, *df; /* GPU ranks: device copies of the vectors */
     /* GPU ranks, for resident vectors (spx_dist_spmv_device): send_idx and
      * recv_idx as 32-bit device maps (NULL when an index does not fit), the
@@ -132,7 +132,12 @@ spx_status spx__dist_gz_slices(MPI_Comm comm, const char *path, spx_partition ki
  * ascending (spx__free them). */
 spx_status spx__dist_blocks(spx_dist_plan *P, int64_t **halo_cols, int64_t **foreign_rows);
 /* The plan's two exchanges (routes, index lists, buffers): collective. */
-spx_status spx__dist_routes(spx_dist_plan *P, const int64_t *halo_cols, const int64_t *foreign_rows);
+spx_status spx__dist_routes(spx_dist_plan *P, const int64_t *halo_cols,
+                            const int64_t *foreign_rows);
+/* *diag = this rank's owned rows' diagonal entries A(i,i) (0 where none is
+ * stored; a pattern matrix's are 1), collective (dist_diag.c); free with
+ * spx__free. */
+spx_status spx__dist_diagonal(const spx_dist_matrix *D, double **diag);
 
 /* Collective, GPU ranks: map the exchange buffers of peers on the same
  * host for resident calls. Every rank or none uses the mappings: a failure
