@@ -46,5 +46,10 @@ if(TARGET spx_cli)
               ${MPIEXEC_EXECUTABLE} ${np} ${SPX_MPIEXEC_FLAGS})
     set_tests_properties(mpi_cli_spmv_np${np} PROPERTIES ENVIRONMENT "${SPX_MPI_TEST_ENV}"
       TIMEOUT 300 PROCESSORS ${np})
+    add_test(NAME mpi_cli_solve_np${np}
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/cli_solve.sh $<TARGET_FILE:spx_cli>
+              ${MPIEXEC_EXECUTABLE} ${np} ${SPX_MPIEXEC_FLAGS})
+    set_tests_properties(mpi_cli_solve_np${np} PROPERTIES ENVIRONMENT "${SPX_MPI_TEST_ENV}"
+      TIMEOUT 300 PROCESSORS ${np})
   endforeach()
 endif()

@@ -4,6 +4,9 @@
  *                         [--format F] [--device cpu|cuda] [--precision f64|f32]
  *   mpirun -np N spx bench A [--kind K] [--format F] [--device cpu|cuda]
  *                            [--precision f64|f32] [--calls C] [--batches B]
+ *   mpirun -np N spx solve A [--method cg|bicgstab|gmres] [--jacobi] [--rtol r]
+ *                            [--max-iters m] [--b B.txt] [--out X.txt] [--kind K]
+ *                            [--format F] [--device cpu|cuda] [--precision f64|f32]
  * A .mtx or .mtx.gz file is read in parallel (no rank holds it whole);
  * gen:SPEC and other files are built or read by every rank, each keeping
  * its part. spmv:
@@ -13,7 +16,11 @@
  * allgather of x and the phases of the last call (the most over the ranks:
  * own columns' blocks queued or run, halo wait, halo blocks and y back,
  * partial sums); with --device cuda each kind twice, host vectors and
- * vectors resident on the ranks' GPUs (spx_dist_spmv_device). A failure on any rank is reported
+ * vectors resident on the ranks' GPUs (spx_dist_spmv_device). solve:
+ * spx_dist_cg, spx_dist_bicgstab or spx_dist_gmres from x = 0, b from B.txt
+ * (rank 0 reads it) or ones, one line on rank 0 (as spx solve's, the time
+ * the slowest rank's), x gathered and written there; not converging within
+ * --max-iters is exit 3, as for spx solve. A failure on any rank is reported
  * once, by rank 0 for a failure everywhere, and every rank exits with the same code. */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +46,8 @@ int cli_mpi_run(int argc, char **argv)
 #include "spx_mpi.h"
 
 typedef struct mpi_args {
-    const char *cmd, *matrix, *out, *x, *format;
+    const char *cmd, *matrix, *out, *x, *format, *method, *b;
+    spx_solve_opts so;
     spx_partition kind;
     int all_kinds;
     spx_device device;
@@ -50,20 +58,56 @@ typedef struct mpi_args {
 
 int cli_mpi_wanted(int argc, char **argv)
 {
-    if (argc < 1 || (strcmp(argv[0], "spmv") != 0 && strcmp(argv[0], "bench") != 0)) return 0;
+    if (argc < 1 || (strcmp(argv[0], "spmv") != 0 && strcmp(argv[0], "bench") != 0 &&
+                     strcmp(argv[0], "solve") != 0))
+        return 0;
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+/* spx solve's own options (a->cmd "solve"). */
+static int parse_solve_option(mpi_args *a, const char *opt, const char *v)
+{
+    long n;
+    int rc = CLI_PARSED;
+    if (strcmp(opt, "--method") == 0) {
+        if (strcmp(v, "cg") != 0 && strcmp(v, "bicgstab") != 0 && strcmp(v, "gmres") != 0)
+            return cli_usage_error(a->cmd, "--method is cg, bicgstab or gmres, not '%s'", v);
+        a->method = v;
+    } else if (strcmp(opt, "--b") == 0) {
+        a->b = v;
+    } else if (strcmp(opt, "--rtol") == 0) {
+        rc = cli_parse_double(a->cmd, opt, v, &a->so.rtol);
+        if (rc == CLI_PARSED && !(a->so.rtol >= 0.0))
+            return cli_usage_error(a->cmd, "--rtol must be >= 0");
+    } else if (strcmp(opt, "--max-iters") == 0) {
+        if ((rc = cli_parse_int(a->cmd, opt, v, 0, 1L << 30, &n)) == CLI_PARSED)
+            a->so.max_iters = n;
+    } else {
+        return -2; /* not one of them */
+    }
+    return rc;
 }
 
 static int parse_option(mpi_args *a, const char *opt, const char *v)
 {
-    if (strcmp(opt, "--out") == 0 && a->cmd[0] == 's') a->out = v;
-    else if (strcmp(opt, "--x") == 0 && a->cmd[0] == 's') a->x = v;
-    else if (strcmp(opt, "--alpha") == 0) return cli_parse_double(a->cmd, opt, v, &a->alpha);
-    else if (strcmp(opt, "--format") == 0) a->format = v;
-    else if (strcmp(opt, "--device") == 0) return cli_parse_device(a->cmd, v, &a->device);
-    else if (strcmp(opt, "--precision") == 0) return cli_parse_precision(a->cmd, v, &a->precision);
-    else if (strcmp(opt, "--calls") == 0) return cli_parse_int(a->cmd, opt, v, 1, 1000000, &a->calls);
-    else if (strcmp(opt, "--batches") == 0) return cli_parse_int(a->cmd, opt, v, 1, 64, &a->batches);
+    int rc = a->cmd[1] == 'o' ? parse_solve_option(a, opt, v) : -2;
+    if (rc != -2) return rc;
+    if (strcmp(opt, "--out") == 0 && a->cmd[0] == 's')
+        a->out = v;
+    else if (strcmp(opt, "--x") == 0 && a->cmd[1] == 'p')
+        a->x = v;
+    else if (strcmp(opt, "--alpha") == 0)
+        return cli_parse_double(a->cmd, opt, v, &a->alpha);
+    else if (strcmp(opt, "--format") == 0)
+        a->format = v;
+    else if (strcmp(opt, "--device") == 0)
+        return cli_parse_device(a->cmd, v, &a->device);
+    else if (strcmp(opt, "--precision") == 0)
+        return cli_parse_precision(a->cmd, v, &a->precision);
+    else if (strcmp(opt, "--calls") == 0)
+        return cli_parse_int(a->cmd, opt, v, 1, 1000000, &a->calls);
+    else if (strcmp(opt, "--batches") == 0)
+        return cli_parse_int(a->cmd, opt, v, 1, 64, &a->batches);
     else if (strcmp(opt, "--kind") == 0) {
         a->all_kinds = 0;
         if (spx_partition_parse(v, &a->kind) != SPX_OK)
@@ -85,10 +129,14 @@ static int parse(int argc, char **argv, mpi_args *a)
     a->alpha = 1.0;
     a->calls = 20;
     a->batches = 9;
+    a->method = "cg";
+    a->so = spx_solve_opts_default();
     for (int i = 1; i < argc; i++) {
         int rc = CLI_PARSED;
         if (argv[i][0] != '-' && !a->matrix)
             a->matrix = argv[i];
+        else if (strcmp(argv[i], "--jacobi") == 0 && a->cmd[1] == 'o')
+            a->so.jacobi = 1;
         else if (i + 1 < argc)
             rc = parse_option(a, argv[i], argv[i + 1]), i++;
         else
@@ -96,7 +144,7 @@ static int parse(int argc, char **argv, mpi_args *a)
         if (rc != CLI_PARSED) return rc;
     }
     if (!a->matrix) return cli_usage_error(a->cmd, "no matrix given");
-    if (a->cmd[0] == 's' && !a->out) return cli_usage_error(a->cmd, "--out Y.txt is required");
+    if (a->cmd[1] == 'p' && !a->out) return cli_usage_error(a->cmd, "--out Y.txt is required");
     if (a->precision == SPX_F16) return cli_usage_error(a->cmd, "under mpirun: f64 or f32");
     return CLI_PARSED;
 }
@@ -152,7 +200,8 @@ static spx_status spmv_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan
     void *yl = calloc((size_t)ny + 1, es), *yt = malloc(es * (size_t)(m + 1));
     int ok = xg && xt && xl && yl && yt, all = 0;
     if (ok && rank == 0) {
-        for (int64_t j = 0; j < n; j++) xg[j] = 1.0;
+        for (int64_t j = 0; j < n; j++)
+            xg[j] = 1.0;
         if (a->x) ok = cli_read_vector(a->cmd, a->x, n, "x", xg) == CLI_OK;
         from_double(a->precision, xg, xt, n);
     }
@@ -167,6 +216,62 @@ static spx_status spmv_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(xg), free(xt), free(xl), free(yl), free(yt);
+    return st != SPX_OK ? st : ok ? SPX_OK : SPX_ERR_IO;
+}
+
+/* mpirun spx solve: b scattered, the solve, x gathered and written, the
+ * line printed on rank 0; *unconverged where max_iters passed first. */
+static spx_status solve_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank,
+                             int size, int *unconverged)
+{
+    spx_dist_layout l;
+    spx_dist_matrix_layout(D, &l);
+    const size_t es = a->precision == SPX_F64 ? sizeof(double) : sizeof(float);
+    const int64_t own = l.row_end - l.row_begin, n = rank == 0 ? l.rows : 0;
+    double *g = calloc((size_t)n + 1, sizeof *g);
+    void *gt = malloc(es * (size_t)(n + 1)), *b = malloc(es * (size_t)(own + 1));
+    void *x = calloc((size_t)own + 1, es);
+    int ok = g && gt && b && x, all = 0;
+    if (ok && rank == 0) {
+        for (int64_t i = 0; i < n; i++)
+            g[i] = 1.0;
+        if (a->b) ok = cli_read_vector(a->cmd, a->b, n, "the row count of A", g) == CLI_OK;
+        from_double(a->precision, g, gt, n);
+    }
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        free(g), free(gt), free(b), free(x);
+        return SPX_ERR_IO;
+    }
+    spx_solve_info info = {0};
+    spx_status st = spx_dist_scatter(D, SPX_DIST_ROWS, a->precision, gt, b, 0);
+    if (st == SPX_OK)
+        st = a->method[0] == 'b'   ? spx_dist_bicgstab(P, b, own, x, own, &a->so, &info)
+             : a->method[0] == 'g' ? spx_dist_gmres(P, b, own, x, own, &a->so, &info)
+                                   : spx_dist_cg(P, b, own, x, own, &a->so, &info);
+    *unconverged = st == SPX_ERR_NOT_CONVERGED;
+    if (*unconverged) st = SPX_OK;
+    double slowest = info.ms;
+    MPI_Allreduce(&info.ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (st == SPX_OK) st = spx_dist_gather(D, SPX_DIST_COLS, a->precision, x, gt, 0);
+    if (st == SPX_OK && rank == 0) {
+        char label[256];
+        cli_matrix_label(a->matrix, label, sizeof label);
+        printf("%s%s on %s (%lld rows, %lld nonzeros) over %d ranks, %s, %s %s: %lld "
+               "iterations, relative residual %.3g, %.3f ms (the slowest rank)\n",
+               a->method, a->so.jacobi ? " (jacobi)" : "", label, (long long)l.rows,
+               (long long)l.nnz, size, spx_partition_name(a->kind), cli_device_name(a->device),
+               cli_precision_name(a->precision), (long long)info.iters, info.rel_residual, slowest);
+        to_double(a->precision, gt, g, n);
+        if (a->out) ok = cli_write_values(a->cmd, a->out, n, g) == CLI_OK;
+        if (*unconverged)
+            fprintf(stderr,
+                    "spx solve: not converged: relative residual %.3g after %lld "
+                    "iterations\n",
+                    info.rel_residual, (long long)info.iters);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(g), free(gt), free(b), free(x);
     return st != SPX_OK ? st : ok ? SPX_OK : SPX_ERR_IO;
 }
 
@@ -278,7 +383,9 @@ int cli_mpi_run(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rc = parse(argc, argv, &a);
     spx_status st = SPX_OK;
-    static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
+    int unconverged = 0;
+    static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO,
+                                          SPX_PART_ROWS};
     if (rc == CLI_PARSED && a.cmd[0] == 'b' && rank == 0)
         printf("%s on %d ranks, %s %s\nkind  vectors ranks  ms a call [min-max]   GFLOP/s  "
                "recv bytes/SpMV allgather bytes  share  local/halo wait/halo/partials ms  "
@@ -296,14 +403,20 @@ int cli_mpi_run(int argc, char **argv)
         a.kind = kinds[k];
         st = load(&a, kinds[k], &A, &D);
         if (st == SPX_OK) st = spx_dist_plan_create(D, &o, &P);
-        if (st == SPX_OK)
+        if (st == SPX_OK && a.cmd[1] == 'o')
+            st = solve_once(&a, D, P, rank, size, &unconverged);
+        else if (st == SPX_OK)
             st = a.cmd[0] == 's' ? spmv_once(&a, D, P, rank) : bench_once(&a, D, P, rank, 0);
         if (st == SPX_OK && a.cmd[0] == 'b' && a.device == SPX_DEV_CUDA)
             st = bench_once(&a, D, P, rank, 1);
         spx_dist_plan_destroy(P);
         spx_dist_matrix_destroy(D);
     }
-    if (rc == CLI_PARSED) rc = st == SPX_OK ? CLI_OK : rank == 0 ? cli_library_error(a.cmd, a.matrix, st) : CLI_RUNTIME;
+    if (rc == CLI_PARSED)
+        rc = st == SPX_OK ? CLI_OK
+             : rank == 0  ? cli_library_error(a.cmd, a.matrix, st)
+                          : CLI_RUNTIME;
+    if (rc == CLI_OK && unconverged) rc = CLI_CHECK;
     spx_matrix_destroy(A);
     MPI_Finalize();
     return rc;
