@@ -119,6 +119,19 @@ spx_status spx_dist_bicgstab(spx_dist_plan *P, const void *b, int64_t b_len, voi
                              int64_t x_len, const spx_solve_opts *o, spx_solve_info *info);
 spx_status spx_dist_gmres(spx_dist_plan *P, const void *b, int64_t b_len, void *x, int64_t x_len,
                           const spx_solve_opts *o, spx_solve_info *info);
+/* The same solves on vectors resident on this rank's GPU (a plan made with
+ * device SPX_DEV_CUDA; b and x device memory of spx_dist_plan_device's GPU):
+ * products by spx_dist_spmv_device, vector operations on the GPU, each dot
+ * brought to the host to be added over the ranks. The ranks' steps agree
+ * as above; the bits may differ from the host-vector solve's (the GPU sums
+ * in another order). A CPU plan is SPX_ERR_UNSUPPORTED, host memory
+ * SPX_ERR_INVALID_ARG, on every rank. */
+spx_status spx_dist_cg_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                              int64_t x_len, const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx_dist_bicgstab_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                                    int64_t x_len, const spx_solve_opts *o, spx_solve_info *info);
+spx_status spx_dist_gmres_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                                 int64_t x_len, const spx_solve_opts *o, spx_solve_info *info);
 
 /* A distributed vector of the layout's rows (y) or columns (x), entries of
  * type t (SPX_F64 double, SPX_F32 float), gathered whole on root or

@@ -17,7 +17,8 @@
  * own columns' blocks queued or run, halo wait, halo blocks and y back,
  * partial sums); with --device cuda each kind twice, host vectors and
  * vectors resident on the ranks' GPUs (spx_dist_spmv_device). solve:
- * spx_dist_cg, spx_dist_bicgstab or spx_dist_gmres from x = 0, b from B.txt
+ * spx_dist_cg, spx_dist_bicgstab or spx_dist_gmres from x = 0 (with --device
+ * cuda their _device forms, on copies of b and x in each rank's GPU), b from B.txt
  * (rank 0 reads it) or ones, one line on rank 0 (as spx solve's, the time
  * the slowest rank's), x gathered and written there; not converging within
  * --max-iters is exit 3, as for spx solve. A failure on any rank is reported
@@ -219,6 +220,37 @@ static spx_status spmv_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan
     return st != SPX_OK ? st : ok ? SPX_OK : SPX_ERR_IO;
 }
 
+/* The solve of b into x (host entries): with --device cuda on copies in the
+ * rank's GPU memory (spx_dist_cg_device...), else on the host vectors. */
+static spx_status solve_where(const mpi_args *a, spx_dist_plan *P, size_t es, int64_t own,
+                              const void *b, void *x, spx_solve_info *info)
+{
+    const int gpu = a->device == SPX_DEV_CUDA;
+    void *db = NULL, *dx = NULL;
+    spx_status st = SPX_OK;
+    if (gpu) { /* each rank uploads its own: a failure is agreed by the solve's checks */
+        st = bench_cuda_set_device(spx_dist_plan_device(P));
+        if (st == SPX_OK) st = bench_cuda_upload(&db, b, es * (size_t)(own + 1), "b");
+        if (st == SPX_OK) st = bench_cuda_upload(&dx, x, es * (size_t)(own + 1), "x");
+    }
+    const void *bb = gpu ? db : b;
+    void *xx = gpu ? dx : x;
+    if (a->method[0] == 'b')
+        st =
+            (gpu ? spx_dist_bicgstab_device : spx_dist_bicgstab)(P, bb, own, xx, own, &a->so, info);
+    else if (a->method[0] == 'g')
+        st = (gpu ? spx_dist_gmres_device : spx_dist_gmres)(P, bb, own, xx, own, &a->so, info);
+    else
+        st = (gpu ? spx_dist_cg_device : spx_dist_cg)(P, bb, own, xx, own, &a->so, info);
+    if (gpu && (st == SPX_OK || st == SPX_ERR_NOT_CONVERGED) && own > 0) {
+        spx_status back = bench_cuda_copy(x, dx, es * (size_t)own, 0);
+        if (back != SPX_OK) st = back;
+    }
+    bench_cuda_free(db);
+    bench_cuda_free(dx);
+    return st;
+}
+
 /* mpirun spx solve: b scattered, the solve, x gathered and written, the
  * line printed on rank 0; *unconverged where max_iters passed first. */
 static spx_status solve_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank,
@@ -245,10 +277,7 @@ static spx_status solve_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_pla
     }
     spx_solve_info info = {0};
     spx_status st = spx_dist_scatter(D, SPX_DIST_ROWS, a->precision, gt, b, 0);
-    if (st == SPX_OK)
-        st = a->method[0] == 'b'   ? spx_dist_bicgstab(P, b, own, x, own, &a->so, &info)
-             : a->method[0] == 'g' ? spx_dist_gmres(P, b, own, x, own, &a->so, &info)
-                                   : spx_dist_cg(P, b, own, x, own, &a->so, &info);
+    if (st == SPX_OK) st = solve_where(a, P, es, own, b, x, &info);
     *unconverged = st == SPX_ERR_NOT_CONVERGED;
     if (*unconverged) st = SPX_OK;
     double slowest = info.ms;

@@ -189,7 +189,7 @@ static spx_status begin_local(spx__solve *S, const spx_plan *P, spx_multi_plan *
         return spx__error(SPX_ERR_INVALID_ARG, "a solver needs an SpMV plan%s",
                           spx_plan_operation(P) == SPX_OP_SPMM ? " (SpMM plans: spx_cg_many)" : "");
     if (op) {
-        st = spx__vspace_init_host(op->n, op->t, op->reduce, &S->s);
+        st = spx__vspace_init_op(op->n, op->t, op->cuda, op->stream, op->reduce, &S->s);
     } else {
         S->slot = M ? &M->solve_keep : spx__plan_keep(P); /* NULL for a bad P, refused next */
         S->kept = S->slot ? spx__keep_take(S->slot) : NULL;
@@ -299,7 +299,8 @@ static spx_status queue_one(spx__solve *S, void *x, void **v, spx__solve_queue q
 spx_status spx__solve_iterate(spx__solve *S, void *x, void **v, spx__solve_queue queue,
                               spx__solve_take take)
 {
-    const int on_gpus = S->s.cuda || (S->s.multi && spx__multi_v_ahead(S->s.multi));
+    const int on_gpus =
+        spx__v_regs_on_device(&S->s) || (S->s.multi && spx__multi_v_ahead(S->s.multi));
     const int64_t ahead = on_gpus && !S->o.callback ? SPX__SOLVE_AHEAD : 0;
     int64_t taken = 0;
     spx_status st = SPX_OK;

@@ -7,14 +7,16 @@
 
 #include "solve/vec.h"
 
-/* An operator given by its product, on host vectors that are one process's
- * share of the whole (the MPI solvers): n entries of type t here, products
+/* An operator given by its product, on vectors that are one process's share
+ * of the whole (the MPI solvers): n entries of type t here, products
  * by spmv (collective: every process calls it, in the same order), dots
  * summed by reduce, and for Jacobi this process's diagonal entries A(i,i)
  * (n host doubles, or NULL). */
 typedef struct spx__solve_op {
     int64_t n;
     spx_type t;
+    int cuda;     /* b, x and the work vectors in device memory of the current device */
+    void *stream; /* CUDA: the stream the vector operations run in */
     spx_status (*spmv)(void *ctx, double alpha, const void *x, double beta, void *y);
     void *ctx;
     const spx__vreduce *reduce;

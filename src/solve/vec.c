@@ -22,7 +22,7 @@ static spx_status register_file(spx__vspace *s)
 {
     const size_t regs = SPX__S_REGS * sizeof(double);
     spx_status st;
-    if (!s->cuda) {
+    if (!spx__v_regs_on_device(s)) {
         st = spx__calloc((void **)&s->regs, SPX__S_REGS, sizeof(double), "solver registers");
         if (st == SPX_OK)
             st = spx__calloc((void **)&s->ring, SPX__V_RING * SPX__S_REGS, sizeof(double),
@@ -60,14 +60,19 @@ spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s)
     return register_file(s);
 }
 
-spx_status spx__vspace_init_host(int64_t n, spx_type t, const spx__vreduce *r, spx__vspace *s)
+spx_status spx__vspace_init_op(int64_t n, spx_type t, int cuda, void *stream, const spx__vreduce *r,
+                               spx__vspace *s)
 {
+    spx_status st;
     memset(s, 0, sizeof *s);
     if (t != SPX_F64 && t != SPX_F32)
         return spx__error(SPX_ERR_UNSUPPORTED, "a solver's vectors are double or float");
     s->n = n;
     s->t = t;
     s->reduce = r;
+    s->cuda = cuda;
+    s->stream = stream;
+    if (cuda && (st = spx__vspace_dot_buffers(s)) != SPX_OK) return st;
     return register_file(s);
 }
 
@@ -100,6 +105,8 @@ void spx__vspace_free(spx__vspace *s)
     if (s->cuda) {
         spx__cuda_free(s->scratch);
         spx__cuda_host_free(s->dots);
+    }
+    if (spx__v_regs_on_device(s)) {
         spx__cuda_free(s->regs);
         spx__cuda_host_free(s->ring);
         for (int k = 0; k < SPX__V_RING; k++)
@@ -197,9 +204,10 @@ spx_status spx__v_dots_take(const spx__vspace *s, int k, const void *const *a, c
     spx_status st = check_dots(k);
     if (st != SPX_OK) return st;
     if (s->cuda) {
-        if ((st = spx__cuda_sync(s->stream)) != SPX_OK) return st;
-        memcpy(out, s->dots, (size_t)k * sizeof *out);
-        return SPX_OK;
+        st = spx__cuda_sync(s->stream);
+        for (int j = 0; j < k; j++)
+            out[j] = st == SPX_OK ? s->dots[j] : 0.0;
+        return s->reduce ? s->reduce->allsum(s->reduce->ctx, out, k, st) : st;
     }
     st = spx__alloc((void **)&sums, (size_t)(s->n / VEC_BLOCK + 1), sizeof *sums, "dot sums");
     for (int j = 0; j < k; j++)

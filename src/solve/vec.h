@@ -50,9 +50,18 @@ typedef struct spx__vspace {
 /* The space of P's vectors; SPX_ERR_UNSUPPORTED for a non-square plan or x
  * in half. Free with spx__vspace_free. */
 spx_status spx__vspace_init(const spx_plan *P, spx__vspace *s);
-/* A host space of n entries of type t (SPX_F64 or SPX_F32), this process's
- * share of vectors reduced by r (borrowed; NULL: not shared). */
-spx_status spx__vspace_init_host(int64_t n, spx_type t, const spx__vreduce *r, spx__vspace *s);
+/* A space of n entries of type t (SPX_F64 or SPX_F32), this process's share
+ * of vectors reduced by r (borrowed; NULL: not shared): host memory, or with
+ * cuda set device memory of the current device, worked on in stream. A
+ * shared CUDA space keeps its registers on the host: each dot waits for the
+ * device, its sums are reduced, and the program runs on the host. */
+spx_status spx__vspace_init_op(int64_t n, spx_type t, int cuda, void *stream, const spx__vreduce *r,
+                               spx__vspace *s);
+/* Whether s's registers are device memory: a CUDA space not shared by processes. */
+static inline int spx__v_regs_on_device(const spx__vspace *s)
+{
+    return s->cuda && !s->reduce;
+}
 /* The entries of the whole vectors: r's n_global, else n. */
 int64_t spx__v_global_n(const spx__vspace *s);
 /* The space of a multi-device plan's resident vectors (square plans). */

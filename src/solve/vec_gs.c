@@ -42,6 +42,8 @@ spx_status spx__gs_buf_alloc(const spx__vspace *s, size_t count, spx__gs_buf *b)
     if (st == SPX_OK)
         st = spx__cuda_host_alloc((void **)&b->pinned, count * sizeof(double),
                                   "gram-schmidt sums (host copy)");
+    if (st == SPX_OK && s->reduce)
+        st = spx__calloc((void **)&b->pack, count + 1, sizeof(double), "gram-schmidt sums");
     if (st != SPX_OK) spx__gs_buf_free(s, b);
     return st;
 }
@@ -52,6 +54,7 @@ void spx__gs_buf_free(const spx__vspace *s, spx__gs_buf *b)
         spx__cuda_free(b->c);
         spx__cuda_free(b->scratch);
         spx__cuda_host_free(b->pinned);
+        spx__free(b->pack);
     } else {
         spx__free(b->c);
         spx__free(b->pack);
@@ -135,6 +138,24 @@ static spx_status reduce_sums(const spx__vspace *s, spx__gs_buf *b, int64_t k, i
     return st;
 }
 
+/* A shared CUDA space: the pass's sums brought to the host (c whole, through
+ * the pinned copy), reduced as on the host, and put back before the passes
+ * queued after. */
+static spx_status reduce_device_sums(const spx__vspace *s, spx__gs_buf *b, int64_t k, int64_t dots,
+                                     int64_t nrm, spx_status local)
+{
+    const size_t bytes = b->count * sizeof(double);
+    double *device_c = b->c;
+    spx_status st = local;
+    if (st == SPX_OK) st = spx__cuda_copy_async(b->pinned, device_c, bytes, 0, s->stream);
+    if (st == SPX_OK) st = spx__cuda_sync(s->stream);
+    b->c = b->pinned; /* reduce_sums works on host sums */
+    st = reduce_sums(s, b, k, dots, nrm, st);
+    b->c = device_c;
+    if (st == SPX_OK) st = spx__cuda_copy(device_c, b->pinned, bytes, 1);
+    return st;
+}
+
 static spx_status host_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const void *const *V,
                           void *w, int64_t sub, int64_t dots, int64_t nrm)
 {
@@ -191,9 +212,10 @@ spx_status spx__v_gs(const spx__vspace *s, spx__gs_buf *b, int64_t k, const void
     if (b->parts) return spx__multi_v_gs(s->multi, b->parts, b->c, k, V, w, sub, dots, nrm);
     if (s->multi) return composed_gs(s, b, k, V, w, sub, dots, nrm);
     if (!s->cuda) return host_gs(s, b, k, V, w, sub, dots, nrm);
-    return spx__cuda_vgs(s->n, s->t, k, V, w, sub >= 0 ? b->c + sub : NULL,
-                         dots >= 0 ? b->c + dots : NULL, nrm >= 0 ? b->c + nrm : NULL, b->scratch,
-                         s->stream);
+    st = spx__cuda_vgs(s->n, s->t, k, V, w, sub >= 0 ? b->c + sub : NULL,
+                       dots >= 0 ? b->c + dots : NULL, nrm >= 0 ? b->c + nrm : NULL, b->scratch,
+                       s->stream);
+    return s->reduce && (dots >= 0 || nrm >= 0) ? reduce_device_sums(s, b, k, dots, nrm, st) : st;
 }
 
 spx_status spx__v_gs_put(const spx__vspace *s, spx__gs_buf *b, int64_t off, const double *in,

@@ -24,7 +24,7 @@ static int multi_ahead(const spx__vspace *s)
 spx_status spx__v_scalars(const spx__vspace *s, const spx__sprog *p)
 {
     if (multi_ahead(s)) return spx__multi_v_scalars(s->multi, p);
-    if (s->cuda) return spx__cuda_vscalars(s->regs, p, NULL, s->stream);
+    if (spx__v_regs_on_device(s)) return spx__cuda_vscalars(s->regs, p, NULL, s->stream);
     spx__sprog_run(s->regs, p);
     return SPX_OK;
 }
@@ -58,7 +58,7 @@ spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, c
     if (multi_ahead(s)) return spx__multi_v_dots_regs(s->multi, k, a, b, dst, p, slot);
     if (s->cuda && s->partial)
         return spx__cuda_vdots(s->n, s->t, k, a, b, s->scratch, s->partial, s->stream);
-    if (s->cuda)
+    if (spx__v_regs_on_device(s))
         return queued_copy(s, slot,
                            spx__cuda_vdots_regs(s->n, s->t, k, a, b, s->scratch, s->regs, dst, p,
                                                 copy, s->stream));
@@ -73,7 +73,8 @@ spx_status spx__v_dots_regs(const spx__vspace *s, int k, const void *const *a, c
 spx_status spx__v_snapshot(const spx__vspace *s, int64_t slot, double *regs)
 {
     if (multi_ahead(s)) return spx__multi_v_snapshot(s->multi, slot, regs);
-    spx_status st = s->cuda ? spx__cuda_event_sync(s->ring_ev[ring_slot(slot)]) : SPX_OK;
+    spx_status st =
+        spx__v_regs_on_device(s) ? spx__cuda_event_sync(s->ring_ev[ring_slot(slot)]) : SPX_OK;
     if (st == SPX_OK)
         memcpy(regs, s->ring + ring_slot(slot) * SPX__S_REGS, SPX__S_REGS * sizeof *regs);
     return st;
@@ -84,7 +85,8 @@ spx_status spx__v_lincomb(const spx__vspace *s, spx__coef a, const void *x, spx_
 {
     const spx__coef k[3] = {a, b, c};
     if (multi_ahead(s)) return spx__multi_v_lincomb(s->multi, k, x, y, z);
-    if (s->cuda) return spx__cuda_vlincomb(s->n, s->t, k, s->regs, x, y, z, s->stream);
+    if (spx__v_regs_on_device(s))
+        return spx__cuda_vlincomb(s->n, s->t, k, s->regs, x, y, z, s->stream);
     if (s->regs[SPX__S_STOP] != 0.0) return SPX_OK;
     return spx__v_axpbypcz(s, spx__coef_value(a, s->regs), x, spx__coef_value(b, s->regs), y,
                            spx__coef_value(c, s->regs), z);
@@ -98,7 +100,7 @@ spx_status spx__v_cg_step(const spx__vspace *s, int a, void *x, const void *p, v
     const spx__coef one = {1.0, -1}, none = {0.0, -1};
     spx_status st;
     if (multi_ahead(s)) return spx__multi_v_cg_step(s->multi, a, x, p, r, q, d, z, dst, prog, slot);
-    if (s->cuda)
+    if (spx__v_regs_on_device(s))
         return queued_copy(s, slot,
                            spx__cuda_vcg_step(s->n, s->t, s->regs, a, x, p, r, q, d, z, s->scratch,
                                               s->partial, dst, prog, copy_of(s, slot), s->stream));
@@ -117,7 +119,7 @@ spx_status spx__v_lincomb_dot(const spx__vspace *s, spx__coef a, const void *x, 
     const void *yy[1] = {y};
     spx_status st;
     if (multi_ahead(s)) return spx__multi_v_lincomb_dot(s->multi, k, x, y, z, dst, p, slot);
-    if (s->cuda)
+    if (spx__v_regs_on_device(s))
         return queued_copy(s, slot,
                            spx__cuda_vlincomb_dot(s->n, s->t, k, s->regs, x, y, z, s->scratch,
                                                   s->partial, dst, p, copy_of(s, slot), s->stream));
@@ -130,9 +132,9 @@ spx_status spx__v_bicgstab_step(const spx__vspace *s, const spx__bicgstab_step *
 {
     const void *da[2] = {b->r, b->rhat}, *db[2] = {b->r, b->r};
     if (multi_ahead(s)) return spx__multi_v_bicgstab_step(s->multi, b, dst, p, slot);
-    const double state = s->cuda ? 0.0 : s->regs[SPX__S_STOP];
+    const double state = spx__v_regs_on_device(s) ? 0.0 : s->regs[SPX__S_STOP];
     spx_status st = SPX_OK;
-    if (s->cuda)
+    if (spx__v_regs_on_device(s))
         return queued_copy(s, slot,
                            spx__cuda_vbicgstab_step(s->n, s->t, s->regs, b, s->scratch, s->partial,
                                                     dst, p, copy_of(s, slot), s->stream));

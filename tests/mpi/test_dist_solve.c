@@ -10,13 +10,18 @@
  * the same bits. Every rank gets the same status: a b of the wrong length
  * on one rank, a zero diagonal entry under Jacobi (SPX_ERR_UNSUPPORTED), a
  * non-square matrix, too few iterations (SPX_ERR_NOT_CONVERGED); a callback
- * that stops on rank 0 alone stops every rank. With a GPU
- * the ranks' parts also run on it (host vectors). Rank 0 prints the totals. */
+ * that stops on rank 0 alone stops every rank; the _device solvers given a
+ * CPU plan (SPX_ERR_UNSUPPORTED) or host memory (SPX_ERR_INVALID_ARG). With
+ * a GPU the ranks' parts also run on it, with host vectors and with vectors
+ * resident on it (spx_dist_cg_device...: the same checks, bits repeated by
+ * each). Rank 0 prints the totals. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
 #include "spx_mpi.h"
 
 static const spx_partition kinds[] = {SPX_PART_PCSR, SPX_PART_PCSC, SPX_PART_PCOO, SPX_PART_ROWS};
@@ -133,10 +138,29 @@ static int64_t one_process(const spx_matrix *A, spx_type t, one_solver solve, co
     return st == SPX_OK ? info.iters : -1;
 }
 
+/* One solve from x = 0 into host x: with resident set, on copies of b and x
+ * in the GPU's memory (the _device solver), x copied back. */
+static spx_status solve_into(spx_dist_plan *P, dist_solver dsolve, int resident, size_t es,
+                             const void *b, int64_t own, void *x, const spx_solve_opts *o,
+                             spx_solve_info *info)
+{
+    if (!resident) return dsolve(P, b, own, x, own, o, info);
+    void *db = NULL, *dx = NULL;
+    spx__cuda_set_device(spx_dist_plan_device(P));
+    memset(x, 0, es * (size_t)own);
+    spx_status st = spx__cuda_upload(&db, b, es * (size_t)(own + 1), "b");
+    if (st == SPX_OK) st = spx__cuda_upload(&dx, x, es * (size_t)(own + 1), "x");
+    if (st == SPX_OK) st = dsolve(P, db, own, dx, own, o, info);
+    if (st == SPX_OK) st = spx__cuda_copy(x, dx, es * (size_t)own, 0);
+    spx__cuda_free(db);
+    spx__cuda_free(dx);
+    return st;
+}
+
 /* One system on every partition kind and device: the gathered x's residual,
  * the iterations against one process, the same bits again. */
 static void check_system(const spx_matrix *A, const char *name, spx_type t, dist_solver dsolve,
-                         one_solver solve, int jacobi, spx_device dev)
+                         one_solver solve, int jacobi, spx_device dev, int resident)
 {
     int64_t n;
     spx_matrix_dims(A, &n, NULL, NULL);
@@ -163,13 +187,13 @@ static void check_system(const spx_matrix *A, const char *name, spx_type t, dist
         po.precision = t;
         po.device = dev;
         const int64_t own = l.row_end - l.row_begin;
-        void *b = malloc(es * (size_t)(own + 1)), *x = calloc((size_t)own + 1, es),
+        void *b = calloc((size_t)own + 1, es), *x = calloc((size_t)own + 1, es),
              *x2 = calloc((size_t)own + 1, es);
         memcpy(b, (char *)bt + es * (size_t)l.row_begin, es * (size_t)own);
         spx_solve_info info = {0}, info2 = {0};
         if (CHECK_STATUS(spx_dist_plan_create(D, &po, &P), SPX_OK) &&
-            CHECK_STATUS(dsolve(P, b, own, x, own, &o, &info), SPX_OK) &&
-            CHECK_STATUS(dsolve(P, b, own, x2, own, &o, &info2), SPX_OK) &&
+            CHECK_STATUS(solve_into(P, dsolve, resident, es, b, own, x, &o, &info), SPX_OK) &&
+            CHECK_STATUS(solve_into(P, dsolve, resident, es, b, own, x2, &o, &info2), SPX_OK) &&
             CHECK_STATUS(spx_dist_gather(D, SPX_DIST_COLS, t, x, xt, 0), SPX_OK)) {
             CHECK(memcmp(x, x2, es * (size_t)own) == 0 && info.iters == info2.iters);
             if (rank == 0) {
@@ -179,11 +203,11 @@ static void check_system(const spx_matrix *A, const char *name, spx_type t, dist
                 int ok = CHECK(rel <= tol) && CHECK(fabs(info.rel_residual - rel) <= tol);
                 ok &= CHECK(want >= 0 && llabs(info.iters - want) <= 2 + want / 10);
                 if (!ok)
-                    printf("  %s %s kind %zu ranks %d %s jacobi %d: residual %.3g (solver %.3g), "
+                    printf("  %s %s kind %zu ranks %d %s%s jacobi %d: residual %.3g (solver %.3g), "
                            "%lld iterations against %lld\n",
                            name, t == SPX_F64 ? "f64" : "f32", k, size,
-                           dev == SPX_DEV_CUDA ? "cuda" : "cpu", jacobi, rel, info.rel_residual,
-                           (long long)info.iters, (long long)want);
+                           dev == SPX_DEV_CUDA ? "cuda" : "cpu", resident ? " resident" : "",
+                           jacobi, rel, info.rel_residual, (long long)info.iters, (long long)want);
             }
         }
         free(b), free(x), free(x2);
@@ -193,7 +217,7 @@ static void check_system(const spx_matrix *A, const char *name, spx_type t, dist
     free(bg), free(xg), free(bt), free(xt);
 }
 
-static void test_systems(spx_device dev)
+static void test_systems(spx_device dev, int resident)
 {
     static const spx_type types[] = {SPX_F64, SPX_F32};
     spx_matrix *spd[3] = {generate("lap2d5:24"), generate("lap3d7:9"), arrow(120)};
@@ -203,11 +227,15 @@ static void test_systems(spx_device dev)
         for (int m = 0; m < 3; m++)
             for (int jac = 0; jac < 2; jac++)
                 if (spd[m])
-                    check_system(spd[m], spd_names[m], types[ti], spx_dist_cg, spx_cg, jac, dev);
+                    check_system(spd[m], spd_names[m], types[ti],
+                                 resident ? spx_dist_cg_device : spx_dist_cg, spx_cg, jac, dev,
+                                 resident);
         if (ns) {
-            check_system(ns, "nonsym", types[ti], spx_dist_bicgstab, spx_bicgstab, 1, dev);
-            check_system(ns, "nonsym", types[ti], spx_dist_gmres, spx_gmres, 0, dev);
-            check_system(ns, "nonsym", types[ti], spx_dist_gmres, spx_gmres, 1, dev);
+            dist_solver bicgstab = resident ? spx_dist_bicgstab_device : spx_dist_bicgstab;
+            dist_solver gmres = resident ? spx_dist_gmres_device : spx_dist_gmres;
+            check_system(ns, "nonsym", types[ti], bicgstab, spx_bicgstab, 1, dev, resident);
+            check_system(ns, "nonsym", types[ti], gmres, spx_gmres, 0, dev, resident);
+            check_system(ns, "nonsym", types[ti], gmres, spx_gmres, 1, dev, resident);
         }
     }
     for (int m = 0; m < 3; m++)
@@ -310,17 +338,62 @@ static void test_bad_input(void)
     spx_matrix_destroy(A);
 }
 
+/* The _device solvers given a CPU plan (any machine) or host memory (a GPU
+ * plan): refused on every rank. */
+static void test_cpu_plan_resident(void)
+{
+    spx_matrix *A = generate("lap2d5:10");
+    spx_dist_matrix *D = NULL;
+    spx_dist_plan *P = NULL;
+    spx_dist_layout l;
+    if (A &&
+        CHECK_STATUS(spx_dist_matrix_from_global(MPI_COMM_WORLD, A, SPX_PART_PCSR, &D), SPX_OK) &&
+        CHECK_STATUS(spx_dist_plan_create(D, NULL, &P), SPX_OK)) {
+        spx_dist_matrix_layout(D, &l);
+        double b[128] = {0}, x[128] = {0};
+        const int64_t own = l.row_end - l.row_begin;
+        same_everywhere(spx_dist_cg_device(P, b, own, x, own, NULL, NULL), SPX_ERR_UNSUPPORTED);
+    }
+    spx_dist_plan_destroy(P);
+    spx_dist_matrix_destroy(D);
+    spx_matrix_destroy(A);
+}
+
+static void test_resident_input(void)
+{
+    spx_matrix *A = generate("lap2d5:10");
+    spx_dist_matrix *D = NULL;
+    spx_dist_plan *P = NULL;
+    spx_dist_layout l;
+    spx_plan_opts po = spx_plan_opts_default();
+    po.device = SPX_DEV_CUDA;
+    if (A &&
+        CHECK_STATUS(spx_dist_matrix_from_global(MPI_COMM_WORLD, A, SPX_PART_PCSR, &D), SPX_OK) &&
+        CHECK_STATUS(spx_dist_plan_create(D, &po, &P), SPX_OK)) {
+        spx_dist_matrix_layout(D, &l);
+        double b[128] = {0}, x[128] = {0};
+        const int64_t own = l.row_end - l.row_begin;
+        same_everywhere(spx_dist_gmres_device(P, b, own, x, own, NULL, NULL), SPX_ERR_INVALID_ARG);
+    }
+    spx_dist_plan_destroy(P);
+    spx_dist_matrix_destroy(D);
+    spx_matrix_destroy(A);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    test_systems(SPX_DEV_CPU);
-    if (spx_device_available(SPX_DEV_CUDA))
-        test_systems(SPX_DEV_CUDA);
-    else if (rank == 0)
+    test_systems(SPX_DEV_CPU, 0);
+    if (spx_device_available(SPX_DEV_CUDA)) {
+        test_systems(SPX_DEV_CUDA, 0);
+        test_systems(SPX_DEV_CUDA, 1);
+        test_resident_input();
+    } else if (rank == 0)
         printf("SKIP: no GPU, the ranks' parts on the GPU not run\n");
     test_bad_input();
+    test_cpu_plan_resident();
     long counts[2] = {spx_test_passed, spx_test_failed}, sums[2];
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) printf("%d ranks: %ld passed, %ld failed\n", size, sums[0], sums[1]);

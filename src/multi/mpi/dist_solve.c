@@ -5,11 +5,16 @@
  * order, so all ranks hold the same bits, take the same decisions, and a
  * solve is the same bits from run to run for a fixed rank count (an
  * MPI_Allreduce may add in any order). The gathered buffer carries each
- * rank's status too, so a local failure is every rank's. */
+ * rank's status too, so a local failure is every rank's. The _device
+ * solvers keep the vectors on the rank's GPU (products by
+ * spx_dist_spmv_device, vector operations in the plan's stream); each dot
+ * then waits for the GPU, as its sums must cross the ranks. */
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "cuda/gateway.h"
+#include "cuda/multi/multi_cuda.h"
 #include "multi/mpi/dist.h"
 #include "solve/solve.h"
 
@@ -59,9 +64,32 @@ static spx_status product(void *ctx, double alpha, const void *x, double beta, v
     return spx_dist_spmv(P, alpha, x, P->own_cols, beta, y, P->own_rows);
 }
 
+static spx_status product_device(void *ctx, double alpha, const void *x, double beta, void *y)
+{
+    spx_dist_plan *P = ((dist_solve *)ctx)->P;
+    return spx_dist_spmv_device(P, alpha, x, P->own_cols, beta, y, P->own_rows);
+}
+
+/* Resident vectors: a plan on a GPU, b and x its device memory; the GPU made current. */
+static spx_status check_device(const spx_dist_plan *P, const void *b, const void *x)
+{
+    spx_status st = SPX_OK;
+    if (P->device < 0)
+        return spx__error(SPX_ERR_UNSUPPORTED,
+                          "rank %d: vectors on the GPU need a plan on a GPU (device cuda)",
+                          P->D->rank);
+    SPX_TRY(spx__cuda_set_device(P->device));
+    if (P->own_rows > 0) SPX_TRY(spx__cuda_device_array(b, "b"));
+    if (P->own_rows > 0) SPX_TRY(spx__cuda_device_array(x, "x"));
+cleanup:
+    if (st != SPX_OK)
+        st = spx__error(st, "rank %d, GPU %d: %s", P->D->rank, P->device, spx_last_error());
+    return st;
+}
+
 /* What every rank checks before a solve, agreed. */
 static spx_status check(spx_dist_plan *P, const void *b, int64_t b_len, const void *x,
-                        int64_t x_len)
+                        int64_t x_len, int resident)
 {
     if (!P || P->magic != SPX__DIST_PLAN_MAGIC)
         return spx__error(SPX_ERR_BAD_HANDLE, "distributed plan handle is NULL, freed or wrong");
@@ -76,6 +104,8 @@ static spx_status check(spx_dist_plan *P, const void *b, int64_t b_len, const vo
                         (long long)P->own_rows, (long long)b_len, (long long)x_len);
     else if (b_len > 0 && (!b || !x))
         st = spx__error(SPX_ERR_INVALID_ARG, "b or x is NULL");
+    else if (resident)
+        st = check_device(P, b, x);
     return spx__dist_agree(D->comm, st);
 }
 
@@ -84,15 +114,22 @@ typedef spx_status (*solver)(const spx__solve_op *op, const void *b, void *x,
 
 static spx_status dist_solve_run(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
                                  int64_t x_len, const spx_solve_opts *o, spx_solve_info *info,
-                                 solver run)
+                                 solver run, int resident)
 {
     double *diag = NULL;
-    spx_status st = check(P, b, b_len, x, x_len);
+    spx_status st = check(P, b, b_len, x, x_len, resident);
     if (st != SPX_OK) return st;
     dist_solve c = {P, {allsum, NULL, P->D->rows}};
     c.reduce.ctx = &c;
     if (o && o->jacobi && (st = spx__dist_diagonal(P->D, &diag)) != SPX_OK) return st;
-    const spx__solve_op op = {P->own_rows, P->vtype, product, &c, &c.reduce, diag};
+    const spx__solve_op op = {P->own_rows,
+                              P->vtype,
+                              resident,
+                              resident ? P->stream : NULL,
+                              resident ? product_device : product,
+                              &c,
+                              &c.reduce,
+                              diag};
     st = run(&op, b, x, o, info);
     spx__free(diag);
     return st;
@@ -101,17 +138,35 @@ static spx_status dist_solve_run(spx_dist_plan *P, const void *b, int64_t b_len,
 spx_status spx_dist_cg(spx_dist_plan *P, const void *b, int64_t b_len, void *x, int64_t x_len,
                        const spx_solve_opts *o, spx_solve_info *info)
 {
-    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__cg_op);
+    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__cg_op, 0);
 }
 
 spx_status spx_dist_bicgstab(spx_dist_plan *P, const void *b, int64_t b_len, void *x, int64_t x_len,
                              const spx_solve_opts *o, spx_solve_info *info)
 {
-    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__bicgstab_op);
+    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__bicgstab_op, 0);
 }
 
 spx_status spx_dist_gmres(spx_dist_plan *P, const void *b, int64_t b_len, void *x, int64_t x_len,
                           const spx_solve_opts *o, spx_solve_info *info)
 {
-    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__gmres_op);
+    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__gmres_op, 0);
+}
+
+spx_status spx_dist_cg_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                              int64_t x_len, const spx_solve_opts *o, spx_solve_info *info)
+{
+    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__cg_op, 1);
+}
+
+spx_status spx_dist_bicgstab_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                                    int64_t x_len, const spx_solve_opts *o, spx_solve_info *info)
+{
+    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__bicgstab_op, 1);
+}
+
+spx_status spx_dist_gmres_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
+                                 int64_t x_len, const spx_solve_opts *o, spx_solve_info *info)
+{
+    return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__gmres_op, 1);
 }
