@@ -298,6 +298,8 @@ spx_status spx__v_from_host(const spx__vspace *s, const double *host, void **v, 
     if (s->multi) return spx__multi_v_from_host(s->multi, host, v, what);
     if (s->cuda) return spx__cuda_upload_values(v, host, SPX_F64, s->n, s->t, what);
     if ((st = spx__v_alloc(s, v, what)) != SPX_OK) return st;
+    const int nt = spx__threads_for(s->n, SPX__VECTOR_GRAIN);
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (int64_t i = 0; i < s->n; i++) {
         if (s->t == SPX_F64)
             ((double *)*v)[i] = host[i];
