@@ -133,6 +133,19 @@ spx_status spx_dist_bicgstab_device(spx_dist_plan *P, const void *b, int64_t b_l
 spx_status spx_dist_gmres_device(spx_dist_plan *P, const void *b, int64_t b_len, void *x,
                                  int64_t x_len, const spx_solve_opts *o, spx_solve_info *info);
 
+/* spx_eigsh (spx.h: the same options, info and statuses) on a distributed
+ * plan of a symmetric matrix: values (k doubles) on every rank, and vectors
+ * (or NULL) this rank's entries of the k eigenvectors, row_end - row_begin
+ * of each, one after another, in host memory (spx_dist_eigsh) or in the
+ * memory of the rank's GPU (spx_dist_eigsh_device, a plan on a GPU). The
+ * start vectors depend on the global index only, and the ranks' dots are
+ * added in rank order, so every rank takes the same steps and a fixed rank
+ * count gives the same bits every run. */
+spx_status spx_dist_eigsh(spx_dist_plan *P, const spx_eig_opts *o, double *values, void *vectors,
+                          spx_eig_info *info /* out, may be NULL */);
+spx_status spx_dist_eigsh_device(spx_dist_plan *P, const spx_eig_opts *o, double *values,
+                                 void *vectors, spx_eig_info *info);
+
 /* A distributed vector of the layout's rows (y) or columns (x), entries of
  * type t (SPX_F64 double, SPX_F32 float), gathered whole on root or
  * scattered from root (global: significant on root only). */

@@ -7,6 +7,9 @@
  *   mpirun -np N spx solve A [--method cg|bicgstab|gmres] [--jacobi] [--rtol r]
  *                            [--max-iters m] [--b B.txt] [--out X.txt] [--kind K]
  *                            [--format F] [--device cpu|cuda] [--precision f64|f32]
+ *   mpirun -np N spx eigs A [--k K] [--which largest|smallest] [--tol t]
+ *                           [--max-steps m] [--kind K] [--format F] [--device cpu|cuda]
+ *                           [--precision f64|f32]
  * A .mtx or .mtx.gz file is read in parallel (no rank holds it whole);
  * gen:SPEC and other files are built or read by every rank, each keeping
  * its part. spmv:
@@ -21,7 +24,10 @@
  * cuda their _device forms, on copies of b and x in each rank's GPU), b from B.txt
  * (rank 0 reads it) or ones, one line on rank 0 (as spx solve's, the time
  * the slowest rank's), x gathered and written there; not converging within
- * --max-iters is exit 3, as for spx solve. A failure on any rank is reported
+ * --max-iters is exit 3, as for spx solve. eigs: spx_dist_eigsh (with
+ * --device cuda spx_dist_eigsh_device, no vectors kept), spx eigs's line
+ * and values on rank 0 (the time the slowest rank's), exit 3 when not
+ * converged. A failure on any rank is reported
  * once, by rank 0 for a failure everywhere, and every rank exits with the same code. */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +55,7 @@ int cli_mpi_run(int argc, char **argv)
 typedef struct mpi_args {
     const char *cmd, *matrix, *out, *x, *format, *method, *b;
     spx_solve_opts so;
+    spx_eig_opts eo;
     spx_partition kind;
     int all_kinds;
     spx_device device;
@@ -60,7 +67,7 @@ typedef struct mpi_args {
 int cli_mpi_wanted(int argc, char **argv)
 {
     if (argc < 1 || (strcmp(argv[0], "spmv") != 0 && strcmp(argv[0], "bench") != 0 &&
-                     strcmp(argv[0], "solve") != 0))
+                     strcmp(argv[0], "solve") != 0 && strcmp(argv[0], "eigs") != 0))
         return 0;
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
 }
@@ -89,9 +96,35 @@ static int parse_solve_option(mpi_args *a, const char *opt, const char *v)
     return rc;
 }
 
+/* spx eigs's own options (a->cmd "eigs"). */
+static int parse_eigs_option(mpi_args *a, const char *opt, const char *v)
+{
+    long n;
+    int rc = CLI_PARSED;
+    if (strcmp(opt, "--k") == 0) {
+        if ((rc = cli_parse_int(a->cmd, opt, v, 1, 1L << 20, &n)) == CLI_PARSED) a->eo.k = n;
+    } else if (strcmp(opt, "--max-steps") == 0) {
+        if ((rc = cli_parse_int(a->cmd, opt, v, 1, 1L << 24, &n)) == CLI_PARSED)
+            a->eo.max_steps = n;
+    } else if (strcmp(opt, "--tol") == 0) {
+        rc = cli_parse_double(a->cmd, opt, v, &a->eo.tol);
+        if (rc == CLI_PARSED && !(a->eo.tol >= 0.0))
+            return cli_usage_error(a->cmd, "--tol must be >= 0");
+    } else if (strcmp(opt, "--which") == 0) {
+        if (strcmp(v, "largest") != 0 && strcmp(v, "smallest") != 0)
+            return cli_usage_error(a->cmd, "--which is largest or smallest, not '%s'", v);
+        a->eo.which = v[0] == 's' ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
+    } else {
+        return -2; /* not one of them */
+    }
+    return rc;
+}
+
 static int parse_option(mpi_args *a, const char *opt, const char *v)
 {
-    int rc = a->cmd[1] == 'o' ? parse_solve_option(a, opt, v) : -2;
+    int rc = a->cmd[1] == 'o'   ? parse_solve_option(a, opt, v)
+             : a->cmd[0] == 'e' ? parse_eigs_option(a, opt, v)
+                                : -2;
     if (rc != -2) return rc;
     if (strcmp(opt, "--out") == 0 && a->cmd[0] == 's')
         a->out = v;
@@ -132,6 +165,7 @@ static int parse(int argc, char **argv, mpi_args *a)
     a->batches = 9;
     a->method = "cg";
     a->so = spx_solve_opts_default();
+    a->eo = spx_eig_opts_default();
     for (int i = 1; i < argc; i++) {
         int rc = CLI_PARSED;
         if (argv[i][0] != '-' && !a->matrix)
@@ -248,6 +282,39 @@ static spx_status solve_where(const mpi_args *a, spx_dist_plan *P, size_t es, in
     }
     bench_cuda_free(db);
     bench_cuda_free(dx);
+    return st;
+}
+
+/* mpirun spx eigs: the values on rank 0; *unconverged where max_steps passed first. */
+static spx_status eigs_once(const mpi_args *a, spx_dist_matrix *D, spx_dist_plan *P, int rank,
+                            int size, int *unconverged)
+{
+    spx_dist_layout l;
+    spx_dist_matrix_layout(D, &l);
+    double *values = calloc((size_t)a->eo.k + 1, sizeof *values);
+    spx_eig_info info = {0};
+    spx_status st = (a->device == SPX_DEV_CUDA ? spx_dist_eigsh_device
+                                               : spx_dist_eigsh)(P, &a->eo, values, NULL, &info);
+    *unconverged = st == SPX_ERR_NOT_CONVERGED;
+    if (*unconverged) st = SPX_OK;
+    double slowest = info.ms;
+    MPI_Allreduce(&info.ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (st == SPX_OK && rank == 0) {
+        char label[256];
+        cli_matrix_label(a->matrix, label, sizeof label);
+        printf("eigs (%lld %s) on %s (%lld rows, %lld nonzeros) over %d ranks, %s, %s %s: %lld "
+               "steps, %lld restarts, %lld fresh starts, %lld of %lld converged, max residual "
+               "%.3g, %.3f ms (the slowest rank)\n",
+               (long long)a->eo.k, a->eo.which == SPX_EIG_SMALLEST ? "smallest" : "largest", label,
+               (long long)l.rows, (long long)l.nnz, size, spx_partition_name(a->kind),
+               cli_device_name(a->device), cli_precision_name(a->precision), (long long)info.steps,
+               (long long)info.restarts, (long long)info.fresh_starts, (long long)info.converged,
+               (long long)a->eo.k, info.max_residual, slowest);
+        for (int64_t j = 0; j < a->eo.k; j++)
+            printf("%.17g\n", values[j]);
+        if (*unconverged) fprintf(stderr, "spx eigs: not converged\n");
+    }
+    free(values);
     return st;
 }
 
@@ -434,6 +501,8 @@ int cli_mpi_run(int argc, char **argv)
         if (st == SPX_OK) st = spx_dist_plan_create(D, &o, &P);
         if (st == SPX_OK && a.cmd[1] == 'o')
             st = solve_once(&a, D, P, rank, size, &unconverged);
+        else if (st == SPX_OK && a.cmd[0] == 'e')
+            st = eigs_once(&a, D, P, rank, size, &unconverged);
         else if (st == SPX_OK)
             st = a.cmd[0] == 's' ? spmv_once(&a, D, P, rank) : bench_once(&a, D, P, rank, 0);
         if (st == SPX_OK && a.cmd[0] == 'b' && a.device == SPX_DEV_CUDA)

@@ -53,7 +53,9 @@
 
 typedef struct lanczos {
     const spx_plan *P;
-    spx_multi_plan *M; /* or a multi-device plan (P NULL), its vectors resident */
+    spx_multi_plan *M;       /* or a multi-device plan (P NULL), its vectors resident */
+    const spx__solve_op *op; /* or an operator given by its product (the MPI eigsh) */
+    int64_t offset;          /* the op's: the global index of this process's first entry */
     spx__vspace s;
     spx_eig_opts o;
     int64_t m;             /* basis vectors before a restart */
@@ -129,20 +131,25 @@ static void lanczos_free(lanczos *L)
 }
 
 /* *slot (freed if set) = a unit vector of splitmix64 values in [-1, 1) of
- * the index and seed. */
+ * the (global) index and seed: the same vector however processes share it. */
 static spx_status random_vector(lanczos *L, uint64_t seed, void **slot)
 {
     double *u = NULL, norm = 0.0;
     void *v = NULL;
-    spx_status st = spx__alloc((void **)&u, (size_t)L->s.n, sizeof *u, "eigsh start vector");
-    if (st != SPX_OK) return st;
-    for (int64_t i = 0; i < L->s.n; i++) {
-        uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull * (seed + 1);
+    spx_status st = spx__alloc((void **)&u, (size_t)L->s.n + 1, sizeof *u, "eigsh start vector");
+    for (int64_t i = 0; st == SPX_OK && i < L->s.n; i++) {
+        const uint64_t g = (uint64_t)(L->offset + i);
+        uint64_t x = g * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull * (seed + 1);
         x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
         x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
         x ^= x >> 31;
         u[i] = (double)(x >> 11) * 0x1.0p-52 - 1.0;
         norm += u[i] * u[i];
+    }
+    if (L->s.reduce) st = L->s.reduce->allsum(L->s.reduce->ctx, &norm, 1, st);
+    if (st != SPX_OK) {
+        spx__free(u);
+        return st;
     }
     for (int64_t i = 0; i < L->s.n; i++)
         u[i] /= sqrt(norm);
@@ -229,8 +236,9 @@ static spx_status step(lanczos *L, int64_t j, int64_t first)
         L->sums[j - 1] = L->beta;
         SPX_TRY(spx__v_gs_put(&L->s, &L->gs, 0, L->sums, j));
     }
-    SPX_TRY(L->M ? spx__multi_v_spmv(L->s.multi, 1.0, L->V[j], 0.0, w)
-                 : spx_spmv(L->P, 1.0, L->V[j], 0.0, w));
+    SPX_TRY(L->M    ? spx__multi_v_spmv(L->s.multi, 1.0, L->V[j], 0.0, w)
+            : L->op ? L->op->spmv(L->op->ctx, 1.0, L->V[j], 0.0, w)
+                    : spx_spmv(L->P, 1.0, L->V[j], 0.0, w));
     SPX_TRY(j > first ? three_term(L, j, w) : orthogonalise(L, j + 1, w));
     for (int64_t i = 0; i <= j; i++) {
         L->H[i + j * L->m] = L->sums[i] + L->sums[L->m + 1 + i];
@@ -359,7 +367,7 @@ static spx_status iterate(lanczos *L, int64_t *q, int64_t *done, double *worst, 
         int64_t j = l;
         for (; j < L->m && !invariant && L->steps < L->o.max_steps; j++) {
             if ((st = step(L, j, l)) != SPX_OK) return st;
-            invariant = L->beta <= 16.0 * DBL_EPSILON * L->tnorm || j + 1 == L->s.n;
+            invariant = L->beta <= 16.0 * DBL_EPSILON * L->tnorm || j + 1 == spx__v_global_n(&L->s);
             const int64_t d = j + 1 - L->p;
             if (L->p > 0 && (d == 8 || d == 16) && !invariant && j + 1 < L->m) {
                 if ((st = ritz(L, j + 1, done, worst)) != SPX_OK) return st;
@@ -507,8 +515,16 @@ static spx_status multi_space(lanczos *L, spx_multi_vector *const *vectors)
     return spx__vspace_init_multi(L->M, &L->s);
 }
 
-static spx_status eigsh_run(const spx_plan *P, spx_multi_plan *M, const spx_eig_opts *o,
-                            double *values, void *vectors, spx_eig_info *info)
+/* Processes sharing L's vectors agree on st: a failure anywhere is one everywhere. */
+static spx_status agreed(const lanczos *L, spx_status st)
+{
+    double none = 0.0;
+    return L->s.reduce ? L->s.reduce->allsum(L->s.reduce->ctx, &none, 0, st) : st;
+}
+
+static spx_status eigsh_run(const spx_plan *P, spx_multi_plan *M, const spx__solve_op *op,
+                            int64_t offset, const spx_eig_opts *o, double *values, void *vectors,
+                            spx_eig_info *info)
 {
     lanczos L;
     spx_status st;
@@ -518,24 +534,29 @@ static spx_status eigsh_run(const spx_plan *P, spx_multi_plan *M, const spx_eig_
     memset(&L, 0, sizeof L);
     L.P = P;
     L.M = M;
+    L.op = op;
+    L.offset = offset;
     L.o = o ? *o : spx_eig_opts_default();
     if (!values) return spx__error(SPX_ERR_INVALID_ARG, "eigsh: values is NULL");
-    st = M ? multi_space(&L, (spx_multi_vector *const *)vectors) : spx__vspace_init(P, &L.s);
-    if (st != SPX_OK) return st;
-    SPX_TRY(check_opts(&L.o, L.s.n));
+    st = M    ? multi_space(&L, (spx_multi_vector *const *)vectors)
+         : op ? spx__vspace_init_op(op->n, op->t, op->cuda, op->stream, op->reduce, &L.s)
+              : spx__vspace_init(P, &L.s);
+    if (st != SPX_OK) return op ? agreed(&L, st) : st; /* L.s.reduce is set where it failed late */
+    const int64_t n = spx__v_global_n(&L.s);
+    SPX_TRY(check_opts(&L.o, n));
     L.m = L.o.basis ? L.o.basis : (2 * L.o.k + 1 > L.o.k + 32 ? 2 * L.o.k + 1 : L.o.k + 32);
-    if (L.m > L.s.n) L.m = L.s.n;
+    if (L.m > n) L.m = n;
     L.keep = L.o.k + (L.m - L.o.k) / 2;
     if (L.keep > L.m - 1) L.keep = L.m - 1;
-    SPX_TRY(lanczos_alloc(&L));
+    SPX_TRY(agreed(&L, lanczos_alloc(&L)));
     SPX_TRY(iterate(&L, &q, &done, &worst, &ok));
     /* fresh cycles: to look for copies (unless skipped or V spans
      * everything), or because the start vector's Krylov space was exhausted
      * with fewer than k dimensions; a cycle needs k + 1 vectors besides the
      * k locked, or a basis that holds the whole space (no restarts) */
     const int exhausted = !ok && q < L.o.k && done == q;
-    if ((ok && !L.o.skip_copies && q < L.s.n) || exhausted) {
-        if (L.m - L.o.k >= L.o.k + 1 || L.m == L.s.n) {
+    if ((ok && !L.o.skip_copies && q < n) || exhausted) {
+        if (L.m - L.o.k >= L.o.k + 1 || L.m == n) {
             SPX_TRY(lock_first(&L, q));
             SPX_TRY(find_copies(&L, &copies_ok));
             done = L.p;
@@ -577,13 +598,19 @@ cleanup:
 spx_status spx_eigsh(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,
                      spx_eig_info *info)
 {
-    return eigsh_run(P, NULL, o, values, vectors, info);
+    return eigsh_run(P, NULL, NULL, 0, o, values, vectors, info);
+}
+
+spx_status spx__eigsh_op(const spx__solve_op *op, int64_t offset, const spx_eig_opts *o,
+                         double *values, void *vectors, spx_eig_info *info)
+{
+    return eigsh_run(NULL, NULL, op, offset, o, values, vectors, info);
 }
 
 spx_status spx_multi_eigsh(spx_multi_plan *P, const spx_eig_opts *o, double *values,
                            spx_multi_vector *const *vectors, spx_eig_info *info)
 {
-    return eigsh_run(NULL, P, o, values, (void *)vectors, info);
+    return eigsh_run(NULL, P, NULL, 0, o, values, (void *)vectors, info);
 }
 
 spx_status spx_eigsh_host(const spx_plan *P, const spx_eig_opts *o, double *values, void *vectors,

@@ -107,5 +107,11 @@ spx_status spx__bicgstab_op(const spx__solve_op *op, const void *b, void *x,
                             const spx_solve_opts *o, spx_solve_info *info);
 spx_status spx__gmres_op(const spx__solve_op *op, const void *b, void *x, const spx_solve_opts *o,
                          spx_solve_info *info);
+/* spx_eigsh by such an operator (lanczos.c): this process's entries start at
+ * global index offset (the start vectors are the same however the entries
+ * are shared), vectors holds its entries of the k eigenvectors (op->n each,
+ * one after another), or NULL. */
+spx_status spx__eigsh_op(const spx__solve_op *op, int64_t offset, const spx_eig_opts *o,
+                         double *values, void *vectors, spx_eig_info *info);
 
 #endif

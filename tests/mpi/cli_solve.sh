@@ -2,7 +2,8 @@
 # mpirun -np N spx solve against spx solve in one process: the same
 # iterations and x within 1e-9 of it (CG, and GMRES with Jacobi, on a 2D
 # Laplacian read from a file); --max-iters too small is exit 3 on every
-# rank, as in one process.
+# rank, as in one process; mpirun spx eigs: the same steps and eigenvalues
+# as spx eigs, and exit 3 when --max-steps passes first.
 # Usage: cli_solve.sh SPX MPIEXEC NP [MPIEXEC FLAGS...]
 set -euo pipefail
 spx=$1 mpiexec=$2 np=$3
@@ -24,4 +25,15 @@ done
 rc=0
 "$mpiexec" -np "$np" "$@" "$spx" solve "$dir/a.mtx" --max-iters 3 > /dev/null 2>&1 || rc=$?
 [[ $rc == 3 ]]
-echo "cli solve under mpirun: same iterations and x on $np ranks"
+# eigs: the same steps and eigenvalues within 1e-12 (relative) of one process
+steps() { sed -n 's/.*: \([0-9]*\) steps.*/\1/p' "$1"; }
+"$spx" eigs "$dir/a.mtx" --k 3 --which smallest > "$dir/e1.txt"
+"$mpiexec" -np "$np" "$@" "$spx" eigs "$dir/a.mtx" --k 3 --which smallest > "$dir/en.txt"
+cat "$dir/en.txt"
+[[ $(steps "$dir/e1.txt") == $(steps "$dir/en.txt") ]]
+paste <(tail -3 "$dir/e1.txt") <(tail -3 "$dir/en.txt") |
+    awk '{d = ($1 - $2) / $1; if (d < 0) d = -d; if (d > m) m = d} END {print "max rel diff", m; exit !(NR == 3 && m < 1e-12)}'
+rc=0
+"$mpiexec" -np "$np" "$@" "$spx" eigs "$dir/a.mtx" --k 3 --max-steps 5 > /dev/null 2>&1 || rc=$?
+[[ $rc == 3 ]]
+echo "cli solve and eigs under mpirun: same iterations, x and eigenvalues on $np ranks"

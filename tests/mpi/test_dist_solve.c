@@ -1,5 +1,7 @@
-/* The MPI solvers (spx_dist_cg, spx_dist_bicgstab, spx_dist_gmres) on 1..4
- * ranks: every partition kind, fp64 and fp32, with and without Jacobi, on
+/* The MPI solvers (spx_dist_cg, spx_dist_bicgstab, spx_dist_gmres, and
+ * spx_dist_eigsh against spx_eigsh in one process: the same eigenvalues of
+ * lap2d5:20, double ones included, eigenvectors with small residuals, the
+ * same bits again) on 1..4 ranks: every partition kind, fp64 and fp32, with and without Jacobi, on
  * SPD matrices (a 2D and a 3D Laplacian, an arrow matrix whose first row
  * holds a third of the nonzeros, so with 3 or 4 ranks a part lies inside
  * it) for CG and a nonsymmetric diagonally dominant one for BiCGSTAB and
@@ -243,6 +245,110 @@ static void test_systems(spx_device dev, int resident)
     spx_matrix_destroy(ns);
 }
 
+/* max_i ||A v_i - w_i v_i|| / |w_i| over k vectors of n entries (double). */
+static double eig_residual(const spx_matrix *A, const double *w, const double *v, int64_t k)
+{
+    int64_t n;
+    const int64_t *rp;
+    const void *ci, *vals;
+    int bits;
+    spx_type t;
+    spx_matrix_dims(A, &n, NULL, NULL);
+    spx_matrix_csr(A, &rp, &ci, &bits, &vals, &t);
+    double worst = 0.0;
+    for (int64_t q = 0; q < k; q++) {
+        long double rr = 0;
+        for (int64_t i = 0; i < n; i++) {
+            long double s = -(long double)w[q] * v[q * n + i];
+            for (int64_t e = rp[i]; e < rp[i + 1]; e++) {
+                int64_t j = bits == 32 ? ((const int32_t *)ci)[e] : ((const int64_t *)ci)[e];
+                s += (long double)((const double *)vals)[e] * v[q * n + j];
+            }
+            rr += s * s;
+        }
+        double rel = (double)sqrtl(rr) / fabs(w[q]);
+        worst = rel > worst ? rel : worst;
+    }
+    return worst;
+}
+
+/* eigsh over the ranks against one process: the same eigenvalues (lap2d5's
+ * have doubles, so fresh starts run), eigenvectors whose residual is small,
+ * the same bits on a second call. fp64. */
+static void test_eigsh(spx_device dev, int resident)
+{
+    spx_matrix *A = generate("lap2d5:20");
+    if (!A) return;
+    const int64_t n = 400, k = 4;
+    spx_eig_opts o = spx_eig_opts_default();
+    o.k = k;
+    o.tol = 1e-10;
+    for (int which = 0; which < 2; which++) {
+        o.which = which ? SPX_EIG_SMALLEST : SPX_EIG_LARGEST;
+        double want[4] = {0}, got[4], again[4];
+        spx_plan *P1 = NULL;
+        if (CHECK_STATUS(spx_plan_create(A, SPX_OP_SPMV, NULL, &P1), SPX_OK))
+            CHECK_STATUS(spx_eigsh(P1, &o, want, NULL, NULL), SPX_OK);
+        spx_plan_destroy(P1);
+        for (size_t kd = 0; kd < sizeof kinds / sizeof kinds[0]; kd++) {
+            spx_dist_matrix *D = NULL;
+            spx_dist_plan *P = NULL;
+            spx_dist_layout l;
+            spx_plan_opts po = spx_plan_opts_default();
+            po.device = dev;
+            if (!CHECK_STATUS(spx_dist_matrix_from_global(MPI_COMM_WORLD, A, kinds[kd], &D),
+                              SPX_OK))
+                continue;
+            spx_dist_matrix_layout(D, &l);
+            const int64_t own = l.row_end - l.row_begin;
+            double *v = calloc((size_t)(own * k) + 1, sizeof *v);
+            double *v2 = calloc((size_t)(own * k) + 1, sizeof *v2);
+            double *all = malloc(sizeof *all * (size_t)(n * k));
+            void *dv = NULL;
+            spx_status st = spx_dist_plan_create(D, &po, &P);
+            CHECK_STATUS(st, SPX_OK);
+            for (int round = 0; st == SPX_OK && round < 2; round++) {
+                double *vals = round ? again : got, *out = round ? v2 : v;
+                if (!resident) {
+                    st = spx_dist_eigsh(P, &o, vals, out, NULL);
+                } else {
+                    spx__cuda_set_device(spx_dist_plan_device(P));
+                    st = spx__cuda_upload(&dv, out, sizeof *out * (size_t)(own * k + 1), "v");
+                    if (st == SPX_OK) st = spx_dist_eigsh_device(P, &o, vals, dv, NULL);
+                    if (st == SPX_OK)
+                        st = spx__cuda_copy(out, dv, sizeof *out * (size_t)(own * k), 0);
+                    spx__cuda_free(dv);
+                    dv = NULL;
+                }
+                CHECK_STATUS(st, SPX_OK);
+            }
+            if (st == SPX_OK) {
+                CHECK(memcmp(got, again, sizeof got) == 0 &&
+                      memcmp(v, v2, sizeof *v * (size_t)(own * k)) == 0);
+                for (int64_t q = 0; q < k; q++)
+                    CHECK_STATUS(
+                        spx_dist_gather(D, SPX_DIST_ROWS, SPX_F64, v + q * own, all + q * n, 0),
+                        SPX_OK);
+                if (rank == 0) {
+                    double diff = 0.0;
+                    for (int64_t q = 0; q < k; q++)
+                        diff = fmax(diff, fabs(got[q] - want[q]) / fabs(want[q]));
+                    double res = eig_residual(A, got, all, k);
+                    if (!CHECK(diff <= 1e-9) || !CHECK(res <= 1e-6))
+                        printf("  eigsh %s kind %zu ranks %d %s%s: values differ by %.3g, residual "
+                               "%.3g\n",
+                               which ? "SA" : "LA", kd, size, dev == SPX_DEV_CUDA ? "cuda" : "cpu",
+                               resident ? " resident" : "", diff, res);
+                }
+            }
+            free(v), free(v2), free(all);
+            spx_dist_plan_destroy(P);
+            spx_dist_matrix_destroy(D);
+        }
+    }
+    spx_matrix_destroy(A);
+}
+
 /* The same status on every rank, and the call returns. */
 static void same_everywhere(spx_status got, spx_status want)
 {
@@ -386,9 +492,12 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_systems(SPX_DEV_CPU, 0);
+    test_eigsh(SPX_DEV_CPU, 0);
     if (spx_device_available(SPX_DEV_CUDA)) {
         test_systems(SPX_DEV_CUDA, 0);
         test_systems(SPX_DEV_CUDA, 1);
+        test_eigsh(SPX_DEV_CUDA, 0);
+        test_eigsh(SPX_DEV_CUDA, 1);
         test_resident_input();
     } else if (rank == 0)
         printf("SKIP: no GPU, the ranks' parts on the GPU not run\n");

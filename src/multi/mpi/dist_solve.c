@@ -8,7 +8,8 @@
  * rank's status too, so a local failure is every rank's. The _device
  * solvers keep the vectors on the rank's GPU (products by
  * spx_dist_spmv_device, vector operations in the plan's stream); each dot
- * then waits for the GPU, as its sums must cross the ranks. */
+ * then waits for the GPU, as its sums must cross the ranks. spx_dist_eigsh
+ * (and _device) runs spx_eigsh's Lanczos the same way. */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -109,6 +110,21 @@ static spx_status check(spx_dist_plan *P, const void *b, int64_t b_len, const vo
     return spx__dist_agree(D->comm, st);
 }
 
+/* The operator of c's plan: this rank's rows, products by spx_dist_spmv
+ * (resident: spx_dist_spmv_device, vectors in the plan's stream). */
+static spx__solve_op op_of(dist_solve *c, int resident, const double *diag)
+{
+    spx_dist_plan *P = c->P;
+    return (spx__solve_op){P->own_rows,
+                           P->vtype,
+                           resident,
+                           resident ? P->stream : NULL,
+                           resident ? product_device : product,
+                           c,
+                           &c->reduce,
+                           diag};
+}
+
 typedef spx_status (*solver)(const spx__solve_op *op, const void *b, void *x,
                              const spx_solve_opts *o, spx_solve_info *info);
 
@@ -122,14 +138,7 @@ static spx_status dist_solve_run(spx_dist_plan *P, const void *b, int64_t b_len,
     dist_solve c = {P, {allsum, NULL, P->D->rows}};
     c.reduce.ctx = &c;
     if (o && o->jacobi && (st = spx__dist_diagonal(P->D, &diag)) != SPX_OK) return st;
-    const spx__solve_op op = {P->own_rows,
-                              P->vtype,
-                              resident,
-                              resident ? P->stream : NULL,
-                              resident ? product_device : product,
-                              &c,
-                              &c.reduce,
-                              diag};
+    const spx__solve_op op = op_of(&c, resident, diag);
     st = run(&op, b, x, o, info);
     spx__free(diag);
     return st;
@@ -169,4 +178,50 @@ spx_status spx_dist_gmres_device(spx_dist_plan *P, const void *b, int64_t b_len,
                                  int64_t x_len, const spx_solve_opts *o, spx_solve_info *info)
 {
     return dist_solve_run(P, b, b_len, x, x_len, o, info, spx__gmres_op, 1);
+}
+
+/* What every rank checks before eigsh, agreed. */
+static spx_status check_eigsh(spx_dist_plan *P, const double *values, const void *vectors,
+                              int resident)
+{
+    if (!P || P->magic != SPX__DIST_PLAN_MAGIC)
+        return spx__error(SPX_ERR_BAD_HANDLE, "distributed plan handle is NULL, freed or wrong");
+    const spx_dist_matrix *D = P->D;
+    spx_status st = SPX_OK;
+    if (D->rows != D->cols)
+        st = spx__error(SPX_ERR_DIM_MISMATCH, "eigsh needs a square matrix, not %lld x %lld",
+                        (long long)D->rows, (long long)D->cols);
+    else if (!values)
+        st = spx__error(SPX_ERR_INVALID_ARG, "eigsh: values is NULL");
+    else if (resident && P->device < 0)
+        st = spx__error(SPX_ERR_UNSUPPORTED,
+                        "rank %d: eigsh on the GPU needs a plan on a GPU (device cuda)", D->rank);
+    else if (resident && (st = spx__cuda_set_device(P->device)) == SPX_OK && vectors &&
+             P->own_rows > 0)
+        st = spx__cuda_device_array(vectors, "the eigenvectors");
+    return spx__dist_agree(D->comm, st);
+}
+
+/* eigsh on a distributed plan, host or resident vectors. */
+static spx_status dist_eigsh_run(spx_dist_plan *P, const spx_eig_opts *o, double *values,
+                                 void *vectors, spx_eig_info *info, int resident)
+{
+    spx_status st = check_eigsh(P, values, vectors, resident);
+    if (st != SPX_OK) return st;
+    dist_solve c = {P, {allsum, NULL, P->D->rows}};
+    c.reduce.ctx = &c;
+    const spx__solve_op op = op_of(&c, resident, NULL);
+    return spx__eigsh_op(&op, P->D->row_start[P->D->rank], o, values, vectors, info);
+}
+
+spx_status spx_dist_eigsh(spx_dist_plan *P, const spx_eig_opts *o, double *values, void *vectors,
+                          spx_eig_info *info)
+{
+    return dist_eigsh_run(P, o, values, vectors, info, 0);
+}
+
+spx_status spx_dist_eigsh_device(spx_dist_plan *P, const spx_eig_opts *o, double *values,
+                                 void *vectors, spx_eig_info *info)
+{
+    return dist_eigsh_run(P, o, values, vectors, info, 1);
 }
