@@ -8,7 +8,8 @@
  *                            [--max-iters m] [--b B.txt] [--out X.txt] [--kind K]
  *                            [--format F] [--device cpu|cuda] [--precision f64|f32]
  *   mpirun -np N spx eigs A [--k K] [--which largest|smallest] [--tol t]
- *                           [--max-steps m] [--kind K] [--format F] [--device cpu|cuda]
+ *                           [--max-steps m] [--skip-copies] [--kind K] [--format F]
+ *                           [--device cpu|cuda]
  *                           [--precision f64|f32]
  * A .mtx or .mtx.gz file is read in parallel (no rank holds it whole);
  * gen:SPEC and other files are built or read by every rank, each keeping
@@ -172,6 +173,8 @@ static int parse(int argc, char **argv, mpi_args *a)
             a->matrix = argv[i];
         else if (strcmp(argv[i], "--jacobi") == 0 && a->cmd[1] == 'o')
             a->so.jacobi = 1;
+        else if (strcmp(argv[i], "--skip-copies") == 0 && a->cmd[0] == 'e')
+            a->eo.skip_copies = 1;
         else if (i + 1 < argc)
             rc = parse_option(a, argv[i], argv[i + 1]), i++;
         else
